@@ -1,0 +1,48 @@
+// Serves the built dashboard (dist/) and the mock hub from one process.
+// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory).
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { existsSync, readFileSync } from 'node:fs';
+import { createMockHub } from '../src/mock-hub/app.ts';
+import { DEMO_TOKENS } from '../src/mock-hub/seed/users.ts';
+import { securityHeaders } from './security-headers.ts';
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const port = Number(flag('port') ?? process.env.PORT ?? 4700);
+const host = flag('host') ?? '127.0.0.1';
+const fresh = process.argv.includes('--fresh');
+const dataDir = fresh ? undefined : flag('data');
+
+const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
+const app = new Hono();
+
+app.use('*', async (c, next) => {
+  await next();
+  for (const [k, v] of Object.entries(securityHeaders)) c.res.headers.set(k, v);
+});
+app.route('/', hub.app);
+app.use('/*', serveStatic({ root: './dist' }));
+const indexHtml = existsSync('dist/index.html') ? readFileSync('dist/index.html', 'utf8') : '<!doctype html><p>Run <code>npm run build</code> first.</p>';
+app.get('*', (c) => c.html(indexHtml));
+
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  const url = `http://${host}:${info.port}`;
+  console.log(`Hub Console: ${url}`);
+  console.log(`Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`);
+  console.log(`State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`);
+  console.log('Demo tokens:');
+  for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
+});
+
+const stop = async () => {
+  server.close();
+  await hub.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,29 @@
+// `npm test`: everything a change must pass. Typecheck, lint, unit tests, build, e2e.
+import { spawnSync } from 'node:child_process';
+import { ensureChromium, ensureNodeModules } from './ensure-deps.mjs';
+
+ensureNodeModules();
+const only = process.argv[2];
+const steps = [
+  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  ['unit', 'npx', ['vitest', 'run']],
+  ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  ['e2e', 'npx', ['playwright', 'test']],
+];
+const results = [];
+for (const [name, cmd, args] of steps) {
+  if (only && only !== name) continue;
+  if (name === 'e2e') ensureChromium();
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  const ok = r.status === 0;
+  results.push({ name, ok, secs: ((Date.now() - t0) / 1000).toFixed(1) });
+  if (!ok) break;
+}
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.secs}s)`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+// COOP/COEP: onnxruntime-web's WASM threads need SharedArrayBuffer (cross-origin isolation).
+export const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: { headers: isolationHeaders },
+  preview: { headers: isolationHeaders },
+  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 2000 },
+  worker: { format: 'es' },
+  optimizeDeps: { exclude: ['onnxruntime-web'] },
+});
