@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+export const REPO_TYPES = ['dataset', 'model', 'space', 'bucket', 'kernel'] as const;
+export const RepoType = z.enum(REPO_TYPES);
+export type RepoType = z.infer<typeof RepoType>;
+
+/** `namespace/name`. */
+export const RepoName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be of the form namespace/name');
+
+export const RepoId = z.strictObject({ name: RepoName, type: RepoType });
+export type RepoId = z.infer<typeof RepoId>;
+
+export const Visibility = z.enum(['public', 'private', 'protected']);
