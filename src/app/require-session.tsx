@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useSession } from '../components/session/session-context.tsx';
+
+export function RequireSession({ children }: { children: ReactNode }) {
+  const { session } = useSession();
+  const location = useLocation();
+  if (!session) {
+    const next = location.pathname + location.search;
+    return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return <>{children}</>;
+}

@@ -1,0 +1,14 @@
+const KEY = 'hub-console.theme';
+export type Theme = 'light' | 'dark';
+
+export function initialTheme(): Theme {
+  const saved = localStorage.getItem(KEY);
+  if (saved === 'light' || saved === 'dark') return saved;
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+export function applyTheme(t: Theme): void {
+  document.documentElement.classList.toggle('dark', t === 'dark');
+  document.documentElement.style.colorScheme = t;
+  localStorage.setItem(KEY, t);
+}

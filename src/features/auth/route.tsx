@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSession } from '../../components/session/session-context.tsx';
+import { defaultHubUrl } from '../../components/session/session-storage.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { describeError } from '../../components/ui/describe-error.ts';
+import { Field, inputClass } from '../../components/ui/field.tsx';
+import { createHubClient } from '../../hub/client.ts';
+
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/inbox';
+}
+
+export function Component() {
+  const { signIn } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [baseUrl, setBaseUrl] = useState(defaultHubUrl());
+  const [token, setToken] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<{ baseUrl?: string; token?: string; form?: string }>({});
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const next: typeof errors = {};
+    let url: URL | null = null;
+    try {
+      url = new URL(baseUrl);
+      if (!/^https?:$/.test(url.protocol)) next.baseUrl = 'Hub URL must start with http:// or https://';
+    } catch {
+      next.baseUrl = 'Hub URL must be a full URL, e.g. https://huggingface.co';
+    }
+    if (!token.trim()) next.token = 'Access token is required';
+    setErrors(next);
+    if (next.baseUrl || next.token || !url) return;
+    setBusy(true);
+    const cleanUrl = url.origin + url.pathname.replace(/\/+$/, '');
+    try {
+      await createHubClient({ baseUrl: cleanUrl, token: token.trim() }).whoami();
+      signIn({ baseUrl: cleanUrl, token: token.trim(), remember });
+      navigate(safeNext(params.get('next')), { replace: true });
+    } catch (err) {
+      setErrors({ form: describeError(err).message });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-slate-50 p-6 dark:bg-slate-950">
+      <form onSubmit={submit} noValidate className="w-full max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900" aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title" className="text-xl font-semibold">Sign in to Hub Console</h1>
+        {params.get('expired') && <p className="text-sm text-amber-800 dark:text-amber-300">Your session ended. Sign in again.</p>}
+        <Field label="Hub URL" error={errors.baseUrl} hint="Defaults to the embedded mock hub.">
+          {(p) => <input {...p} className={inputClass} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} type="url" autoComplete="url" />}
+        </Field>
+        <Field label="Access token" error={errors.token}>
+          {(p) => <input {...p} className={inputClass} value={token} onChange={(e) => setToken(e.target.value)} type="password" autoComplete="off" spellCheck={false} />}
+        </Field>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          Remember me on this device
+        </label>
+        {errors.form && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400" data-testid="sign-in-error">
+            {errors.form}
+          </p>
+        )}
+        <Button type="submit" variant="primary" className="w-full justify-center" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+    </main>
+  );
+}
