@@ -1,9 +1,9 @@
 // Receiving-server load: deliveries/s on loopback, with every handler call counted against
 // autocannon's 2xx count so a lost or duplicated delivery shows up as a figure, not a guess.
 import { createRequire } from 'node:module';
-import { samplePayload } from '../src/webhooks/sample-payload';
-import { createWebhooksServer } from '../src/webhooks/server';
-import { figure, median, type Figure } from './figure';
+import { samplePayload } from '../src/webhooks/sample-payload.ts';
+import { createWebhooksServer } from '../src/webhooks/server.ts';
+import { figure, median, type Figure } from './figure.ts';
 
 interface AutocannonResult {
   '2xx': number;

@@ -1,5 +1,5 @@
-import type { ReceivedWebhookPayload } from './payload-schema';
-import type { WebhooksServer } from './server';
+import type { ReceivedWebhookPayload } from './payload-schema.ts';
+import type { WebhooksServer } from './server.ts';
 
 /** Registered by its function name: `POST /webhooks/on_repo_update`. */
 export function on_repo_update(payload: ReceivedWebhookPayload) {

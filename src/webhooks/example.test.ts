@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { echoPayload, on_repo_update } from './example-handlers';
-import { samplePayload } from './sample-payload';
+import { echoPayload, on_repo_update } from './example-handlers.ts';
+import { samplePayload } from './sample-payload.ts';
 
 describe('example handlers', () => {
   it('echo returns action, scope and repo of the payload', () => {

@@ -1,7 +1,7 @@
 // `npm run webhooks:example -- --port <port> [--host <host>]`
 import { parseArgs } from 'node:util';
-import { addExampleHandlers } from './example-handlers';
-import { createWebhooksServer } from './server';
+import { addExampleHandlers } from './example-handlers.ts';
+import { createWebhooksServer } from './server.ts';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '7860' }, host: { type: 'string', default: '127.0.0.1' } },

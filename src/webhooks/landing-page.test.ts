@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLandingPage } from './landing-page';
+import { renderLandingPage } from './landing-page.ts';
 
 describe('renderLandingPage', () => {
   it('lists every route as a full URL with registration instructions', () => {

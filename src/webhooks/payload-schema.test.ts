@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { receivedWebhookPayloadSchema, webhookPayloadSchema } from './payload-schema';
-import { samplePayload } from './sample-payload';
+import { receivedWebhookPayloadSchema, webhookPayloadSchema } from './payload-schema.ts';
+import { samplePayload } from './sample-payload.ts';
 
 const discussion = {
   id: '6560c0d3a1b2c3d4e5f60abc',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RepoType } from '../hub/schemas/repo';
+import { RepoType } from '../hub/schemas/repo.ts';
 
 // Webhook payload v3, as the hub sends it (huggingface_hub `_webhooks_payload.py` plus the hub's
 // webhook docs: `headSha`, `updatedRefs`, `updatedConfig`). Built twice from one definition:

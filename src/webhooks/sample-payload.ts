@@ -1,4 +1,4 @@
-import type { WebhookPayload } from './payload-schema';
+import type { WebhookPayload } from './payload-schema.ts';
 
 /** A repo-content push as the hub sends it; used by tests and the load bench. */
 export function samplePayload(overrides: Partial<WebhookPayload> = {}): WebhookPayload {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSecret, resolveSecret, secretMatches } from './secret';
+import { checkSecret, resolveSecret, secretMatches } from './secret.ts';
 
 describe('secretMatches', () => {
   it('is true only for the identical string', () => {

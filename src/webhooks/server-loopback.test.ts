@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listening } from './listen';
-import { samplePayload } from './sample-payload';
-import { createWebhooksServer } from './server';
-import { recordingLogger } from './test-logger';
+import type { Listening } from './listen.ts';
+import { samplePayload } from './sample-payload.ts';
+import { createWebhooksServer } from './server.ts';
+import { recordingLogger } from './test-logger.ts';
 
 describe('webhooks server over loopback', () => {
   let listening: Listening;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ReceivedWebhookPayload } from './payload-schema';
-import { samplePayload } from './sample-payload';
-import { createWebhooksServer } from './server';
-import { recordingLogger } from './test-logger';
+import type { ReceivedWebhookPayload } from './payload-schema.ts';
+import { samplePayload } from './sample-payload.ts';
+import { createWebhooksServer } from './server.ts';
+import { recordingLogger } from './test-logger.ts';
 
 function post(body: unknown, headers: Record<string, string> = {}) {
   return {

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { renderLandingPage } from './landing-page';
-import { listen, type Listening } from './listen';
-import { consoleLogger, type WebhooksLogger } from './logger';
-import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from './payload-schema';
-import { checkSecret, resolveSecret, SECRET_HEADER } from './secret';
+import { renderLandingPage } from './landing-page.ts';
+import { listen, type Listening } from './listen.ts';
+import { consoleLogger, type WebhooksLogger } from './logger.ts';
+import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from './payload-schema.ts';
+import { checkSecret, resolveSecret, SECRET_HEADER } from './secret.ts';
 
 /** Gets the validated payload and the raw request; what it returns is the JSON response (a `Response` is sent as is). */
 export type WebhookHandler = (payload: ReceivedWebhookPayload, request: Request) => unknown;

@@ -1,4 +1,4 @@
-import type { WebhooksLogger } from './logger';
+import type { WebhooksLogger } from './logger.ts';
 
 /** A logger that records what it is told, for tests. */
 export function recordingLogger(): WebhooksLogger & { lines: { level: string; message: string }[] } {
