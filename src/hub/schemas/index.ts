@@ -15,3 +15,6 @@ export * from './paper-claim.ts';
 export * from './watch.ts';
 export * from './token-revoke.ts';
 export * from './whoami.ts';
+export * from './paper.ts';
+export * from './paper.ts';
+export * from './repo-listing.ts';

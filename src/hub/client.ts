@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import {
+  AnyObject,
+  AuditLogExport,
+  AuditLogQuery,
+  DeleteSuccess,
+  Job,
+  MarkAsReadBody,
+  McpSettings,
+  NotificationBulkQuery,
+  NotificationDeleteBody,
+  NotificationFilters,
+  NotificationList,
+  NotificationSettings,
+  NotificationSettingsPatch,
+  Paper,
+  PaperClaim,
+  PaperClaimResult,
+  ReplayResult,
+  RepositoryUsageList,
+  RepositoryUsageQuery,
+  ResourceGroup,
+  ResourceGroupCreate,
+  ResourceGroupList,
+  ResourceGroupPatch,
+  TokenRevoke,
+  WatchList,
+  WatchPatch,
+  WebhookAction,
+  WebhookEnvelope,
+  WebhookInput,
+  WebhookList,
+  WebhookLogList,
+  Whoami,
+  type AuditLogEvent,
+} from './schemas/index.ts';
+import { filenameFromContentDisposition } from './content-disposition.ts';
+import { createTransport, encodePath, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
+
+export type HubClientOptions = TransportOptions;
+
+/** Last argument of every method. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface AuditLogExportResult {
+  events: AuditLogEvent[];
+  /** From `Content-Disposition` (`filename*` preferred), null when the hub sent none. */
+  filename: string | null;
+  /** The body as received, for saving the export byte for byte. */
+  raw: string;
+}
+
+/** Bodies the spec leaves "not shown": any JSON object, or nothing at all. */
+const NotShown = z.preprocess((v) => (v === undefined ? {} : v), AnyObject);
+const JobList = z.array(Job);
+
+interface SendParts {
+  params?: Record<string, string>;
+  /** Query schemas are objects; validated output becomes the query string. */
+  query?: { schema: z.ZodType<Record<string, unknown>, unknown>; value: unknown };
+  body?: { schema: z.ZodType; value: unknown };
+  signal?: AbortSignal | undefined;
+}
+
+export function createHubClient(options: HubClientOptions) {
+  const { request } = createTransport(options);
+
+  async function send<S extends z.ZodType>(method: HttpMethod, template: string, response: S, parts: SendParts = {}) {
+    const label = `${method} ${template}`;
+    const path = encodePath(label, parts.params ?? {}, template);
+    const query = parts.query ? validateRequest(parts.query.schema, parts.query.value ?? {}, label) : undefined;
+    const body = parts.body ? validateRequest(parts.body.schema, parts.body.value, label) : undefined;
+    return request({ method, path, query, body, response, signal: parts.signal });
+  }
+
+  async function data<S extends z.ZodType>(method: HttpMethod, template: string, response: S, parts: SendParts = {}): Promise<z.output<S>> {
+    return (await send(method, template, response, parts)).data;
+  }
+
+  const ORG = '/api/organizations/{org}';
+  const WEBHOOK = '/api/settings/webhooks/{webhookId}';
+
+  return {
+    /** GET /api/whoami-v2 (the real hub's path; x-mock-extension). */
+    whoami: (o: CallOptions = {}) => data('GET', '/api/whoami-v2', Whoami, o),
+
+    // Notifications
+    listNotifications: (filters: NotificationFilters = {}, o: CallOptions = {}) =>
+      data('GET', '/api/notifications', NotificationList, { query: { schema: NotificationFilters, value: filters }, ...o }),
+    markNotifications: (body: MarkAsReadBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
+      data('POST', '/api/notifications/mark-as-read', NotShown, {
+        query: { schema: NotificationBulkQuery, value: query },
+        body: { schema: MarkAsReadBody, value: body },
+        ...o,
+      }),
+    deleteNotifications: (body: NotificationDeleteBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
+      data('DELETE', '/api/notifications', NotShown, {
+        query: { schema: NotificationBulkQuery, value: query },
+        body: { schema: NotificationDeleteBody, value: body },
+        ...o,
+      }),
+
+    // Settings
+    /** x-mock-extension: the spec has no read for the current flags. */
+    getNotificationSettings: (o: CallOptions = {}) => data('GET', '/api/settings/notifications', NotificationSettings, o),
+    patchNotificationSettings: (body: NotificationSettingsPatch, o: CallOptions = {}) =>
+      data('PATCH', '/api/settings/notifications', NotShown, { body: { schema: NotificationSettingsPatch, value: body }, ...o }),
+    /** x-mock-extension: the spec has no read for the current watch list. */
+    getWatchList: (o: CallOptions = {}) => data('GET', '/api/settings/watch', WatchList, o),
+    patchWatch: (body: WatchPatch, o: CallOptions = {}) =>
+      data('PATCH', '/api/settings/watch', NotShown, { body: { schema: WatchPatch, value: body }, ...o }),
+    getMcpSettings: (o: CallOptions = {}) => data('GET', '/api/settings/mcp', McpSettings, o),
+
+    // Papers
+    /** x-mock-extension (the real hub serves it too, with more fields). */
+    getPaper: (paperId: string, o: CallOptions = {}) => data('GET', '/api/papers/{paperId}', Paper, { params: { paperId }, ...o }),
+    claimPaper: (body: PaperClaim, o: CallOptions = {}) =>
+      data('POST', '/api/settings/papers/claim', PaperClaimResult, { body: { schema: PaperClaim, value: body }, ...o }),
+
+    // Repository storage
+    listRepositoryUsage: (query: RepositoryUsageQuery = {}, o: CallOptions = {}) =>
+      data('GET', '/api/settings/repositories', RepositoryUsageList, { query: { schema: RepositoryUsageQuery, value: query }, ...o }),
+    listOrgRepositoryUsage: (org: string, query: RepositoryUsageQuery = {}, o: CallOptions = {}) =>
+      data('GET', `${ORG}/settings/repositories`, RepositoryUsageList, {
+        params: { org },
+        query: { schema: RepositoryUsageQuery, value: query },
+        ...o,
+      }),
+
+    // Webhooks
+    listWebhooks: (o: CallOptions = {}) => data('GET', '/api/settings/webhooks', WebhookList, o),
+    getWebhook: async (webhookId: string, o: CallOptions = {}) =>
+      (await data('GET', WEBHOOK, WebhookEnvelope, { params: { webhookId }, ...o })).webhook,
+    createWebhook: async (body: WebhookInput, o: CallOptions = {}) =>
+      (await data('POST', '/api/settings/webhooks', WebhookEnvelope, { body: { schema: WebhookInput, value: body }, ...o })).webhook,
+    updateWebhook: async (webhookId: string, body: WebhookInput, o: CallOptions = {}) =>
+      (await data('POST', WEBHOOK, WebhookEnvelope, { params: { webhookId }, body: { schema: WebhookInput, value: body }, ...o })).webhook,
+    deleteWebhook: async (webhookId: string, o: CallOptions = {}): Promise<void> => {
+      await data('DELETE', WEBHOOK, NotShown, { params: { webhookId }, ...o });
+    },
+    webhookAction: async (webhookId: string, action: 'enable' | 'disable', o: CallOptions = {}) => {
+      const checked = validateRequest(WebhookAction, action, `POST ${WEBHOOK}/{action}`);
+      return (await data('POST', `${WEBHOOK}/{action}`, WebhookEnvelope, { params: { webhookId, action: checked }, ...o })).webhook;
+    },
+    /** x-mock-extension: the real hub's activity log shape is not published. */
+    listWebhookLogs: (webhookId: string, o: CallOptions = {}) =>
+      data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o }),
+    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
+      data('POST', `${WEBHOOK}/replay/{logId}`, ReplayResult, { params: { webhookId, logId }, ...o }),
+
+    // Organizations
+    revokeOrgToken: (org: string, body: TokenRevoke, o: CallOptions = {}) =>
+      data('POST', `${ORG}/settings/tokens/revoke`, NotShown, { params: { org }, body: { schema: TokenRevoke, value: body }, ...o }),
+    exportAuditLog: async (org: string, query: AuditLogQuery = {}, o: CallOptions = {}): Promise<AuditLogExportResult> => {
+      const res = await send('GET', `${ORG}/audit-log/export`, AuditLogExport, {
+        params: { org },
+        query: { schema: AuditLogQuery, value: query },
+        ...o,
+      });
+      return { events: res.data, filename: filenameFromContentDisposition(res.headers.get('content-disposition')), raw: res.text };
+    },
+    /** x-mock-extension. */
+    listResourceGroups: (org: string, o: CallOptions = {}) =>
+      data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o }),
+    /** x-mock-extension. */
+    createResourceGroup: (org: string, body: ResourceGroupCreate, o: CallOptions = {}) =>
+      data('POST', `${ORG}/resource-groups`, ResourceGroup, { params: { org }, body: { schema: ResourceGroupCreate, value: body }, ...o }),
+    getResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
+      data('GET', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, { params: { org, resourceGroupId }, ...o }),
+    patchResourceGroup: (org: string, resourceGroupId: string, body: ResourceGroupPatch, o: CallOptions = {}) =>
+      data('PATCH', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, {
+        params: { org, resourceGroupId },
+        body: { schema: ResourceGroupPatch, value: body },
+        ...o,
+      }),
+    deleteResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
+      data('DELETE', `${ORG}/resource-groups/{resourceGroupId}`, DeleteSuccess, { params: { org, resourceGroupId }, ...o }),
+
+    // Jobs (Job schema from the spec; the endpoints are the real hub's)
+    listJobs: (namespace: string, o: CallOptions = {}) => data('GET', '/api/jobs/{namespace}', JobList, { params: { namespace }, ...o }),
+    getJob: (namespace: string, jobId: string, o: CallOptions = {}) =>
+      data('GET', '/api/jobs/{namespace}/{jobId}', Job, { params: { namespace, jobId }, ...o }),
+  };
+}
+
+export type HubClient = ReturnType<typeof createHubClient>;

@@ -1,0 +1,129 @@
+import { TOKEN_PREFIX } from './schemas/token-revoke.ts';
+
+/** One broken spot in a payload: where (`a.b[0]`) and why. */
+export interface HubIssue {
+  path: string;
+  message: string;
+}
+
+const RAW_TOKEN = new RegExp(`\\b${TOKEN_PREFIX}_[A-Za-z0-9_-]+`, 'g');
+
+/**
+ * Error text can echo what was sent (a token being revoked, a server reflecting the
+ * Authorization header), so every message passes through here before it is shown or logged.
+ */
+export function redactSecrets(text: string, token?: string): string {
+  let out = token && token.length >= 4 ? text.split(token).join('[redacted]') : text;
+  out = out.replace(RAW_TOKEN, `${TOKEN_PREFIX}_[redacted]`);
+  return out.replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
+}
+
+export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
+
+/** Base class: `instanceof HubError` catches everything the client throws. */
+export class HubError extends Error {
+  /** e.g. `GET /api/notifications` (never the query string). */
+  readonly endpoint: string;
+  constructor(message: string, endpoint: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.endpoint = endpoint;
+  }
+}
+
+export interface HubApiErrorInit {
+  status: number;
+  message: string;
+  method: string;
+  path: string;
+  requestId?: string | null;
+  /** Milliseconds the hub asked us to wait (429), when it said. */
+  retryAfterMs?: number | null;
+}
+
+/** The hub answered with a non-2xx status. */
+export class HubApiError extends HubError {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly requestId: string | null;
+  /** Field the hub's message names (`url`, `job.flavor`), when it names one. */
+  readonly field: string | null;
+  readonly retryAfterMs: number | null;
+  /** The hub's message alone, without status and endpoint decoration. */
+  readonly hubMessage: string;
+
+  constructor(init: HubApiErrorInit) {
+    const endpoint = `${init.method} ${init.path}`;
+    const ref = init.requestId ? ` (request id ${init.requestId})` : '';
+    super(`${endpoint} failed with ${init.status}: ${init.message}${ref}`, endpoint);
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.requestId = init.requestId ?? null;
+    this.hubMessage = init.message;
+    this.field = fieldFromMessage(init.message);
+    this.retryAfterMs = init.retryAfterMs ?? null;
+  }
+
+  get isAuth(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+}
+
+/** A 2xx response whose body does not match its schema. */
+export class HubSchemaError extends HubError {
+  readonly issues: HubIssue[];
+  constructor(endpoint: string, issues: HubIssue[]) {
+    const shown = issues.slice(0, 3).map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ');
+    const more = issues.length > 3 ? ` (+${issues.length - 3} more)` : '';
+    super(`Unexpected response from ${endpoint}: ${shown}${more}`, endpoint);
+    this.issues = issues;
+  }
+}
+
+/** The request was invalid before it left: nothing was sent. */
+export class HubRequestError extends HubError {
+  readonly issues: HubIssue[];
+  /** First offending field (`job.timeoutSeconds`, `webhookId`). */
+  readonly field: string | null;
+  constructor(endpoint: string, issues: HubIssue[]) {
+    const first = issues[0];
+    const text = first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'invalid request';
+    super(`Invalid request for ${endpoint}: ${text}`, endpoint);
+    this.issues = issues;
+    this.field = first?.path || null;
+  }
+}
+
+export type HubNetworkFailure = 'network' | 'timeout' | 'aborted';
+
+/** No response: the connection failed, timed out, or the caller aborted. */
+export class HubNetworkError extends HubError {
+  readonly kind: HubNetworkFailure;
+  constructor(endpoint: string, kind: HubNetworkFailure, detail: string, options?: ErrorOptions) {
+    const what = kind === 'timeout' ? 'timed out' : kind === 'aborted' ? 'was aborted' : 'could not reach the hub';
+    super(`${endpoint} ${what}${detail ? `: ${detail}` : ''}`, endpoint, options);
+    this.kind = kind;
+  }
+}
+
+const FIELD_PREFIX = /^([A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)|\[\d+\])*)\s*:\s/;
+const FIELD_NAMED = /\b(?:field|parameter|property|key)\s+["'`]?([A-Za-z_$][\w$.[\]]*)["'`]?/i;
+const FIELD_QUOTED = /^["'`]([A-Za-z_$][\w$.[\]]*)["'`]\s/;
+
+/** Hub messages name the field as `field: why`, `"field" why` or `... field x ...`. */
+export function fieldFromMessage(message: string): string | null {
+  const m = FIELD_PREFIX.exec(message) ?? FIELD_QUOTED.exec(message) ?? FIELD_NAMED.exec(message);
+  return m?.[1] ?? null;
+}

@@ -1,0 +1,123 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { HubClient } from './client.ts';
+import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError } from './errors.ts';
+import type { AuditLogQuery, NotificationFilters, RepositoryUsageQuery } from './schemas/index.ts';
+
+export type RepositoryUsageParams = RepositoryUsageQuery & { org?: string };
+
+/**
+ * Hierarchical keys: invalidating a prefix (`hubKeys.webhooks.all`) refreshes everything below
+ * it (list, details, logs). Everything lives under `hubKeys.all`, so a token change can drop it all.
+ */
+export const hubKeys = {
+  all: ['hub'] as const,
+  whoami: () => [...hubKeys.all, 'whoami'] as const,
+  notifications: {
+    all: ['hub', 'notifications'] as const,
+    list: (filters: NotificationFilters = {}) => [...hubKeys.notifications.all, 'list', filters] as const,
+  },
+  settings: {
+    all: ['hub', 'settings'] as const,
+    notifications: () => [...hubKeys.settings.all, 'notifications'] as const,
+    watch: () => [...hubKeys.settings.all, 'watch'] as const,
+    mcp: () => [...hubKeys.settings.all, 'mcp'] as const,
+  },
+  papers: {
+    all: ['hub', 'papers'] as const,
+    detail: (paperId: string) => [...hubKeys.papers.all, paperId] as const,
+  },
+  repositories: {
+    all: ['hub', 'repositories'] as const,
+    user: (query: RepositoryUsageQuery = {}) => [...hubKeys.repositories.all, 'user', query] as const,
+  },
+  webhooks: {
+    all: ['hub', 'webhooks'] as const,
+    list: () => [...hubKeys.webhooks.all, 'list'] as const,
+    detail: (webhookId: string) => [...hubKeys.webhooks.all, 'detail', webhookId] as const,
+    logs: (webhookId: string) => [...hubKeys.webhooks.detail(webhookId), 'logs'] as const,
+  },
+  jobs: {
+    all: ['hub', 'jobs'] as const,
+    list: (namespace: string) => [...hubKeys.jobs.all, namespace] as const,
+    detail: (namespace: string, jobId: string) => [...hubKeys.jobs.list(namespace), jobId] as const,
+  },
+  org: (org: string) => {
+    const all = ['hub', 'org', org] as const;
+    return {
+      all,
+      repositories: (query: RepositoryUsageQuery = {}) => [...all, 'repositories', query] as const,
+      auditLog: (query: AuditLogQuery = {}) => [...all, 'audit-log', query] as const,
+      resourceGroups: () => [...all, 'resource-groups'] as const,
+      resourceGroup: (resourceGroupId: string) => [...all, 'resource-groups', resourceGroupId] as const,
+    };
+  },
+};
+
+export const whoamiQuery = (client: HubClient) =>
+  queryOptions({ queryKey: hubKeys.whoami(), queryFn: ({ signal }) => client.whoami({ signal }) });
+
+export const notificationsQuery = (client: HubClient, filters: NotificationFilters = {}) =>
+  queryOptions({ queryKey: hubKeys.notifications.list(filters), queryFn: ({ signal }) => client.listNotifications(filters, { signal }) });
+
+export const notificationSettingsQuery = (client: HubClient) =>
+  queryOptions({ queryKey: hubKeys.settings.notifications(), queryFn: ({ signal }) => client.getNotificationSettings({ signal }) });
+
+export const watchListQuery = (client: HubClient) =>
+  queryOptions({ queryKey: hubKeys.settings.watch(), queryFn: ({ signal }) => client.getWatchList({ signal }) });
+
+export const mcpSettingsQuery = (client: HubClient) =>
+  queryOptions({ queryKey: hubKeys.settings.mcp(), queryFn: ({ signal }) => client.getMcpSettings({ signal }) });
+
+export const paperQuery = (client: HubClient, paperId: string) =>
+  queryOptions({ queryKey: hubKeys.papers.detail(paperId), queryFn: ({ signal }) => client.getPaper(paperId, { signal }) });
+
+/** The signed-in user's repositories, or an organization's when `org` is given. */
+export const repositoryUsageQuery = (client: HubClient, { org, ...query }: RepositoryUsageParams = {}) =>
+  queryOptions({
+    queryKey: org ? hubKeys.org(org).repositories(query) : hubKeys.repositories.user(query),
+    queryFn: ({ signal }) => (org ? client.listOrgRepositoryUsage(org, query, { signal }) : client.listRepositoryUsage(query, { signal })),
+  });
+
+export const webhooksQuery = (client: HubClient) =>
+  queryOptions({ queryKey: hubKeys.webhooks.list(), queryFn: ({ signal }) => client.listWebhooks({ signal }) });
+
+export const webhookQuery = (client: HubClient, webhookId: string) =>
+  queryOptions({ queryKey: hubKeys.webhooks.detail(webhookId), queryFn: ({ signal }) => client.getWebhook(webhookId, { signal }) });
+
+export const webhookLogsQuery = (client: HubClient, webhookId: string) =>
+  queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }) });
+
+export const resourceGroupsQuery = (client: HubClient, org: string) =>
+  queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }) });
+
+export const resourceGroupQuery = (client: HubClient, org: string, resourceGroupId: string) =>
+  queryOptions({
+    queryKey: hubKeys.org(org).resourceGroup(resourceGroupId),
+    queryFn: ({ signal }) => client.getResourceGroup(org, resourceGroupId, { signal }),
+  });
+
+export const auditLogQuery = (client: HubClient, org: string, query: AuditLogQuery = {}) =>
+  queryOptions({ queryKey: hubKeys.org(org).auditLog(query), queryFn: ({ signal }) => client.exportAuditLog(org, query, { signal }) });
+
+export const jobsQuery = (client: HubClient, namespace: string) =>
+  queryOptions({ queryKey: hubKeys.jobs.list(namespace), queryFn: ({ signal }) => client.listJobs(namespace, { signal }) });
+
+export const jobQuery = (client: HubClient, namespace: string, jobId: string) =>
+  queryOptions({ queryKey: hubKeys.jobs.detail(namespace, jobId), queryFn: ({ signal }) => client.getJob(namespace, jobId, { signal }) });
+
+/** Failures a retry cannot fix: bad requests, auth, missing things, and contract breaks. */
+export function isPermanentHubError(error: unknown): boolean {
+  if (error instanceof HubRequestError || error instanceof HubSchemaError) return true;
+  // 429 is already retried inside the client, with the hub's own wait.
+  if (error instanceof HubApiError) return error.status >= 400 && error.status < 500;
+  if (error instanceof HubNetworkError) return error.kind === 'aborted';
+  return false;
+}
+
+/** `retry` option for QueryClient defaults: up to `max` retries of transient failures only. */
+export function hubRetry(max = 2) {
+  return (failureCount: number, error: unknown): boolean => !isPermanentHubError(error) && failureCount < max;
+}
+
+/** Ready-made predicate with the default bound. */
+export const shouldRetryHubError = hubRetry();
