@@ -16,5 +16,3 @@ export * from './watch.ts';
 export * from './token-revoke.ts';
 export * from './whoami.ts';
 export * from './paper.ts';
-export * from './paper.ts';
-export * from './repo-listing.ts';
