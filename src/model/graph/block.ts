@@ -1,0 +1,93 @@
+// ConsisIDBlock: LayerNormZero, self-attention over [text; video] with per-head q/k LayerNorm and
+// optional rotary embeddings on the video tokens, gated residuals, feed-forward.
+import { add, gather, gelu, layerNorm, linear, mul, multiHeadAttention, reshape, silu, split } from '../onnx/ops';
+import type { Value } from '../onnx/graph-builder';
+import { innerDim } from '../config';
+import { sigmoidGelu } from './activations';
+import { fusedLinear, param, type BuildContext } from './context';
+import { ffProjWidth } from './parameters';
+import type { NormModulation } from './modulation';
+
+export interface RotaryTables {
+  /** (T + V, 1, head_dim): 1 on text rows */
+  cos: Value;
+  /** (T + V, 1, head_dim): sign-folded sin, 0 on text rows */
+  sin: Value;
+  /** pair swap permutation of the head dim */
+  swap: Value;
+}
+
+function norm(ctx: BuildContext, x: Value, prefix: string, eps: number): Value {
+  const affine = ctx.config.norm_elementwise_affine;
+  const d = x.dims[x.dims.length - 1]!;
+  const scale = affine ? param(ctx, `${prefix}.weight`) : ones(ctx, d);
+  const bias = affine ? param(ctx, `${prefix}.bias`) : null;
+  return layerNorm(ctx.g, x, scale, bias, eps);
+}
+
+function ones(ctx: BuildContext, d: number): Value {
+  return ctx.g.constant(ctx.dtype, [d], ctx.dtype === 'float16' ? new Uint8Array(new Uint16Array(d).fill(0x3c00).buffer) : new Uint8Array(new Float32Array(d).fill(1).buffer), 'ones');
+}
+
+function modulate(ctx: BuildContext, x: Value, m: NormModulation): Value {
+  return add(ctx.g, mul(ctx.g, x, m.scale), m.shift);
+}
+
+function headNormRope(ctx: BuildContext, x: Value, prefix: string, rope: RotaryTables | null): Value {
+  const { g, config: c } = ctx;
+  const [b, s] = x.dims as [number, number];
+  let h = reshape(g, x, [b, s, c.num_attention_heads, c.attention_head_dim]);
+  h = layerNorm(g, h, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), 1e-6);
+  if (rope) h = add(g, mul(g, h, rope.cos), mul(g, gather(g, h, rope.swap, 3), rope.sin));
+  return reshape(g, h, [b, s, innerDim(c)]);
+}
+
+function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
+  const { g, config: c } = ctx;
+  const inP = fusedLinear(ctx, [{ name: `${prefix}.net.0.proj` }], `${prefix}.net.0.proj`);
+  const outP = fusedLinear(ctx, [{ name: `${prefix}.net.2` }], `${prefix}.net.2`);
+  const h = linear(g, x, inP.w, inP.b);
+  let a: Value;
+  switch (c.activation_fn) {
+    case 'gelu-approximate':
+      a = gelu(g, h, 'tanh');
+      break;
+    case 'gelu':
+      a = gelu(g, h, 'erf');
+      break;
+    case 'geglu':
+    case 'swiglu': {
+      const half = ffProjWidth(c) / 2;
+      const [hs, gate] = split(g, h, [half, half], -1) as [Value, Value];
+      a = mul(g, hs, c.activation_fn === 'geglu' ? gelu(g, gate, 'erf') : silu(g, gate));
+      break;
+    }
+    case 'geglu-approximate':
+      a = sigmoidGelu(ctx, h);
+      break;
+    case 'linear-silu':
+      a = silu(g, h);
+      break;
+    default:
+      throw new Error(`unsupported activation_fn ${c.activation_fn}`);
+  }
+  return linear(g, a, outP.w, outP.b);
+}
+
+/** x: (B, T + V, inner) joint sequence -> same shape */
+export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mod: { norm1: NormModulation; norm2: NormModulation }, rope: RotaryTables | null): Value {
+  const { g, config: c } = ctx;
+  const p = `transformer_blocks.${index}`;
+  return g.scoped(p, () => {
+    const eps = c.norm_eps;
+    const n1 = modulate(ctx, norm(ctx, x, `${p}.norm1.norm`, eps), mod.norm1);
+    const qkvW = fusedLinear(ctx, [{ name: `${p}.attn1.to_q` }, { name: `${p}.attn1.to_k` }, { name: `${p}.attn1.to_v` }], `${p}.attn1.to_qkv`);
+    const d = innerDim(c);
+    const [q, k, v] = split(g, linear(g, n1, qkvW.w, qkvW.b), [d, d, d], -1) as [Value, Value, Value];
+    const attn = multiHeadAttention(g, headNormRope(ctx, q, `${p}.attn1.norm_q`, rope), headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
+    const o = fusedLinear(ctx, [{ name: `${p}.attn1.to_out.0` }], `${p}.attn1.to_out.0`);
+    const x1 = add(g, x, mul(g, mod.norm1.gate, linear(g, attn, o.w, o.b)));
+    const n2 = modulate(ctx, norm(ctx, x1, `${p}.norm2.norm`, eps), mod.norm2);
+    return add(g, x1, mul(g, mod.norm2.gate, feedForward(ctx, n2, `${p}.ff`)));
+  });
+}

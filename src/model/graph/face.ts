@@ -1,0 +1,78 @@
+// Identity module: LocalFacialExtractor (perceiver resampler over ViT features) and the
+// PerceiverCrossAttention layers that add its output to the video tokens.
+import { add, concat, expand, gelu, layerNorm, leakyRelu, linear, matmul, multiHeadAttention, reshape, slice, split } from '../onnx/ops';
+import type { Value } from '../onnx/graph-builder';
+import { fusedLinear, init, param, weight, type BuildContext } from './context';
+
+const LN_EPS = 1e-5;
+
+function ln(ctx: BuildContext, x: Value, prefix: string): Value {
+  return layerNorm(ctx.g, x, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), LN_EPS);
+}
+
+function lin(ctx: BuildContext, x: Value, name: string, scale?: number): Value {
+  const p = fusedLinear(ctx, [{ name, ...(scale === undefined ? {} : { scale }) }], name);
+  return linear(ctx.g, x, p.w, p.b);
+}
+
+/** Linear, LayerNorm, LeakyReLU, Linear, LayerNorm, LeakyReLU, Linear */
+function mapping(ctx: BuildContext, x: Value, prefix: string): Value {
+  const g = ctx.g;
+  let h = leakyRelu(g, ln(ctx, lin(ctx, x, `${prefix}.0`), `${prefix}.1`), 0.01);
+  h = leakyRelu(g, ln(ctx, lin(ctx, h, `${prefix}.3`), `${prefix}.4`), 0.01);
+  return lin(ctx, h, `${prefix}.6`);
+}
+
+function perceiverAttention(ctx: BuildContext, context: Value, latents: Value, prefix: string): Value {
+  const { g, config: c } = ctx;
+  const inner = c.LFE_dim_head * c.LFE_num_heads;
+  const img = ln(ctx, context, `${prefix}.norm1`);
+  const lat = ln(ctx, latents, `${prefix}.norm2`);
+  const q = lin(ctx, lat, `${prefix}.to_q`);
+  const [k, v] = split(g, lin(ctx, concat(g, [img, lat], 1), `${prefix}.to_kv`), [inner, inner], -1) as [Value, Value];
+  return lin(ctx, multiHeadAttention(g, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
+}
+
+/** id_cond (Bi, id_dim), id_vit_hidden[i] (Bi, N, vit) -> (Bi, num_queries, LFE_output_dim) */
+export function localFacialExtractor(ctx: BuildContext, idCond: Value, vitHidden: readonly Value[]): Value {
+  const { g, config: c } = ctx;
+  const p = 'local_facial_extractor';
+  return g.scoped(p, () => {
+    const bi = idCond.dims[0]!;
+    const v = c.LFE_vit_dim;
+    const latentsParam = init(ctx, `${p}.latents`, weight(ctx, `${p}.latents`), [1, c.LFE_num_querie, v]);
+    const idEmbeds = reshape(g, mapping(ctx, idCond, `${p}.id_embedding_mapping`), [bi, c.LFE_num_id_token, v]);
+    let latents = concat(g, [expand(g, latentsParam, [bi, c.LFE_num_querie, v]), idEmbeds], 1);
+    const perScale = c.LFE_depth / c.LFE_num_scale;
+    for (let s = 0; s < c.LFE_num_scale; s++) {
+      const ctxFeature = concat(g, [idEmbeds, mapping(ctx, vitHidden[s]!, `${p}.mapping_${s}`)], 1);
+      for (let j = s * perScale; j < (s + 1) * perScale; j++) {
+        const l = `${p}.layers.${j}`;
+        latents = add(g, perceiverAttention(ctx, ctxFeature, latents, `${l}.0`), latents);
+        const ff = lin(ctx, gelu(g, lin(ctx, ln(ctx, latents, `${l}.1.0`), `${l}.1.1`), 'erf'), `${l}.1.3`);
+        latents = add(g, ff, latents);
+      }
+    }
+    const projOut = init(ctx, `${p}.proj_out`, weight(ctx, `${p}.proj_out`), [v, c.LFE_output_dim]);
+    return matmul(g, slice(g, latents, 1, 0, c.LFE_num_querie), projOut);
+  });
+}
+
+/** video (B, V, inner) -> local_face_scale * PerceiverCrossAttention(faceEmb, video) */
+export function perceiverCrossAttention(ctx: BuildContext, faceEmb: Value, video: Value, index: number): Value {
+  const { g, config: c } = ctx;
+  const p = `perceiver_cross_attention.${index}`;
+  return g.scoped(p, () => {
+    const inner = c.cross_attn_dim_head * c.cross_attn_num_heads;
+    const img = ln(ctx, faceEmb, `${p}.norm1`);
+    const hs = ln(ctx, video, `${p}.norm2`);
+    const q = lin(ctx, hs, `${p}.to_q`);
+    let [k, vv] = split(g, lin(ctx, img, `${p}.to_kv`), [inner, inner], -1) as [Value, Value];
+    const b = video.dims[0]!;
+    if (k.dims[0] !== b) {
+      k = expand(g, k, [b, k.dims[1]!, inner]);
+      vv = expand(g, vv, [b, vv.dims[1]!, inner]);
+    }
+    return lin(ctx, multiHeadAttention(g, q, k, vv, c.cross_attn_num_heads), `${p}.to_out`, c.local_face_scale);
+  });
+}

@@ -1,0 +1,27 @@
+// Timesteps (sinusoidal) + TimestepEmbedding (linear, act, linear), plus timestep_cond.
+import { add, concat, constF32, cos, linear, mul, reshape, sin, cast } from '../onnx/ops';
+import type { Value } from '../onnx/graph-builder';
+import { innerDim } from '../config';
+import { timestepActivation } from './activations';
+import { fusedLinear, type BuildContext } from './context';
+import { timestepFrequencies } from './tables';
+
+/** timestep: (B,) float32 -> temb (B, time_embed_dim) */
+export function timeEmbedding(ctx: BuildContext, timestep: Value, timestepCond: Value | null): Value {
+  const { g, config: c } = ctx;
+  return g.scoped('time_embedding', () => {
+    const dim = innerDim(c);
+    const freqs = timestepFrequencies(dim, c.freq_shift);
+    const b = timestep.dims[0]!;
+    // the sinusoidal part is float32 in the reference whatever the compute dtype
+    const args = mul(g, reshape(g, timestep, [b, 1]), constF32(g, freqs, [1, freqs.length], 'timestep_freqs'));
+    const parts = c.flip_sin_to_cos ? [cos(g, args), sin(g, args)] : [sin(g, args), cos(g, args)];
+    if (dim % 2 === 1) parts.push(constF32(g, new Float32Array(b), [b, 1], 'timestep_pad'));
+    const tEmb = cast(g, concat(g, parts, 1), ctx.dtype);
+    const l1 = fusedLinear(ctx, [{ name: 'time_embedding.linear_1' }], 'time_embedding.linear_1');
+    const l2 = fusedLinear(ctx, [{ name: 'time_embedding.linear_2' }], 'time_embedding.linear_2');
+    const h = timestepActivation(g, linear(g, tEmb, l1.w, l1.b), c.timestep_activation_fn);
+    const emb = linear(g, h, l2.w, l2.b);
+    return timestepCond ? add(g, emb, timestepCond) : emb;
+  });
+}

@@ -1,0 +1,109 @@
+// ConsisIDTransformer3DModel as one ONNX graph for a fixed set of input shapes.
+import { GraphBuilder, type Value } from '../onnx/graph-builder';
+import { add, cast, concat, constI64, linear, mul, reshape, slice, transpose, layerNorm } from '../onnx/ops';
+import type { ModelDef } from '../onnx/onnx-proto';
+import type { ConsisIDConfig } from '../config';
+import type { WeightSet } from '../safetensors/weight-set';
+import { constT, fusedLinear, param, type BuildContext, type ComputeDtype } from './context';
+import { consisIDBlock, type RotaryTables } from './block';
+import { localFacialExtractor, perceiverCrossAttention } from './face';
+import { modulations } from './modulation';
+import { patchEmbed } from './patch-embed';
+import { timeEmbedding } from './time-embedding';
+
+export interface GraphShape {
+  batch: number;
+  frames: number;
+  height: number;
+  width: number;
+  textLength: number;
+  timestepCond: boolean;
+  rotary: boolean;
+  face: { idBatch: number; vitLengths: number[] } | null;
+}
+
+export interface BuiltGraph {
+  model: ModelDef;
+  flops: number;
+  inputs: { name: string; dims: number[] }[];
+  outputShape: number[];
+}
+
+function finalNorm(ctx: BuildContext, x: Value, prefix: string): Value {
+  const d = x.dims[x.dims.length - 1]!;
+  if (ctx.config.norm_elementwise_affine) return layerNorm(ctx.g, x, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), ctx.config.norm_eps);
+  return layerNorm(ctx.g, x, constT(ctx, new Float32Array(d).fill(1), [d], 'ones'), null, ctx.config.norm_eps);
+}
+
+function rotaryTables(ctx: BuildContext, cosIn: Value, sinIn: Value, textLength: number): RotaryTables {
+  const { g, config: c } = ctx;
+  const dh = c.attention_head_dim;
+  const v = cosIn.dims[0]!;
+  const seq = textLength + v;
+  const sign = Float32Array.from({ length: dh }, (_, i) => (i % 2 ? 1 : -1));
+  const swap = Array.from({ length: dh }, (_, i) => (i % 2 ? i - 1 : i + 1));
+  const cosT = cast(g, cosIn, ctx.dtype);
+  const sinT = mul(g, cast(g, sinIn, ctx.dtype), constT(ctx, sign, [dh], 'rope_sign'));
+  const cosFull = concat(g, [constT(ctx, new Float32Array(textLength * dh).fill(1), [textLength, dh], 'rope_text_cos'), cosT], 0);
+  const sinFull = concat(g, [constT(ctx, new Float32Array(textLength * dh), [textLength, dh], 'rope_text_sin'), sinT], 0);
+  return { cos: reshape(g, cosFull, [seq, 1, dh]), sin: reshape(g, sinFull, [seq, 1, dh]), swap: constI64(g, swap, [dh], 'rope_swap') };
+}
+
+export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: { dtype?: ComputeDtype } = {}): BuiltGraph {
+  const g = new GraphBuilder('consisid_transformer_3d');
+  const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32' };
+  const c = config;
+  const { batch: b, frames: f, height: h, width: w, textLength: t } = shape;
+  const p = c.patch_size;
+  const videoLength = f * (h / p) * (w / p);
+  const inputs: { name: string; dims: number[] }[] = [];
+  const input = (name: string, dims: number[]): Value => {
+    inputs.push({ name, dims });
+    return cast(g, g.input(name, 'float32', dims), ctx.dtype);
+  };
+  const latents = input('hidden_states', [b, f, c.in_channels, h, w]);
+  const text = input('encoder_hidden_states', [b, t, c.text_embed_dim]);
+  inputs.push({ name: 'timestep', dims: [b] });
+  const timestep = g.input('timestep', 'float32', [b]);
+  const timestepCond = shape.timestepCond ? input('timestep_cond', [b, c.time_embed_dim]) : null;
+  let rope: RotaryTables | null = null;
+  if (shape.rotary) {
+    const cosIn = g.input('image_rotary_emb.cos', 'float32', [videoLength, c.attention_head_dim]);
+    const sinIn = g.input('image_rotary_emb.sin', 'float32', [videoLength, c.attention_head_dim]);
+    inputs.push({ name: 'image_rotary_emb.cos', dims: [videoLength, c.attention_head_dim] }, { name: 'image_rotary_emb.sin', dims: [videoLength, c.attention_head_dim] });
+    rope = rotaryTables(ctx, cosIn, sinIn, t);
+  }
+  let faceEmb: Value | null = null;
+  if (c.is_train_face && shape.face) {
+    const bi = shape.face.idBatch;
+    const idCond = input('id_cond', [bi, c.LFE_id_dim]);
+    const vit = shape.face.vitLengths.map((n, i) => input(`id_vit_hidden.${i}`, [bi, n, c.LFE_vit_dim]));
+    faceEmb = localFacialExtractor(ctx, idCond, vit);
+  }
+
+  const temb = timeEmbedding(ctx, timestep, timestepCond);
+  const mods = modulations(ctx, temb, t, videoLength);
+  let x = patchEmbed(ctx, text, latents, { batch: b, frames: f, height: h, width: w });
+  let ca = 0;
+  for (let i = 0; i < c.num_layers; i++) {
+    x = consisIDBlock(ctx, x, i, mods.blocks[i]!, rope);
+    if (faceEmb && i % c.cross_attn_interval === 0) {
+      const video = slice(g, x, 1, t, t + videoLength);
+      const withFace = add(g, video, perceiverCrossAttention(ctx, faceEmb, video, ca++));
+      x = concat(g, [slice(g, x, 1, 0, t), withFace], 1);
+    }
+  }
+  const out = g.scoped('output', () => {
+    let v = finalNorm(ctx, slice(g, x, 1, t, t + videoLength), 'norm_final');
+    v = add(g, mul(g, finalNorm(ctx, v, 'norm_out.norm'), mods.out.scale), mods.out.shift);
+    const po = fusedLinear(ctx, [{ name: 'proj_out' }], 'proj_out');
+    v = linear(g, v, po.w, po.b);
+    const hp = h / p;
+    const wp = w / p;
+    const co = c.out_channels;
+    const six = reshape(g, v, [b * f, hp, wp, co, p, p]);
+    return reshape(g, transpose(g, six, [0, 3, 1, 4, 2, 5]), [b, f, co, h, w]);
+  });
+  g.output(cast(g, out, 'float32'), 'sample');
+  return { model: g.toModel(), flops: g.flops, inputs, outputShape: [b, f, c.out_channels, h, w] };
+}

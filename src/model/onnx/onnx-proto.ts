@@ -1,0 +1,170 @@
+// ONNX ModelProto encoding (field numbers from onnx/onnx.proto3).
+import { MessageWriter, type Encoded, concatEncoded } from './protobuf';
+
+export type ElemType = 'float32' | 'float16' | 'bfloat16' | 'float64' | 'int64' | 'int32' | 'int8' | 'uint8' | 'bool';
+
+export const ELEM_TYPE_CODE: Record<ElemType, number> = {
+  float32: 1,
+  uint8: 2,
+  int8: 3,
+  int32: 6,
+  int64: 7,
+  bool: 9,
+  float16: 10,
+  float64: 11,
+  bfloat16: 16,
+};
+
+export const ELEM_TYPE_BYTES: Record<ElemType, number> = {
+  float32: 4,
+  uint8: 1,
+  int8: 1,
+  int32: 4,
+  int64: 8,
+  bool: 1,
+  float16: 2,
+  float64: 8,
+  bfloat16: 2,
+};
+
+export interface ExternalLocation {
+  location: string;
+  offset: number;
+  length: number;
+}
+
+export interface TensorDef {
+  name: string;
+  type: ElemType;
+  dims: readonly number[];
+  /** little-endian raw bytes; omitted when `external` is set */
+  raw?: Uint8Array;
+  external?: ExternalLocation;
+}
+
+export type AttrValue =
+  | { kind: 'int'; value: number }
+  | { kind: 'float'; value: number }
+  | { kind: 'string'; value: string }
+  | { kind: 'ints'; value: readonly number[] }
+  | { kind: 'floats'; value: readonly number[] }
+  | { kind: 'tensor'; value: TensorDef };
+
+export interface NodeDef {
+  opType: string;
+  domain: string;
+  name: string;
+  inputs: readonly string[];
+  outputs: readonly string[];
+  attributes: Readonly<Record<string, AttrValue>>;
+}
+
+export interface ValueInfoDef {
+  name: string;
+  type: ElemType;
+  dims: readonly (number | string)[];
+}
+
+export interface GraphDef {
+  name: string;
+  nodes: readonly NodeDef[];
+  initializers: readonly TensorDef[];
+  inputs: readonly ValueInfoDef[];
+  outputs: readonly ValueInfoDef[];
+}
+
+export interface ModelDef {
+  graph: GraphDef;
+  opsets: readonly { domain: string; version: number }[];
+  irVersion: number;
+  producer?: string;
+}
+
+function encodeTensor(t: TensorDef): Encoded {
+  const w = new MessageWriter();
+  if (t.dims.length) w.packedInts(1, t.dims);
+  w.int(2, ELEM_TYPE_CODE[t.type]);
+  w.string(8, t.name);
+  if (t.external) {
+    const entries: [string, string][] = [
+      ['location', t.external.location],
+      ['offset', String(t.external.offset)],
+      ['length', String(t.external.length)],
+    ];
+    for (const [k, v] of entries) w.message(13, new MessageWriter().string(1, k).string(2, v).finish());
+    w.int(14, 1);
+  } else {
+    w.bytes(9, t.raw ?? new Uint8Array(0));
+  }
+  return w.finish();
+}
+
+const ATTR_TYPE = { float: 1, int: 2, string: 3, tensor: 4, floats: 6, ints: 7 } as const;
+
+function encodeAttribute(name: string, a: AttrValue): Encoded {
+  const w = new MessageWriter().string(1, name).int(20, ATTR_TYPE[a.kind]);
+  switch (a.kind) {
+    case 'float':
+      w.float(2, a.value);
+      break;
+    case 'int':
+      w.int(3, a.value);
+      break;
+    case 'string':
+      w.string(4, a.value);
+      break;
+    case 'tensor':
+      w.message(5, encodeTensor(a.value));
+      break;
+    case 'floats':
+      w.packedFloats(7, a.value);
+      break;
+    case 'ints':
+      w.packedInts(8, a.value);
+      break;
+  }
+  return w.finish();
+}
+
+function encodeNode(n: NodeDef): Encoded {
+  const w = new MessageWriter();
+  for (const i of n.inputs) w.string(1, i);
+  for (const o of n.outputs) w.string(2, o);
+  w.string(3, n.name).string(4, n.opType);
+  for (const [k, v] of Object.entries(n.attributes)) w.message(5, encodeAttribute(k, v));
+  if (n.domain) w.string(7, n.domain);
+  return w.finish();
+}
+
+function encodeValueInfo(v: ValueInfoDef): Encoded {
+  const shape = new MessageWriter();
+  for (const d of v.dims) {
+    shape.message(1, typeof d === 'number' ? new MessageWriter().int(1, d).finish() : new MessageWriter().string(2, d).finish());
+  }
+  const tensorType = new MessageWriter().int(1, ELEM_TYPE_CODE[v.type]).message(2, shape.finish()).finish();
+  const type = new MessageWriter().message(1, tensorType).finish();
+  return new MessageWriter().string(1, v.name).message(2, type).finish();
+}
+
+function encodeGraph(g: GraphDef): Encoded {
+  const w = new MessageWriter();
+  for (const n of g.nodes) w.message(1, encodeNode(n));
+  w.string(2, g.name);
+  for (const t of g.initializers) w.message(5, encodeTensor(t));
+  for (const i of g.inputs) w.message(11, encodeValueInfo(i));
+  for (const o of g.outputs) w.message(12, encodeValueInfo(o));
+  return w.finish();
+}
+
+export function encodeModel(m: ModelDef): Uint8Array {
+  const w = new MessageWriter().int(1, m.irVersion);
+  w.string(2, m.producer ?? 'hub-console');
+  w.message(7, encodeGraph(m.graph));
+  for (const o of m.opsets) {
+    const os = new MessageWriter();
+    if (o.domain) os.string(1, o.domain);
+    os.int(2, o.version);
+    w.message(8, os.finish());
+  }
+  return concatEncoded(w.finish());
+}

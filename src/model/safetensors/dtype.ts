@@ -1,0 +1,95 @@
+// Safetensors dtypes and their conversion to float32.
+import { z } from 'zod';
+import type { DType, TensorData } from '../tensor';
+
+export const safetensorsDtypeSchema = z.enum(['F64', 'F32', 'F16', 'BF16', 'I64', 'I32', 'I16', 'I8', 'U8', 'BOOL']);
+export type SafetensorsDtype = z.infer<typeof safetensorsDtypeSchema>;
+
+export const DTYPE_BYTES: Record<SafetensorsDtype, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
+
+export const HOST_DTYPE: Partial<Record<SafetensorsDtype, DType>> = { F64: 'float64', F32: 'float32', F16: 'float16', BF16: 'bfloat16', I64: 'int64', I32: 'int32' };
+export const SAFETENSORS_DTYPE: Record<DType, SafetensorsDtype> = { float64: 'F64', float32: 'F32', float16: 'F16', bfloat16: 'BF16', int64: 'I64', int32: 'I32' };
+
+const f16Table = (() => {
+  const t = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const s = h & 0x8000 ? -1 : 1;
+    const e = (h >> 10) & 0x1f;
+    const m = h & 0x3ff;
+    t[h] = e === 0 ? s * m * 2 ** -24 : e === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
+  }
+  return t;
+})();
+
+export function f16ToF32(bits: Uint16Array): Float32Array {
+  const out = new Float32Array(bits.length);
+  for (let i = 0; i < bits.length; i++) out[i] = f16Table[bits[i]!]!;
+  return out;
+}
+
+export function bf16ToF32(bits: Uint16Array): Float32Array {
+  const u = new Uint32Array(bits.length);
+  for (let i = 0; i < bits.length; i++) u[i] = bits[i]! << 16;
+  return new Float32Array(u.buffer);
+}
+
+const f32Buf = new Float32Array(1);
+const u32Buf = new Uint32Array(f32Buf.buffer);
+
+/** round-to-nearest-even float32 -> float16 bits */
+export function f32ToF16Bits(value: number): number {
+  f32Buf[0] = value;
+  const x = u32Buf[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  let mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  const e = exp - 127 + 15;
+  if (e >= 31) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    if (rem > mid || (rem === mid && half & 1)) half++;
+    return sign | half;
+  }
+  let h = (e << 10) | (mant >> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && h & 1)) h++;
+  return sign | h;
+}
+
+export function f32ToF16(values: Float32Array): Uint16Array {
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = f32ToF16Bits(values[i]!);
+  return out;
+}
+
+/** copies little-endian bytes into a typed array of the dtype (unaligned input is fine) */
+export function typedFromBytes(dtype: DType, bytes: Uint8Array): TensorData {
+  const copy = bytes.slice();
+  switch (dtype) {
+    case 'float32':
+      return new Float32Array(copy.buffer);
+    case 'float64':
+      return new Float64Array(copy.buffer);
+    case 'int64':
+      return new BigInt64Array(copy.buffer);
+    case 'int32':
+      return new Int32Array(copy.buffer);
+    case 'float16':
+    case 'bfloat16':
+      return new Uint16Array(copy.buffer);
+  }
+}
+
+export function toFloat32(dtype: DType, data: TensorData): Float32Array {
+  if (data instanceof Float32Array) return data;
+  if (dtype === 'float16') return f16ToF32(data as Uint16Array);
+  if (dtype === 'bfloat16') return bf16ToF32(data as Uint16Array);
+  if (data instanceof BigInt64Array) return Float32Array.from(data, (v) => Number(v));
+  return Float32Array.from(data as Float64Array | Int32Array);
+}

@@ -1,0 +1,20 @@
+// Host-side tensors: what forward() takes and returns, what safetensors files decode to.
+export type TensorData = Float32Array | Float64Array | BigInt64Array | Int32Array | Uint16Array;
+
+export type DType = 'float32' | 'float16' | 'bfloat16' | 'float64' | 'int64' | 'int32';
+
+export interface HostTensor {
+  dtype: DType;
+  shape: number[];
+  data: TensorData;
+}
+
+export const numel = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+export function tensorF32(data: Float32Array | number[], shape: number[]): HostTensor {
+  const d = data instanceof Float32Array ? data : Float32Array.from(data);
+  if (d.length !== numel(shape)) throw new Error(`tensor data has ${d.length} values, shape [${shape.join(', ')}] needs ${numel(shape)}`);
+  return { dtype: 'float32', shape, data: d };
+}
+
+export const formatShape = (shape: readonly number[]): string => `(${shape.join(', ')})`;
