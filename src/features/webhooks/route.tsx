@@ -1,5 +1,14 @@
-import { PageHeader } from '../../components/ui/page-header.tsx';
+import { Route, Routes } from 'react-router-dom';
+import { WebhookCreate } from './webhook-create.tsx';
+import { WebhookDetail } from './webhook-detail.tsx';
+import { WebhookList } from './webhook-list.tsx';
 
 export function Component() {
-  return <PageHeader title="webhooks" description="Coming soon." />;
+  return (
+    <Routes>
+      <Route index element={<WebhookList />} />
+      <Route path="new" element={<WebhookCreate />} />
+      <Route path=":id" element={<WebhookDetail />} />
+    </Routes>
+  );
 }

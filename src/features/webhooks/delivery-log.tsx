@@ -1,0 +1,95 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useHubClient } from '../../components/session/session-context.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { describeError } from '../../components/ui/describe-error.ts';
+import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { ErrorPanel } from '../../components/ui/error-panel.tsx';
+import { formatDateTime } from '../../components/ui/format.ts';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { webhookLogsQuery } from '../../hub/queries.ts';
+import type { WebhookLogEntry } from '../../hub/schemas/index.ts';
+import { useReplayDelivery } from './use-webhook-mutations.ts';
+
+type ReplayOutcome = { ok: true; status: number } | { ok: false; message: string };
+
+function DeliveryStatus({ entry }: { entry: WebhookLogEntry }) {
+  const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
+  return (
+    <span className={ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300'}>
+      {entry.status !== null ? `HTTP ${entry.status}` : 'No response'}
+      {entry.error && <span className="block text-xs">{entry.error}</span>}
+    </span>
+  );
+}
+
+/** Deliveries, newest first, each with a replay that reports the receiver's status. */
+export function DeliveryLog({ webhookId }: { webhookId: string }) {
+  const client = useHubClient();
+  const q = useQuery(webhookLogsQuery(client, webhookId));
+  const replay = useReplayDelivery(webhookId);
+  const [outcomes, setOutcomes] = useState<Record<string, ReplayOutcome>>({});
+  const entries = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
+
+  const run = (logId: string) =>
+    replay.mutate(logId, {
+      onSuccess: (r) => setOutcomes((o) => ({ ...o, [logId]: { ok: true, status: r.status } })),
+      onError: (e) => setOutcomes((o) => ({ ...o, [logId]: { ok: false, message: describeError(e).message } })),
+    });
+
+  return (
+    <section aria-labelledby="delivery-log-title" className="mt-8">
+      <div className="mb-2 flex items-center justify-between">
+        <h2 id="delivery-log-title" className="text-lg font-semibold">Delivery log</h2>
+        <Button variant="ghost" onClick={() => void q.refetch()} disabled={q.isFetching}>
+          {q.isFetching ? 'Refreshing…' : 'Refresh'}
+        </Button>
+      </div>
+      {q.isPending && <Skeleton rows={3} label="Loading deliveries" />}
+      {q.isError && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
+      {q.data && entries.length === 0 && <EmptyState title="No deliveries yet">Events that reach this webhook appear here.</EmptyState>}
+      {entries.length > 0 && (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
+              <tr>
+                <th scope="col" className="px-3 py-2">Time</th>
+                <th scope="col" className="px-3 py-2">Event</th>
+                <th scope="col" className="px-3 py-2">Target</th>
+                <th scope="col" className="px-3 py-2">Status</th>
+                <th scope="col" className="px-3 py-2">Duration</th>
+                <th scope="col" className="px-3 py-2"><span className="sr-only">Replay</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => {
+                const outcome = outcomes[e.id];
+                return (
+                  <tr key={e.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="delivery-row">
+                    <td className="whitespace-nowrap px-3 py-2">
+                      <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
+                      {e.replayOf && <span className="ml-1 rounded bg-slate-200 px-1 text-xs dark:bg-slate-700">replay</span>}
+                    </td>
+                    <td className="px-3 py-2">{`${e.event.scope}.${e.event.action}`}</td>
+                    <td className="max-w-xs truncate px-3 py-2" title={e.target}>{e.target}</td>
+                    <td className="px-3 py-2"><DeliveryStatus entry={e} /></td>
+                    <td className="whitespace-nowrap px-3 py-2">{Math.round(e.durationMs)} ms</td>
+                    <td className="whitespace-nowrap px-3 py-2">
+                      <Button onClick={() => run(e.id)} disabled={replay.isPending && replay.variables === e.id} aria-label={`Replay delivery of ${formatDateTime(e.createdAt)}`}>
+                        Replay
+                      </Button>
+                      <span role="status" className="ml-2 text-xs" data-testid="replay-result">
+                        {outcome?.ok === true && `Replayed: HTTP ${outcome.status}`}
+                        {outcome?.ok === false && <span className="text-red-800 dark:text-red-300">Replay failed: {outcome.message}</span>}
+                      </span>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

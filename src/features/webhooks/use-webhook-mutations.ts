@@ -1,0 +1,48 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useHubClient } from '../../components/session/session-context.tsx';
+import { hubKeys } from '../../hub/queries.ts';
+import type { Webhook, WebhookInput } from '../../hub/schemas/index.ts';
+
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return (w?: Webhook) => {
+    if (w) queryClient.setQueryData(hubKeys.webhooks.detail(w.id), w);
+    return queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.all });
+  };
+}
+
+export function useSaveWebhook(id: string | undefined) {
+  const client = useHubClient();
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (body: WebhookInput) => (id ? client.updateWebhook(id, body) : client.createWebhook(body)),
+    onSuccess: (w) => refresh(w),
+  });
+}
+
+export function useWebhookAction(id: string) {
+  const client = useHubClient();
+  const refresh = useRefresh();
+  return useMutation({ mutationFn: (action: 'enable' | 'disable') => client.webhookAction(id, action), onSuccess: (w) => refresh(w) });
+}
+
+export function useDeleteWebhook(id: string) {
+  const client = useHubClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => client.deleteWebhook(id),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: hubKeys.webhooks.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.list() });
+    },
+  });
+}
+
+export function useReplayDelivery(id: string) {
+  const client = useHubClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (logId: string) => client.replayWebhookDelivery(id, logId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.logs(id) }),
+  });
+}

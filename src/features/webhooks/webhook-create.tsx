@@ -1,0 +1,25 @@
+import { Link, useNavigate } from 'react-router-dom';
+import { PageHeader } from '../../components/ui/page-header.tsx';
+import { emptyDraft } from './form-model.ts';
+import { useSaveWebhook } from './use-webhook-mutations.ts';
+import { WebhookForm } from './webhook-form.tsx';
+
+export function WebhookCreate() {
+  const navigate = useNavigate();
+  const save = useSaveWebhook(undefined);
+  return (
+    <>
+      <p className="mb-2 text-sm"><Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">← All webhooks</Link></p>
+      <PageHeader title="New webhook" />
+      <WebhookForm
+        initial={emptyDraft()}
+        editing={false}
+        submitLabel="Create webhook"
+        onSubmit={async (body) => {
+          const w = await save.mutateAsync(body);
+          navigate(`../${w.id}`, { relative: 'path' });
+        }}
+      />
+    </>
+  );
+}
