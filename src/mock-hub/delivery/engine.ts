@@ -1,0 +1,163 @@
+import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
+import type { Webhook } from '../../hub/schemas/webhook.ts';
+import type { WebhookPayload } from '../../webhooks/payload-schema.ts';
+import { buildPayload, type RepoFacts } from './build-payload.ts';
+import { DeliveryLog } from './delivery-log.ts';
+import type { MockEvent, MockEventResult } from './event-schema.ts';
+import { FailureTracker, SUSPEND_AFTER_FAILURES } from './failure-tracker.ts';
+import type { DeliveryHost } from './host.ts';
+import { newId24, newSha, stableId24 } from './ids.ts';
+import { DEFAULT_JOB_TIMING, JobRunner, templateFromJob, templateFromWebhookJob, type JobTiming } from './job-runner.ts';
+import { matchingWebhooks } from './matching.ts';
+import { DELIVERY_TIMEOUT_MS, sendPayload, type SendResult } from './send.ts';
+
+export interface DeliveryEngineOptions {
+  timeoutMs?: number;
+  failureThreshold?: number;
+  jobTiming?: JobTiming;
+  now?: () => Date;
+}
+
+interface Outcome extends SendResult {
+  target: string;
+}
+
+export interface DeliveryEngine {
+  /** Matches the event and starts its deliveries without waiting for them. */
+  emit(event: MockEvent): MockEventResult;
+  logs(webhookId: string): WebhookLogEntry[];
+  /** Re-sends a logged payload and waits for it; undefined when the webhook or log entry is unknown. */
+  replay(webhookId: string, logId: string): Promise<{ status: number } | undefined>;
+  /** Resolves once no delivery is in flight (tests, shutdown). */
+  idle(): Promise<void>;
+  forget(webhookId: string): void;
+  close(): void;
+}
+
+/** Status a replay reports when the receiver gave no HTTP response (refused, timeout). */
+export const NO_RESPONSE_STATUS = 0;
+
+export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngineOptions = {}): DeliveryEngine {
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const now = options.now ?? (() => new Date());
+  const log = new DeliveryLog();
+  const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
+  const jobs = new JobRunner((job) => host.saveJob(job.owner.name, job), options.jobTiming ?? DEFAULT_JOB_TIMING, now, (id) => host.job(id));
+  const inFlight = new Set<Promise<unknown>>();
+  const headShas = new Map<string, string>();
+
+  function repoFacts(event: MockEvent): RepoFacts {
+    const key = `${event.repo.type}/${event.repo.name}`;
+    const previous = headShas.get(key) ?? stableId24(`sha:${key}`).padEnd(40, '0');
+    const headSha = event.scope === 'repo.content' ? newSha() : previous;
+    headShas.set(key, headSha);
+    const owner = event.repo.name.split('/')[0]!;
+    return {
+      id: stableId24(`repo:${key}`),
+      private: host.repo(event.repo)?.private ?? false,
+      ownerId: host.principal(owner).id,
+      headSha,
+      ...(event.scope === 'repo.content' ? { previousSha: previous } : {}),
+    };
+  }
+
+  function targetOf(webhook: Webhook): string {
+    if (webhook.url) return webhook.url;
+    if (webhook.job) return 'job';
+    return `job from ${webhook.jobSourceId}`;
+  }
+
+  async function deliver(owner: string, webhook: Webhook, payload: WebhookPayload): Promise<Outcome> {
+    if (webhook.url) return { target: webhook.url, ...(await sendPayload(webhook.url, JSON.stringify(payload), webhook.secret, timeoutMs)) };
+    const t0 = performance.now();
+    const template = webhook.job ? templateFromWebhookJob(webhook.job) : jobSource(webhook.jobSourceId);
+    if (!template) {
+      return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, durationMs: 0 };
+    }
+    const job = jobs.start(template, JSON.stringify(payload), host.principal(owner));
+    return { target: `job ${job.owner.name}/${job.id}`, status: 200, error: null, durationMs: Math.round(performance.now() - t0) };
+  }
+
+  function jobSource(id: string | undefined) {
+    const job = id === undefined ? undefined : host.job(id);
+    return job ? templateFromJob(job) : undefined;
+  }
+
+  function settle(webhookId: string, entry: WebhookLogEntry, payload: WebhookPayload): void {
+    log.add(webhookId, entry, payload);
+    const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
+    const current = host.webhook(webhookId);
+    // A delivery that ends after the webhook was deleted or switched off does not count.
+    if (!current || current.webhook.disabled !== false) return;
+    if (failures.record(webhookId, ok)) host.patchWebhook(webhookId, { disabled: 'suspended-after-failure' });
+  }
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+    return p;
+  }
+
+  function run(owner: string, webhook: Webhook, payload: WebhookPayload, logId: string, replayOf?: string): Promise<Outcome> {
+    const createdAt = now().toISOString();
+    return track(
+      deliver(owner, webhook, payload)
+        .catch((err: unknown): Outcome => ({ target: targetOf(webhook), status: null, error: String((err as Error)?.message ?? err), durationMs: 0 }))
+        .then((outcome) => {
+          const entry: WebhookLogEntry = {
+            id: logId,
+            createdAt,
+            event: { action: payload.event.action, scope: payload.event.scope },
+            target: outcome.target,
+            status: outcome.status,
+            error: outcome.error,
+            durationMs: outcome.durationMs,
+            ...(replayOf ? { replayOf } : {}),
+          };
+          settle(webhook.id, entry, payload);
+          return outcome;
+        }),
+    );
+  }
+
+  return {
+    emit(event) {
+      const matched = matchingWebhooks(
+        host.webhooks().map((h) => h.webhook),
+        event.repo,
+        event.scope,
+      );
+      const facts = matched.length ? repoFacts(event) : undefined;
+      const reached: MockEventResult['reached'] = [];
+      const triggeredAt = now().toISOString();
+      for (const webhook of matched) {
+        const owner = host.webhook(webhook.id)?.owner ?? event.repo.name.split('/')[0]!;
+        const payload = buildPayload(event, facts!, webhook.id, host.baseUrl());
+        const logId = newId24();
+        host.patchWebhook(webhook.id, { lastTriggerAt: triggeredAt });
+        void run(owner, webhook, payload, logId);
+        reached.push({ webhookId: webhook.id, target: targetOf(webhook), logId });
+      }
+      return { reached };
+    },
+    logs: (webhookId) => log.list(webhookId),
+    async replay(webhookId, logId) {
+      const hook = host.webhook(webhookId);
+      const logged = log.find(webhookId, logId);
+      if (!hook || !logged) return undefined;
+      host.patchWebhook(webhookId, { lastTriggerAt: now().toISOString() });
+      const outcome = await run(hook.owner, hook.webhook, logged.payload, newId24(), logId);
+      return { status: outcome.status ?? NO_RESPONSE_STATUS };
+    },
+    async idle() {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+    forget(webhookId) {
+      log.forget(webhookId);
+      failures.reset(webhookId);
+    },
+    close() {
+      jobs.close();
+    },
+  };
+}
