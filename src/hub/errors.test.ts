@@ -10,6 +10,14 @@ describe('fieldFromMessage', () => {
     expect(fieldFromMessage('Invalid value for field prepaidAmount')).toBe('prepaidAmount');
   });
 
+  it('drops the location prefix the mock hub puts on field paths', () => {
+    expect(fieldFromMessage('body.discussionIds[0]: must be 24 lowercase hexadecimal characters')).toBe('discussionIds[0]');
+    expect(fieldFromMessage('query.limit: Too small')).toBe('limit');
+    expect(fieldFromMessage('body: unknown field "colour"')).toBe('colour');
+    expect(fieldFromMessage('body.job: unknown fields "a", "b"')).toBe('job.a');
+    expect(fieldFromMessage('body: is not valid JSON')).toBeNull();
+  });
+
   it('returns null when no field is named', () => {
     expect(fieldFromMessage('Not Found')).toBeNull();
     expect(fieldFromMessage('Resource groups need a Team plan or higher')).toBeNull();

@@ -121,9 +121,24 @@ export class HubNetworkError extends HubError {
 const FIELD_PREFIX = /^([A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)|\[\d+\])*)\s*:\s/;
 const FIELD_NAMED = /\b(?:field|parameter|property|key)\s+["'`]?([A-Za-z_$][\w$.[\]]*)["'`]?/i;
 const FIELD_QUOTED = /^["'`]([A-Za-z_$][\w$.[\]]*)["'`]\s/;
+const UNKNOWN_FIELD = /unknown fields?\s+["'`]([^"'`]+)["'`]/i;
+/** The mock hub says where a field lives (`body.url`); callers know fields by their own name. */
+const LOCATION = /^(?:body|query|path|params)(?:\.|(?=\[)|$)/;
 
-/** Hub messages name the field as `field: why`, `"field" why` or `... field x ...`. */
+/**
+ * Hub messages name the field as `field: why`, `"field" why` or `... field x ...`; the mock hub
+ * prefixes the location (`body.job.flavor: ...`, `body: unknown field "foo"`).
+ */
 export function fieldFromMessage(message: string): string | null {
-  const m = FIELD_PREFIX.exec(message) ?? FIELD_QUOTED.exec(message) ?? FIELD_NAMED.exec(message);
+  const prefixed = FIELD_PREFIX.exec(message);
+  if (prefixed) {
+    const located = LOCATION.test(prefixed[1]!);
+    const field = prefixed[1]!.replace(LOCATION, '');
+    const unknown = UNKNOWN_FIELD.exec(message)?.[1];
+    if (unknown) return field ? `${field}.${unknown}` : unknown;
+    if (field) return field;
+    if (located) return null;
+  }
+  const m = FIELD_QUOTED.exec(message) ?? FIELD_NAMED.exec(message);
   return m?.[1] ?? null;
 }
