@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { useState, type ReactNode } from 'react';
 import { isUnauthorized } from '../components/ui/describe-error.ts';
 import { SessionProvider } from '../components/session/session-context.tsx';
-import { shouldRetry } from '../hub/queries.ts';
+import { shouldRetryHubError as shouldRetry } from '../hub/queries.ts';
 
 /** A 401 anywhere ends the session: the app (not the client) sends the user to sign-in. */
 export function Providers({ children, onUnauthorized }: { children: ReactNode; onUnauthorized: () => void }) {

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from 'react';
+import type { Notification } from '../../hub/schemas/index.ts';
+import { NotificationRow } from './notification-row.tsx';
+import type { NotificationView } from './notification-view.ts';
+
+interface Props {
+  rows: { notification: Notification; view: NotificationView }[];
+  hubUrl: string;
+  selected: ReadonlySet<string>;
+  allSelected: boolean;
+  active: number;
+  focusActive: number;
+  onActive(i: number): void;
+  onToggle(id: string): void;
+}
+
+export function NotificationList({ rows, hubUrl, selected, allSelected, active, focusActive, onActive, onToggle }: Props) {
+  const refs = useRef<(HTMLLIElement | null)[]>([]);
+  // Keyboard moves bump focusActive; clicks only set active and keep focus where it is.
+  useEffect(() => {
+    if (focusActive > 0) refs.current[active]?.focus();
+  }, [focusActive, active]);
+  return (
+    <ul aria-label="Notifications" className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
+      {rows.map(({ notification, view }, i) => (
+        <NotificationRow
+          key={view.id}
+          ref={(el) => {
+            refs.current[i] = el;
+          }}
+          notification={notification}
+          view={view}
+          href={hubUrl + view.path}
+          selected={allSelected || selected.has(view.id)}
+          active={i === active}
+          onToggle={() => onToggle(view.id)}
+          onFocus={() => onActive(i)}
+        />
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import { HubApiError, HubRequestError } from '../../hub/errors.ts';
+
+/** First message per top-level field of a failed zod parse. */
+export function issuesByField(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '');
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+/** A hub 400 (or a request the client refused) that names one of `fields`: shown next to it. */
+export function hubFieldError<F extends string>(error: unknown, fields: readonly F[]): { field: F; message: string } | null {
+  if (!(error instanceof HubApiError || error instanceof HubRequestError)) return null;
+  if (error instanceof HubApiError && error.status !== 400 && error.status !== 422) return null;
+  const named = error.field?.split(/[.[]/)[0] ?? '';
+  const message = error instanceof HubApiError ? error.hubMessage : (error.issues[0]?.message ?? error.message);
+  const field = fields.find((f) => f === named) ?? fields.find((f) => message.includes(f));
+  return field ? { field, message } : null;
+}
