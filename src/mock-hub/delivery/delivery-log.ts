@@ -2,37 +2,35 @@ import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
 import type { WebhookPayload } from '../../webhooks/payload-schema.ts';
 
 export const MAX_LOG_ENTRIES = 200;
+export const MAX_KEPT_PAYLOADS = 5_000;
 
-interface Logged {
-  entry: WebhookLogEntry;
-  /** Kept for replay; not part of the listed entry. */
-  payload: WebhookPayload;
+/**
+ * Inserts a finished delivery into a newest-first log, bounded. Entries arrive when deliveries
+ * finish, so they are placed by when they started, not appended.
+ */
+export function insertLogEntry(list: WebhookLogEntry[], entry: WebhookLogEntry, max = MAX_LOG_ENTRIES): WebhookLogEntry[] {
+  const at = list.findIndex((e) => e.createdAt <= entry.createdAt);
+  const next = [...list];
+  next.splice(at === -1 ? next.length : at, 0, entry);
+  if (next.length > max) next.length = max;
+  return next;
 }
 
-/** Per-webhook delivery log, newest first, bounded. In memory: a mock hub restart forgets it. */
-export class DeliveryLog {
-  private readonly byWebhook = new Map<string, Logged[]>();
+/**
+ * Payloads of logged deliveries, for replay. The log entry schema has no payload field, so they
+ * are kept here, in memory and bounded: after a restart older entries can no longer be replayed.
+ */
+export class PayloadArchive {
+  private readonly byLogId = new Map<string, WebhookPayload>();
 
-  constructor(private readonly max = MAX_LOG_ENTRIES) {}
+  constructor(private readonly max = MAX_KEPT_PAYLOADS) {}
 
-  add(webhookId: string, entry: WebhookLogEntry, payload: WebhookPayload): void {
-    const list = this.byWebhook.get(webhookId) ?? [];
-    // Entries arrive when deliveries finish, so keep them ordered by when they started.
-    const at = list.findIndex((l) => l.entry.createdAt <= entry.createdAt);
-    list.splice(at === -1 ? list.length : at, 0, { entry, payload });
-    if (list.length > this.max) list.length = this.max;
-    this.byWebhook.set(webhookId, list);
+  keep(logId: string, payload: WebhookPayload): void {
+    this.byLogId.set(logId, payload);
+    if (this.byLogId.size > this.max) this.byLogId.delete(this.byLogId.keys().next().value!);
   }
 
-  list(webhookId: string): WebhookLogEntry[] {
-    return (this.byWebhook.get(webhookId) ?? []).map((l) => l.entry);
-  }
-
-  find(webhookId: string, logId: string): Logged | undefined {
-    return this.byWebhook.get(webhookId)?.find((l) => l.entry.id === logId);
-  }
-
-  forget(webhookId: string): void {
-    this.byWebhook.delete(webhookId);
+  get(logId: string): WebhookPayload | undefined {
+    return this.byLogId.get(logId);
   }
 }

@@ -2,7 +2,7 @@ import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
 import type { Webhook } from '../../hub/schemas/webhook.ts';
 import type { WebhookPayload } from '../../webhooks/payload-schema.ts';
 import { buildPayload, type RepoFacts } from './build-payload.ts';
-import { DeliveryLog } from './delivery-log.ts';
+import { PayloadArchive } from './delivery-log.ts';
 import type { MockEvent, MockEventResult } from './event-schema.ts';
 import { FailureTracker, SUSPEND_AFTER_FAILURES } from './failure-tracker.ts';
 import type { DeliveryHost } from './host.ts';
@@ -40,7 +40,7 @@ export const NO_RESPONSE_STATUS = 0;
 export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngineOptions = {}): DeliveryEngine {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
-  const log = new DeliveryLog();
+  const payloads = new PayloadArchive();
   const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
   const jobs = new JobRunner((job) => host.saveJob(job.owner.name, job), options.jobTiming ?? DEFAULT_JOB_TIMING, now, (id) => host.job(id));
   const inFlight = new Set<Promise<unknown>>();
@@ -84,11 +84,13 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   }
 
   function settle(webhookId: string, entry: WebhookLogEntry, payload: WebhookPayload): void {
-    log.add(webhookId, entry, payload);
-    const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
     const current = host.webhook(webhookId);
-    // A delivery that ends after the webhook was deleted or switched off does not count.
-    if (!current || current.webhook.disabled !== false) return;
+    if (!current) return; // deleted while the delivery was in flight
+    payloads.keep(entry.id, payload);
+    host.appendLog(webhookId, entry);
+    const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
+    // A delivery that ends after the webhook was switched off does not count towards suspension.
+    if (current.webhook.disabled !== false) return;
     if (failures.record(webhookId, ok)) host.patchWebhook(webhookId, { disabled: 'suspended-after-failure' });
   }
 
@@ -140,20 +142,19 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       }
       return { reached };
     },
-    logs: (webhookId) => log.list(webhookId),
+    logs: (webhookId) => host.logs(webhookId),
     async replay(webhookId, logId) {
       const hook = host.webhook(webhookId);
-      const logged = log.find(webhookId, logId);
-      if (!hook || !logged) return undefined;
+      const payload = payloads.get(logId);
+      if (!hook || !payload || !host.logs(webhookId).some((e) => e.id === logId)) return undefined;
       host.patchWebhook(webhookId, { lastTriggerAt: now().toISOString() });
-      const outcome = await run(hook.owner, hook.webhook, logged.payload, newId24(), logId);
+      const outcome = await run(hook.owner, hook.webhook, payload, newId24(), logId);
       return { status: outcome.status ?? NO_RESPONSE_STATUS };
     },
     async idle() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
     forget(webhookId) {
-      log.forget(webhookId);
       failures.reset(webhookId);
     },
     close() {

@@ -1,11 +1,14 @@
 import type { Job } from '../../hub/schemas/job.ts';
 import type { Webhook } from '../../hub/schemas/webhook.ts';
+import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
+import { insertLogEntry } from './delivery-log.ts';
 import type { DeliveryHost } from './host.ts';
 import { stableId24 } from './ids.ts';
 
 /** An in-memory DeliveryHost for engine tests that do not need the whole mock hub. */
 export function fakeHost(hooks: { owner: string; webhook: Webhook }[], jobs: Job[] = []) {
   const savedJobs = new Map<string, Job>(jobs.map((j) => [j.id, j]));
+  const logs = new Map<string, WebhookLogEntry[]>();
   const host: DeliveryHost & { jobs: Map<string, Job>; hooks: typeof hooks } = {
     hooks,
     jobs: savedJobs,
@@ -16,6 +19,8 @@ export function fakeHost(hooks: { owner: string; webhook: Webhook }[], jobs: Job
       const h = hooks.find((x) => x.webhook.id === id);
       if (h) h.webhook = { ...h.webhook, ...patch };
     },
+    appendLog: (id, entry) => void logs.set(id, insertLogEntry(logs.get(id) ?? [], entry)),
+    logs: (id) => logs.get(id) ?? [],
     repo: (r) => (r.name.endsWith('-private') ? { private: true } : undefined),
     principal: (name) => ({ id: stableId24(`principal:${name}`), name }),
     job: (id) => savedJobs.get(id),
