@@ -1,5 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { useHubClient } from '../../components/session/session-context.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { ErrorPanel } from '../../components/ui/error-panel.tsx';
+import { whoamiQuery } from '../../hub/queries.ts';
+import { planName } from './plan-rules.ts';
+import { ResourceGroupsSection } from './resource-groups-section.tsx';
+import { TokenRevokeSection } from './token-revoke-section.tsx';
 
 export function Component() {
-  return <PageHeader title="organizations" description="Coming soon." />;
+  const { org = '' } = useParams();
+  const client = useHubClient();
+  const me = useQuery(whoamiQuery(client));
+  if (me.isPending) return <Skeleton label="Loading organization" />;
+  if (me.isError) return <ErrorPanel error={me.error} title="Could not load your account" onRetry={() => void me.refetch()} />;
+  const info = me.data.orgs.find((o) => o.name === org);
+  return (
+    <>
+      <PageHeader
+        title={info?.fullname || org}
+        description={info ? `${org} · ${planName(info.plan)} plan · your role: ${info.roleInOrg ?? 'member'}` : `You are not a member of ${org}.`}
+        actions={
+          <Link to="audit-log" relative="path" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+            Audit log
+          </Link>
+        }
+      />
+      <div className="space-y-10">
+        <ResourceGroupsSection key={org} org={org} info={info} />
+        <TokenRevokeSection key={`revoke:${org}`} org={org} info={info} />
+      </div>
+    </>
+  );
 }

@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useHubClient } from '../../components/session/session-context.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { describeError, isForbidden } from '../../components/ui/describe-error.ts';
+import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { ErrorPanel } from '../../components/ui/error-panel.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { resourceGroupsQuery } from '../../hub/queries.ts';
+import type { WhoamiOrg } from '../../hub/schemas/index.ts';
+import { GatePanel } from './gate-panel.tsx';
+import { GroupDetail } from './group-detail.tsx';
+import { GroupForm } from './group-form.tsx';
+import { resourceGroupsGate } from './plan-rules.ts';
+import { useCreateResourceGroup } from './use-resource-groups.ts';
+
+export function ResourceGroupsSection({ org, info }: { org: string; info: WhoamiOrg | undefined }) {
+  const client = useHubClient();
+  const gate = resourceGroupsGate(org, info);
+  const q = useQuery({ ...resourceGroupsQuery(client, org), enabled: gate.allowed });
+  const [sp, setSp] = useSearchParams();
+  const selected = sp.get('group');
+  const select = (id: string | null) => setSp((prev) => {
+    const next = new URLSearchParams(prev);
+    if (id) next.set('group', id);
+    else next.delete('group');
+    return next;
+  });
+  const create = useCreateResourceGroup(org);
+  const [creating, setCreating] = useState(false);
+
+  let body;
+  if (!gate.allowed) body = <GatePanel title="Resource groups are not available">{gate.reason}</GatePanel>;
+  else if (q.isPending) body = <Skeleton rows={3} label="Loading resource groups" />;
+  else if (q.isError && isForbidden(q.error))
+    body = (
+      <GatePanel title="Resource groups are not available">
+        Resource groups need the Team plan or higher, and a role that can see them. The hub said: {describeError(q.error).message}
+      </GatePanel>
+    );
+  else if (q.isError) body = <ErrorPanel error={q.error} title="Could not load resource groups" onRetry={() => void q.refetch()} />;
+  else
+    body = (
+      <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+        <div className="space-y-3">
+          {q.data.length === 0 && <EmptyState title="No resource groups" />}
+          <ul className="space-y-1" aria-label="Resource groups">
+            {q.data.map((g) => (
+              <li key={g.id}>
+                <button
+                  type="button"
+                  aria-current={selected === g.id ? 'true' : undefined}
+                  onClick={() => select(g.id)}
+                  className={`w-full rounded-md px-3 py-2 text-left text-sm ${selected === g.id ? 'bg-amber-100 font-medium text-amber-950 dark:bg-amber-900/40 dark:text-amber-100' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+                >
+                  <span className="block truncate">{g.name}</span>
+                  <span className="text-xs text-slate-600 dark:text-slate-400">
+                    {g.users.length} users · {g.resources.length} resources
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {creating ? (
+            <div className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
+              <GroupForm
+                mode="create"
+                initial={{ name: '', description: '' }}
+                submitLabel="Create group"
+                onSubmit={async (b) => {
+                  const g = await create.mutateAsync({ name: b.name ?? '', ...(b.description ? { description: b.description } : {}) });
+                  select(g.id);
+                }}
+                onDone={() => setCreating(false)}
+              />
+              <Button variant="ghost" className="mt-2" onClick={() => setCreating(false)}>Cancel</Button>
+            </div>
+          ) : (
+            <Button onClick={() => setCreating(true)}>New resource group</Button>
+          )}
+        </div>
+        <div className="min-w-0">
+          {selected ? (
+            <GroupDetail key={selected} org={org} id={selected} onDeleted={() => select(null)} />
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400">Select a group to see its users, roles and resources.</p>
+          )}
+        </div>
+      </div>
+    );
+  return (
+    <section aria-labelledby="rg-title" className="space-y-3">
+      <h2 id="rg-title" className="text-lg font-semibold">Resource groups</h2>
+      {body}
+    </section>
+  );
+}
