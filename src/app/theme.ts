@@ -7,8 +7,9 @@ export function initialTheme(): Theme {
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-export function applyTheme(t: Theme): void {
+/** `persist` only for an explicit choice: until then the system preference keeps deciding. */
+export function applyTheme(t: Theme, persist = false): void {
   document.documentElement.classList.toggle('dark', t === 'dark');
   document.documentElement.style.colorScheme = t;
-  localStorage.setItem(KEY, t);
+  if (persist) localStorage.setItem(KEY, t);
 }

@@ -5,6 +5,8 @@ import { clearSession, loadSession, saveSession, type StoredSession } from './se
 interface SessionValue {
   session: StoredSession | null;
   client: HubClient | null;
+  /** True after the hub answered 401: sign-in says why the user is back there. */
+  expired: boolean;
   signIn(session: StoredSession): void;
   signOut(): void;
 }
@@ -15,13 +17,16 @@ const SessionContext = createContext<SessionValue | null>(null);
 
 export function SessionProvider({ children, onSignOut }: { children: ReactNode; onSignOut?: () => void }) {
   const [session, setSession] = useState<StoredSession | null>(() => loadSession());
+  const [expired, setExpired] = useState(false);
   const client = useMemo(() => (session ? createHubClient({ baseUrl: session.baseUrl, token: session.token }) : null), [session]);
   const signIn = useCallback((s: StoredSession) => {
     saveSession(s);
+    setExpired(false);
     setSession(s);
   }, []);
   const signOut = useCallback(() => {
     clearSession();
+    setExpired(false);
     setSession(null);
     onSignOut?.();
   }, [onSignOut]);
@@ -29,13 +34,14 @@ export function SessionProvider({ children, onSignOut }: { children: ReactNode; 
     // Dispatched by the app when the hub answers 401: the token is gone or revoked.
     const expire = () => {
       clearSession();
+      setExpired(true);
       setSession(null);
       onSignOut?.();
     };
     window.addEventListener(SESSION_EXPIRED_EVENT, expire);
     return () => window.removeEventListener(SESSION_EXPIRED_EVENT, expire);
   }, [onSignOut]);
-  const value = useMemo(() => ({ session, client, signIn, signOut }), [session, client, signIn, signOut]);
+  const value = useMemo(() => ({ session, client, expired, signIn, signOut }), [session, client, expired, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
