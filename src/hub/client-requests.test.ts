@@ -57,9 +57,13 @@ describe('requests', () => {
     expect(f.calls[0]!.url.searchParams.get('q')).toBe('author:alice type:repo.create');
   });
 
-  it('reads paths the spec gives for jobs and papers', async () => {
+  it('uses the real hub paths for jobs and papers', async () => {
     const f = fakeFetch(json([]));
     await c(f).listJobs('alice');
     expect(f.calls[0]!.url.pathname).toBe('/prefix/api/jobs/alice');
+    const paper = { id: '2501.00001', _id: 'a'.repeat(24), title: 't', summary: 's', publishedAt: '2026-01-01', authors: [], upvotes: 3 };
+    const g = fakeFetch(json(paper));
+    await expect(c(g).getPaper('2501.00001')).resolves.toMatchObject({ id: '2501.00001', upvotes: 3 });
+    expect(g.calls[0]!.url.pathname).toBe('/prefix/api/papers/2501.00001');
   });
 });
