@@ -1,0 +1,22 @@
+// Node backend: onnxruntime-node for "cpu", onnxruntime-web's WASM build for "wasm".
+import * as ort from 'onnxruntime-node';
+import { wrapSession } from './ort-session';
+import { UnsupportedDeviceError, type InferenceBackend } from './types';
+import { webBackend } from './web';
+
+export function nodeBackend(): InferenceBackend {
+  const web = webBackend();
+  return {
+    devices: ['cpu', 'wasm'],
+    async createSession(model, opts) {
+      if (opts.device === 'wasm') return web.createSession(model, opts);
+      if (opts.device !== 'cpu') throw new UnsupportedDeviceError(`device "${opts.device}" is not available in Node; use "cpu" or "wasm"`);
+      const session = await ort.InferenceSession.create(model, {
+        executionProviders: ['cpu'],
+        graphOptimizationLevel: 'all',
+        ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
+      });
+      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
+    },
+  };
+}

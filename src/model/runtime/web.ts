@@ -1,0 +1,23 @@
+// onnxruntime-web backend (browser worker, or Node for the WASM parity tests): wasm and webgpu.
+import * as ort from 'onnxruntime-web';
+import { wrapSession } from './ort-session';
+import { UnsupportedDeviceError, type InferenceBackend } from './types';
+
+export interface WebBackendOptions {
+  /** where the ort-wasm-*.wasm files are served from (browser builds) */
+  wasmPaths?: string;
+}
+
+export function webBackend(opts: WebBackendOptions = {}): InferenceBackend {
+  if (opts.wasmPaths) ort.env.wasm.wasmPaths = opts.wasmPaths;
+  return {
+    devices: ['wasm', 'webgpu'],
+    async createSession(model, { device, threads }) {
+      if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
+      // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
+      ort.env.wasm.numThreads = threads ?? 1;
+      const session = await ort.InferenceSession.create(model, { executionProviders: [device], graphOptimizationLevel: 'all' });
+      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
+    },
+  };
+}

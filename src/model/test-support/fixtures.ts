@@ -1,0 +1,49 @@
+// Reads the golden fixtures in fixtures/consisid/ (tests only).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { z } from 'zod';
+import { entryToFloat32, entryToHost, parseSafetensors } from '../safetensors/read';
+import { argsFromNamedTensors } from '../named-inputs';
+import type { ForwardArgs } from '../forward-inputs';
+import type { HostTensor } from '../tensor';
+
+export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/consisid');
+export const FIXTURE_CASES = ['tiny-base', 'tiny-face', 'tiny-rope'] as const;
+
+const caseSchema = z.object({
+  tolerance: z.object({ max_abs_error_relative_to_max_abs_expected: z.number() }),
+  image_rotary_emb_from: z.object({ height_px: z.number(), width_px: z.number(), num_latent_frames: z.number(), vae_scale_factor_spatial: z.number() }).optional(),
+});
+
+export const fixtureDir = (name: string): string => path.join(FIXTURES_DIR, name);
+
+export function readNamedTensors(file: string): Map<string, HostTensor> {
+  const st = parseSafetensors(new Uint8Array(readFileSync(file)), file);
+  return new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, file)]));
+}
+
+export function loadFixture(name: string): { args: ForwardArgs; expected: Float32Array; expectedShape: number[]; meta: z.infer<typeof caseSchema>; inputs: Map<string, HostTensor> } {
+  const dir = fixtureDir(name);
+  const inputs = readNamedTensors(path.join(dir, 'inputs.safetensors'));
+  const exp = parseSafetensors(new Uint8Array(readFileSync(path.join(dir, 'expected.safetensors'))), 'expected');
+  const sample = exp.tensors.get('sample')!;
+  return {
+    args: argsFromNamedTensors(inputs),
+    expected: entryToFloat32(sample, 'expected'),
+    expectedShape: sample.shape,
+    meta: caseSchema.parse(JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8'))),
+    inputs,
+  };
+}
+
+/** max|a - e| / max|e| */
+export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
+  let err = 0;
+  let max = 0;
+  for (let i = 0; i < expected.length; i++) {
+    err = Math.max(err, Math.abs(actual[i]! - expected[i]!));
+    max = Math.max(max, Math.abs(expected[i]!));
+  }
+  return err / max;
+}
