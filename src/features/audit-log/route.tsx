@@ -1,5 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { useHubClient } from '../../components/session/session-context.tsx';
+import { describeError, isForbidden } from '../../components/ui/describe-error.ts';
+import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { auditLogQuery, whoamiQuery } from '../../hub/queries.ts';
+import { AUDIT_EXPORT_LIMIT } from '../../hub/schemas/index.ts';
+import { AuditLogView } from './audit-log-view.tsx';
+import { PlanGate } from './plan-gate.tsx';
+import { QueryBuilder } from './query-builder.tsx';
+import { useAuditParams } from './use-audit-params.ts';
+
+const PAID = ['team', 'enterprise', 'enterprise_plus'];
 
 export function Component() {
-  return <PageHeader title="audit-log" description="Coming soon." />;
+  const { org = '' } = useParams();
+  const client = useHubClient();
+  const [params, update] = useAuditParams();
+  const me = useQuery(whoamiQuery(client));
+  const plan = me.data?.orgs.find((o) => o.name === org)?.plan;
+  // A known free plan is explained without asking the hub; anything else is the hub's call (403).
+  const gated = plan !== undefined && !PAID.includes(plan);
+  const exportQuery = useQuery({
+    ...auditLogQuery(client, org, params.q ? { q: params.q } : {}),
+    enabled: !gated && !params.qError && !me.isPending,
+    staleTime: 60_000,
+  });
+
+  let body;
+  if (gated) body = <PlanGate org={org} plan={plan} />;
+  else if (params.qError) body = <ErrorPanel error={new Error(`The filter in the address is not valid: ${params.qError}`)} title="Invalid filter" onRetry={() => update({ terms: [] })} />;
+  else if (exportQuery.isError && isForbidden(exportQuery.error)) body = <PlanGate org={org} plan={plan} hubMessage={describeError(exportQuery.error).message} />;
+  else if (exportQuery.isError) body = <ErrorPanel error={exportQuery.error} title="Could not export the audit log" onRetry={() => void exportQuery.refetch()} />;
+  else if (exportQuery.data) body = <AuditLogView org={org} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} />;
+  else body = <Skeleton rows={8} label="Exporting the audit log" />;
+
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link to={`/orgs/${encodeURIComponent(org)}`} className="text-amber-800 underline dark:text-amber-300">← {org}</Link>
+      </p>
+      <PageHeader title={`Audit log · ${org}`} description={`Who did what in ${org}: the last ${AUDIT_EXPORT_LIMIT.toLocaleString('en')} events at most.`} />
+      {!gated && (
+        <div className="mb-4">
+          <QueryBuilder terms={params.terms} onChange={(terms) => update({ terms })} />
+        </div>
+      )}
+      {body}
+    </>
+  );
 }

@@ -1,0 +1,44 @@
+import { useMemo, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { EmptyState } from '../../components/ui/empty-state.tsx';
+import type { AuditLogExportResult } from '../../hub/client.ts';
+import type { AuditLogEvent } from '../../hub/schemas/index.ts';
+import { AuditTable } from './audit-table.tsx';
+import { filterByType, sortIndexes, typeCounts } from './audit-view.ts';
+import { saveText } from './download.ts';
+import { EventDrawer } from './event-drawer.tsx';
+import { TypeFacet } from './type-facet.tsx';
+import type { AuditParams, AuditParamsUpdate } from './use-audit-params.ts';
+
+/** The loaded export: facet, table, drawer and download. Derived data is memoized per export. */
+export function AuditLogView({ org, result, params, update, fetching }: { org: string; result: AuditLogExportResult; params: AuditParams; update: AuditParamsUpdate; fetching: boolean }) {
+  const { events } = result;
+  const [open, setOpen] = useState<AuditLogEvent | null>(null);
+  const counts = useMemo(() => typeCounts(events), [events]);
+  const sorted = useMemo(() => sortIndexes(events, params.sort, params.dir), [events, params.sort, params.dir]);
+  const order = useMemo(() => filterByType(events, sorted, params.facet), [events, sorted, params.facet]);
+  const filename = result.filename ?? `${org}-audit-log.json`;
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm" role="status" data-testid="audit-count">
+          {order.length.toLocaleString('en')} of {events.length.toLocaleString('en')} events
+          {params.facet && <> of type <code>{params.facet}</code></>}
+          {fetching && ' · refreshing…'}
+        </p>
+        <Button onClick={() => saveText(result.raw, filename)} title={`Saves ${filename}`}>
+          Download {filename}
+        </Button>
+      </div>
+      {events.length === 0 ? (
+        <EmptyState title="No events match this filter" />
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)]">
+          <TypeFacet counts={counts} total={events.length} selected={params.facet} onSelect={(facet) => update({ facet })} />
+          <AuditTable key={`${params.facet}:${params.sort}:${params.dir}`} events={events} order={order} sort={params.sort} dir={params.dir} onSort={(sort, dir) => update({ sort, dir })} onOpen={setOpen} />
+        </div>
+      )}
+      <EventDrawer event={open} onClose={() => setOpen(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import type { AuditLogEvent } from '../../hub/schemas/index.ts';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8rem_1fr] gap-2 border-b border-slate-100 py-1.5 dark:border-slate-800">
+      <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** Everything an event carries; hub text is rendered as text. */
+export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (event && !d.open) d.showModal();
+    if (!event && d.open) d.close();
+  }, [event]);
+  const e = event;
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="event-title"
+      onClose={onClose}
+      className="ml-auto mr-0 h-full max-h-none w-full max-w-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40 dark:bg-slate-900 dark:text-slate-100"
+      data-testid="event-drawer"
+    >
+      {e && (
+        <>
+          <div className="mb-3 flex items-start justify-between gap-3">
+            <h2 id="event-title" className="font-mono text-base font-semibold break-all">{e.type}</h2>
+            <Button variant="ghost" onClick={onClose} aria-label="Close event details">✕</Button>
+          </div>
+          <dl className="text-sm">
+            <Row label="Message"><span data-testid="event-message">{e.message}</span></Row>
+            <Row label="Time"><time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en')}</time> <span className="text-xs text-slate-600 dark:text-slate-400">({e.createdAt})</span></Row>
+            <Row label="Author">
+              {e.author.user} <span className="text-xs text-slate-600 dark:text-slate-400">({e.author.type}{e.author.deleted ? ', deleted' : ''})</span>
+            </Row>
+            <Row label="IP">{e.ip ?? '—'}</Row>
+            <Row label="Location">
+              {e.location ? (
+                <>
+                  {e.location.formatted}
+                  {(e.location.city || e.location.country) && (
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">{[e.location.city, e.location.country].filter(Boolean).join(', ')}</span>
+                  )}
+                </>
+              ) : (
+                '—'
+              )}
+            </Row>
+            <Row label="User agent"><span className="font-mono text-xs">{e.userAgent ?? '—'}</span></Row>
+            <Row label="Token">
+              {e.token ? (
+                <span data-testid="event-token">
+                  {e.token.type} {e.token.id}
+                  {e.token.role && ` · ${e.token.role}`}
+                  {e.token.last4 && ` · …${e.token.last4}`}
+                  {e.token.deleted && ' · deleted'}
+                </span>
+              ) : (
+                '—'
+              )}
+            </Row>
+            <Row label="OAuth app">{e.oauth ? `${e.oauth.name ?? 'Unnamed app'} (client ${e.oauth.clientId})` : '—'}</Row>
+            <Row label="Event id"><span className="font-mono text-xs">{e._id}</span></Row>
+            {e.data !== undefined && (
+              <Row label="Data">
+                <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs dark:bg-slate-800">{JSON.stringify(e.data, null, 2)}</pre>
+              </Row>
+            )}
+          </dl>
+        </>
+      )}
+    </dialog>
+  );
+}
