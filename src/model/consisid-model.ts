@@ -7,7 +7,7 @@ import { browserEnvironment, type ModelEnvironment } from './environment';
 import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer';
 import type { ComputeDtype } from './graph/context';
 import { encodeModel } from './onnx/onnx-proto';
-import { prepareForward, type ForwardArgs } from './forward-inputs';
+import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs';
 import type { ConsisIDConfig } from './config';
 import type { HostTensor } from './tensor';
 import type { BackendSession, Device, InferenceBackend } from './runtime/types';
@@ -105,8 +105,8 @@ export class ConsisIDTransformer3DModel {
     return s;
   }
 
-  forward(args: ForwardArgs & { return_dict?: true }): Promise<Transformer2DModelOutput>;
-  forward(args: ForwardArgs & { return_dict: false }): Promise<[HostTensor]>;
+  forward(args: ForwardInputs & { return_dict?: true }): Promise<Transformer2DModelOutput>;
+  forward(args: ForwardInputs & { return_dict: false }): Promise<[HostTensor]>;
   forward(args: ForwardArgs): Promise<Transformer2DModelOutput | [HostTensor]>;
   async forward(args: ForwardArgs): Promise<Transformer2DModelOutput | [HostTensor]> {
     const prepared = prepareForward(this.config, args);

@@ -6,7 +6,7 @@ import type { ConsisIDConfig } from './config';
 import type { GraphShape } from './graph/transformer';
 import type { FloatTensor } from './runtime/types';
 
-export interface ForwardArgs {
+export interface ForwardInputs {
   /** (batch, frames, channels, height, width) */
   hidden_states: HostTensor;
   /** (batch, sequence_len, text_embed_dim) */
@@ -22,6 +22,9 @@ export interface ForwardArgs {
   id_cond?: HostTensor | null;
   /** LFE_num_scale tensors of (1 or batch, tokens, LFE_vit_dim) */
   id_vit_hidden?: readonly HostTensor[] | null;
+}
+
+export interface ForwardArgs extends ForwardInputs {
   return_dict?: boolean;
 }
 

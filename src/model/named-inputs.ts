@@ -1,9 +1,9 @@
 // forward() arguments <-> flat tensor names, as the fixtures and the CLI store them:
 // a list as id_vit_hidden.0, id_vit_hidden.1, ...; the rotary pair as image_rotary_emb.cos/.sin.
-import type { ForwardArgs } from './forward-inputs';
+import type { ForwardInputs } from './forward-inputs';
 import type { HostTensor } from './tensor';
 
-export function argsFromNamedTensors(tensors: ReadonlyMap<string, HostTensor>, source = 'inputs'): ForwardArgs {
+export function argsFromNamedTensors(tensors: ReadonlyMap<string, HostTensor>, source = 'inputs'): ForwardInputs {
   const get = (name: string): HostTensor | undefined => tensors.get(name);
   const need = (name: string): HostTensor => get(name) ?? missing(name);
   const missing = (name: string): never => {
@@ -17,7 +17,7 @@ export function argsFromNamedTensors(tensors: ReadonlyMap<string, HostTensor>, s
   const cos = get('image_rotary_emb.cos');
   const sin = get('image_rotary_emb.sin');
   if (Boolean(cos) !== Boolean(sin)) throw new Error(`${source}: image_rotary_emb needs both .cos and .sin`);
-  const args: ForwardArgs = {
+  const args: ForwardInputs = {
     hidden_states: need('hidden_states'),
     encoder_hidden_states: need('encoder_hidden_states'),
     timestep: need('timestep'),

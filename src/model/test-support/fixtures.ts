@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { entryToFloat32, entryToHost, parseSafetensors } from '../safetensors/read';
 import { argsFromNamedTensors } from '../named-inputs';
-import type { ForwardArgs } from '../forward-inputs';
+import type { ForwardInputs } from '../forward-inputs';
 import type { HostTensor } from '../tensor';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/consisid');
@@ -23,7 +23,7 @@ export function readNamedTensors(file: string): Map<string, HostTensor> {
   return new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, file)]));
 }
 
-export function loadFixture(name: string): { args: ForwardArgs; expected: Float32Array; expectedShape: number[]; meta: z.infer<typeof caseSchema>; inputs: Map<string, HostTensor> } {
+export function loadFixture(name: string): { args: ForwardInputs; expected: Float32Array; expectedShape: number[]; meta: z.infer<typeof caseSchema>; inputs: Map<string, HostTensor> } {
   const dir = fixtureDir(name);
   const inputs = readNamedTensors(path.join(dir, 'inputs.safetensors'));
   const exp = parseSafetensors(new Uint8Array(readFileSync(path.join(dir, 'expected.safetensors'))), 'expected');
