@@ -16,3 +16,4 @@ export * from './watch.ts';
 export * from './token-revoke.ts';
 export * from './whoami.ts';
 export * from './paper.ts';
+export * from './repo-listing.ts';

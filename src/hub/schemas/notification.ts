@@ -116,3 +116,7 @@ export function notificationDiscussionId(n: Notification): string {
       return n.blog.id;
   }
 }
+
+/** Answer of DELETE /api/notifications and POST mark-as-read (spec: not shown; mock sends how many changed). */
+export const NotificationBulkResult = z.strictObject({ count: z.number().int() });
+export type NotificationBulkResult = z.infer<typeof NotificationBulkResult>;

@@ -28,9 +28,11 @@ export interface DeliveryEngine {
   logs(webhookId: string): WebhookLogEntry[];
   /** Re-sends a logged payload and waits for it; undefined when the webhook or log entry is unknown. */
   replay(webhookId: string, logId: string): Promise<{ status: number } | undefined>;
+  /** Whether the payload of a logged delivery is still kept (payloads live in memory only). */
+  canReplay(logId: string): boolean;
   /** Resolves once no delivery is in flight (tests, shutdown). */
   idle(): Promise<void>;
-  forget(webhookId: string): void;
+  resetFailures(webhookId: string): void;
   close(): void;
 }
 
@@ -68,9 +70,10 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   }
 
   async function deliver(owner: string, webhook: Webhook, payload: WebhookPayload): Promise<Outcome> {
+    const jobRequest = host.webhook(webhook.id)?.jobRequest;
     if (webhook.url) return { target: webhook.url, ...(await sendPayload(webhook.url, JSON.stringify(payload), webhook.secret, timeoutMs)) };
     const t0 = performance.now();
-    const template = webhook.job ? templateFromWebhookJob(webhook.job) : jobSource(webhook.jobSourceId);
+    const template = webhook.job ? templateFromWebhookJob(webhook.job, jobRequest) : jobSource(webhook.jobSourceId);
     if (!template) {
       return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, durationMs: 0 };
     }
@@ -124,8 +127,10 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
 
   return {
     emit(event) {
+      // A private repo's events reach only webhooks whose owner can see the repo.
+      const visible = host.webhooks().filter((h) => host.canSee(h.owner, event.repo));
       const matched = matchingWebhooks(
-        host.webhooks().map((h) => h.webhook),
+        visible.map((h) => h.webhook),
         event.repo,
         event.scope,
       );
@@ -151,10 +156,11 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       const outcome = await run(hook.owner, hook.webhook, payload, newId24(), logId);
       return { status: outcome.status ?? NO_RESPONSE_STATUS };
     },
+    canReplay: (logId) => payloads.get(logId) !== undefined,
     async idle() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
-    forget(webhookId) {
+    resetFailures(webhookId) {
       failures.reset(webhookId);
     },
     close() {

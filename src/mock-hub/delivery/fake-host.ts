@@ -22,6 +22,7 @@ export function fakeHost(hooks: { owner: string; webhook: Webhook }[], jobs: Job
     appendLog: (id, entry) => void logs.set(id, insertLogEntry(logs.get(id) ?? [], entry)),
     logs: (id) => logs.get(id) ?? [],
     repo: (r) => (r.name.endsWith('-private') ? { private: true } : undefined),
+    canSee: (user, r) => !r.name.endsWith('-private') || r.name.startsWith(`${user}/`),
     principal: (name) => ({ id: stableId24(`principal:${name}`), name }),
     job: (id) => savedJobs.get(id),
     saveJob: (_ns, job) => void savedJobs.set(job.id, job),

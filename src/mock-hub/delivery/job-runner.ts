@@ -1,6 +1,6 @@
 import type { Flavor, Arch } from '../../hub/schemas/flavor.ts';
 import { Job, type JobStage } from '../../hub/schemas/job.ts';
-import type { WebhookJob } from '../../hub/schemas/webhook-job.ts';
+import type { WebhookJob, WebhookJobRequest } from '../../hub/schemas/webhook-job.ts';
 import { newId24 } from './ids.ts';
 
 /** What a webhook-started job runs: from the webhook's `job`, or copied from the `jobSourceId` job. */
@@ -14,6 +14,7 @@ export interface JobTemplate {
   flavor: Flavor;
   arch?: Arch;
   timeout?: number;
+  volumes?: Job['volumes'];
 }
 
 export interface Principal {
@@ -31,8 +32,11 @@ export const DEFAULT_JOB_TIMING: JobTiming = { schedulingMs: 1_000, runningMs: 3
 /** Mock-only switch: a job whose environment sets this to ERROR ends in ERROR instead of COMPLETED. */
 export const OUTCOME_ENV = 'MOCK_JOB_OUTCOME';
 
-export function templateFromWebhookJob(job: WebhookJob): JobTemplate {
+/** `request` is the stored create request: it alone still has arch and volumes. */
+export function templateFromWebhookJob(job: WebhookJob, request?: WebhookJobRequest): JobTemplate {
   return {
+    arch: request?.arch,
+    volumes: request?.volumes?.map((v) => ({ ...v })),
     dockerImage: job.dockerImage,
     spaceId: job.spaceId,
     command: job.command,
@@ -55,6 +59,7 @@ export function templateFromJob(job: Job): JobTemplate {
     flavor: job.flavor,
     arch: job.arch,
     timeout: job.timeout,
+    volumes: job.volumes,
   };
 }
 
@@ -88,6 +93,7 @@ export class JobRunner {
         arguments: template.arguments,
         arch: template.arch,
         timeout: template.timeout,
+        volumes: template.volumes,
         flavor: template.flavor,
         environment: { ...template.environment, WEBHOOK_PAYLOAD: payloadJson },
         // Secret values never leave the webhook; the job lists names only.

@@ -1,0 +1,32 @@
+// `npm run hub -- --port <port> [--host <host>] [--data <dir>]`: the mock hub alone.
+import { serve } from '@hono/node-server';
+import { createMockHub } from './app.ts';
+import { DEMO_TOKENS } from './seed/users.ts';
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const port = Number(flag('port') ?? process.env.PORT ?? 4701);
+const host = flag('host') ?? '127.0.0.1';
+const dataDir = flag('data');
+const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
+
+const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
+  const url = `http://${host}:${info.port}`;
+  console.log(`Mock hub: ${url}  (OpenAPI: ${url}/openapi.json)`);
+  console.log(`State: ${dataDir ? `persisted in ${dataDir}` : 'in memory'}`);
+  console.log('Demo tokens:');
+  for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
+  // Build the big seeded audit history now rather than on the first export request.
+  setImmediate(() => hub.context.audit.history('acme'));
+});
+
+const stop = async () => {
+  server.close();
+  await hub.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

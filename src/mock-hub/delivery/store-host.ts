@@ -1,0 +1,51 @@
+import type { RepoId } from '../../hub/schemas/repo.ts';
+import type { HubContext } from '../hub-context.ts';
+import { findOrg, findUser } from '../seed/users.ts';
+import { stableId24 } from './ids.ts';
+import { insertLogEntry } from './delivery-log.ts';
+import type { DeliveryHost } from './host.ts';
+
+/** The delivery engine's view of the mock hub's store. Every write is its own store transaction. */
+export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryHost {
+  const { store } = hub;
+  const findHook = (id: string) => store.state.webhooks.find((w) => w.webhook.id === id);
+  const findRepo = (repo: RepoId) => store.state.repos.find((r) => r.id === repo.name && r.type === repo.type);
+  return {
+    baseUrl: () => hub.baseUrl,
+    webhooks: () => store.state.webhooks,
+    webhook: findHook,
+    patchWebhook(id, patch) {
+      store.transaction(() => {
+        const stored = findHook(id);
+        if (stored) stored.webhook = { ...stored.webhook, ...patch };
+      });
+    },
+    appendLog(webhookId, entry) {
+      store.transaction((state) => {
+        if (!findHook(webhookId)) return;
+        state.webhookLogs[webhookId] = insertLogEntry(state.webhookLogs[webhookId] ?? [], entry);
+      });
+    },
+    logs: (webhookId) => store.state.webhookLogs[webhookId] ?? [],
+    repo(repo) {
+      const stored = findRepo(repo);
+      return stored && { private: stored.visibility === 'private' };
+    },
+    canSee(user, repo) {
+      const stored = findRepo(repo);
+      if (!stored || stored.visibility !== 'private') return true;
+      return stored.owner === user || findOrg(stored.owner)?.members[user] !== undefined;
+    },
+    principal(name) {
+      return { id: findUser(name)?.id ?? findOrg(name)?.id ?? stableId24(`principal:${name}`), name };
+    },
+    job: (id) => Object.values(store.state.jobs).flat().find((j) => j.id === id),
+    saveJob(namespace, job) {
+      store.transaction((state) => {
+        const jobs = state.jobs[namespace] ?? [];
+        const i = jobs.findIndex((j) => j.id === job.id);
+        state.jobs[namespace] = i < 0 ? [job, ...jobs] : jobs.map((j) => (j.id === job.id ? job : j));
+      });
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+
+const corsMiddleware = cors({
+  origin: '*',
+  allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Range', 'If-None-Match', 'X-Request-Id'],
+  exposeHeaders: ['X-Request-Id', 'X-Error-Message', 'Content-Disposition', 'Link', 'Retry-After', 'Content-Range', 'Accept-Ranges', 'Content-Length', 'ETag', 'X-Repo-Commit'],
+  maxAge: 600,
+});
+
+/**
+ * CORS for any origin (the dashboard may be served elsewhere), a request id on every response,
+ * and Cross-Origin-Resource-Policy so cross-origin-isolated (COEP) pages may fetch files and JSON.
+ */
+export const hubHeaders: MiddlewareHandler = async (c, next) => {
+  const requestId = randomUUID();
+  await corsMiddleware(c, next);
+  c.res.headers.set('X-Request-Id', requestId);
+  c.res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+};

@@ -1,0 +1,89 @@
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { authenticate, type AuthInfo } from '../auth/authenticate.ts';
+import { checkOrgAccess, type OrgAccess } from '../auth/org-access.ts';
+import type { HubContext } from '../hub-context.ts';
+import { HttpError, badRequest } from './http-error.ts';
+import { errorResponse } from './respond.ts';
+import type { AnyRoute } from './route.ts';
+import { zodMessage, type Where } from './zod-message.ts';
+
+export function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+export function isWrite(route: AnyRoute): boolean {
+  return route.write ?? route.method !== 'get';
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, where: Where): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw badRequest(zodMessage(where, r.error));
+  return r.data;
+}
+
+async function readBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('body: is not valid JSON');
+  }
+}
+
+/**
+ * Mounts every route with the same pipeline: authenticate, refuse read tokens on writes, validate
+ * path/query/body with the route's schemas, check org access, run the handler in a store
+ * transaction (a throw rolls back), validate the response with its schema, then answer.
+ */
+export function registerRoutes(app: Hono, routes: readonly AnyRoute[], hub: HubContext): void {
+  for (const route of routes) {
+    app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
+      try {
+        return await handle(c, route, hub);
+      } catch (err) {
+        if (err instanceof HttpError) return errorResponse(c, err.status, err.message, err.headers);
+        console.error(`mock hub: ${route.method.toUpperCase()} ${route.path} failed`, err);
+        return errorResponse(c, 500, `internal error in the mock hub: ${(err as Error).message}`);
+      }
+    });
+  }
+}
+
+async function handle(c: Context, route: AnyRoute, hub: HubContext): Promise<Response> {
+  const write = isWrite(route);
+  const header = c.req.header('authorization');
+  const auth = route.auth === 'none' || (route.auth === 'optional' && !header) ? undefined : authenticate(header);
+  if (auth && write && auth.token.role === 'read') throw new HttpError(403, 'this operation needs a write token; the token in use is read-only');
+  const params = parse(route.params ?? emptyObject(), c.req.param(), 'path') as Record<string, string>;
+  const query = parse(route.query ?? emptyObject(), c.req.query(), 'query');
+  const rawBody = route.body ? await readBody(c) : undefined;
+  const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
+  let org: OrgAccess | undefined;
+  if (route.auth === 'org') org = checkOrgAccess(hub.store.state, auth!, params.name!, write, route.gate);
+
+  const run = (): Response => {
+    const result = route.handler({
+      params, query, body, org, hub,
+      auth: auth as AuthInfo,
+      maybeAuth: auth,
+      setHeader: (name, value) => c.header(name, value),
+      request: c.req.raw,
+    });
+    if (result instanceof Response) return result;
+    const checked = route.response.safeParse(result);
+    if (!checked.success) throw new Error(`response does not match its schema (a bug in the mock hub): ${zodMessage('response', checked.error)}`);
+    return c.json(checked.data as object);
+  };
+  if (!write) return run();
+  // Handlers check everything before they mutate; the transaction also undoes a half-done change.
+  const response = hub.store.transaction(run);
+  hub.events.emitMutation({ method: route.method.toUpperCase(), route: route.path, user: auth?.user.name ?? '', params });
+  return response;
+}
+
+const EMPTY = z.strictObject({});
+function emptyObject(): z.ZodObject {
+  return EMPTY;
+}

@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import type { AuthInfo } from '../auth/authenticate.ts';
+import type { OrgAccess, OrgGate } from '../auth/org-access.ts';
+import type { HubContext } from '../hub-context.ts';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+type Obj = z.ZodObject;
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The caller (on `user` and `org` routes). */
+  auth: AuthInfo;
+  /** The caller if a token was sent (on `optional` routes). */
+  maybeAuth: AuthInfo | undefined;
+  /** Set on org routes (path has `{name}`). */
+  org: OrgAccess | undefined;
+  hub: HubContext;
+  setHeader(name: string, value: string): void;
+  request: Request;
+}
+
+/**
+ * One row of the route table: it registers the handler and generates the OpenAPI operation, so
+ * the two cannot drift. Path templates use OpenAPI `{param}` syntax.
+ */
+export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType> {
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Not in the spec: marked `x-mock-extension: true` in the OpenAPI document. */
+  extension?: boolean;
+  /**
+   * `none`: no token read. `optional`: a token is used when sent (and must be valid).
+   * `user`: any valid token. `org`: member of `{name}`, then `gate`.
+   */
+  auth: 'none' | 'optional' | 'user' | 'org';
+  gate?: OrgGate;
+  /** Defaults to every method but GET. Write routes need a write (or fine-grained) token. */
+  write?: boolean;
+  params?: P;
+  query?: Q;
+  /** Wrap in `.optional()` when the body may be absent. */
+  body?: B;
+  response: R;
+  /**
+   * Set when the body is too big to validate on every request: the handler returns a Response
+   * and `validatedBy` says where its content is validated instead.
+   */
+  raw?: { contentType: string; validatedBy: string };
+  /** Documented error statuses besides 400/401 (added for every route with input/auth). */
+  errors?: readonly number[];
+  /** Synchronous on purpose: a write runs start to finish inside one store transaction. */
+  handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): z.input<R> | Response;
+}
+
+export type AnyRoute = RouteDef<Obj, Obj, z.ZodType, z.ZodType>;
+
+export function defineRoute<P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<P, Q, B, R>): AnyRoute {
+  return def as unknown as AnyRoute;
+}

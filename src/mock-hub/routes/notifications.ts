@@ -1,0 +1,90 @@
+import {
+  MarkAsReadBody, NOTIFICATIONS_PAGE_SIZE, NotificationBulkQuery, NotificationBulkResult, NotificationDeleteBody, NotificationFilters,
+  NotificationList,
+} from '../../hub/schemas/index.ts';
+import { badRequest, notFound } from '../http/http-error.ts';
+import { defineRoute } from '../http/route.ts';
+import { matchesFilters, selectTargets, sortNewestFirst } from '../notifications/filter-notifications.ts';
+
+const tag = 'notifications';
+
+/**
+ * count.all: every notification of the user; count.unread: unread ones among all (the badge);
+ * count.view: those matching the request's filters (readStatus included), i.e. the total the
+ * pages of this view add up to. `start` is the index of the first item of page `p`.
+ */
+const list = defineRoute({
+  method: 'get', path: '/api/notifications', tag, auth: 'user',
+  summary: 'List notifications, newest first, 20 per page',
+  query: NotificationFilters,
+  response: NotificationList,
+  handler: ({ query, auth, hub, setHeader, request }) => {
+    const all = hub.store.state.notifications[auth.user.name] ?? [];
+    const { p = 0, ...filters } = query;
+    const view = sortNewestFirst(all.filter((s) => matchesFilters(s, filters, auth.user.name)));
+    const start = p * NOTIFICATIONS_PAGE_SIZE;
+    const page = view.slice(start, start + NOTIFICATIONS_PAGE_SIZE);
+    if (start + NOTIFICATIONS_PAGE_SIZE < view.length) {
+      const next = new URL(request.url);
+      next.searchParams.set('p', String(p + 1));
+      setHeader('Link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return {
+      notifications: page.map((s) => s.notification),
+      count: { view: view.length, unread: all.filter((s) => !s.notification.read).length, all: all.length },
+      start,
+    };
+  },
+});
+
+function bulkOptions(query: { applyToAll?: boolean; p?: number } & Record<string, unknown>, discussionIds: string[]) {
+  const { applyToAll = false, p: _p, ...filters } = query;
+  if (!applyToAll && discussionIds.length === 0) throw badRequest('body.discussionIds: list at least one discussion id, or set applyToAll=true');
+  return { applyToAll, filters, discussionIds };
+}
+
+const remove = defineRoute({
+  method: 'delete', path: '/api/notifications', tag, auth: 'user',
+  summary: 'Delete notifications by discussionIds, or all matching the filters with applyToAll=true',
+  description: 'Unknown discussion ids are a 404 and nothing is deleted. The body may be omitted when applyToAll=true.',
+  query: NotificationBulkQuery,
+  body: NotificationDeleteBody.optional(),
+  response: NotificationBulkResult,
+  errors: [404],
+  handler: ({ query, body, auth, hub }) => {
+    const user = auth.user.name;
+    const all = hub.store.state.notifications[user] ?? [];
+    const opts = bulkOptions(query, body?.discussionIds ?? []);
+    const { targets, unknown } = selectTargets(all, { ...opts, user });
+    if (unknown.length) throw notFound(`body.discussionIds: no notification with discussion id ${unknown.map((id) => `"${id}"`).join(', ')}`);
+    const gone = new Set(targets);
+    hub.store.state.notifications[user] = all.filter((s) => !gone.has(s));
+    return { count: targets.length };
+  },
+});
+
+const markAsRead = defineRoute({
+  method: 'post', path: '/api/notifications/mark-as-read', tag, auth: 'user',
+  summary: 'Mark notifications read (read=true) or unread (read=false)',
+  description: 'By discussionIds, or all matching the filters with applyToAll=true. Unknown ids are a 404 and nothing changes. `count` is how many changed state.',
+  query: NotificationBulkQuery,
+  body: MarkAsReadBody.optional(),
+  response: NotificationBulkResult,
+  errors: [404],
+  handler: ({ query, body, auth, hub }) => {
+    const user = auth.user.name;
+    const all = hub.store.state.notifications[user] ?? [];
+    const read = body?.read ?? true;
+    const opts = bulkOptions(query, body?.discussionIds ?? []);
+    const { targets, unknown } = selectTargets(all, { ...opts, user });
+    if (unknown.length) throw notFound(`body.discussionIds: no notification with discussion id ${unknown.map((id) => `"${id}"`).join(', ')}`);
+    let changed = 0;
+    for (const s of targets) {
+      if (s.notification.read !== read) changed++;
+      s.notification.read = read;
+    }
+    return { count: changed };
+  },
+});
+
+export const notificationRoutes = [list, remove, markAsRead];

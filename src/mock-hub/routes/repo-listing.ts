@@ -1,0 +1,41 @@
+import { HubRepoList, HubRepoListQuery, type RepoType } from '../../hub/schemas/index.ts';
+import type { AuthInfo } from '../auth/authenticate.ts';
+import { defineRoute } from '../http/route.ts';
+import { stableId } from '../seed/prng.ts';
+import { findOrg } from '../seed/users.ts';
+import type { StoredRepo } from '../store/state-schema.ts';
+
+function canSee(repo: StoredRepo, auth: AuthInfo | undefined): boolean {
+  if (repo.visibility === 'public') return true;
+  if (!auth) return false;
+  return repo.owner === auth.user.name || auth.user.name in (findOrg(repo.owner)?.members ?? {});
+}
+
+function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
+  return defineRoute({
+    method: 'get', path: `/api/${kind}`, tag: kind, auth: 'optional', extension: true,
+    summary: `List ${kind} (real hub shape, subset); private ones only for their owner and org members`,
+    query: HubRepoListQuery,
+    response: HubRepoList,
+    handler: ({ query, maybeAuth, hub }) => {
+      const search = typeof query.search === 'string' ? query.search.toLowerCase() : undefined;
+      const rows = hub.store.state.repos
+        .filter((r) => r.type === type && (!query.author || r.owner === query.author) && (!search || r.id.toLowerCase().includes(search)) && canSee(r, maybeAuth))
+        .map((r) => ({
+          _id: stableId(`repo:${r.id}`),
+          id: r.id,
+          author: r.owner,
+          private: r.visibility !== 'public',
+          likes: r.likes,
+          downloads: r.downloads,
+          tags: [type],
+          createdAt: r.createdAt,
+          lastModified: r.updatedAt,
+          ...(type === 'model' ? { modelId: r.id } : type === 'space' ? { sdk: 'gradio' } : { gated: false, disabled: false }),
+        }));
+      return query.limit ? rows.slice(0, query.limit) : rows;
+    },
+  });
+}
+
+export const repoListingRoutes = [listing('models', 'model'), listing('datasets', 'dataset'), listing('spaces', 'space')];

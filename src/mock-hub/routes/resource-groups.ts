@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { DeleteSuccess, ResourceGroup, ResourceGroupCreate, ResourceGroupList, ResourceGroupPatch } from '../../hub/schemas/index.ts';
+import { recordAuditEvent } from '../audit/record-audit-event.ts';
+import { TEAM_OR_HIGHER, type OrgGate } from '../auth/org-access.ts';
+import { notFound } from '../http/http-error.ts';
+import { defineRoute } from '../http/route.ts';
+import type { HubState } from '../store/state-schema.ts';
+
+const tag = 'resource-groups';
+const planMessage = 'Resource groups need a Team plan or higher';
+const read: OrgGate = { plans: TEAM_OR_HIGHER, planMessage };
+const admin: OrgGate = { plans: TEAM_OR_HIGHER, planMessage, admin: true };
+const OrgParams = z.strictObject({ name: z.string() });
+const GroupParams = z.strictObject({ name: z.string(), resourceGroupId: z.string() });
+
+/** A group id of another org is not found in this one. */
+function findGroup(state: HubState, org: string, id: string) {
+  const groups = state.resourceGroups[org] ?? [];
+  const index = groups.findIndex((g) => g.id === id);
+  if (index < 0) throw notFound(`resource group "${id}" not found in organization "${org}"`);
+  return { groups, index, group: groups[index]! };
+}
+
+const list = defineRoute({
+  method: 'get', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: read, extension: true,
+  summary: 'Resource groups of the organization',
+  params: OrgParams,
+  response: ResourceGroupList,
+  errors: [403, 404],
+  handler: ({ params, hub }) => hub.store.state.resourceGroups[params.name] ?? [],
+});
+
+const create = defineRoute({
+  method: 'post', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: admin, extension: true,
+  summary: 'Create a resource group (the creator joins it as admin)',
+  params: OrgParams,
+  body: ResourceGroupCreate,
+  response: ResourceGroup,
+  errors: [403, 404],
+  handler: ({ params, body, auth, hub }) => {
+    const u = auth.user;
+    const group: ResourceGroup = {
+      id: randomBytes(12).toString('hex'),
+      name: body.name,
+      description: body.description ?? null,
+      autoJoin: { enabled: false },
+      users: [{ type: 'user', _id: u.id, fullname: u.fullname, name: u.name, avatarUrl: u.avatarUrl, role: 'admin', addedBy: u.name }],
+      resources: [],
+      repos: [],
+    };
+    (hub.store.state.resourceGroups[params.name] ??= []).push(group);
+    recordAuditEvent(hub.store.state, params.name, auth, hub.store.now(), 'resource_group.create', `${u.name} created resource group ${group.name}`, { resourceGroupId: group.id });
+    return group;
+  },
+});
+
+const get = defineRoute({
+  method: 'get', path: '/api/organizations/{name}/resource-groups/{resourceGroupId}', tag, auth: 'org', gate: read,
+  summary: 'One resource group',
+  params: GroupParams,
+  response: ResourceGroup,
+  errors: [403, 404],
+  handler: ({ params, hub }) => findGroup(hub.store.state, params.name, params.resourceGroupId).group,
+});
+
+const patch = defineRoute({
+  method: 'patch', path: '/api/organizations/{name}/resource-groups/{resourceGroupId}', tag, auth: 'org', gate: admin,
+  summary: 'Rename a resource group or change its description',
+  params: GroupParams,
+  body: ResourceGroupPatch,
+  response: ResourceGroup,
+  errors: [403, 404],
+  handler: ({ params, body, auth, hub }) => {
+    const { group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
+    if (body.name !== undefined) group.name = body.name;
+    if (body.description !== undefined) group.description = body.description;
+    recordAuditEvent(hub.store.state, params.name, auth, hub.store.now(), 'resource_group.settings', `${auth.user.name} updated resource group ${group.name}`, { resourceGroupId: group.id });
+    return group;
+  },
+});
+
+const remove = defineRoute({
+  method: 'delete', path: '/api/organizations/{name}/resource-groups/{resourceGroupId}', tag, auth: 'org', gate: admin,
+  summary: 'Delete a resource group',
+  params: GroupParams,
+  response: DeleteSuccess,
+  errors: [403, 404],
+  handler: ({ params, auth, hub }) => {
+    const { groups, index, group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
+    groups.splice(index, 1);
+    recordAuditEvent(hub.store.state, params.name, auth, hub.store.now(), 'resource_group.delete', `${auth.user.name} deleted resource group ${group.name}`, { resourceGroupId: group.id });
+    return { success: true };
+  },
+});
+
+export const resourceGroupRoutes = [list, create, get, patch, remove];

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { EmptyObject, WebhookAction, WebhookEnvelope, WebhookInput, WebhookList } from '../../hub/schemas/index.ts';
+import { notFound } from '../http/http-error.ts';
+import { defineRoute } from '../http/route.ts';
+import type { HubState } from '../store/state-schema.ts';
+import { webhookFromInput } from '../webhooks/webhook-from-input.ts';
+
+const tag = 'webhooks';
+const IdParams = z.strictObject({ webhookId: z.string() });
+
+/** A webhook of another user is reported as not found, like an unknown id. */
+export function findOwnWebhook(state: HubState, user: string, webhookId: string) {
+  const i = state.webhooks.findIndex((w) => w.owner === user && w.webhook.id === webhookId);
+  if (i < 0) throw notFound(`webhook "${webhookId}" not found`);
+  return { index: i, stored: state.webhooks[i]! };
+}
+
+function checkJobSource(state: HubState, jobSourceId: string | undefined) {
+  if (jobSourceId === undefined) return;
+  if (!Object.values(state.jobs).some((jobs) => jobs.some((j) => j.id === jobSourceId))) throw notFound(`body.jobSourceId: job "${jobSourceId}" not found`);
+}
+
+const list = defineRoute({
+  method: 'get', path: '/api/settings/webhooks', tag, auth: 'user',
+  summary: "The caller's webhooks",
+  response: WebhookList,
+  handler: ({ auth, hub }) => hub.store.state.webhooks.filter((w) => w.owner === auth.user.name).map((w) => w.webhook),
+});
+
+const create = defineRoute({
+  method: 'post', path: '/api/settings/webhooks', tag, auth: 'user',
+  summary: 'Create a webhook (exactly one target: url, job or jobSourceId)',
+  description: 'jobSourceId must name an existing job (404 otherwise).',
+  body: WebhookInput,
+  response: WebhookEnvelope,
+  errors: [404],
+  handler: ({ body, auth, hub }) => {
+    const state = hub.store.state;
+    checkJobSource(state, body.jobSourceId);
+    const stored = webhookFromInput(randomBytes(12).toString('hex'), auth.user.name, body);
+    state.webhooks.push(stored);
+    return { webhook: stored.webhook };
+  },
+});
+
+const get = defineRoute({
+  method: 'get', path: '/api/settings/webhooks/{webhookId}', tag, auth: 'user',
+  summary: 'One webhook',
+  params: IdParams,
+  response: WebhookEnvelope,
+  errors: [404],
+  handler: ({ params, auth, hub }) => ({ webhook: findOwnWebhook(hub.store.state, auth.user.name, params.webhookId).stored.webhook }),
+});
+
+const update = defineRoute({
+  method: 'post', path: '/api/settings/webhooks/{webhookId}', tag, auth: 'user',
+  summary: 'Replace a webhook’s watched items, domains, target and secret (state and lastTriggerAt kept)',
+  params: IdParams,
+  body: WebhookInput,
+  response: WebhookEnvelope,
+  errors: [404],
+  handler: ({ params, body, auth, hub }) => {
+    const state = hub.store.state;
+    const { index, stored } = findOwnWebhook(state, auth.user.name, params.webhookId);
+    checkJobSource(state, body.jobSourceId);
+    const next = webhookFromInput(stored.webhook.id, stored.owner, body, stored.webhook);
+    state.webhooks[index] = next;
+    return { webhook: next.webhook };
+  },
+});
+
+const remove = defineRoute({
+  method: 'delete', path: '/api/settings/webhooks/{webhookId}', tag, auth: 'user',
+  summary: 'Delete a webhook',
+  params: IdParams,
+  response: EmptyObject,
+  errors: [404],
+  handler: ({ params, auth, hub }) => {
+    const state = hub.store.state;
+    const { index } = findOwnWebhook(state, auth.user.name, params.webhookId);
+    state.webhooks.splice(index, 1);
+    delete state.webhookLogs[params.webhookId];
+    return {};
+  },
+});
+
+const action = defineRoute({
+  method: 'post', path: '/api/settings/webhooks/{webhookId}/{action}', tag, auth: 'user',
+  summary: 'Enable (also lifts suspended-after-failure) or disable a webhook',
+  params: z.strictObject({ webhookId: z.string(), action: WebhookAction }),
+  response: WebhookEnvelope,
+  errors: [404],
+  handler: ({ params, auth, hub }) => {
+    const { stored } = findOwnWebhook(hub.store.state, auth.user.name, params.webhookId);
+    stored.webhook.disabled = params.action === 'disable';
+    return { webhook: stored.webhook };
+  },
+});
+
+export const webhookRoutes = [list, create, get, update, remove, action];
