@@ -2,10 +2,11 @@ import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { Layout } from './layout.tsx';
 import { RequireSession } from './require-session.tsx';
 import { RouteError } from './route-error.tsx';
+import { Skeleton } from '../components/ui/skeleton.tsx';
 
 // Every page is its own chunk: the preview page (model + onnxruntime-web) never loads elsewhere.
 export const router = createBrowserRouter([
-  { path: '/sign-in', lazy: () => import('../features/auth/route.tsx'), errorElement: <RouteError /> },
+  { path: '/sign-in', lazy: () => import('../features/auth/route.tsx'), errorElement: <RouteError />, hydrateFallbackElement: <PageLoading /> },
   {
     element: (
       <RequireSession>
@@ -13,6 +14,7 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoading />,
     children: [
       { index: true, element: <Navigate to="/inbox" replace /> },
       { path: 'inbox', lazy: () => import('../features/inbox/route.tsx') },
@@ -26,6 +28,15 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+// Shown while a page's chunk loads on the first visit.
+function PageLoading() {
+  return (
+    <div className="p-6">
+      <Skeleton rows={6} label="Loading page" />
+    </div>
+  );
+}
 
 function NotFound() {
   return <p className="text-sm">This page does not exist.</p>;

@@ -24,6 +24,7 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
       tabIndex={-1}
       onFocus={onFocus}
       data-testid="notification-row"
+      data-id={view.id}
       data-type={n.type}
       data-read={n.read}
       aria-current={active ? 'true' : undefined}
