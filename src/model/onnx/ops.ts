@@ -127,10 +127,19 @@ export function concat(g: GraphBuilder, xs: readonly Value[], axis: number): Val
   return g.node('Concat', xs, [{ type: first.type, dims }], { axis: attr.int(a) })[0]!;
 }
 
+/** the most outputs one Split node may have (input + outputs within WebGPU's 8 storage buffers) */
+export const MAX_SPLIT_OUTPUTS = 6;
+
 export function split(g: GraphBuilder, x: Value, sizes: readonly number[], axis: number): Value[] {
   const a = normAxis(axis, x.dims.length);
   if (sizes.reduce((s, v) => s + v, 0) !== x.dims[a]) throw new Error(`split sizes [${sizes.join(',')}] do not add up to ${x.dims[a]}`);
   if (sizes.length === 1) return [x];
+  // onnxruntime-web's WebGPU Split binds every output as a storage buffer, and WebGPU devices get
+  // 8 per shader stage by default: wider splits (the fused modulation) become Slice nodes.
+  if (sizes.length > MAX_SPLIT_OUTPUTS) {
+    let o = 0;
+    return sizes.map((s) => slice(g, x, a, o, (o += s)));
+  }
   return g.node(
     'Split',
     [x, constI64(g, sizes)],

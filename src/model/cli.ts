@@ -1,0 +1,31 @@
+// `npm run consisid -- forward|export ...`
+import { exportCommand } from './cli/export-command';
+import { forwardCommand } from './cli/forward-command';
+import { UsageError } from './cli/flags';
+
+const USAGE = `usage:
+  consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>
+                   [--device cpu|wasm] [--dtype float32|float16] [--threads n]
+                   [--subfolder transformer] [--revision main] [--hub-url URL] [--token T]
+  consisid export  --model <dir | repo id> --out <model.onnx> [--shape batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond]
+                   [--dtype float32|float16] [--external-data | --no-external-data] [hub options as above]`;
+
+export async function main(argv: readonly string[], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === 'forward') await forwardCommand(rest, log);
+    else if (command === 'export') await exportCommand(rest, log);
+    else if (command === 'help' || command === '--help' || command === undefined) {
+      log(USAGE);
+      return command === undefined ? 2 : 0;
+    } else throw new UsageError(`unknown command "${command}"`);
+    return 0;
+  } catch (e) {
+    log(e instanceof UsageError ? `${e.message}\n${USAGE}` : `error: ${(e as Error).message}`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,37 @@
+// The --model/--subfolder/--revision/--hub-url/--token/--device/--dtype options shared by commands.
+import type { FromPretrainedOptions } from '../consisid-model';
+import type { Device } from '../runtime/types';
+import { UsageError, type Flags } from './flags';
+
+export const MODEL_VALUE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token', 'device', 'dtype', 'threads'] as const;
+
+export function modelOptions(flags: Flags, log: (line: string) => void): FromPretrainedOptions {
+  const device = flags.get('device') ?? 'cpu';
+  if (!['cpu', 'wasm'].includes(device)) throw new UsageError(`--device must be cpu or wasm, got ${device}`);
+  const dtype = flags.get('dtype') ?? 'float32';
+  if (dtype !== 'float32' && dtype !== 'float16') throw new UsageError(`--dtype must be float32 or float16, got ${dtype}`);
+  const threads = flags.get('threads');
+  if (threads !== undefined && !(Number.isInteger(Number(threads)) && Number(threads) > 0)) throw new UsageError('--threads must be a positive integer');
+  const seen = new Map<string, number>();
+  const opts: FromPretrainedOptions = {
+    device: device as Device,
+    dtype,
+    onProgress: (p) => {
+      const step = p.total ? Math.floor((p.loaded / p.total) * 10) : -1;
+      if (seen.get(p.file) === step) return;
+      seen.set(p.file, step);
+      if (p.total === null || p.loaded === p.total || step >= 0) log(`  ${p.file}: ${(p.loaded / 2 ** 20).toFixed(1)}${p.total ? ` / ${(p.total / 2 ** 20).toFixed(1)}` : ''} MiB`);
+    },
+  };
+  const token = flags.get('token') ?? process.env.HUB_TOKEN;
+  for (const [k, v] of [
+    ['subfolder', flags.get('subfolder')],
+    ['revision', flags.get('revision')],
+    ['hubUrl', flags.get('hub-url')],
+    ['token', token],
+  ] as const) {
+    if (v !== undefined) opts[k] = v;
+  }
+  if (threads) opts.threads = Number(threads);
+  return opts;
+}

@@ -1,0 +1,55 @@
+// Deterministic random weights for a config (demo checkpoints, benchmarks, tests).
+import type { ConsisIDConfig } from './config';
+import { expectedParameters } from './graph/parameters';
+import { f32ToF16 } from './safetensors/dtype';
+import type { WeightEntry, WeightSet } from './safetensors/weight-set';
+import { SAFETENSORS_DTYPE } from './safetensors/dtype';
+import { numel, type HostTensor } from './tensor';
+
+/** mulberry32 */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** uniform in [-limit, limit) */
+export function fillUniform(out: Float32Array, rand: () => number, limit: number, offset = 0): Float32Array {
+  for (let i = 0; i < out.length; i++) out[i] = offset + (2 * rand() - 1) * limit;
+  return out;
+}
+
+function initFor(name: string, shape: number[], rand: () => number): Float32Array {
+  const out = new Float32Array(numel(shape));
+  const isNormWeight = shape.length === 1 && /(norm[^.]*|\.1\.0|mapping_\d+\.[14]|id_embedding_mapping\.[14])\.weight$/.test(name);
+  if (isNormWeight) return fillUniform(out, rand, 0.1, 1);
+  if (shape.length === 1) return fillUniform(out, rand, 0.05);
+  if (name === 'local_facial_extractor.proj_out' || name === 'local_facial_extractor.latents') return fillUniform(out, rand, Math.sqrt(3) / Math.sqrt(shape[shape.length === 2 ? 0 : 2]!));
+  // fan-in scaled, like torch's default Linear init
+  const fanIn = shape.slice(1).reduce((a, b) => a * b, 1);
+  return fillUniform(out, rand, 1 / Math.sqrt(fanIn));
+}
+
+export function randomWeights(config: ConsisIDConfig, seed: number, dtype: 'float32' | 'float16' = 'float32'): Map<string, HostTensor> {
+  const rand = prng(seed);
+  const out = new Map<string, HostTensor>();
+  for (const [name, shape] of expectedParameters(config)) {
+    const values = initFor(name, shape, rand);
+    out.set(name, dtype === 'float16' ? { dtype, shape, data: f32ToF16(values) } : { dtype, shape, data: values });
+  }
+  return out;
+}
+
+/** a WeightSet over in-memory tensors (no file) */
+export function weightSetFromHost(tensors: ReadonlyMap<string, HostTensor>, file = 'memory'): WeightSet {
+  const out = new Map<string, WeightEntry>();
+  for (const [name, t] of tensors) {
+    out.set(name, { name, file, dtype: SAFETENSORS_DTYPE[t.dtype], shape: t.shape, bytes: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) });
+  }
+  return out;
+}
