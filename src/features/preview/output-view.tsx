@@ -1,0 +1,187 @@
+// The run's output: latent frames as images (per step as they arrive), a frame scrubber with
+// playback, per-channel statistics, the timing breakdown and the provider used.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import type { InputSpec } from './inputs.ts';
+import { summarize } from './inputs.ts';
+import { channelStats, frameToRgba } from './latent-view.ts';
+import type { Timings } from './protocol.ts';
+import { outputSafetensors } from './uploads.ts';
+
+export interface StepFrame {
+  index: number;
+  total: number;
+  timestep: number;
+  shape: number[];
+  latents: Float32Array;
+  forwardMs: number;
+}
+
+export interface RunResult {
+  shape: number[];
+  sample: Float32Array;
+  timings: Timings;
+  provider: string;
+}
+
+const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
+const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+function FrameCanvas({ data, shape, frame, label }: { data: Float32Array; shape: number[]; frame: number; label: string }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const h = shape[3] ?? 1;
+  const w = shape[4] ?? 1;
+  useEffect(() => {
+    const ctx = ref.current?.getContext('2d');
+    if (!ctx) return;
+    ctx.putImageData(new ImageData(frameToRgba(data, shape, frame) as Uint8ClampedArray<ArrayBuffer>, w, h), 0, 0);
+  }, [data, shape, frame, h, w]);
+  const scale = Math.max(1, Math.floor(256 / Math.max(h, w)));
+  return <canvas ref={ref} width={w} height={h} role="img" aria-label={label} style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }} className="rounded border border-slate-300 dark:border-slate-600" />;
+}
+
+export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result: RunResult | null; meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null } }) {
+  const views = useMemo(() => {
+    const v = steps.map((s) => ({ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, data: s.latents, shape: s.shape }));
+    if (result && !steps.length) v.push({ label: 'forward output', data: result.sample, shape: result.shape });
+    return v;
+  }, [steps, result]);
+  const [stepSel, setStepSel] = useState<number | null>(null);
+  const [frame, setFrame] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const current = views[stepSel ?? views.length - 1];
+  const frames = current?.shape[1] ?? 1;
+  const f = Math.min(frame, frames - 1);
+  useEffect(() => {
+    if (!playing || frames < 2) return;
+    const t = setInterval(() => setFrame((x) => (x + 1) % frames), 250);
+    return () => clearInterval(t);
+  }, [playing, frames]);
+  const stats = useMemo(() => (current ? channelStats(current.data, current.shape) : []), [current]);
+  const summary = useMemo(() => (result ? { provider: result.provider, mode: meta.mode, ...summarize(result.shape, result.sample) } : null), [result, meta.mode]);
+
+  const download = () => {
+    if (!result) return;
+    const bytes = outputSafetensors(result.sample, result.shape, {
+      repo_id: meta.repoId,
+      revision: meta.revision,
+      subfolder: meta.subfolder,
+      mode: meta.mode,
+      provider: result.provider,
+      spec: JSON.stringify(meta.spec),
+    });
+    const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'consisid-output.safetensors';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  if (!current) return null;
+  return (
+    <section className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-label="Output">
+      <h2 className="text-base font-semibold">Output</h2>
+      {result && (
+        <p className="text-sm">
+          Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>
+        </p>
+      )}
+      <div className="flex flex-wrap items-start gap-6">
+        <div className="space-y-2">
+          <FrameCanvas data={current.data} shape={current.shape} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
+          <div className="flex items-center gap-2">
+            <label htmlFor="preview-frame" className="text-sm">
+              Frame {f + 1} / {frames}
+            </label>
+            <input id="preview-frame" type="range" min={0} max={frames - 1} value={f} onChange={(e) => setFrame(Number(e.target.value))} disabled={frames < 2} />
+            <Button variant="ghost" onClick={() => setPlaying((p) => !p)} disabled={frames < 2} aria-pressed={playing}>
+              {playing ? 'Pause' : 'Play'}
+            </Button>
+          </div>
+          {views.length > 1 && (
+            <div className="flex items-center gap-2">
+              <label htmlFor="preview-step" className="text-sm">
+                {current.label}
+              </label>
+              <input id="preview-step" type="range" min={0} max={views.length - 1} value={stepSel ?? views.length - 1} onChange={(e) => setStepSel(Number(e.target.value) === views.length - 1 ? null : Number(e.target.value))} />
+            </div>
+          )}
+          {steps.length > 0 && (
+            <ol className="flex flex-wrap gap-1" aria-label="Denoising steps" data-testid="step-list">
+              {steps.map((s) => (
+                <li key={s.index} className="text-xs">
+                  <span className="sr-only">{`step ${s.index + 1}, ${ms(s.forwardMs)}`}</span>
+                  <FrameCanvas data={s.latents} shape={s.shape} frame={Math.min(f, (s.shape[1] ?? 1) - 1)} label={`step ${s.index + 1} thumbnail`} />
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+        {result && <TimingTable timings={result.timings} />}
+      </div>
+      <details className="text-xs">
+        <summary className="cursor-pointer text-sm">Per-channel statistics ({stats.length} channels)</summary>
+        <table className="mt-2 text-left font-mono" data-testid="channel-stats">
+          <caption className="sr-only">Per-channel statistics</caption>
+          <thead>
+            <tr>
+              {['channel', 'mean', 'std', 'min', 'max'].map((h) => (
+                <th key={h} scope="col" className="pr-4 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {stats.map((s) => (
+              <tr key={s.channel}>
+                <td className="pr-4">{s.channel}</td>
+                <td className="pr-4">{s.mean.toFixed(4)}</td>
+                <td className="pr-4">{s.std.toFixed(4)}</td>
+                <td className="pr-4">{s.min.toFixed(4)}</td>
+                <td className="pr-4">{s.max.toFixed(4)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+      {summary && (
+        <div className="space-y-2">
+          <Button onClick={download}>Download output (.safetensors)</Button>
+          <details className="text-xs">
+            <summary className="cursor-pointer text-sm">Output summary (JSON)</summary>
+            <pre className="mt-2 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800" data-testid="output-summary">
+              {JSON.stringify(summary)}
+            </pre>
+          </details>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function TimingTable({ timings: t }: { timings: Timings }) {
+  const rows: [string, string][] = [
+    ['load weights (cache → memory)', ms(t.loadMs)],
+    ...(t.rotaryMs > 0 ? [['rotary tables', ms(t.rotaryMs)] as [string, string]] : []),
+    ['graph build', t.graphBuildMs.length ? ms(sumMs(t.graphBuildMs)) : 'reused'],
+    ['session creation', t.sessionCreateMs.length ? ms(sumMs(t.sessionCreateMs)) : 'reused'],
+    ...t.forwardMs.map((v, i) => [t.forwardMs.length > 1 ? `forward ${i + 1}` : 'forward', ms(v)] as [string, string]),
+  ];
+  return (
+    <table className="text-left text-sm" data-testid="timings">
+      <caption className="mb-1 text-left font-medium">Timing</caption>
+      <tbody>
+        {rows.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row" className="pr-4 font-normal text-slate-600 dark:text-slate-400">
+              {k}
+            </th>
+            <td className="font-mono">{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

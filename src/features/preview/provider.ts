@@ -1,0 +1,42 @@
+// Which execution provider the page uses: WebGPU when navigator.gpu gives an adapter, else WASM.
+import type { Device } from './protocol.ts';
+
+export interface AdapterInfo {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+}
+
+export interface ProviderProbe {
+  webgpu: boolean;
+  /** one line saying what was found and what runs */
+  reason: string;
+  adapter: AdapterInfo | null;
+}
+
+interface GpuLike {
+  requestAdapter(): Promise<{ info?: Partial<AdapterInfo> } | null>;
+}
+
+export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: unknown }): Promise<ProviderProbe> {
+  const gpu = nav.gpu as GpuLike | undefined;
+  if (!gpu) return { webgpu: false, adapter: null, reason: 'WASM: this browser does not offer WebGPU (navigator.gpu is missing), so the model runs on WebAssembly.' };
+  try {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) return { webgpu: false, adapter: null, reason: 'WASM: WebGPU is there but no GPU adapter is available, so the model runs on WebAssembly.' };
+    const i = adapter.info ?? {};
+    const info: AdapterInfo = { vendor: i.vendor ?? '', architecture: i.architecture ?? '', device: i.device ?? '', description: i.description ?? '' };
+    const name = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || 'unnamed adapter';
+    return { webgpu: true, adapter: info, reason: `WebGPU: adapter ${name}.` };
+  } catch (e) {
+    return { webgpu: false, adapter: null, reason: `WASM: the WebGPU adapter request failed (${(e as Error).message}), so the model runs on WebAssembly.` };
+  }
+}
+
+export type ProviderChoice = 'auto' | Device;
+
+export function chooseDevice(choice: ProviderChoice, probe: ProviderProbe): Device {
+  if (choice === 'auto') return probe.webgpu ? 'webgpu' : 'wasm';
+  return choice;
+}
