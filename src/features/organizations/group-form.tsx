@@ -64,7 +64,7 @@ export function GroupForm(props: { mode: 'create' | 'edit'; initial: GroupValues
       setTouched({});
       props.onDone?.();
     } catch (err) {
-      const field = err instanceof HubApiError ? err.field : null;
+      const field = err instanceof HubApiError ? (err.field?.replace(/^body\./, '') ?? null) : null;
       if (err instanceof HubApiError && (field === 'name' || field === 'description')) setHubErrors({ [field]: err.hubMessage });
       else setError(err);
       setAttempt((n) => n + 1);

@@ -176,7 +176,8 @@ export type FieldErrors = Record<string, string>;
 
 /** `job.expose.ports[0]` or ['job','expose','ports',0] -> the field that shows it. */
 export function fieldForPath(path: string | ReadonlyArray<PropertyKey>, draft: WebhookDraft): string | null {
-  const dotted = typeof path === 'string' ? path.replace(/\[(\d+)\]/g, '.$1') : path.map(String).join('.');
+  // The hub names body fields as `body.job.expose.ports[0]`.
+  const dotted = typeof path === 'string' ? path.replace(/^body\./, '').replace(/\[(\d+)\]/g, '.$1') : path.map(String).join('.');
   const keys = [...FIELD_KEYS];
   draft.job.volumes.forEach((_, i) => keys.push(...['type', 'source', 'mountPath', 'revision', 'readOnly', 'path'].map((f) => `job.volumes.${i}.${f}`)));
   let best: string | null = null;

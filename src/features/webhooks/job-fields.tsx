@@ -17,10 +17,10 @@ export function JobFields({ job, onChange, errors, editing }: { job: JobDraft; o
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Job runs</legend>
         <label className="flex items-center gap-1.5">
-          <input type="radio" name="job-source" checked={job.source === 'docker'} onChange={() => set({ source: 'docker' })} /> Docker image
+          <input type="radio" name="job-source" checked={job.source === 'docker'} onChange={() => set({ source: 'docker' })} /> From a Docker image
         </label>
         <label className="flex items-center gap-1.5">
-          <input type="radio" name="job-source" checked={job.source === 'space'} onChange={() => set({ source: 'space' })} /> Space
+          <input type="radio" name="job-source" checked={job.source === 'space'} onChange={() => set({ source: 'space' })} /> In a Space
         </label>
       </fieldset>
       <div className="grid gap-4 md:grid-cols-2">

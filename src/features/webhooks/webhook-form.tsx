@@ -63,7 +63,7 @@ export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; su
     try {
       await props.onSubmit(body);
     } catch (err) {
-      if (err instanceof HubApiError && err.status >= 400 && err.status < 500 && err.field) showFieldError(err.field, err.hubMessage, err);
+      if (err instanceof HubApiError && err.status >= 400 && err.status < 500 && err.field) showFieldError(err.field, err.hubMessage.slice(err.hubMessage.startsWith(err.field) ? err.field.length : 0).replace(/^\s*:\s*/, ''), err);
       else if (err instanceof HubRequestError) showFieldError(err.field, err.issues[0]?.message ?? err.message, err);
       else {
         setFormError(err);

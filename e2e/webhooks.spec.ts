@@ -1,0 +1,224 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
+import { captureConsole, expectAccessible, signIn, TOKENS } from './support.ts';
+
+interface Webhook {
+  id: string;
+  disabled: boolean | string;
+  url?: string;
+}
+
+const rows = (page: Page) => page.getByTestId('webhook-row');
+
+/** Counts the webhook writes the page sends, to prove invalid input never leaves the browser. */
+function countWrites(page: Page) {
+  let writes = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/settings/webhooks')) writes++;
+  });
+  return () => writes;
+}
+
+test.describe('webhooks', () => {
+  test('lists every webhook with its state and last trigger', async ({ page }) => {
+    await signIn(page, TOKENS.aliceWrite, '/webhooks');
+    await expect(rows(page).first()).toBeVisible();
+    expect(await rows(page).count()).toBeGreaterThanOrEqual(2);
+    const states = await page.getByTestId('webhook-state').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    expect(states).toContain('enabled');
+    // Suspended is its own badge, not "disabled".
+    const suspended = page.locator('[data-state="suspended"]');
+    if (await suspended.count()) await expect(suspended.first()).toHaveText(/Suspended after failures/);
+    await expect(rows(page).filter({ hasText: 'Job:' }).first()).toBeVisible();
+    await expect(rows(page).filter({ hasText: /ago|Never|\d{4}/ }).first()).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('blocks invalid input inline, next to each field, and focuses the first one', async ({ page }) => {
+    const writes = countWrites(page);
+    await signIn(page, TOKENS.aliceWrite, '/webhooks/new');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const name = page.getByLabel('Watched name 1');
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(name).toBeFocused();
+    await expect(page.getByLabel('Payload URL')).toHaveAttribute('aria-invalid', 'true');
+
+    await name.fill('alice');
+    await page.getByLabel('Watched type 1').selectOption('user');
+    await page.getByText('Run a job').click();
+    await page.getByLabel('Docker image', { exact: true }).fill('python:3.12');
+    await page.getByLabel('Exposed ports').fill('8080, 70000');
+    await page.getByRole('button', { name: 'Add label' }).click();
+    await page.getByLabel('Labels name 1').fill('bad key!');
+    await page.getByLabel('Timeout (seconds)').fill('0');
+    await page.getByLabel('Attempts').fill('0');
+    await page.getByRole('button', { name: 'Add environment' }).click();
+    await page.getByLabel('Environment name 1').fill('A');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+
+    const ports = page.getByLabel('Exposed ports');
+    await expect(ports).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator(`#${await ports.getAttribute('aria-describedby').then((d) => d!.split(' ')[0])}`)).toHaveText('ports are 1..65535');
+    await expect(page.getByRole('group', { name: 'Labels' })).toContainText('"bad key!": label keys are 1 to 100');
+    await expect(page.getByRole('group', { name: 'Environment' })).toContainText('"A": environment keys must start with a letter');
+    await expect(page.getByLabel('Timeout (seconds)')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Attempts')).toHaveAttribute('aria-invalid', 'true');
+    // The first invalid field in the form gets focus.
+    await expect(page.getByLabel('Timeout (seconds)')).toBeFocused();
+    expect(writes()).toBe(0);
+  });
+
+  test('shows a hub 400 next to the field it names', async ({ page }) => {
+    await signIn(page, TOKENS.aliceWrite, '/webhooks/new');
+    await page.route('**/api/settings/webhooks', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 400, contentType: 'application/json', headers: { 'x-request-id': 'req-400' }, body: JSON.stringify({ error: 'body.job.expose.ports[0]: port 22 is reserved by the hub' }) })
+        : route.fallback(),
+    );
+    await page.getByLabel('Watched name 1').fill('alice/some-model');
+    await page.getByText('Run a job').click();
+    await page.getByLabel('Docker image', { exact: true }).fill('python:3.12');
+    await page.getByLabel('Exposed ports').fill('22');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const ports = page.getByLabel('Exposed ports');
+    await expect(ports).toHaveAttribute('aria-invalid', 'true');
+    await expect(ports).toBeFocused();
+    await expect(page.getByRole('alert').filter({ hasText: 'port 22 is reserved by the hub' })).toBeVisible();
+    await expect(page).toHaveURL(/\/webhooks\/new$/);
+  });
+
+  test('creates, edits, disables, enables and deletes a webhook (with confirmation)', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const before = await api.call<Webhook[]>('GET', '/api/settings/webhooks');
+    await signIn(page, TOKENS.aliceWrite, '/webhooks');
+    await page.getByRole('link', { name: 'New webhook' }).click();
+    await page.getByLabel('Watched type 1').selectOption('user');
+    await page.getByLabel('Watched name 1').fill('alice');
+    await page.getByLabel('Discussion events').check();
+    await page.getByLabel('Payload URL').fill('https://receiver.example.test/e2e-create');
+    await page.getByLabel('Secret', { exact: true }).fill('s3cret value');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit webhook' })).toBeVisible();
+    const id = page.url().split('/').pop()!;
+    const created = await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${id}`);
+    expect(created.webhook.url).toBe('https://receiver.example.test/e2e-create');
+    await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'enabled');
+
+    await page.getByLabel('Payload URL').fill('https://receiver.example.test/e2e-edited');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    expect((await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${id}`)).webhook.url).toBe('https://receiver.example.test/e2e-edited');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Disable this webhook?' });
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'enabled');
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+    await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'disabled');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('dialog', { name: 'Enable this webhook?' }).getByRole('button', { name: 'Enable' }).click();
+    await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'enabled');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(/\/webhooks$/);
+    await expect(rows(page).filter({ hasText: 'e2e-edited' })).toHaveCount(0);
+    expect((await api.call<Webhook[]>('GET', '/api/settings/webhooks')).map((w) => w.id).sort()).toEqual(before.map((w) => w.id).sort());
+  });
+
+  test.describe('delivery log', () => {
+    let server: Server;
+    let receiverUrl = '';
+    let status = 200;
+    test.beforeAll(async () => {
+      server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(status, { 'content-type': 'application/json' }).end('{}'));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/e2e`;
+    });
+    test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+    test('lists deliveries newest first and replays one, showing the HTTP status', async ({ page, request }) => {
+      const api = hub(request, TOKENS.aliceWrite);
+      const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', {
+        watched: [{ type: 'model', name: 'alice/e2e-delivery-model' }],
+        domains: ['repo'],
+        url: receiverUrl,
+      });
+      try {
+        status = 200;
+        await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/e2e-delivery-model' }, scope: 'repo', action: 'create' });
+        await expect.poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length).toBe(1);
+        status = 503;
+        await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/e2e-delivery-model' }, scope: 'repo.content', action: 'update' });
+        await expect.poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length).toBe(2);
+
+        await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
+        const deliveries = page.getByTestId('delivery-row');
+        await expect(deliveries).toHaveCount(2);
+        // Newest first: the failed update, then the create.
+        await expect(deliveries.nth(0)).toContainText('repo.content.update');
+        await expect(deliveries.nth(0)).toContainText('HTTP 503');
+        await expect(deliveries.nth(1)).toContainText('repo.create');
+        await expect(deliveries.nth(1)).toContainText('HTTP 200');
+        await expect(deliveries.nth(1)).toContainText(receiverUrl);
+        await expect(deliveries.nth(1)).toContainText(/\d+ ms/);
+        await expectAccessible(page);
+
+        status = 202;
+        await deliveries.nth(0).getByRole('button', { name: /Replay/ }).click();
+        await expect(page.getByTestId('replay-result').filter({ hasText: 'Replayed: HTTP 202' })).toBeVisible();
+        await expect(deliveries).toHaveCount(3);
+      } finally {
+        await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
+      }
+    });
+  });
+
+  test('renders HTML in hub fields as text', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const payload = '<img src=x onerror="window.__xss=1">';
+    const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', {
+      watched: [{ type: 'user', name: payload }],
+      domains: ['repo'],
+      url: 'https://receiver.example.test/xss',
+    });
+    try {
+      await signIn(page, TOKENS.aliceWrite, '/webhooks');
+      await expect(rows(page).filter({ hasText: `user:${payload}` })).toBeVisible();
+      await expect(page.locator('img[src="x"]')).toHaveCount(0);
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    } finally {
+      await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
+    }
+  });
+
+  for (const fault of ['500', 'malformed', 'timeout'] as const) {
+    test(`a hub ${fault} on the list shows the error panel and retry recovers`, async ({ page }) => {
+      const log = captureConsole(page);
+      await signIn(page, TOKENS.aliceWrite, '/inbox');
+      const broken = await breakHub(page, /\/api\/settings\/webhooks$/, fault);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await expectErrorPanelThenRecover(page, fault, broken);
+      await expect(rows(page).first()).toBeVisible();
+      expect(log.join('\n')).not.toContain(TOKENS.aliceWrite);
+    });
+  }
+
+  test('a read-only token cannot change a webhook and is told why', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const [first] = await api.call<Webhook[]>('GET', '/api/settings/webhooks');
+    await signIn(page, TOKENS.aliceRead, `/webhooks/${first!.id}`);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('error-panel')).toContainText('HTTP 403');
+    const after = await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${first!.id}`);
+    expect(after.webhook).toEqual(first);
+  });
+});
