@@ -11,11 +11,14 @@ export function issuesByField(error: z.ZodError): Record<string, string> {
   return out;
 }
 
-/** A hub 400 (or a request the client refused) that names one of `fields`: shown next to it. */
+/**
+ * A hub 4xx (400, 404, 409, 422…) or a request the client refused, naming one of `fields`: shown
+ * next to that field. Auth and rate-limit answers are about the session, not a field.
+ */
 export function hubFieldError<F extends string>(error: unknown, fields: readonly F[]): { field: F; message: string } | null {
   if (!(error instanceof HubApiError || error instanceof HubRequestError)) return null;
-  if (error instanceof HubApiError && error.status !== 400 && error.status !== 422) return null;
-  const named = error.field?.split(/[.[]/)[0] ?? '';
+  if (error instanceof HubApiError && (error.status < 400 || error.status >= 500 || [401, 403, 429].includes(error.status))) return null;
+  const named = (error.field ?? '').replace(/^(body|query)\./, '').split(/[.[]/)[0] ?? '';
   const message = error instanceof HubApiError ? error.hubMessage : (error.issues[0]?.message ?? error.message);
   const field = fields.find((f) => f === named) ?? fields.find((f) => message.includes(f));
   return field ? { field, message } : null;
