@@ -16,7 +16,9 @@ const corsMiddleware = cors({
  */
 export const hubHeaders: MiddlewareHandler = async (c, next) => {
   const requestId = randomUUID();
-  await corsMiddleware(c, next);
+  // A preflight is answered by the CORS middleware itself, without reaching a route.
+  const preflight = await corsMiddleware(c, next);
+  if (preflight) c.res = preflight;
   c.res.headers.set('X-Request-Id', requestId);
   c.res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
 };

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { testHub } from '../test-support.ts';
+
+const bytes = new Uint8Array(Array.from({ length: 1000 }, (_, i) => i % 251));
+
+async function hubWithFiles() {
+  const hub = await testHub();
+  hub.registerRepoFiles('acme/consisid-demo', [{ path: 'model.safetensors', bytes }, { path: 'nested/config.json', bytes: new TextEncoder().encode('{"a":1}') }]);
+  hub.registerRepoFiles('datasets/acme/clips', [{ path: 'data.bin', bytes: bytes.subarray(0, 10) }], 'v1');
+  return hub;
+}
+
+describe('repo file serving', () => {
+  it('serves whole files with ETag, length, CORS and CORP', async () => {
+    const hub = await hubWithFiles();
+    const r = await hub.app.request('/acme/consisid-demo/resolve/main/model.safetensors', { headers: { origin: 'http://x.test' } });
+    expect(r.status).toBe(200);
+    expect(new Uint8Array(await r.arrayBuffer())).toEqual(bytes);
+    expect(r.headers.get('content-length')).toBe('1000');
+    expect(r.headers.get('accept-ranges')).toBe('bytes');
+    expect(r.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(await (await hub.app.request('/acme/consisid-demo/resolve/main/nested/config.json')).json()).toEqual({ a: 1 });
+  });
+
+  it('answers ranges with 206 and Content-Range, 416 beyond the end, 304 on a matching ETag', async () => {
+    const hub = await hubWithFiles();
+    const url = '/acme/consisid-demo/resolve/main/model.safetensors';
+    const part = await hub.app.request(url, { headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 10-19/1000');
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+    const tail = await hub.app.request(url, { headers: { range: 'bytes=-8' } });
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bytes.subarray(992));
+    const bad = await hub.app.request(url, { headers: { range: 'bytes=1000-' } });
+    expect(bad.status).toBe(416);
+    expect(bad.headers.get('content-range')).toBe('bytes */1000');
+    const etag = part.headers.get('etag')!;
+    expect((await hub.app.request(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  it('HEAD has headers and no body; dataset prefix and revisions are honoured; 404 otherwise', async () => {
+    const hub = await hubWithFiles();
+    const head = await hub.app.request('/acme/consisid-demo/resolve/main/model.safetensors', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('1000');
+    expect(head.headers.get('x-repo-commit')).toMatch(/^[0-9a-f]{40}$/);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    expect((await hub.app.request('/datasets/acme/clips/resolve/v1/data.bin')).status).toBe(200);
+    expect((await hub.app.request('/datasets/acme/clips/resolve/main/data.bin')).status).toBe(404);
+    const missing = await hub.app.request('/acme/consisid-demo/resolve/main/nope.bin');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-error-message')).toContain('nope.bin');
+  });
+});

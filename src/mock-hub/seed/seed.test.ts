@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { REPO_TYPES } from '../../hub/schemas/index.ts';
+import { HubState } from '../store/state-schema.ts';
+import { initialState } from './initial-state.ts';
+import { XSS_TITLE } from './notifications.ts';
+import { DEMO_TOKENS, ORGS } from './users.ts';
+
+describe('seed', () => {
+  const state = initialState();
+
+  it('matches the state schema and is deterministic', () => {
+    HubState.parse(state);
+    expect(JSON.stringify(initialState())).toBe(JSON.stringify(state));
+  });
+
+  it('gives alice >= 60 notifications of all four types, read and unread, with the XSS title', () => {
+    const list = state.notifications.alice!.map((s) => s.notification);
+    expect(list.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(list.map((n) => n.type))).toEqual(new Set(['paper', 'repo', 'post', 'community_blog']));
+    expect(list.some((n) => n.read) && list.some((n) => !n.read)).toBe(true);
+    expect(list.some((n) => n.type === 'repo' && n.discussion.title === XSS_TITLE)).toBe(true);
+    expect(state.notifications.bob!.length).toBeGreaterThan(0);
+    expect(state.notifications.carol!.length).toBeGreaterThan(0);
+  });
+
+  it('gives alice >= 40 repos over all five types, webhooks with a URL and a job', () => {
+    const repos = state.repos.filter((r) => r.owner === 'alice');
+    expect(repos.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(repos.map((r) => r.type)).size).toBe(REPO_TYPES.length);
+    const hooks = state.webhooks.filter((w) => w.owner === 'alice').map((w) => w.webhook);
+    expect(hooks.some((w) => w.url) && hooks.some((w) => w.job)).toBe(true);
+  });
+
+  it('has the orgs, plans, members, tokens and resource groups tests rely on', () => {
+    expect(ORGS.map((o) => [o.name, o.plan, o.members.alice])).toEqual([['acme', 'enterprise', 'admin'], ['teamco', 'team', 'admin'], ['freeorg', 'free', 'admin']]);
+    expect(ORGS[0]!.members.bob).toBe('read');
+    expect(DEMO_TOKENS.map((t) => `${t.token}:${t.user}:${t.role}`)).toEqual(['hf_alice_write:alice:write', 'hf_alice_read:alice:read', 'hf_bob_write:bob:write', 'hf_carol_fine:carol:fineGrained']);
+    expect(state.resourceGroups.acme!.length).toBeGreaterThanOrEqual(2);
+    expect(state.resourceGroups.teamco!.length).toBeGreaterThanOrEqual(1);
+    const unclaimed = state.papers.flatMap((p) => p.authors.filter((a) => !a.user).map((a) => a.name));
+    for (const name of ['Alice Liddell', 'Bob Builder', 'Carol Danvers']) expect(unclaimed).toContain(name);
+  });
+});
