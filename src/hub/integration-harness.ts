@@ -1,0 +1,58 @@
+// eslint-disable-next-line import/no-restricted-paths -- test-only: runs the client against the in-process mock hub
+import { createMockHub } from '../mock-hub/app.ts';
+import { createHubClient, type HubClient } from './client.ts';
+import { HubApiError } from './errors.ts';
+
+export const TOKENS = {
+  aliceWrite: 'hf_alice_write',
+  aliceRead: 'hf_alice_read',
+  bobWrite: 'hf_bob_write',
+  carolFine: 'hf_carol_fine',
+} as const;
+
+const BASE_URL = 'http://mock-hub.test';
+
+export interface Harness {
+  as(token: string): HubClient;
+  /** Bypasses the client, for requests it refuses to send. */
+  raw(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A fresh seeded mock hub per call; clients talk to it through `app.request`, no sockets. */
+export async function startMockHub(): Promise<Harness> {
+  const { app, close } = await createMockHub();
+  const fetch = (url: string, init: RequestInit) => Promise.resolve(app.request(url, init));
+  return {
+    as: (token) => createHubClient({ baseUrl: BASE_URL, token, fetch, maxRetries: 0 }),
+    raw: async (path, { token, ...init } = {}) => {
+      const headers = new Headers(init.headers);
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+      if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+      return app.request(`${BASE_URL}${path}`, { ...init, headers });
+    },
+    close,
+  };
+}
+
+/** Resolves to the HubApiError a call fails with (fails the test when it succeeds). */
+export async function apiError(p: Promise<unknown>): Promise<HubApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof HubApiError) return e;
+    throw e;
+  }
+  throw new Error('expected the hub to refuse the call');
+}
+
+/** Polls until `probe` returns a value (deliveries run in the background). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`nothing after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
