@@ -12,6 +12,8 @@ describe('delivery engine (fake store, real receiver)', () => {
   let receiver: Listening;
   const got: { route: string; payload: ReceivedWebhookPayload; secret: string | null }[] = [];
   let failNext = 0;
+  let active = 0;
+  let peak = 0;
   let engine: DeliveryEngine | undefined;
 
   beforeAll(async () => {
@@ -26,6 +28,13 @@ describe('delivery engine (fake store, real receiver)', () => {
       return 'ok';
     }, 'flaky');
     server.add(() => new Promise((r) => setTimeout(() => r('late'), 1500)), 'hang');
+    server.add(async () => {
+      active += 1;
+      peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, 60));
+      active -= 1;
+      return 'ok';
+    }, 'gate');
     receiver = await server.listen(0);
   });
   afterAll(() => receiver.close());
@@ -100,6 +109,15 @@ describe('delivery engine (fake store, real receiver)', () => {
     await engine.idle();
     expect(Date.now() - t0).toBeLessThan(1200);
     expect(engine.logs('4'.padStart(24, '0'))[0]).toMatchObject({ status: null, error: 'timeout after 200 ms' });
+  });
+
+  it('keeps at most concurrencyPerWebhook deliveries of one webhook in flight', async () => {
+    const host = fakeHost([hook('3', { url: `${receiver.url}/webhooks/gate`, watched: [{ type: 'user', name: 'alice' }] })]);
+    engine = createDeliveryEngine(host, { concurrencyPerWebhook: 2 });
+    for (let i = 0; i < 6; i++) engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' });
+    await engine.idle();
+    expect(peak).toBe(2);
+    expect(engine.logs('3'.padStart(24, '0')).map((l) => l.status)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it('starts a schema-valid job for a job webhook and for a jobSourceId webhook', async () => {

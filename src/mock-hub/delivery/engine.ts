@@ -8,11 +8,14 @@ import { FailureTracker, SUSPEND_AFTER_FAILURES } from './failure-tracker.ts';
 import type { DeliveryHost } from './host.ts';
 import { newId24, newSha, stableId24 } from './ids.ts';
 import { DEFAULT_JOB_TIMING, JobRunner, templateFromJob, templateFromWebhookJob, type JobTiming } from './job-runner.ts';
+import { KeyedLimiter } from './limiter.ts';
 import { matchingWebhooks } from './matching.ts';
 import { DELIVERY_TIMEOUT_MS, sendPayload, type SendResult } from './send.ts';
 
 export interface DeliveryEngineOptions {
   timeoutMs?: number;
+  /** Deliveries in flight per webhook; more wait their turn. */
+  concurrencyPerWebhook?: number;
   failureThreshold?: number;
   jobTiming?: JobTiming;
   now?: () => Date;
@@ -46,6 +49,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
   const jobs = new JobRunner((job) => host.saveJob(job.owner.name, job), options.jobTiming ?? DEFAULT_JOB_TIMING, now, (id) => host.job(id));
   const inFlight = new Set<Promise<unknown>>();
+  const limiter = new KeyedLimiter(options.concurrencyPerWebhook ?? 8);
   const headShas = new Map<string, string>();
 
   function repoFacts(event: MockEvent): RepoFacts {
@@ -71,7 +75,8 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
 
   async function deliver(owner: string, webhook: Webhook, payload: WebhookPayload): Promise<Outcome> {
     const jobRequest = host.webhook(webhook.id)?.jobRequest;
-    if (webhook.url) return { target: webhook.url, ...(await sendPayload(webhook.url, JSON.stringify(payload), webhook.secret, timeoutMs)) };
+    const url = webhook.url;
+    if (url) return { target: url, ...(await limiter.run(webhook.id, () => sendPayload(url, JSON.stringify(payload), webhook.secret, timeoutMs))) };
     const t0 = performance.now();
     const template = webhook.job ? templateFromWebhookJob(webhook.job, jobRequest) : jobSource(webhook.jobSourceId);
     if (!template) {
