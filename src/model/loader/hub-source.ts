@@ -23,7 +23,7 @@ export class HubDownloadError extends Error {
   }
 }
 
-const REPO_ID = /^[\w.-]+(\/[\w.-]+)?$/;
+const REPO_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
 
 export function fileUrl(o: HubSourceOptions, file: string): string {
   const base = (o.hubUrl ?? DEFAULT_HUB_URL).replace(/\/+$/, '');
@@ -66,7 +66,8 @@ async function readBody(res: Response, file: string, onProgress?: (p: DownloadPr
 }
 
 export function hubSource(o: HubSourceOptions): FileSource {
-  if (!REPO_ID.test(o.repoId)) throw new Error(`"${o.repoId}" is not a repository id (owner/name)`);
+  if (!REPO_ID.test(o.repoId) || o.repoId.includes('..')) throw new Error(`"${o.repoId}" is not a repository id (owner/name)`);
+  if (o.subfolder?.split('/').some((s) => s === '.' || s === '..')) throw new Error(`subfolder "${o.subfolder}" must not contain . or .. segments`);
   const doFetch = o.fetch ?? globalThis.fetch.bind(globalThis);
   return {
     describe: (file) => fileUrl(o, file),

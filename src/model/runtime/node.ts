@@ -20,3 +20,13 @@ export function nodeBackend(): InferenceBackend {
     },
   };
 }
+
+/** runs an ONNX file from disk (external data resolved next to it) on onnxruntime-node */
+export async function runOnnxFile(file: string, feeds: Readonly<Record<string, { data: Float32Array; dims: readonly number[] }>>): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>> {
+  const session = await ort.InferenceSession.create(file, { executionProviders: ['cpu'] });
+  try {
+    return await wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims])).run(feeds);
+  } finally {
+    await session.release();
+  }
+}

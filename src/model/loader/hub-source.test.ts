@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCheckpoints } from '../demo-checkpoints';
+import { ConsisIDTransformer3DModel } from '../node';
+import { prepareRotaryEmbeddings } from '../rope';
+import { fileUrl, hubSource, HubDownloadError } from './hub-source';
+import type { DownloadProgress } from './file-source';
+import { loadCheckpoint } from './load-checkpoint';
+import { prng, fillUniform } from '../random-weights';
+import type { HostTensor } from '../tensor';
+
+const TOKEN = 'hf_test_token';
+let server: Server;
+let hubUrl: string;
+const requests: { url: string; auth: string | undefined }[] = [];
+
+beforeAll(async () => {
+  const files = new Map<string, Uint8Array>();
+  for (const c of demoCheckpoints()) for (const f of c.files) files.set(`/${c.repoId}/resolve/main/${f.path}`, f.bytes);
+  server = createServer((req, res) => {
+    requests.push({ url: req.url ?? '', auth: req.headers.authorization });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    if (req.url?.startsWith('/slow/')) {
+      res.writeHead(200, { 'content-length': '1000000' });
+      res.write(new Uint8Array(1000));
+      return;
+    }
+    const body = files.get(req.url ?? '');
+    if (!body) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-length': String(body.length) });
+    // two chunks so progress reports intermediate values
+    res.write(body.subarray(0, body.length >> 1));
+    setTimeout(() => res.end(body.subarray(body.length >> 1)), 5);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  hubUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const randn = (shape: number[], seed: number): HostTensor => {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return { dtype: 'float32', shape, data: fillUniform(new Float32Array(n), prng(seed), 1) };
+};
+
+describe('hub source', () => {
+  it('builds the real hub layout URL', () => {
+    expect(fileUrl({ repoId: 'a/b', hubUrl: 'http://h/', revision: 'v1', subfolder: 'transformer' }, 'config.json')).toBe('http://h/a/b/resolve/v1/transformer/config.json');
+    expect(fileUrl({ repoId: 'a/b' }, 'x')).toBe('https://huggingface.co/a/b/resolve/main/x');
+  });
+
+  it('fromPretrained downloads a sharded checkpoint with a Bearer token, reports progress, and runs', async () => {
+    const progress: DownloadProgress[] = [];
+    const model = await ConsisIDTransformer3DModel.fromPretrained('consisid-community/consisid-preview-s', {
+      hubUrl,
+      token: TOKEN,
+      subfolder: 'transformer',
+      onProgress: (p) => progress.push(p),
+    });
+    expect(requests.every((r) => r.auth === `Bearer ${TOKEN}`)).toBe(true);
+    expect(requests.some((r) => r.url.endsWith('/transformer/diffusion_pytorch_model-00002-of-00002.safetensors'))).toBe(true);
+    const shard = progress.filter((p) => p.file === 'diffusion_pytorch_model-00001-of-00002.safetensors');
+    expect(shard.length).toBeGreaterThan(1);
+    expect(shard.at(-1)!.loaded).toBe(shard.at(-1)!.total);
+    const c = model.config;
+    const image_rotary_emb = prepareRotaryEmbeddings(c, { height: 128, width: 128, numFrames: 2 });
+    const out = await model.forward({
+      hidden_states: randn([1, 2, 4, 16, 16], 1),
+      encoder_hidden_states: randn([1, 10, 64], 2),
+      timestep: 500,
+      image_rotary_emb,
+      id_cond: randn([1, 64], 3),
+      id_vit_hidden: [randn([1, 5, 64], 4), randn([1, 5, 64], 5)],
+    });
+    expect(out.sample.shape).toEqual([1, 2, 4, 16, 16]);
+    expect(Array.from(out.sample.data as Float32Array).every(Number.isFinite)).toBe(true);
+    await model.release();
+  });
+
+  it('reports a bad token and a missing repository clearly', async () => {
+    await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer', token: 'wrong' }))).rejects.toThrow(HubDownloadError);
+    await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer' }))).rejects.toThrow(/HTTP 401 \(check the token\)/);
+    await expect(loadCheckpoint(hubSource({ repoId: 'nobody/nothing', hubUrl, token: TOKEN }))).rejects.toThrow(/nobody\/nothing\/resolve\/main\/config\.json not found/);
+    expect(() => hubSource({ repoId: '../etc', hubUrl })).toThrow(/not a repository id/);
+  });
+
+  it('cancels a download with an AbortSignal', async () => {
+    const ac = new AbortController();
+    const src = hubSource({ repoId: 'slow/repo', hubUrl, token: TOKEN });
+    const pending = src.read('big.bin', { signal: ac.signal, onProgress: () => ac.abort() });
+    await expect(pending).rejects.toThrow(/abort/i);
+  });
+});
