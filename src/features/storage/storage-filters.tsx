@@ -3,7 +3,7 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 import { REPO_TYPES, type WhoamiOrg } from '../../hub/schemas/index.ts';
 import type { StorageParams } from './use-storage-params.ts';
 
-const LIMITS = [10, 25, 50, 100, 500];
+const LIMITS = [5, 10, 25, 50, 100, 500];
 
 /** Whose repositories, which ones, how many. Search is applied after a short pause in typing. */
 export function StorageFilters({ params, onChange, me, orgs }: { params: StorageParams; onChange(p: Partial<StorageParams>): void; me: string; orgs: WhoamiOrg[] }) {
@@ -31,7 +31,7 @@ export function StorageFilters({ params, onChange, me, orgs }: { params: Storage
       <Field label="Search repositories">
         {(p) => <input {...p} type="search" className={inputClass} value={search} placeholder="name contains…" onChange={(e) => setSearch(e.target.value)} />}
       </Field>
-      <Field label="Type">
+      <Field label="Repository type">
         {(p) => (
           <select {...p} className={inputClass} value={params.type} onChange={(e) => onChange({ type: e.target.value as StorageParams['type'] })}>
             <option value="">All types</option>
