@@ -1,0 +1,48 @@
+// Writes docs/screenshots/<page>-<light|dark>.png for every dashboard page (npm run screenshots).
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, TOKENS } from './support.ts';
+
+test.skip(process.env.SCREENSHOTS !== '1', 'screenshots only with SCREENSHOTS=1 (npm run screenshots)');
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const PAGES: { name: string; path: string; ready?: (page: Page) => Promise<void> }[] = [
+  { name: 'inbox', path: '/inbox', ready: (p) => expect(p.getByTestId('notification-row').first()).toBeVisible() },
+  { name: 'settings', path: '/settings', ready: (p) => expect(p.getByRole('switch').first()).toBeVisible() },
+  { name: 'webhooks', path: '/webhooks' },
+  { name: 'webhook-editor', path: '/webhooks/new' },
+  { name: 'storage', path: '/storage' },
+  { name: 'organization', path: '/orgs/acme' },
+  { name: 'audit-log', path: '/orgs/acme/audit-log' },
+  { name: 'preview', path: '/preview' },
+];
+
+/** Loaded enough to be worth a picture: no skeletons left, the network quiet for a moment. */
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+  await expect(page.getByTestId('skeleton')).toHaveCount(0, { timeout: 15_000 }).catch(() => undefined);
+  await page.waitForTimeout(300);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`${theme} theme`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem('hub-console.theme', t), theme);
+    });
+
+    test('sign-in', async ({ page }) => {
+      await page.goto('/sign-in');
+      await expect(page.getByRole('heading', { name: 'Sign in to Hub Console' })).toBeVisible();
+      await page.screenshot({ path: `docs/screenshots/sign-in-${theme}.png` });
+    });
+
+    test('dashboard pages', async ({ page }) => {
+      await signIn(page, TOKENS.aliceWrite, '/inbox');
+      for (const p of PAGES) {
+        await page.goto(p.path);
+        await p.ready?.(page);
+        await settle(page);
+        await page.screenshot({ path: `docs/screenshots/${p.name}-${theme}.png` });
+      }
+    });
+  });
+}
