@@ -131,7 +131,11 @@ describe('jobs', () => {
   it('lists and reads jobs of the caller; other users are refused, unknown ids 404', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
     const jobs = await alice.listJobs('alice');
-    if (jobs.length > 0) await expect(alice.getJob('alice', jobs[0]!.id)).resolves.toEqual(jobs[0]);
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(jobs.every((j) => j.owner.name === 'alice')).toBe(true);
+    await expect(alice.getJob('alice', jobs[0]!.id)).resolves.toEqual(jobs[0]);
+    const orgJobs = await alice.listJobs('acme');
+    expect(orgJobs.every((j) => j.owner.name === 'acme')).toBe(true);
     expect((await apiError(alice.getJob('alice', 'no-such-job'))).status).toBe(404);
     expect((await apiError(hub.as(TOKENS.bobWrite).listJobs('alice'))).status).toBe(403);
   });
