@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { createMockHub } from '../src/mock-hub/app.ts';
 import { DEMO_TOKENS } from '../src/mock-hub/seed/users.ts';
+import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 import { securityHeaders } from './security-headers.ts';
 
 function flag(name: string): string | undefined {
@@ -19,6 +20,9 @@ const fresh = process.argv.includes('--fresh');
 const dataDir = fresh ? undefined : flag('data');
 
 const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
+// The model preview's demo checkpoints (deterministic random weights, diffusers layout).
+const demos = demoCheckpoints();
+for (const d of demos) hub.registerRepoFiles(d.repoId, d.files);
 const app = new Hono();
 
 app.use('*', async (c, next) => {
@@ -35,6 +39,7 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`Hub Console: ${url}`);
   console.log(`Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`);
   console.log(`State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`);
+  console.log(`Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`);
   console.log('Demo tokens:');
   for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
 });
