@@ -16,7 +16,7 @@ const featureZones = featureDirs.map((name) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'public', '.data', 'docs'] },
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'public', '.data', 'docs', 'tmp', '.scratch'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
