@@ -89,7 +89,7 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
       <Labelled label="Article id" htmlFor="f-articleId">
         <input id="f-articleId" name="articleId" defaultValue={filters.articleId ?? ''} className={inputClass} />
       </Labelled>
-      <Labelled label="Updated since" htmlFor="f-lastUpdate">
+      <Labelled label="Updated before" htmlFor="f-lastUpdate">
         <input id="f-lastUpdate" name="lastUpdate" type="datetime-local" defaultValue={toLocalInput(filters.lastUpdate)} onChange={applyNow} className={inputClass} />
       </Labelled>
       <div className="col-span-full flex items-center gap-2">

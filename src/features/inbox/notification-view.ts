@@ -30,14 +30,14 @@ export function viewOf(n: Notification): NotificationView {
         participants: n.discussion.participating,
       };
     case 'post':
-      return { id, kind: 'Post', title: n.post.title, context: `Post by ${n.post.authorName}`, path: `/posts/${n.post.authorName}/${n.post.slug}`, participants: n.post.participating };
+      return { id, kind: 'Post', title: n.post.title, context: `Post by ${n.post.authorName}`, path: `/posts/${encodeURIComponent(n.post.authorName)}/${encodeURIComponent(n.post.slug)}`, participants: n.post.participating };
     case 'community_blog':
       return {
         id,
         kind: 'Community blog',
         title: n.blog.title,
         context: `${n.blog.canonical ? 'Canonical article' : 'Community article'}${n.authorName ? ` by ${n.authorName}` : ''}`,
-        path: `/blog/community/${n.blog.slug}`,
+        path: `/blog/community/${encodeURIComponent(n.blog.slug)}`,
         participants: n.blog.participating,
       };
   }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { NOTIFICATION_FLAGS, NotificationSettingsPatch, type NotificationFlag } from '../../hub/schemas/index.ts';
+import { isDirty, patchFrom, type Draft } from './settings-draft.ts';
+
+const flags = Object.fromEntries(NOTIFICATION_FLAGS.map((f) => [f, false])) as Record<NotificationFlag, boolean>;
+const saved: Draft = { flags, prepaidAmount: '' };
+const edit = (changes: Partial<Record<NotificationFlag, boolean>>, prepaidAmount = ''): Draft => ({ flags: { ...flags, ...changes }, prepaidAmount });
+
+describe('patchFrom', () => {
+  it('sends only the flags that changed', () => {
+    expect(patchFrom(saved, edit({ secret_detected: true }))).toEqual({ notifications: { secret_detected: true } });
+    expect(isDirty(saved, saved)).toBe(false);
+    expect(isDirty(saved, edit({ secret_detected: true }))).toBe(true);
+  });
+
+  it('sends prepaidAmount with launch_prepaid_credits turned on, and the schema accepts it', () => {
+    const patch = patchFrom(saved, edit({ launch_prepaid_credits: true }, '100 USD'));
+    expect(patch).toEqual({ notifications: { launch_prepaid_credits: true }, prepaidAmount: '100 USD' });
+    expect(NotificationSettingsPatch.safeParse(patch).success).toBe(true);
+  });
+
+  it('turning prepaid credits on without an amount fails the shared schema on prepaidAmount', () => {
+    const r = NotificationSettingsPatch.safeParse(patchFrom(saved, edit({ launch_prepaid_credits: true })));
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(['prepaidAmount']);
+  });
+
+  it('re-sends the flag when only the amount of an enabled prepaid offer changes', () => {
+    const on: Draft = { flags: { ...flags, launch_prepaid_credits: true }, prepaidAmount: '10 USD' };
+    const patch = patchFrom(on, { ...on, prepaidAmount: '20 USD' });
+    expect(patch).toEqual({ notifications: { launch_prepaid_credits: true }, prepaidAmount: '20 USD' });
+    expect(patchFrom(on, on)).toEqual({ notifications: {} });
+  });
+
+  it('turning prepaid credits off sends no amount', () => {
+    const on: Draft = { flags: { ...flags, launch_prepaid_credits: true }, prepaidAmount: '10 USD' };
+    const patch = patchFrom(on, { ...on, flags: { ...on.flags, launch_prepaid_credits: false } });
+    expect(patch).toEqual({ notifications: { launch_prepaid_credits: false } });
+    expect(NotificationSettingsPatch.safeParse(patch).success).toBe(true);
+  });
+});
