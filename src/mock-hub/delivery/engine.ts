@@ -104,7 +104,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
 
   function track<T>(p: Promise<T>): Promise<T> {
     inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
+    p.finally(() => inFlight.delete(p)).catch(() => undefined);
     return p;
   }
 
@@ -124,7 +124,12 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
             durationMs: outcome.durationMs,
             ...(replayOf ? { replayOf } : {}),
           };
-          settle(webhook.id, entry, payload);
+          try {
+            settle(webhook.id, entry, payload);
+          } catch (err) {
+            // Runs outside any request: a store failure here must not become an unhandled rejection.
+            console.error(`mock hub: recording delivery ${logId} of webhook ${webhook.id} failed`, err);
+          }
           return outcome;
         }),
     );

@@ -141,7 +141,12 @@ export class JobRunner {
   private after(ms: number, fn: () => void): void {
     const t = setTimeout(() => {
       this.timers.delete(t);
-      fn();
+      try {
+        fn();
+      } catch (err) {
+        // A timer has no caller to report to; a failed stage change must not take the hub down.
+        console.error('mock hub: webhook job stage change failed', err);
+      }
     }, ms);
     t.unref();
     this.timers.add(t);
