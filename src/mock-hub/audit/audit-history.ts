@@ -47,7 +47,7 @@ export function generateAuditHistory(orgName: string): AuditHistory {
     JSON.stringify({
       _id: stableId(['alice', 'bob', 'carol'].includes(name) ? `user:${name}` : `audit-author:${name}`),
       user: name,
-      avatarUrl: `https://cdn.example.test/avatars/${name}.svg`,
+      avatarUrl: `/avatars/${name}.svg`,
       type: name === 'system' ? 'system' : 'user',
     }),
   );
@@ -80,7 +80,7 @@ export function generateAuditHistory(orgName: string): AuditHistory {
     let json = `{"_id":"${prefix}${i.toString(16).padStart(16, '0')}","createdAt":"${new Date(t).toISOString()}","type":"${type}"`;
     if (type.startsWith('repo.') || type.startsWith('spaces.')) json += `,"data":{"repo":"${orgName}/repo-${i % 97}"}`;
     json += `,"message":"${name} ${typeWords[typeIdx]} in ${orgName}"`;
-    if (!isSystem) json += `,"ip":${ipJson[ipIdx]},"userAgent":${agentJson[i % AGENTS.length]}`;
+    if (!isSystem) json += `,"ip":${ipJson[ipIdx]}${i % 4 === 0 ? `,"userAgent":${agentJson[(i >> 2) % AGENTS.length]}` : ''}`;
     json += `,"author":${authorJson[authorIdx]}`;
     if (!isSystem && i % 3 === 0) json += `,"token":${tokenJson[authorIdx]![i % 50 === 0 ? 1 : 0]}`;
     if (type === 'oauth.token') json += ',"oauth":{"clientId":"oauth-client-0001","name":"Example App"}';

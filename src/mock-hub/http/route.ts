@@ -51,6 +51,11 @@ export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R e
    * and `validatedBy` says where its content is validated instead.
    */
   raw?: { contentType: string; validatedBy: string };
+  /**
+   * GET only: memoize the validated, serialized answer per caller and URL until the next committed
+   * write (store version). For hot reads whose answer depends on nothing but state and request.
+   */
+  memo?: boolean;
   /** Documented error statuses besides 400/401 (added for every route with input/auth). */
   errors?: readonly number[];
   /** Synchronous on purpose: a write runs start to finish inside one store transaction. */

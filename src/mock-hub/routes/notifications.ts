@@ -17,6 +17,7 @@ const list = defineRoute({
   method: 'get', path: '/api/notifications', tag, auth: 'user',
   summary: 'List notifications, newest first, 20 per page',
   query: NotificationFilters,
+  memo: true,
   response: NotificationList,
   handler: ({ query, auth, hub, setHeader, request }) => {
     const all = hub.store.state.notifications[auth.user.name] ?? [];
