@@ -19,7 +19,8 @@ export function Component() {
   const client = useHubClient();
   const [params, update] = useAuditParams();
   const me = useQuery(whoamiQuery(client));
-  const plan = me.data?.orgs.find((o) => o.name === org)?.plan;
+  const info = me.data?.orgs.find((o) => o.name === org);
+  const plan = info?.plan;
   // A known free plan is explained without asking the hub; anything else is the hub's call (403).
   const gated = plan !== undefined && !PAID.includes(plan);
   const exportQuery = useQuery({
@@ -31,7 +32,7 @@ export function Component() {
   let body;
   if (gated) body = <PlanGate org={org} plan={plan} />;
   else if (params.qError) body = <ErrorPanel error={new Error(`The filter in the address is not valid: ${params.qError}`)} title="Invalid filter" onRetry={() => update({ terms: [] })} />;
-  else if (exportQuery.isError && isForbidden(exportQuery.error)) body = <PlanGate org={org} plan={plan} hubMessage={describeError(exportQuery.error).message} />;
+  else if (exportQuery.isError && isForbidden(exportQuery.error)) body = <PlanGate org={org} plan={plan} role={info?.roleInOrg} hubMessage={describeError(exportQuery.error).message} />;
   else if (exportQuery.isError) body = <ErrorPanel error={exportQuery.error} title="Could not export the audit log" onRetry={() => void exportQuery.refetch()} />;
   else if (exportQuery.data) body = <AuditLogView org={org} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} />;
   else body = <Skeleton rows={8} label="Exporting the audit log" />;

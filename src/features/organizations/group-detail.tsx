@@ -63,7 +63,7 @@ function Resources({ group }: { group: ResourceGroup }) {
   );
 }
 
-export function GroupDetail({ org, id, onDeleted }: { org: string; id: string; onDeleted(): void }) {
+export function GroupDetail({ org, id, canManage, onDeleted }: { org: string; id: string; canManage: boolean; onDeleted(): void }) {
   const client = useHubClient();
   const q = useQuery(resourceGroupQuery(client, org, id));
   const patch = usePatchResourceGroup(org, id);
@@ -79,10 +79,10 @@ export function GroupDetail({ org, id, onDeleted }: { org: string; id: string; o
           <h3 id="group-title" className="text-lg font-semibold break-words">{g.name}</h3>
           {g.description && <p className="text-sm text-slate-600 dark:text-slate-400 break-words">{g.description}</p>}
         </div>
-        <Button variant="danger" onClick={() => setConfirming(true)}>Delete group</Button>
+        {canManage && <Button variant="danger" onClick={() => setConfirming(true)}>Delete group</Button>}
       </div>
       <div className="text-sm"><AutoJoin group={g} /></div>
-      <GroupForm key={`${g.id}:${g.name}:${g.description ?? ''}`} mode="edit" initial={{ name: g.name, description: g.description ?? '' }} submitLabel="Save" onSubmit={(body) => patch.mutateAsync(body)} />
+      {canManage && <GroupForm key={`${g.id}:${g.name}:${g.description ?? ''}`} mode="edit" initial={{ name: g.name, description: g.description ?? '' }} submitLabel="Save" onSubmit={(body) => patch.mutateAsync(body)} />}
       <div>
         <h4 className="mb-1 font-medium">Users ({g.users.length})</h4>
         <Members group={g} />

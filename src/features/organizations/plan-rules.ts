@@ -29,3 +29,9 @@ export function tokenRevokeGate(org: string, info: WhoamiOrg | undefined): Gate 
   }
   return { allowed: true };
 }
+
+/** Creating, renaming and deleting resource groups: organization admins. */
+export function manageGroupsGate(org: string, info: WhoamiOrg | undefined): Gate {
+  if (info?.roleInOrg === 'admin') return { allowed: true };
+  return { allowed: false, reason: `Only organization admins can create, change or delete resource groups; your role in ${org} is ${info?.roleInOrg ?? 'none'}.` };
+}

@@ -12,12 +12,13 @@ import type { WhoamiOrg } from '../../hub/schemas/index.ts';
 import { GatePanel } from './gate-panel.tsx';
 import { GroupDetail } from './group-detail.tsx';
 import { GroupForm } from './group-form.tsx';
-import { resourceGroupsGate } from './plan-rules.ts';
+import { manageGroupsGate, resourceGroupsGate } from './plan-rules.ts';
 import { useCreateResourceGroup } from './use-resource-groups.ts';
 
 export function ResourceGroupsSection({ org, info }: { org: string; info: WhoamiOrg | undefined }) {
   const client = useHubClient();
   const gate = resourceGroupsGate(org, info);
+  const manage = manageGroupsGate(org, info);
   const q = useQuery({ ...resourceGroupsQuery(client, org), enabled: gate.allowed });
   const [sp, setSp] = useSearchParams();
   const selected = sp.get('group');
@@ -62,7 +63,9 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
               </li>
             ))}
           </ul>
-          {creating ? (
+          {!manage.allowed ? (
+            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="manage-gate">{manage.reason}</p>
+          ) : creating ? (
             <div className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
               <GroupForm
                 mode="create"
@@ -82,7 +85,7 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
         </div>
         <div className="min-w-0">
           {selected ? (
-            <GroupDetail key={selected} org={org} id={selected} onDeleted={() => select(null)} />
+            <GroupDetail key={selected} org={org} id={selected} canManage={manage.allowed} onDeleted={() => select(null)} />
           ) : (
             <p className="text-sm text-slate-600 dark:text-slate-400">Select a group to see its users, roles and resources.</p>
           )}

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
+import { HubApiError } from '../../hub/errors.ts';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { TokenRevoke, type WhoamiOrg } from '../../hub/schemas/index.ts';
 import { GatePanel } from './gate-panel.tsx';
@@ -33,6 +34,12 @@ export function TokenRevokeSection({ org, info }: { org: string; info: WhoamiOrg
         setToken('');
         setDone(true);
       },
+      onError: (err) => {
+        // "no token of a member matches" and the like belong next to the field.
+        if (err instanceof HubApiError && err.status < 500 && err.field?.replace(/^body\./, '') === 'token') {
+          setFieldError(err.hubMessage.replace(/^[\w.]+:\s*/, ''));
+        }
+      },
     });
   }
 
@@ -49,7 +56,7 @@ export function TokenRevokeSection({ org, info }: { org: string; info: WhoamiOrg
           <Field label="Access token" error={fieldError} hint="The raw token value, beginning with hf_.">
             {(p) => <input {...p} type="password" autoComplete="off" spellCheck={false} className={inputClass} value={token} onChange={(e) => setToken(e.target.value)} />}
           </Field>
-          {revoke.isError && <ErrorPanel error={revoke.error} title="The token was not revoked" />}
+          {revoke.isError && !fieldError && <ErrorPanel error={revoke.error} title="The token was not revoked" />}
           {done && <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">The token no longer has access to {org}.</p>}
           <Button type="submit" variant="danger" disabled={revoke.isPending}>
             {revoke.isPending ? 'Revoking…' : 'Revoke access'}
