@@ -36,15 +36,25 @@ export function createRepoFiles(): RepoFiles {
   };
 }
 
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `GET|HEAD /{ns}/{repo}/resolve/{revision}/{path...}` (plus `/datasets/...`, `/spaces/...`), public, with ranges. */
 export function mountRepoFiles(app: Hono, files: RepoFiles): void {
   const serve = (prefix: string) => (c: Context) => {
     const { ns, repo, revision } = c.req.param() as Record<string, string>;
     const marker = `/resolve/${revision}/`;
     const rawPath = c.req.path.slice(c.req.path.indexOf(marker) + marker.length);
-    const path = decodeURIComponent(rawPath);
+    const path = safeDecode(rawPath);
+    const rev = safeDecode(revision!);
+    if (path === undefined || rev === undefined) return errorResponse(c, 400, 'path: malformed percent-encoding in the revision or file path');
     const repoId = `${prefix}${ns}/${repo}`;
-    const found = files.get(repoId, decodeURIComponent(revision!), path);
+    const found = files.get(repoId, rev, path);
     if (!found) return errorResponse(c, 404, `file "${path}" not found in ${repoId} at revision ${revision}`, { 'X-Error-Code': 'EntryNotFound' });
     const { file, commit } = found;
     const size = file.bytes.byteLength;
