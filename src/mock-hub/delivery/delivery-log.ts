@@ -1,7 +1,7 @@
 import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
 import type { WebhookPayload } from '../../webhooks/payload-schema.ts';
 
-export const MAX_LOG_ENTRIES = 200;
+export const MAX_LOG_ENTRIES = 50;
 export const MAX_KEPT_PAYLOADS = 5_000;
 
 /**

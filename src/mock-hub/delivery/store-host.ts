@@ -1,4 +1,5 @@
 import type { RepoId } from '../../hub/schemas/repo.ts';
+import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
 import type { HubContext } from '../hub-context.ts';
 import { findOrg, findUser } from '../seed/users.ts';
 import { stableId24 } from './ids.ts';
@@ -10,6 +11,26 @@ export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryH
   const { store } = hub;
   const findHook = (id: string) => store.state.webhooks.find((w) => w.webhook.id === id);
   const findRepo = (repo: RepoId) => store.state.repos.find((r) => r.id === repo.name && r.type === repo.type);
+
+  // Every store transaction copies the whole state first, so finished deliveries are written in
+  // batches (one transaction per turn of the event loop, or before the log is read), not one each.
+  const pending: { webhookId: string; entry: WebhookLogEntry }[] = [];
+  const flush = () => {
+    if (!pending.length) return;
+    const batch = pending.splice(0);
+    store.transaction((state) => {
+      for (const { webhookId, entry } of batch) {
+        if (findHook(webhookId)) state.webhookLogs[webhookId] = insertLogEntry(state.webhookLogs[webhookId] ?? [], entry);
+      }
+    });
+  };
+  const flushLater = () => {
+    try {
+      flush();
+    } catch (err) {
+      console.error('mock hub: writing webhook delivery logs failed', err);
+    }
+  };
   return {
     baseUrl: () => hub.baseUrl,
     webhooks: () => store.state.webhooks,
@@ -21,12 +42,13 @@ export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryH
       });
     },
     appendLog(webhookId, entry) {
-      store.transaction((state) => {
-        if (!findHook(webhookId)) return;
-        state.webhookLogs[webhookId] = insertLogEntry(state.webhookLogs[webhookId] ?? [], entry);
-      });
+      pending.push({ webhookId, entry });
+      if (pending.length === 1) setImmediate(flushLater);
     },
-    logs: (webhookId) => store.state.webhookLogs[webhookId] ?? [],
+    logs(webhookId) {
+      flush();
+      return store.state.webhookLogs[webhookId] ?? [];
+    },
     repo(repo) {
       const stored = findRepo(repo);
       return stored && { private: stored.visibility === 'private' };
