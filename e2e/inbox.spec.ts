@@ -236,6 +236,7 @@ test.describe('inbox', () => {
     ['hub 500s', { status: 500, body: JSON.stringify({ error: 'upstream exploded' }) }, 3],
     ['malformed JSON', { status: 200, body: '{"notifications": [' }, 1],
     ['network failures', 'network', 3],
+    ['timeouts', 'timeout', 3],
   ] as const) {
     test(`${name} show the error panel, and Retry recovers`, async ({ page }) => {
       await signIn(page, TOKENS.aliceWrite, '/settings');
@@ -251,6 +252,27 @@ test.describe('inbox', () => {
       await panel.getByRole('button', { name: 'Retry' }).click();
       await expect(rows(page)).toHaveCount(20);
       await expect(panel).toHaveCount(0);
+    });
+  }
+
+  for (const [name, fault] of [
+    ['a hub 500', { status: 500 }],
+    ['malformed JSON', { status: 200, body: '{"count": ' }],
+    ['a timeout', 'timeout'],
+  ] as const) {
+    test(`mark-as-read failing with ${name} leaves no optimistic change applied`, async ({ page, request }) => {
+      await signIn(page, TOKENS.aliceWrite, '/inbox');
+      const row = await firstUnread(page);
+      const id = (await row.getAttribute('data-id'))!;
+      const unread = await page.getByTestId('count-unread').textContent();
+      await failFirst(page, '**/api/notifications/mark-as-read**', fault, 1, 'POST');
+      await row.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Mark read', exact: true }).click();
+      await expect(page.getByTestId('error-panel')).toContainText('the change was undone');
+      await expect(row).toHaveAttribute('data-read', 'false');
+      await expect(page.getByTestId('count-unread')).toHaveText(unread!);
+      const onHub = (await allNotifications(hubApi(request, TOKENS.aliceWrite))).find((n) => discussionIdOf(n) === id);
+      expect(onHub?.read).toBe(false);
     });
   }
 

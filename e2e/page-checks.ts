@@ -16,7 +16,8 @@ export async function expectAccessibleInBothThemes(page: Page) {
   await page.evaluate((d) => document.documentElement.classList.toggle('dark', d), wasDark);
 }
 
-export type Fault = { status: number; body?: string; contentType?: string } | 'network';
+/** An HTTP answer, a dropped connection, or a request that times out. */
+export type Fault = { status: number; body?: string; contentType?: string } | 'network' | 'timeout';
 
 /**
  * Answers the first `times` matching requests with `fault`, then lets requests through.
@@ -29,6 +30,7 @@ export async function failFirst(page: Page, url: string | RegExp, fault: Fault, 
     if ((method && route.request().method() !== method) || served >= times) return route.fallback();
     served++;
     if (fault === 'network') return route.abort('connectionreset');
+    if (fault === 'timeout') return route.abort('timedout');
     return route.fulfill({
       status: fault.status,
       contentType: fault.contentType ?? 'application/json',

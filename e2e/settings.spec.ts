@@ -120,6 +120,48 @@ test.describe('settings', () => {
     await expect(page.getByTestId('watch-item').filter({ hasText: 'nobody/missing-repo' })).toHaveCount(0);
   });
 
+  test('a failed watch-list change is rolled back with the hub message', async ({ page }) => {
+    await signIn(page, TOKENS.aliceWrite, '/settings');
+    await expect(page.getByTestId('watch-item').filter({ hasText: 'acme/llama-vision-model' })).toBeVisible();
+    const before = await page.getByTestId('watch-item').count();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/settings/watch', async (route) => {
+      if (route.request().method() !== 'PATCH') return route.fallback();
+      await held;
+      await route.fulfill({ status: 500, contentType: 'application/json', headers: { 'x-request-id': 'req-watch-1' }, body: JSON.stringify({ error: 'watch store down' }) });
+    });
+    await page.getByRole('button', { name: 'Stop watching repository acme/llama-vision-model' }).click();
+    await expect(page.getByTestId('watch-item')).toHaveCount(before - 1); // gone before the hub answers
+    release();
+    const panel = page.getByTestId('error-panel');
+    await expect(panel).toContainText('watch store down');
+    await expect(panel.getByTestId('request-id')).toHaveText('req-watch-1');
+    await expect(page.getByTestId('watch-item')).toHaveCount(before);
+    await expect(page.getByTestId('watch-item').filter({ hasText: 'acme/llama-vision-model' })).toBeVisible();
+  });
+
+  for (const [name, fault] of [
+    ['a hub 500', { status: 500 }],
+    ['malformed JSON', { status: 200, body: '{"notifications": ' }],
+    ['a timeout', 'timeout'],
+  ] as const) {
+    test(`saving flags with ${name} keeps the edit unsaved and the hub unchanged`, async ({ page, request }) => {
+      await signIn(page, TOKENS.aliceWrite, '/settings');
+      const flag = toggle(page, 'security', 'Account locked');
+      const before = await flag.getAttribute('aria-checked');
+      await failFirst(page, '**/api/settings/notifications', fault, 1, 'PATCH');
+      await flag.click();
+      await save(page).click();
+      await expect(page.getByTestId('error-panel')).toContainText('Could not save notification settings');
+      await expect(page.getByTestId('settings-status')).toContainText('Unsaved changes');
+      const onHub = await hubApi(request, TOKENS.aliceWrite).get<{ notifications: { locked_out: boolean } }>('/api/settings/notifications');
+      expect(String(onHub.notifications.locked_out)).toBe(before);
+      await page.getByRole('button', { name: 'Discard' }).click();
+      await expect(flag).toHaveAttribute('aria-checked', before!);
+    });
+  }
+
   test('lists MCP built-in and Space tools', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     await expect(page.getByTestId('builtin-tools')).toContainText('hf_whoami');
