@@ -78,6 +78,8 @@ export function AuditTable(props: {
   }
 
   const items = virtualizer.getVirtualItems();
+  // Point at the active row only while it is rendered (an id that is not in the DOM is invalid).
+  const activeRendered = items.some((i) => i.index === activeIndex);
   return (
     <div
       ref={scrollRef}
@@ -86,7 +88,7 @@ export function AuditTable(props: {
       aria-readonly="true"
       aria-rowcount={order.length + 1}
       aria-colcount={COLUMNS.length}
-      aria-activedescendant={order.length ? `audit-row-${activeIndex}` : undefined}
+      aria-activedescendant={activeRendered ? `audit-row-${activeIndex}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
       className="relative h-[60vh] min-h-80 overflow-auto rounded-lg border border-slate-200 text-sm focus-visible:outline-2 focus-visible:outline-amber-600 dark:border-slate-800"
