@@ -62,6 +62,16 @@ describe('delivery engine (fake store, real receiver)', () => {
     expect(host.hooks[1]!.webhook.lastTriggerAt).toBeUndefined();
   });
 
+  it('delivers events of a private repo only to webhooks whose owner can see it', async () => {
+    const bobs = { ...hook('2', { url: `${receiver.url}/webhooks/b`, watched: [{ type: 'user', name: 'alice' }] }), owner: 'bob' };
+    const host = fakeHost([hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'user', name: 'alice' }] }), bobs]);
+    engine = createDeliveryEngine(host);
+    expect(engine.emit({ repo: { type: 'model', name: 'alice/m-private' }, scope: 'repo', action: 'update' }).reached.map((r) => r.webhookId)).toEqual(['1'.padStart(24, '0')]);
+    expect(engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached).toHaveLength(2);
+    await engine.idle();
+    expect(got.filter((g) => g.payload.repo.name === 'alice/m-private').map((g) => [g.route, g.payload.repo.private])).toEqual([['a', true]]);
+  });
+
   it('successive pushes chain oldSha -> newSha', async () => {
     engine = createDeliveryEngine(fakeHost([hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'user', name: 'alice' }] })]));
     engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo.content', action: 'update' });
