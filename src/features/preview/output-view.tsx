@@ -80,8 +80,10 @@ export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result
 
   if (!current) return null;
   return (
-    <section className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-label="Output">
-      <h2 className="text-base font-semibold">Output</h2>
+    <section className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-labelledby="preview-output-heading">
+      <h2 id="preview-output-heading" className="text-base font-semibold">
+        Output
+      </h2>
       {result && (
         <p className="text-sm">
           Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>

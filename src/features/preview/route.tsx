@@ -1,6 +1,6 @@
 // The model preview page: pick a ConsisID checkpoint on the hub, look at it before downloading,
 // cache it in the browser, and run the transformer in a Web Worker on WebGPU or WASM.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -29,9 +29,12 @@ type Phase =
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  const id = useId();
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-label={title} data-testid={testId}>
-      <h2 className="mb-3 text-base font-semibold">{title}</h2>
+    <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-labelledby={id} data-testid={testId}>
+      <h2 id={id} className="mb-3 text-base font-semibold">
+        {title}
+      </h2>
       {children}
     </section>
   );
@@ -306,7 +309,7 @@ export function Component() {
         <Section title="Inputs">
           <InputsForm info={info} spec={spec} setSpec={setSpec} uploads={uploads} setUploads={setUploads} uploadError={uploadError} setUploadError={setUploadError} disabled={busy} />
           <div className="mt-4 grid gap-3 sm:grid-cols-3">
-            <Field label="Run">
+            <Field label="Run mode">
               {(p) => (
                 <select {...p} className={inputClass} value={mode} disabled={busy} onChange={(e) => setMode(e.target.value as 'forward' | 'denoise')}>
                   <option value="forward">One forward pass</option>
@@ -332,7 +335,7 @@ export function Component() {
       )}
 
       {info && (
-        <Section title="Run">
+        <Section title="Run the model">
           <div className="flex flex-wrap items-center gap-2">
             {info.missingBytes > 0 && (
               <Button onClick={() => void load()} disabled={busy || !device}>

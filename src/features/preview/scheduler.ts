@@ -38,9 +38,7 @@ export function alphasCumprod(cfg: DdimConfig = DDIM_DEFAULTS): Float64Array {
 export function ddimTimesteps(steps: number, cfg: DdimConfig = DDIM_DEFAULTS): number[] {
   if (!Number.isInteger(steps) || steps < 1 || steps > cfg.trainSteps) throw new Error(`steps must be an integer from 1 to ${cfg.trainSteps}`);
   const ratio = cfg.trainSteps / steps;
-  const out: number[] = [];
-  for (let t = cfg.trainSteps; t > 0; t -= ratio) out.push(Math.round(t) - 1);
-  return out;
+  return Array.from({ length: steps }, (_, i) => Math.round(cfg.trainSteps - i * ratio) - 1);
 }
 
 export interface DdimScheduler {

@@ -1,0 +1,202 @@
+// Model preview: the demo checkpoints from the mock hub run in the browser on WebGPU (SwiftShader)
+// and WASM, and agree with the Node path (model library + onnxruntime-node) on the same inputs.
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
+import { parseSafetensors, entryToFloat32 } from '../src/model/safetensors/read.ts';
+import { defaultSpec, forwardArgs, generateInputs, relativeError, type InputSpec } from '../src/features/preview/inputs.ts';
+import { expectAccessible, signIn } from './support.ts';
+
+const TINY = 'consisid-community/consisid-tiny';
+const FACE = 'consisid-community/consisid-preview-s';
+const TOLERANCE = 1e-3;
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(240_000);
+
+interface Reference {
+  spec: InputSpec;
+  shape: number[];
+  data: Float32Array;
+}
+
+const references = new Map<string, Promise<Reference>>();
+
+/** the Node path: the same checkpoint from the same hub, the same generated inputs, onnxruntime-node */
+function nodeReference(baseURL: string, repoId: string): Promise<Reference> {
+  let r = references.get(repoId);
+  if (!r) {
+    r = (async () => {
+      const model = await ConsisIDTransformer3DModel.fromPretrained(repoId, { hubUrl: baseURL, subfolder: 'transformer', device: 'cpu' });
+      const spec = defaultSpec(model.config);
+      const out = await model.forward({ ...forwardArgs(model.config, generateInputs(model.config, spec)), return_dict: true });
+      await model.release();
+      return { spec, shape: out.sample.shape, data: out.sample.data as Float32Array };
+    })();
+    references.set(repoId, r);
+  }
+  return r;
+}
+
+async function openPreview(page: Page, repoId: string, provider: 'auto' | 'webgpu' | 'wasm' = 'auto') {
+  await signIn(page, undefined, `/preview?repo=${encodeURIComponent(repoId)}&provider=${provider}`);
+  await expect(page.getByRole('heading', { name: 'Model preview' })).toBeVisible();
+  await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+}
+
+async function inspect(page: Page) {
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByTestId('checkpoint-summary')).toBeVisible();
+}
+
+async function runForward(page: Page, expectedProvider: 'webgpu' | 'wasm') {
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  await expect(page.getByTestId('provider-used')).toHaveText(expectedProvider, { timeout: 200_000 });
+  await expect(page.getByTestId('preview-error')).toHaveCount(0);
+}
+
+/** the output tensor through the page's own "Download output (.safetensors)" button */
+async function downloadedOutput(page: Page): Promise<{ shape: number[]; data: Float32Array }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download output (.safetensors)' }).click()]);
+  expect(download.suggestedFilename()).toBe('consisid-output.safetensors');
+  const bytes = new Uint8Array(readFileSync(await download.path()));
+  const f = parseSafetensors(bytes, 'consisid-output.safetensors');
+  const e = f.tensors.get('sample')!;
+  return { shape: e.shape, data: entryToFloat32(e, 'sample') };
+}
+
+async function expectMatchesReference(page: Page, ref: Reference, provider: string) {
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { shape: number[]; provider: string };
+  expect(summary.provider).toBe(provider);
+  expect(summary.shape).toEqual(ref.shape);
+  const out = await downloadedOutput(page);
+  expect(out.shape).toEqual(ref.shape);
+  const err = relativeError(out.data, ref.data);
+  expect(err, `${provider}: max|browser - node| / max|node| = ${err}`).toBeLessThanOrEqual(TOLERANCE);
+}
+
+const isWeightGet = (r: Request) => r.method() === 'GET' && /\/resolve\/[^/]+\/transformer\/diffusion_pytorch_model[^/]*\.safetensors$/.test(new URL(r.url()).pathname);
+
+test('tiny checkpoint: config, size and dtype before loading; WebGPU and WASM match the Node path', async ({ page, baseURL }) => {
+  const ref = nodeReference(baseURL!, TINY);
+  await openPreview(page, TINY, 'auto');
+  await expect(page.getByTestId('provider-reason')).toHaveText(/^WebGPU: adapter /);
+  await expect(page.getByTestId('adapter-info')).toContainText('swiftshader');
+  await inspect(page);
+  await expect(page.getByTestId('param-count')).toHaveText(/^\d{1,3}(,\d{3})*$/);
+  await expect(page.getByTestId('weight-dtype')).toHaveText('F32');
+  await expect(page.getByTestId('download-size')).toContainText('in 1 file');
+  await expect(page.getByTestId('config-summary')).toContainText('num_layers');
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
+
+  await runForward(page, 'webgpu');
+  await expect(page.getByTestId('timings')).toContainText('session creation');
+  await expect(page.getByRole('img', { name: /Latent frame 1 of 2/ })).toBeVisible();
+  await expectMatchesReference(page, await ref, 'webgpu');
+  await expectAccessible(page);
+
+  await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
+  await runForward(page, 'wasm');
+  await expectMatchesReference(page, await ref, 'wasm');
+});
+
+test('a reload uses the browser cache: no second weight download', async ({ page, baseURL }) => {
+  const ref = nodeReference(baseURL!, TINY);
+  const weightGets: string[] = [];
+  page.on('request', (r) => {
+    if (isWeightGet(r) && !r.headers()['range']) weightGets.push(r.url());
+  });
+  await openPreview(page, TINY, 'wasm');
+  await inspect(page);
+  // the previous test filled this browser context's cache? Each test has a fresh context: download once here.
+  await runForward(page, 'wasm');
+  expect(weightGets).toHaveLength(1);
+  await expectMatchesReference(page, await ref, 'wasm');
+
+  const afterReload: string[] = [];
+  page.on('request', (r) => {
+    if (isWeightGet(r)) afterReload.push(`${r.method()} ${r.url()} ${r.headers()['range'] ?? ''}`);
+  });
+  await page.reload();
+  await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+  await inspect(page);
+  await expect(page.getByTestId('cache-state')).toHaveText('all files cached');
+  await runForward(page, 'wasm');
+  await expectMatchesReference(page, await ref, 'wasm');
+  expect(afterReload, 'weight requests after the reload').toEqual([]);
+});
+
+test('identity-module checkpoint (sharded F16, rotary) runs and matches the Node path', async ({ page, baseURL }) => {
+  const ref = nodeReference(baseURL!, FACE);
+  await openPreview(page, FACE, 'wasm');
+  await inspect(page);
+  await expect(page.getByTestId('weight-dtype')).toHaveText('F16');
+  await expect(page.getByTestId('download-size')).toContainText('in 2 files');
+  await expect(page.getByLabel('Identity inputs')).toBeVisible();
+  await runForward(page, 'wasm');
+  await expect(page.getByTestId('timings')).toContainText('rotary tables');
+  await expectMatchesReference(page, await ref, 'wasm');
+});
+
+test('denoising loop shows each step and can be cancelled', async ({ page }) => {
+  await openPreview(page, TINY, 'wasm');
+  await inspect(page);
+  await page.getByLabel('Run mode').selectOption('denoise');
+  await page.getByLabel('Steps', { exact: true }).fill('3');
+  await page.getByLabel('Guidance scale').fill('2');
+  await page.getByRole('button', { name: 'Run 3 denoising steps' }).click();
+  await expect(page.getByTestId('provider-used')).toHaveText('wasm', { timeout: 120_000 });
+  await expect(page.getByTestId('step-list').getByRole('listitem')).toHaveCount(3);
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { mode: string; shape: number[] };
+  expect(summary.mode).toBe('denoise');
+  // 3 steps with guidance: 6 forward passes
+  await expect(page.getByTestId('timings').getByText(/^forward \d+$/)).toHaveCount(6);
+  await page.getByRole('slider', { name: /Frame/ }).fill('1');
+  await expect(page.getByRole('img', { name: /Latent frame 2 of 2/ })).toBeVisible();
+
+  // cancel: a WebGPU run (its first pass compiles shaders for seconds on SwiftShader) is stopped
+  // by terminating the worker; the page stays usable
+  await page.getByLabel('Provider', { exact: true }).selectOption('webgpu');
+  await page.getByRole('button', { name: 'Run 3 denoising steps' }).click();
+  await expect(page.getByTestId('preview-status')).toHaveText(/^(Running|Loading)/);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('preview-notice')).toContainText(/cancelled/);
+  await expect(page.getByRole('button', { name: 'Run 3 denoising steps' })).toBeEnabled();
+});
+
+test('a browser without WebGPU gets WASM and a one-line explanation', async ({ page, baseURL }) => {
+  const ref = nodeReference(baseURL!, TINY);
+  await page.addInitScript(() => {
+    delete (Navigator.prototype as { gpu?: unknown }).gpu;
+  });
+  await openPreview(page, TINY, 'auto');
+  const reason = page.getByTestId('provider-reason');
+  await expect(reason).toHaveText(/^WASM: this browser does not offer WebGPU/);
+  expect((await reason.textContent())!.includes('\n')).toBe(false);
+  await expect(page.getByRole('option', { name: /WebGPU \(not available\)/ })).toBeDisabled();
+  await inspect(page);
+  await runForward(page, 'wasm');
+  await expectMatchesReference(page, await ref, 'wasm');
+  await expectAccessible(page);
+});
+
+test('other pages never download onnxruntime-web, the worker or the model code', async ({ page }) => {
+  const scripts: string[] = [];
+  const bodies: Promise<string>[] = [];
+  page.on('response', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/assets/')) {
+      scripts.push(u.pathname);
+      if (u.pathname.endsWith('.js')) bodies.push(r.text().catch(() => ''));
+    }
+  });
+  await signIn(page, undefined, '/inbox');
+  await page.goto('/settings');
+  await page.goto('/storage');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((s) => /\.wasm$|preview\.worker|ort-/.test(s))).toEqual([]);
+  for (const b of await Promise.all(bodies)) {
+    expect(b.includes('InferenceSession')).toBe(false);
+    expect(b.includes('consisid_transformer_3d')).toBe(false);
+  }
+});

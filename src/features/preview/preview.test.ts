@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../model/config.ts';
+import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
+import { defaultSpec, forwardArgs, gaussian, generateInputs, inputLimits, relativeError, validateSpec } from './inputs.ts';
+import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
+import { channelStats, frameToRgba, rgbProjection } from './latent-view.ts';
+import { parseRange } from './weight-cache.ts';
+import { summarizeHeader } from './checkpoint.ts';
+
+const tiny = parseConfig(CONSISID_TINY_CONFIG);
+const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
+
+describe('generated inputs', () => {
+  it('are deterministic per seed and tensor, standard normal', () => {
+    const a = gaussian(7, 'x', 20000);
+    expect(gaussian(7, 'x', 20000)).toEqual(a);
+    expect(gaussian(8, 'x', 4)).not.toEqual(a.subarray(0, 4));
+    expect(gaussian(7, 'y', 4)).not.toEqual(a.subarray(0, 4));
+    const mean = a.reduce((s, v) => s + v, 0) / a.length;
+    const std = Math.sqrt(a.reduce((s, v) => s + (v - mean) ** 2, 0) / a.length);
+    expect(Math.abs(mean)).toBeLessThan(0.03);
+    expect(Math.abs(std - 1)).toBeLessThan(0.03);
+  });
+
+  it('have the forward shapes of the config, identity inputs only with the identity module', () => {
+    const s = defaultSpec(tiny);
+    const i = generateInputs(tiny, s);
+    expect(i.hidden_states.shape).toEqual([1, s.frames, 4, s.height, s.width]);
+    expect(i.encoder_hidden_states.shape).toEqual([1, s.textLength, 32]);
+    expect(i.id_cond).toBeUndefined();
+    const f = generateInputs(face, { ...defaultSpec(face), vitTokens: 5 });
+    expect(f.id_cond!.shape).toEqual([1, 64]);
+    expect(f.id_vit_hidden!.map((t) => t.shape)).toEqual([
+      [1, 5, 64],
+      [1, 5, 64],
+    ]);
+    // changing the text length leaves the latents alone
+    expect(generateInputs(tiny, { ...s, textLength: 3 }).hidden_states.data).toEqual(i.hidden_states.data);
+  });
+
+  it('add rotary tables for rotary configs', () => {
+    const s = { ...defaultSpec(face), vitTokens: 3 };
+    const a = forwardArgs(face, generateInputs(face, s));
+    expect(a.image_rotary_emb![0].shape).toEqual([(s.frames * s.height * s.width) / 4, 16]);
+    expect(forwardArgs(tiny, generateInputs(tiny, defaultSpec(tiny))).image_rotary_emb).toBeUndefined();
+  });
+
+  it('are checked against the config limits', () => {
+    const l = inputLimits(tiny);
+    expect(l.frames.max).toBe(3);
+    expect(l.height).toMatchObject({ max: 12, step: 2 });
+    expect(validateSpec(tiny, defaultSpec(tiny))).toEqual([]);
+    expect(validateSpec(tiny, { ...defaultSpec(tiny), height: 13, frames: 9, textLength: 17 })).toEqual([
+      'frames must be an integer from 1 to 3',
+      'height must be an integer from 2 to 12',
+      'text length must be an integer from 1 to 16',
+    ]);
+    expect(validateSpec(tiny, { ...defaultSpec(tiny), width: 7 })).toEqual(['width must be a multiple of 2']);
+    expect(validateSpec(face, { ...defaultSpec(face), identity: false })[0]).toMatch(/identity inputs are required/);
+  });
+
+  it('relative error is max|a - b| / max|b|', () => {
+    expect(relativeError([1, 2], [1, 4])).toBeCloseTo(0.5);
+    expect(relativeError([1], [1, 2])).toBe(Infinity);
+  });
+});
+
+describe('DDIM scheduler', () => {
+  it('uses trailing timesteps', () => {
+    expect(ddimTimesteps(4)).toEqual([999, 749, 499, 249]);
+    expect(ddimTimesteps(3)).toEqual([999, 666, 332]);
+    expect(ddimTimesteps(50)).toHaveLength(50);
+  });
+
+  it('rescales to zero terminal SNR', () => {
+    const a = alphasCumprod();
+    expect(a[999]).toBe(0);
+    expect(a[0]).toBeCloseTo(1 - 0.00085, 6);
+  });
+
+  it('a perfect v prediction recovers x0 in one step to t = 0', () => {
+    const d = createDdim(1);
+    const acp = alphasCumprod();
+    const t = d.timesteps[0]!;
+    const x0 = Float32Array.from([0.5, -1, 2]);
+    const eps = Float32Array.from([1, 0.3, -0.7]);
+    const sa = Math.sqrt(acp[t]!);
+    const sb = Math.sqrt(1 - acp[t]!);
+    const xt = x0.map((v, i) => sa * v + sb * eps[i]!);
+    const v = x0.map((x, i) => sa * eps[i]! - sb * x);
+    const out = d.step(v, 0, xt);
+    out.forEach((o, i) => expect(o).toBeCloseTo(x0[i]!, 5));
+  });
+
+  it('guidance mixes cond and uncond', () => {
+    expect(Array.from(guide(Float32Array.from([2]), Float32Array.from([1]), 3))).toEqual([4]);
+  });
+});
+
+describe('latent view', () => {
+  it('projects channels to RGB with a fixed matrix and gives per-channel stats', () => {
+    expect(rgbProjection(4)).toHaveLength(12);
+    const shape = [1, 2, 4, 2, 3];
+    const data = Float32Array.from({ length: 48 }, (_, i) => (i % 4) - 1.5);
+    const px = frameToRgba(data, shape, 1);
+    expect(px).toHaveLength(2 * 3 * 4);
+    expect(px[3]).toBe(255);
+    expect(frameToRgba(new Float32Array(48), shape, 0)[0]).toBe(128);
+    const st = channelStats(data, shape);
+    expect(st).toHaveLength(4);
+    expect(st[0]!.min).toBeLessThanOrEqual(st[0]!.mean);
+  });
+});
+
+describe('cache helpers', () => {
+  it('parses Range headers', () => {
+    expect(parseRange('bytes=0-7', 100)).toEqual({ start: 0, end: 7 });
+    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=200-300', 100)).toBeNull();
+    expect(parseRange(null, 100)).toBeNull();
+  });
+
+  it('summarizes safetensors headers and rejects bad entries', () => {
+    const s = summarizeHeader(JSON.stringify({ __metadata__: { a: 'b' }, w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] } }), 'x');
+    expect(s).toEqual({ tensors: 2, params: 9, dtypes: { F16: 6, F32: 3 } });
+    expect(() => summarizeHeader('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors')).toThrow(/x.safetensors: tensor "w"/);
+  });
+});
