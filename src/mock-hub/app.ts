@@ -5,6 +5,7 @@ import { createRepoFiles, mountRepoFiles, type RepoFile } from './files/repo-fil
 import { createHubEvents, type HubEvents } from './hub-events.ts';
 import type { HubContext } from './hub-context.ts';
 import { hubHeaders } from './http/hub-headers.ts';
+import { rateLimit, type RateLimitOptions } from './http/rate-limit.ts';
 import { registerRoutes } from './http/register-routes.ts';
 import { errorResponse } from './http/respond.ts';
 import type { AnyRoute } from './http/route.ts';
@@ -24,6 +25,8 @@ export interface MockHubOptions {
   now?: () => Date;
   /** Start from the seed (default) or from an empty state. Ignored when dataDir has state. */
   seed?: boolean;
+  /** Refuse callers over this rate with 429 + Retry-After (off by default; `MOCK_HUB_RATE_LIMIT` in the CLI). */
+  rateLimit?: RateLimitOptions;
 }
 
 export interface MockHub {
@@ -52,6 +55,7 @@ export async function createMockHub(opts: MockHubOptions = {}): Promise<MockHub>
 
   const app = new Hono();
   for (const path of ['/api/*', '/openapi.json', '/:ns/:repo/resolve/*', '/datasets/:ns/:repo/resolve/*', '/spaces/:ns/:repo/resolve/*']) app.use(path, hubHeaders);
+  if (opts.rateLimit) app.use('/api/*', rateLimit(opts.rateLimit));
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 413, `body: larger than ${MAX_BODY_BYTES} bytes (1 MB)`) }));
   registerRoutes(app, routes, context);
   mountRepoFiles(app, files);

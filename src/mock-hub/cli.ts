@@ -1,6 +1,8 @@
 // `npm run hub -- --port <port> [--host <host>] [--data <dir>]`: the mock hub alone.
+// MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers with Retry-After.
 import { serve } from '@hono/node-server';
 import { createMockHub } from './app.ts';
+import { rateLimitFromEnv } from './http/rate-limit.ts';
 import { DEMO_TOKENS } from './seed/users.ts';
 
 function flag(name: string): string | undefined {
@@ -11,12 +13,14 @@ function flag(name: string): string | undefined {
 const port = Number(flag('port') ?? process.env.PORT ?? 4701);
 const host = flag('host') ?? '127.0.0.1';
 const dataDir = flag('data');
-const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
+const limit = rateLimitFromEnv(process.env.MOCK_HUB_RATE_LIMIT);
+const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}`, ...(limit ? { rateLimit: limit } : {}) });
 
 const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
   const url = `http://${host}:${info.port}`;
   console.log(`Mock hub: ${url}  (OpenAPI: ${url}/openapi.json)`);
   console.log(`State: ${dataDir ? `persisted in ${dataDir}` : 'in memory'}`);
+  if (limit) console.log(`Rate limit: ${limit.requests} requests per ${limit.windowMs / 1000} s per token`);
   console.log('Demo tokens:');
   for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
   // Build the big seeded audit history now rather than on the first export request.
