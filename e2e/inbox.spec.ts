@@ -123,6 +123,20 @@ test.describe('inbox', () => {
     await expect(page.getByTestId('count-unread')).toHaveText(String(unreadBefore));
   });
 
+  test('opening a notification on the hub marks it read', async ({ page, request }) => {
+    await signIn(page, TOKENS.aliceWrite, '/inbox');
+    const row = await firstUnread(page);
+    const id = (await row.getAttribute('data-id'))!;
+    try {
+      const popup = page.waitForEvent('popup');
+      await row.getByTestId('notification-title').click();
+      await (await popup).close();
+      await expect(row).toHaveAttribute('data-read', 'true');
+    } finally {
+      await hubApi(request, TOKENS.aliceWrite).send('POST', '/api/notifications/mark-as-read', { discussionIds: [id], read: false });
+    }
+  });
+
   test('rolls an optimistic change back when the hub answers 500, showing the error', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     let release!: () => void;

@@ -12,9 +12,10 @@ interface Props {
   focusActive: number;
   onActive(i: number): void;
   onToggle(id: string): void;
+  onOpen(id: string): void;
 }
 
-export function NotificationList({ rows, hubUrl, selected, allSelected, active, focusActive, onActive, onToggle }: Props) {
+export function NotificationList({ rows, hubUrl, selected, allSelected, active, focusActive, onActive, onToggle, onOpen }: Props) {
   const refs = useRef<(HTMLLIElement | null)[]>([]);
   // Keyboard moves bump focusActive; clicks only set active and keep focus where it is.
   useEffect(() => {
@@ -35,6 +36,7 @@ export function NotificationList({ rows, hubUrl, selected, allSelected, active, 
           active={i === active}
           onToggle={() => onToggle(view.id)}
           onFocus={() => onActive(i)}
+          onOpen={() => onOpen(view.id)}
         />
       ))}
     </ul>

@@ -13,10 +13,12 @@ interface Props {
   active: boolean;
   onToggle(): void;
   onFocus(): void;
+  /** Opening a notification on the hub also marks it read, as the hub's own inbox does. */
+  onOpen(): void;
 }
 
 /** One notification; every hub string is a React text child, never HTML. */
-export const NotificationRow = forwardRef<HTMLLIElement, Props>(function NotificationRow({ notification: n, view, href, selected, active, onToggle, onFocus }, ref) {
+export const NotificationRow = forwardRef<HTMLLIElement, Props>(function NotificationRow({ notification: n, view, href, selected, active, onToggle, onFocus, onOpen }, ref) {
   const unread = !n.read;
   return (
     <li
@@ -41,7 +43,7 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
       <KindBadge kind={view.kind} />
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2">
-          <a href={href} target="_blank" rel="noopener noreferrer" className={`truncate text-sm hover:underline ${unread ? 'font-semibold text-slate-950 dark:text-white' : 'text-slate-700 dark:text-slate-300'}`} data-testid="notification-title">
+          <a href={href} target="_blank" rel="noopener noreferrer" onClick={onOpen} data-open className={`truncate text-sm hover:underline ${unread ? 'font-semibold text-slate-950 dark:text-white' : 'text-slate-700 dark:text-slate-300'}`} data-testid="notification-title">
             {view.title}
           </a>
           {view.status && <StatusBadge status={view.status} />}

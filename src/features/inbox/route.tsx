@@ -84,7 +84,13 @@ function InboxBody({ filters, page, setPage }: { filters: Omit<NotificationFilte
     read: () => run('read', currentTarget()),
     unread: () => run('unread', currentTarget()),
     focusFilters: () => document.getElementById('f-repoName')?.focus(),
+    open: () => document.querySelector<HTMLAnchorElement>(`[data-id="${rows[active]?.view.id}"] a[data-open]`)?.click(),
   });
+
+  function markOpened(id: string) {
+    const row = rows.find((r) => r.view.id === id);
+    if (row && !row.notification.read) run('read', { kind: 'ids', ids: [id] });
+  }
 
   const lastAction = bulk.variables?.type;
   return (
@@ -132,6 +138,7 @@ function InboxBody({ filters, page, setPage }: { filters: Omit<NotificationFilte
             focusActive={focusTick}
             onActive={setActive}
             onToggle={selection.toggle}
+            onOpen={markOpened}
           />
         </div>
       )}

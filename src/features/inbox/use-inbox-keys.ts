@@ -6,6 +6,7 @@ interface Handlers {
   read(): void;
   unread(): void;
   focusFilters(): void;
+  open(): void;
 }
 
 function typing(target: EventTarget | null): boolean {
@@ -13,7 +14,7 @@ function typing(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName) && (target as HTMLInputElement).type !== 'checkbox';
 }
 
-/** Inbox shortcuts (j/k/x/r/u and / for the filters), off while typing or when a dialog is open. */
+/** Inbox shortcuts (j/k/x/r/u, o to open, / for the filters), off while typing or when a dialog is open. */
 export function useInboxKeys(handlers: Handlers) {
   const ref = useRef(handlers);
   useEffect(() => {
@@ -23,7 +24,7 @@ export function useInboxKeys(handlers: Handlers) {
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey || typing(e.target) || document.querySelector('dialog[open]')) return;
       const h = ref.current;
-      const map: Record<string, () => void> = { j: () => h.move(1), k: () => h.move(-1), x: h.toggle, r: h.read, u: h.unread, '/': h.focusFilters };
+      const map: Record<string, () => void> = { j: () => h.move(1), k: () => h.move(-1), x: h.toggle, r: h.read, u: h.unread, o: h.open, '/': h.focusFilters };
       const fn = map[e.key];
       if (!fn) return;
       e.preventDefault();
