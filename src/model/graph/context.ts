@@ -13,6 +13,8 @@ export interface BuildContext {
   config: ConsisIDConfig;
   weights: WeightSet;
   dtype: ComputeDtype;
+  /** PerceiverCrossAttention through folded projections: 'auto' when there are fewer face tokens than head channels */
+  crossAttention?: 'auto' | 'folded' | 'mha';
 }
 
 export function weight(ctx: BuildContext, name: string): Float32Array {

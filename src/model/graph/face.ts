@@ -1,6 +1,6 @@
 // Identity module: LocalFacialExtractor (perceiver resampler over ViT features) and the
 // PerceiverCrossAttention layers that add its output to the video tokens.
-import { add, concat, expand, gelu, layerNorm, leakyRelu, linear, matmul, multiHeadAttention, reshape, slice, split } from '../onnx/ops';
+import { add, concat, expand, gelu, layerNorm, leakyRelu, linear, matmul, multiHeadAttention, reshape, slice, softmax, split, transpose } from '../onnx/ops';
 import type { Value } from '../onnx/graph-builder';
 import { fusedLinear, init, param, weight, type BuildContext } from './context';
 
@@ -58,21 +58,56 @@ export function localFacialExtractor(ctx: BuildContext, idCond: Value, vitHidden
   });
 }
 
-/** video (B, V, inner) -> local_face_scale * PerceiverCrossAttention(faceEmb, video) */
+/**
+ * video (B, V, inner) -> local_face_scale * PerceiverCrossAttention(faceEmb, video).
+ * With fewer face tokens than head channels, the projections are folded through the keys and
+ * values (scores = video (Wq K^T), output = P (V Wo)): the same product with far fewer FLOPs,
+ * since the video tokens never get projected to the wide head space.
+ */
 export function perceiverCrossAttention(ctx: BuildContext, faceEmb: Value, video: Value, index: number): Value {
   const { g, config: c } = ctx;
   const p = `perceiver_cross_attention.${index}`;
   return g.scoped(p, () => {
-    const inner = c.cross_attn_dim_head * c.cross_attn_num_heads;
+    const heads = c.cross_attn_num_heads;
+    const dh = c.cross_attn_dim_head;
+    const inner = dh * heads;
     const img = ln(ctx, faceEmb, `${p}.norm1`);
     const hs = ln(ctx, video, `${p}.norm2`);
-    const q = lin(ctx, hs, `${p}.to_q`);
     let [k, vv] = split(g, lin(ctx, img, `${p}.to_kv`), [inner, inner], -1) as [Value, Value];
     const b = video.dims[0]!;
-    if (k.dims[0] !== b) {
-      k = expand(g, k, [b, k.dims[1]!, inner]);
-      vv = expand(g, vv, [b, vv.dims[1]!, inner]);
+    const [bi, nq] = k.dims as [number, number];
+    const mode = ctx.crossAttention ?? 'auto';
+    if (mode === 'folded' || (mode === 'auto' && nq < dh)) return foldedCrossAttention(ctx, p, hs, k, vv);
+    if (bi !== b) {
+      k = expand(g, k, [b, nq, inner]);
+      vv = expand(g, vv, [b, nq, inner]);
     }
-    return lin(ctx, multiHeadAttention(g, q, k, vv, c.cross_attn_num_heads), `${p}.to_out`, c.local_face_scale);
+    return lin(ctx, multiHeadAttention(g, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`, c.local_face_scale);
   });
+}
+
+function foldedCrossAttention(ctx: BuildContext, p: string, hs: Value, k: Value, vv: Value): Value {
+  const { g, config: c } = ctx;
+  const heads = c.cross_attn_num_heads;
+  const dh = c.cross_attn_dim_head;
+  const inner = dh * heads;
+  const [b, v, d] = hs.dims as [number, number, number];
+  const [bi, nq] = k.dims as [number, number];
+  // to_q.weight (H*Dh, d) -> (H, d, Dh), with the 1/sqrt(Dh) softmax scale folded in
+  const wq = weight(ctx, `${p}.to_q.weight`);
+  const scale = 1 / Math.sqrt(dh);
+  const wqHeads = new Float32Array(heads * d * dh);
+  for (let h = 0; h < heads; h++) for (let i = 0; i < d; i++) for (let j = 0; j < dh; j++) wqHeads[(h * d + i) * dh + j] = wq[(h * dh + j) * d + i]! * scale;
+  // to_out.weight (d, H*Dh) -> (H, Dh, d), with local_face_scale folded in
+  const wo = weight(ctx, `${p}.to_out.weight`);
+  const woHeads = new Float32Array(inner * d);
+  for (let r = 0; r < d; r++) for (let j = 0; j < inner; j++) woHeads[j * d + r] = wo[r * inner + j]! * c.local_face_scale;
+  const kT = transpose(g, reshape(g, k, [bi, nq, heads, dh]), [0, 2, 3, 1]);
+  const m = matmul(g, init(ctx, `${p}.to_q.weight_heads`, wqHeads, [heads, d, dh]), kT);
+  const mFlat = reshape(g, transpose(g, m, [0, 2, 1, 3]), [bi, d, heads * nq]);
+  const scores = reshape(g, matmul(g, hs, mFlat), [b, v, heads, nq]);
+  const probs = reshape(g, softmax(g, scores, -1), [b, v, heads * nq]);
+  const vh = transpose(g, reshape(g, vv, [bi, nq, heads, dh]), [0, 2, 1, 3]);
+  const n = reshape(g, matmul(g, vh, init(ctx, `${p}.to_out.weight_heads`, woHeads, [heads, dh, d])), [bi, heads * nq, d]);
+  return matmul(g, probs, n);
 }
