@@ -58,7 +58,7 @@ export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result
     return () => clearInterval(t);
   }, [playing, frames]);
   const stats = useMemo(() => (current ? channelStats(current.data, current.shape) : []), [current]);
-  const summary = useMemo(() => (result ? { provider: result.provider, mode: meta.mode, ...summarize(result.shape, result.sample) } : null), [result, meta.mode]);
+  const summary = useMemo(() => (result ? { provider: result.provider, mode: meta.mode, ...summarize(result.shape, result.sample), timings: result.timings } : null), [result, meta.mode]);
 
   const download = () => {
     if (!result) return;

@@ -1,0 +1,143 @@
+// `npm run bench -- preview`: the model preview page in headless Chromium (SwiftShader WebGPU, so
+// WebGPU here is a CPU figure too) on the tiny demo checkpoint: forward time per step on WebGPU
+// and on WASM, side by side with onnxruntime-node CPU measured in the same run on the same inputs.
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { chromium, type Page } from '@playwright/test';
+import { Hono } from 'hono';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromiumArgs } from '../playwright.config.ts';
+import { securityHeaders } from '../scripts/security-headers.ts';
+import { createMockHub } from '../src/mock-hub/app.ts';
+import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
+import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
+import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
+import type { Timings } from '../src/features/preview/protocol.ts';
+import { figure, median, type Figure } from './figure.ts';
+
+const BENCH = 'preview';
+const REPO = 'consisid-community/consisid-tiny';
+const RUNS = Number(process.env.PREVIEW_BENCH_RUNS ?? 5);
+const root = path.resolve(import.meta.dirname, '..');
+const outDir = path.join(root, 'tmp', 'bench-preview-dist');
+
+function build(): void {
+  // a private build so the bench never races other builds of dist/
+  const r = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);
+}
+
+async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
+  // routes are mounted once the port (and so the mock hub's base URL) is known, before any request
+  const app = new Hono();
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mock = await createMockHub({ baseUrl: url });
+  for (const d of demoCheckpoints()) mock.registerRepoFiles(d.repoId, d.files);
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [k, v] of Object.entries(securityHeaders)) c.res.headers.set(k, v);
+  });
+  app.route('/', mock.app);
+  app.use('/*', serveStatic({ root: path.relative(process.cwd(), outDir) || '.' }));
+  const indexHtml = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  app.get('*', (c) => c.html(indexHtml));
+  return {
+    url,
+    close: async () => {
+      server.close();
+      await mock.close();
+    },
+  };
+}
+
+interface Summary {
+  provider: string;
+  shape: number[];
+  timings: Timings;
+}
+
+async function runOnce(page: Page): Promise<Summary> {
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  await page.getByTestId('preview-status').filter({ hasText: 'Model loaded' }).waitFor({ timeout: 300_000 });
+  const err = await page.getByTestId('preview-error').count();
+  if (err) throw new Error(`the page reported: ${await page.getByTestId('preview-error').textContent()}`);
+  return JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as Summary;
+}
+
+async function download(page: Page): Promise<Float32Array> {
+  const { parseSafetensors, entryToFloat32 } = await import('../src/model/safetensors/read.ts');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download output (.safetensors)' }).click()]);
+  const f = parseSafetensors(new Uint8Array(readFileSync(await dl.path())), 'output');
+  return entryToFloat32(f.tensors.get('sample')!, 'sample');
+}
+
+export default async function run(): Promise<Figure[]> {
+  build();
+  const server = await startServer();
+  const figures: Figure[] = [];
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+  try {
+    // Node CPU (onnxruntime-node) on the same checkpoint from the same hub, same inputs
+    const model = await ConsisIDTransformer3DModel.fromPretrained(REPO, { hubUrl: server.url, subfolder: 'transformer', device: 'cpu' });
+    const spec = defaultSpec(model.config);
+    const args = { ...forwardArgs(model.config, generateInputs(model.config, spec)), return_dict: true as const };
+    let t = performance.now();
+    const ref = await model.forward(args);
+    const nodeFirst = performance.now() - t;
+    const nodeTimes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      t = performance.now();
+      await model.forward(args);
+      nodeTimes.push(performance.now() - t);
+    }
+    await model.release();
+    const nodeMedian = median(nodeTimes);
+    const shape = `latents ${ref.sample.shape.join('x')}, text ${spec.textLength} tokens, ${RUNS} timed runs after a first run`;
+    figures.push(figure(BENCH, 'inputs', shape, ''));
+
+    const context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(`/sign-in?next=${encodeURIComponent(`/preview?repo=${REPO}`)}`);
+    await page.getByLabel('Access token').fill('hf_alice_write');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => u.pathname === '/preview');
+    await page.getByTestId('provider-reason').filter({ hasNotText: 'Checking' }).waitFor();
+    figures.push(figure(BENCH, 'webgpu_adapter', ((await page.getByTestId('adapter-info').textContent().catch(() => null)) ?? 'none').replace(/^Adapter: /, ''), ''));
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    await page.getByTestId('checkpoint-summary').waitFor();
+
+    const perDevice: Record<string, number> = {};
+    for (const device of ['webgpu', 'wasm'] as const) {
+      await page.getByLabel('Provider', { exact: true }).selectOption(device);
+      const first = await runOnce(page);
+      if (first.provider !== device) throw new Error(`asked for ${device}, the page used ${first.provider}`);
+      const err = relativeError(await download(page), ref.sample.data as Float32Array);
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) times.push((await runOnce(page)).timings.forwardMs[0]!);
+      perDevice[device] = median(times);
+      figures.push(
+        figure(BENCH, `${device}_forward_ms_median`, median(times), 'ms'),
+        figure(BENCH, `${device}_first_forward_ms`, first.timings.forwardMs[0]!, 'ms'),
+        figure(BENCH, `${device}_graph_build_ms`, first.timings.graphBuildMs[0] ?? 0, 'ms'),
+        figure(BENCH, `${device}_session_create_ms`, first.timings.sessionCreateMs[0] ?? 0, 'ms'),
+        figure(BENCH, `${device}_rel_error_vs_node`, err, '', { op: '<=', value: 1e-3 }),
+      );
+    }
+    figures.push(
+      figure(BENCH, 'node_cpu_forward_ms_median', nodeMedian, 'ms'),
+      figure(BENCH, 'node_cpu_first_forward_ms', nodeFirst, 'ms'),
+      figure(BENCH, 'webgpu_vs_node_cpu', perDevice.webgpu! / nodeMedian, 'x slower'),
+      figure(BENCH, 'wasm_vs_node_cpu', perDevice.wasm! / nodeMedian, 'x slower'),
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return figures;
+}
