@@ -51,6 +51,8 @@ export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R e
    * and `validatedBy` says where its content is validated instead.
    */
   raw?: { contentType: string; validatedBy: string };
+  /** Headers of the 200 answer worth documenting (name -> description); X-Request-Id is always there. */
+  responseHeaders?: Record<string, string>;
   /**
    * GET only: memoize the validated, serialized answer per caller and URL until the next committed
    * write (store version). For hot reads whose answer depends on nothing but state and request.

@@ -44,5 +44,7 @@ describe('GET /openapi.json', () => {
     const notif = doc.paths['/api/notifications']!.get!;
     expect(notif.parameters.map((p) => p.name).sort()).toEqual(['articleId', 'lastUpdate', 'mention', 'p', 'paperId', 'postAuthor', 'readStatus', 'repoName', 'repoType']);
     expect(doc.paths['/{namespace}/{repo}/resolve/{revision}/{path}']!.get!['x-mock-extension']).toBe(true);
+    const exportOp = doc.paths['/api/organizations/{name}/audit-log/export']!.get! as Op & { responses: Record<string, { headers?: Record<string, unknown> }> };
+    expect(Object.keys(exportOp.responses['200']!.headers!)).toContain('Content-Disposition');
   });
 });

@@ -57,6 +57,9 @@ function operation(route: AnyRoute) {
     responses: {
       200: {
         description: 'OK',
+        headers: Object.fromEntries(
+          Object.entries({ 'X-Request-Id': 'Id of this request, also on errors', ...route.responseHeaders }).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+        ),
         content: { [route.raw?.contentType ?? 'application/json']: { schema: jsonSchema(route.response, 'output') } },
       },
       ...Object.fromEntries(

@@ -18,6 +18,7 @@ const list = defineRoute({
   summary: 'List notifications, newest first, 20 per page',
   query: NotificationFilters,
   memo: true,
+  responseHeaders: { Link: '`<...?p=N+1>; rel="next"` while more pages follow' },
   response: NotificationList,
   handler: ({ query, auth, hub, setHeader, request }) => {
     const all = hub.store.state.notifications[auth.user.name] ?? [];

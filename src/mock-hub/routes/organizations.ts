@@ -48,6 +48,7 @@ const exportAudit = defineRoute({
   query: AuditLogQuery,
   response: AuditLogExport,
   raw: { contentType: 'application/json', validatedBy: 'src/mock-hub/audit/audit-history.test.ts' },
+  responseHeaders: { 'Content-Disposition': 'attachment; filename="<org>-audit-log-<YYYY-MM-DD>.json"' },
   errors: [403, 404],
   handler: ({ params, query, hub }) => {
     const body = hub.audit.exportBody(params.name, query.q, hub.store.state.auditExtra[params.name] ?? []);
