@@ -41,7 +41,8 @@ export function Component() {
       signIn({ baseUrl: cleanUrl, token: token.trim(), remember });
       navigate(safeNext(params.get('next')), { replace: true });
     } catch (err) {
-      setErrors({ form: describeError(err).message });
+      const d = describeError(err);
+      setErrors({ form: d.status === 401 ? `The hub did not accept this token: ${d.message}` : d.status ? `The hub answered HTTP ${d.status}: ${d.message}` : d.message });
     } finally {
       setBusy(false);
     }
@@ -55,7 +56,7 @@ export function Component() {
         <Field label="Hub URL" error={errors.baseUrl} hint="Defaults to the embedded mock hub.">
           {(p) => <input {...p} className={inputClass} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} type="url" autoComplete="url" />}
         </Field>
-        <Field label="Access token" error={errors.token}>
+        <Field label="Access token" error={errors.token} hint={baseUrl === defaultHubUrl() ? 'npm start prints the demo tokens of the embedded hub.' : 'A hub access token; it stays in this browser.'}>
           {(p) => <input {...p} className={inputClass} value={token} onChange={(e) => setToken(e.target.value)} type="password" autoComplete="off" spellCheck={false} />}
         </Field>
         <label className="flex items-center gap-2 text-sm">

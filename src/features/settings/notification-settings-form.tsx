@@ -54,7 +54,7 @@ export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: 
   const showHubError = save.isError && !hubFieldError(save.error, ['prepaidAmount'] as const);
   return (
     <form onSubmit={submit} noValidate aria-label="Notification settings">
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid items-start gap-4 lg:grid-cols-2">
         {FLAG_GROUPS.map((group) => (
           <fieldset key={group.id} className="rounded-lg border border-slate-200 px-4 py-2 dark:border-slate-800" data-testid={`flag-group-${group.id}`}>
             <legend className="px-1 text-sm font-semibold">{group.title}</legend>
