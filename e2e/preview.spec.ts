@@ -23,17 +23,18 @@ interface Reference {
 const references = new Map<string, Promise<Reference>>();
 
 /** the Node path: the same checkpoint from the same hub, the same generated inputs, onnxruntime-node */
-function nodeReference(baseURL: string, repoId: string): Promise<Reference> {
-  let r = references.get(repoId);
+function nodeReference(baseURL: string, repoId: string, override: Partial<InputSpec> = {}): Promise<Reference> {
+  const key = `${repoId} ${JSON.stringify(override)}`;
+  let r = references.get(key);
   if (!r) {
     r = (async () => {
       const model = await ConsisIDTransformer3DModel.fromPretrained(repoId, { hubUrl: baseURL, subfolder: 'transformer', device: 'cpu' });
-      const spec = defaultSpec(model.config);
+      const spec = { ...defaultSpec(model.config), ...override };
       const out = await model.forward({ ...forwardArgs(model.config, generateInputs(model.config, spec)), return_dict: true });
       await model.release();
       return { spec, shape: out.sample.shape, data: out.sample.data as Float32Array };
     })();
-    references.set(repoId, r);
+    references.set(key, r);
   }
   return r;
 }
@@ -136,6 +137,30 @@ test('identity-module checkpoint (sharded F16, rotary) runs and matches the Node
   await runForward(page, 'wasm');
   await expect(page.getByTestId('timings')).toContainText('rotary tables');
   await expectMatchesReference(page, await ref, 'wasm');
+
+  // WebGPU too, with fewer ViT tokens per identity scale (SwiftShader compiles a shader per shape)
+  const small = nodeReference(baseURL!, FACE, { vitTokens: 16 });
+  await page.getByLabel('ViT tokens per identity scale').fill('16');
+  await page.getByLabel('Provider', { exact: true }).selectOption('webgpu');
+  await runForward(page, 'webgpu');
+  await expectMatchesReference(page, await small, 'webgpu');
+});
+
+test('the weight download shows progress and can be cancelled', async ({ page }) => {
+  // hold the weight file's full GET so the download is still running when Cancel is pressed
+  await page.route(/\/transformer\/diffusion_pytorch_model\.safetensors$/, async (route) => {
+    if (route.request().method() !== 'GET' || route.request().headers()['range']) return route.continue();
+    await new Promise((r) => setTimeout(r, 5_000));
+    await route.continue().catch(() => undefined);
+  });
+  await openPreview(page, TINY, 'wasm');
+  await inspect(page);
+  await page.getByRole('button', { name: /^Download / }).click();
+  await expect(page.getByTestId('download-progress').getByRole('progressbar')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Download cancelled; nothing was loaded.');
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
+  await expect(page.getByTestId('provider-used')).toHaveCount(0);
 });
 
 test('denoising loop shows each step and can be cancelled', async ({ page }) => {

@@ -187,7 +187,9 @@ export function Component() {
       }
     };
     const files = ['config.json', ...(info.indexUrl ? ['diffusion_pytorch_model.safetensors.index.json'] : []), ...info.files.map((f) => f.name)];
-    const threads = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
+    // WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default
+    const asked = Number(params.get('threads'));
+    const threads = Number.isInteger(asked) && asked >= 1 && asked <= 16 ? asked : Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
     try {
       await new Promise<void>((resolve, reject) => {
         loadWaiters.current = { resolve, reject };
