@@ -13,8 +13,8 @@ export interface BuildContext {
   config: ConsisIDConfig;
   weights: WeightSet;
   dtype: ComputeDtype;
-  /** PerceiverCrossAttention through folded projections: 'auto' when there are fewer face tokens than head channels */
-  crossAttention?: 'auto' | 'folded' | 'mha';
+  /** identity-module attention through folded K/V projections: 'auto' when there are fewer queries (or keys) than head channels */
+  foldAttention?: 'auto' | 'always' | 'never';
 }
 
 export function weight(ctx: BuildContext, name: string): Float32Array {

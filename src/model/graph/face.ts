@@ -29,8 +29,39 @@ function perceiverAttention(ctx: BuildContext, context: Value, latents: Value, p
   const img = ln(ctx, context, `${prefix}.norm1`);
   const lat = ln(ctx, latents, `${prefix}.norm2`);
   const q = lin(ctx, lat, `${prefix}.to_q`);
-  const [k, v] = split(g, lin(ctx, concat(g, [img, lat], 1), `${prefix}.to_kv`), [inner, inner], -1) as [Value, Value];
+  const kvInput = concat(g, [img, lat], 1);
+  if (foldAttention(ctx, q.dims[1]!, c.LFE_dim_head)) return lin(ctx, foldedKvAttention(ctx, prefix, q, kvInput), `${prefix}.to_out`);
+  const [k, v] = split(g, lin(ctx, kvInput, `${prefix}.to_kv`), [inner, inner], -1) as [Value, Value];
   return lin(ctx, multiHeadAttention(g, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
+}
+
+function foldAttention(ctx: BuildContext, queries: number, headDim: number): boolean {
+  const mode = ctx.foldAttention ?? 'auto';
+  return mode === 'always' || (mode === 'auto' && queries < headDim);
+}
+
+/**
+ * Attention of few queries over many context tokens without projecting the context:
+ * scores = (q_h Wk_h) X^T and output_h = (P_h X) Wv_h^T, X the (normed) context.
+ */
+function foldedKvAttention(ctx: BuildContext, prefix: string, q: Value, x: Value): Value {
+  const { g, config: c } = ctx;
+  const heads = c.LFE_num_heads;
+  const dh = c.LFE_dim_head;
+  const inner = heads * dh;
+  const [bi, nq] = q.dims as [number, number];
+  const v = x.dims[2]!;
+  const wkv = weight(ctx, `${prefix}.to_kv.weight`);
+  const scale = 1 / Math.sqrt(dh);
+  const wk = wkv.slice(0, inner * v).map((w) => w * scale);
+  const wvHeads = new Float32Array(inner * v);
+  for (let h = 0; h < heads; h++) for (let i = 0; i < v; i++) for (let j = 0; j < dh; j++) wvHeads[(h * v + i) * dh + j] = wkv[(inner + h * dh + j) * v + i]!;
+  const qh = transpose(g, reshape(g, q, [bi, nq, heads, dh]), [0, 2, 1, 3]);
+  const a = reshape(g, matmul(g, qh, init(ctx, `${prefix}.to_k.weight_heads`, wk, [heads, dh, v])), [bi, heads * nq, v]);
+  const probs = softmax(g, matmul(g, a, transpose(g, x, [0, 2, 1])), -1);
+  const o = reshape(g, matmul(g, probs, x), [bi, heads, nq, v]);
+  const out = matmul(g, o, init(ctx, `${prefix}.to_v.weight_heads`, wvHeads, [heads, v, dh]));
+  return reshape(g, transpose(g, out, [0, 2, 1, 3]), [bi, nq, inner]);
 }
 
 /** id_cond (Bi, id_dim), id_vit_hidden[i] (Bi, N, vit) -> (Bi, num_queries, LFE_output_dim) */
@@ -76,8 +107,7 @@ export function perceiverCrossAttention(ctx: BuildContext, faceEmb: Value, video
     let [k, vv] = split(g, lin(ctx, img, `${p}.to_kv`), [inner, inner], -1) as [Value, Value];
     const b = video.dims[0]!;
     const [bi, nq] = k.dims as [number, number];
-    const mode = ctx.crossAttention ?? 'auto';
-    if (mode === 'folded' || (mode === 'auto' && nq < dh)) return foldedCrossAttention(ctx, p, hs, k, vv);
+    if (foldAttention(ctx, nq, dh)) return foldedCrossAttention(ctx, p, hs, k, vv);
     if (bi !== b) {
       k = expand(g, k, [b, nq, inner]);
       vv = expand(g, vv, [b, nq, inner]);

@@ -8,15 +8,16 @@ import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures
 import { buildConsisIDGraph } from './transformer';
 
 describe('buildConsisIDGraph', () => {
-  it('folded and multi-head-attention cross-attention paths agree with the reference', async () => {
+  it('folded and multi-head-attention paths of the identity module agree with the reference', async () => {
     const f = loadFixture('tiny-face');
     const { config, weights } = await loadCheckpoint(localSource(fixtureDir('tiny-face')));
     const { shape, feeds } = prepareForward(config, f.args);
     const backend = nodeBackend();
-    for (const crossAttention of ['folded', 'mha'] as const) {
-      const built = buildConsisIDGraph(config, weights, shape, { crossAttention });
+    for (const foldAttention of ['always', 'never'] as const) {
+      const built = buildConsisIDGraph(config, weights, shape, { foldAttention });
       const ops = new Set(built.model.graph.nodes.map((n) => n.opType));
-      expect(ops.has('Softmax')).toBe(crossAttention === 'folded');
+      expect(ops.has('Softmax')).toBe(foldAttention === 'always');
+      expect(ops.has('MultiHeadAttention')).toBe(true);
       const session = await backend.createSession(encodeModel(built.model), { device: 'cpu' });
       const out = await session.run(feeds);
       await session.release();

@@ -49,9 +49,9 @@ function rotaryTables(ctx: BuildContext, cosIn: Value, sinIn: Value, textLength:
   return { cos: reshape(g, cosFull, [seq, 1, dh]), sin: reshape(g, sinFull, [seq, 1, dh]), swap: constI64(g, swap, [dh], 'rope_swap') };
 }
 
-export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: { dtype?: ComputeDtype; crossAttention?: BuildContext['crossAttention'] } = {}): BuiltGraph {
+export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: { dtype?: ComputeDtype; foldAttention?: BuildContext['foldAttention'] } = {}): BuiltGraph {
   const g = new GraphBuilder('consisid_transformer_3d');
-  const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32', crossAttention: opts.crossAttention ?? 'auto' };
+  const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32', foldAttention: opts.foldAttention ?? 'auto' };
   const c = config;
   const { batch: b, frames: f, height: h, width: w, textLength: t } = shape;
   const p = c.patch_size;
