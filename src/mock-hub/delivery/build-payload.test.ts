@@ -3,7 +3,7 @@ import { receivedWebhookPayloadSchema, webhookPayloadSchema } from '../../webhoo
 import { buildPayload, repoUrls } from './build-payload.ts';
 import { MockEvent } from './event-schema.ts';
 
-const facts = { id: 'a'.repeat(24), private: true, ownerId: 'b'.repeat(24), headSha: 'c'.repeat(40), previousSha: 'd'.repeat(40) };
+const facts = { id: 'a'.repeat(24), private: true, ownerId: 'b'.repeat(24), actorId: 'e'.repeat(24), headSha: 'c'.repeat(40), previousSha: 'd'.repeat(40) };
 
 describe('buildPayload', () => {
   it('builds a push payload with refs, head sha, URLs and the webhook id', () => {
@@ -27,7 +27,9 @@ describe('buildPayload', () => {
     });
     const p = buildPayload(event, facts, 'f'.repeat(24), 'http://hub.test');
     expect(p.discussion).toMatchObject({ num: 7, title: 'Bug', isPullRequest: true, status: 'open', url: { web: 'http://hub.test/acme/m/discussions/7' }, changes: { base: 'refs/heads/main' } });
-    expect(p.comment).toMatchObject({ content: 'Hi', hidden: false });
+    expect(p.comment).toMatchObject({ content: 'Hi', hidden: false, author: { id: facts.actorId } });
+    expect(p.discussion!.author).toEqual({ id: facts.actorId });
+    expect(p.repo.owner).toEqual({ id: facts.ownerId });
     expect(p.updatedRefs).toBeUndefined();
     const config = buildPayload(MockEvent.parse({ repo: { type: 'model', name: 'acme/m' }, scope: 'repo.config', action: 'update' }), facts, 'f'.repeat(24), 'http://hub.test');
     expect(config.updatedConfig).toEqual({ private: true });

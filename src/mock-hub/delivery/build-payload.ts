@@ -8,6 +8,8 @@ export interface RepoFacts {
   id: string;
   private: boolean;
   ownerId: string;
+  /** Who made the event happen: author of a discussion or comment. */
+  actorId: string;
   headSha: string;
   /** Set for pushes: the sha before the push. */
   previousSha?: string;
@@ -34,7 +36,7 @@ export function buildPayload(event: MockEvent, repo: RepoFacts, webhookId: strin
     payload.discussion = {
       id: discussionId,
       num: d.num,
-      author: { id: repo.ownerId },
+      author: { id: repo.actorId },
       url: discussionUrl,
       title: d.title,
       isPullRequest: d.isPullRequest,
@@ -43,7 +45,7 @@ export function buildPayload(event: MockEvent, repo: RepoFacts, webhookId: strin
     };
     if (event.scope === 'discussion.comment' && d.comment) {
       const commentId = stableId24(`comment:${discussionId}:${d.comment.content}`);
-      payload.comment = { id: commentId, author: { id: repo.ownerId }, hidden: d.comment.hidden, content: d.comment.content, url: { web: `${discussionUrl.web}#${commentId}` } };
+      payload.comment = { id: commentId, author: { id: repo.actorId }, hidden: d.comment.hidden, content: d.comment.content, url: { web: `${discussionUrl.web}#${commentId}` } };
     }
   }
   if (event.scope === 'repo.content') {

@@ -27,7 +27,8 @@ interface Outcome extends SendResult {
 
 export interface DeliveryEngine {
   /** Matches the event and starts its deliveries without waiting for them. */
-  emit(event: MockEvent): MockEventResult;
+  /** `actor` is the user who made the event happen (defaults to the repo owner). */
+  emit(event: MockEvent, actor?: string): MockEventResult;
   logs(webhookId: string): WebhookLogEntry[];
   /** Re-sends a logged payload and waits for it; undefined when the webhook or log entry is unknown. */
   replay(webhookId: string, logId: string): Promise<{ status: number } | undefined>;
@@ -52,7 +53,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   const limiter = new KeyedLimiter(options.concurrencyPerWebhook ?? 8);
   const headShas = new Map<string, string>();
 
-  function repoFacts(event: MockEvent): RepoFacts {
+  function repoFacts(event: MockEvent, actor: string | undefined): RepoFacts {
     const key = `${event.repo.type}/${event.repo.name}`;
     const previous = headShas.get(key) ?? stableId24(`sha:${key}`).padEnd(40, '0');
     const headSha = event.scope === 'repo.content' ? newSha() : previous;
@@ -62,6 +63,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       id: stableId24(`repo:${key}`),
       private: host.repo(event.repo)?.private ?? false,
       ownerId: host.principal(owner).id,
+      actorId: host.principal(actor ?? owner).id,
       headSha,
       ...(event.scope === 'repo.content' ? { previousSha: previous } : {}),
     };
@@ -136,7 +138,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   }
 
   return {
-    emit(event) {
+    emit(event, actor) {
       // A private repo's events reach only webhooks whose owner can see the repo.
       const visible = host.webhooks().filter((h) => host.canSee(h.owner, event.repo));
       const matched = matchingWebhooks(
@@ -144,7 +146,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
         event.repo,
         event.scope,
       );
-      const facts = matched.length ? repoFacts(event) : undefined;
+      const facts = matched.length ? repoFacts(event, actor) : undefined;
       const reached: MockEventResult['reached'] = [];
       const triggeredAt = now().toISOString();
       for (const webhook of matched) {

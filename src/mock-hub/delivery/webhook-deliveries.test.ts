@@ -4,6 +4,7 @@ import { WebhookEnvelope, WebhookList } from '../../hub/schemas/webhook.ts';
 import { ReplayResult } from '../../hub/schemas/webhook.ts';
 import { WebhookLogList, type WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
 import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from '../../webhooks/payload-schema.ts';
+import { findUser } from '../seed/users.ts';
 import { MockEventResult } from './event-schema.ts';
 import { eventually, startLoopback, type Loopback } from './loopback-harness.ts';
 
@@ -43,8 +44,8 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     return WebhookEnvelope.parse(await res.json()).webhook.id;
   }
   const urlOf = (route: string) => `${lb.receiverUrl}/webhooks/${route}`;
-  async function emit(event: object) {
-    const res = await lb.api('/api/_mock/events', { body: event });
+  async function emit(event: object, token?: string) {
+    const res = await lb.api('/api/_mock/events', { body: event, token });
     expect(res.status).toBe(200);
     return MockEventResult.parse(await res.json());
   }
@@ -105,12 +106,16 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     received.length = 0;
     const hook = await createHook({ watched: [{ type: 'user', name: 'alice' }], domains: ['discussion'], url: urlOf('discussion-hook'), secret: RECEIVER_SECRET });
     const repoOnly = await createHook({ watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: urlOf('repo-hook'), secret: RECEIVER_SECRET });
-    const result = await emit({ repo: { type: 'dataset', name: 'alice/data' }, scope: 'discussion.comment', action: 'create', discussion: { num: 4, title: 'Typo', comment: { content: 'Fixed?' } } });
+    const result = await emit({ repo: { type: 'dataset', name: 'alice/data' }, scope: 'discussion.comment', action: 'create', discussion: { num: 4, title: 'Typo', comment: { content: 'Fixed?' } } }, 'hf_bob_write');
     expect(result.reached.map((r) => r.webhookId)).toEqual([hook]);
     await logsWhen(hook, 1);
     const payload = received.find((r) => r.route === 'discussion-hook')!.payload;
     expect(payload.discussion).toMatchObject({ num: 4, title: 'Typo', status: 'open', isPullRequest: false });
     expect(payload.comment).toMatchObject({ content: 'Fixed?' });
+    // The caller (bob) is the author; the owner is the repo's namespace (alice).
+    expect(payload.comment!.author.id).toBe(findUser('bob')!.id);
+    expect(payload.discussion!.author.id).toBe(findUser('bob')!.id);
+    expect(payload.repo.owner.id).toBe(findUser('alice')!.id);
     expect(payload.repo.url.web).toBe(`${lb.hub.context.baseUrl}/datasets/alice/data`);
     expect(await logsOf(repoOnly)).toEqual([]);
   });

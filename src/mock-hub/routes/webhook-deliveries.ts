@@ -17,7 +17,7 @@ const emitEvent = defineRoute({
     '(POST to the URL, or a started Job) run in the background and appear in each webhook’s log.',
   body: MockEvent,
   response: MockEventResult,
-  handler: ({ body, hub }) => deliveriesOf(hub).emit(body),
+  handler: ({ body, auth, hub }) => deliveriesOf(hub).emit(body, auth.user.name),
 });
 
 const logs = defineRoute({
