@@ -22,6 +22,18 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('declares every path template parameter and resolves every $ref', async () => {
+    const hub = await testHub();
+    const doc = (await call(hub, 'GET', '/openapi.json', { token: null })).body as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const [method, op] of Object.entries(ops)) {
+        for (const name of names) expect(op.parameters, `${method} ${path} {${name}}`).toContainEqual(expect.objectContaining({ name, in: 'path' }));
+      }
+    }
+    for (const ref of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)) expect(doc.components.schemas[ref[1]!]).toBeDefined();
+  });
+
   it('covers every endpoint of the spec', async () => {
     const hub = await testHub();
     const doc = (await call(hub, 'GET', '/openapi.json', { token: null })).body as { paths: Record<string, Record<string, Op>> };

@@ -4,6 +4,9 @@ import { createPrng, seedOf, seedTime } from './prng.ts';
 
 const WORDS = ['llama', 'vision', 'tiny', 'bert', 'whisper', 'diffusion', 'chat', 'coder', 'audio', 'consisid', 'retrieval', 'eval', 'sft', 'mix'];
 
+/** Repositories other seed entities (watch list, webhooks) refer to by name. */
+export const NAMED_REPOS: Record<string, Record<number, string>> = { acme: { 1: 'llama-vision-model' }, alice: { 0: 'eval-mix-dataset' } };
+
 /** Repositories per owner; every owner with >= 5 gets all five repo types. */
 export const REPO_COUNTS: Record<string, number> = { alice: 45, bob: 8, carol: 5, acme: 30, teamco: 10, freeorg: 4 };
 
@@ -15,6 +18,7 @@ export function seedRepositories(): StoredRepo[] {
     for (let i = 0; i < count; i++) {
       const type: RepoType = REPO_TYPES[i % REPO_TYPES.length]!;
       let name = `${prng.pick(WORDS)}-${prng.pick(WORDS)}-${type}`;
+      name = NAMED_REPOS[owner]?.[i] ?? name;
       while (used.has(name)) name += `-${i}`;
       used.add(name);
       // Log-uniform between 1 KB and ~50 GB, in bytes.

@@ -31,6 +31,12 @@ describe('seed', () => {
     expect(hooks.some((w) => w.url) && hooks.some((w) => w.job)).toBe(true);
   });
 
+  it('refers only to repos that exist (watch list, webhooks)', () => {
+    const ids = new Set(state.repos.map((r) => r.id));
+    for (const w of Object.values(state.watch).flat()) if (w.type === 'repo') expect(ids.has(w.id), w.id).toBe(true);
+    for (const h of state.webhooks) for (const w of h.webhook.watched) if (!['user', 'org'].includes(w.type)) expect(ids.has(w.name), w.name).toBe(true);
+  });
+
   it('has the orgs, plans, members, tokens and resource groups tests rely on', () => {
     expect(ORGS.map((o) => [o.name, o.plan, o.members.alice])).toEqual([['acme', 'enterprise', 'admin'], ['teamco', 'team', 'admin'], ['freeorg', 'free', 'admin']]);
     expect(ORGS[0]!.members.bob).toBe('read');
