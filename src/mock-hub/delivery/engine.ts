@@ -26,8 +26,10 @@ interface Outcome extends SendResult {
 }
 
 export interface DeliveryEngine {
-  /** Matches the event and starts its deliveries without waiting for them. */
-  /** `actor` is the user who made the event happen (defaults to the repo owner). */
+  /**
+   * Matches the event and starts its deliveries without waiting for them. `actor` is the user who
+   * made the event happen (defaults to the repo owner).
+   */
   emit(event: MockEvent, actor?: string): MockEventResult;
   logs(webhookId: string): WebhookLogEntry[];
   /** Re-sends a logged payload and waits for it; undefined when the webhook or log entry is unknown. */
