@@ -90,6 +90,16 @@ describe('GET /api/notifications', () => {
     expect((await call(hub, 'GET', '/api/notifications', { token: TOKENS.aliceRead })).status).toBe(200);
   });
 
+  it('memoized answers follow every committed write, also writes by other modules', async () => {
+    const hub = await testHub();
+    expect((await call(hub, 'GET', '/api/notifications')).body.count.all).toBe(72);
+    expect((await call(hub, 'GET', '/api/notifications')).body.count.all).toBe(72);
+    hub.store.transaction((s) => {
+      s.notifications.alice = s.notifications.alice!.slice(0, 3);
+    });
+    expect((await call(hub, 'GET', '/api/notifications')).body.count.all).toBe(3);
+  });
+
   it('shows each user their own notifications', async () => {
     const hub = await testHub();
     const bob = await call(hub, 'GET', '/api/notifications', { token: TOKENS.bob });
