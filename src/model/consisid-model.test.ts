@@ -2,7 +2,7 @@ import { describe, expect, it, afterAll } from 'vitest';
 import { ConsisIDTransformer3DModel } from './node';
 import type { ConsisIDTransformer3DModel as Model } from './consisid-model';
 import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures';
-import { ForwardInputError } from './forward-inputs';
+import { ForwardInputError, prepareForward } from './forward-inputs';
 import type { HostTensor } from './tensor';
 
 const models = new Map<string, Model>();
@@ -62,6 +62,20 @@ describe('ConsisIDTransformer3DModel forward on onnxruntime-node (cpu)', () => {
     const ones: HostTensor = { dtype: 'float32', shape: [2, 24], data: new Float32Array(48).fill(1) };
     const shifted = await m.forward({ ...f.args, timestep_cond: ones });
     expect(relativeError(shifted.sample.data as Float32Array, f.expected)).toBeGreaterThan(1e-3);
+  });
+
+  it('float16 compute runs on the CPU provider close to the reference', async () => {
+    const f = loadFixture('tiny-face');
+    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-face'), { device: 'cpu', dtype: 'float16' });
+    models.set('tiny-face-f16', m);
+    const ops = new Set(m.buildGraph(prepareForward(m.config, f.args).shape).model.graph.initializers.map((t) => t.type));
+    expect(ops).toContain('float16');
+    const out = await m.forward(f.args);
+    expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThan(5e-3);
+  });
+
+  it('refuses a device the backend does not have', async () => {
+    await expect(ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'webgpu' })).rejects.toThrow(/device "webgpu" is not available here/);
   });
 
   it('rejects bad inputs before running', async () => {
