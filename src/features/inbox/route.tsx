@@ -19,6 +19,7 @@ import { Pagination } from './pagination.tsx';
 import { useBulkActions, type BulkAction } from './use-bulk-actions.ts';
 import { useInboxFilters } from './use-inbox-filters.ts';
 import { useInboxKeys } from './use-inbox-keys.ts';
+import { useKeyedState } from './use-keyed-state.ts';
 import { useSelection } from './use-selection.ts';
 
 const actionTitles: Record<BulkAction['type'], string> = {
@@ -39,7 +40,7 @@ export function Component() {
         </p>
       )}
       <FilterBar key={urlKey} filters={filters} onChange={setFilters} />
-      <InboxBody key={`body-${urlKey}`} filters={filters} page={page} setPage={setPage} />
+      <InboxBody urlKey={urlKey} filters={filters} page={page} setPage={setPage} />
     </>
   );
 }
@@ -50,13 +51,20 @@ function PageHeaderWithCounts({ filters, page }: { filters: Omit<NotificationFil
   return <PageHeader title="Inbox" description={<InboxCounts count={list.data?.count} />} />;
 }
 
-function InboxBody({ filters, page, setPage }: { filters: Omit<NotificationFilters, 'p'>; page: number; setPage(p: number): void }) {
+interface BodyProps {
+  urlKey: string;
+  filters: Omit<NotificationFilters, 'p'>;
+  page: number;
+  setPage(p: number): void;
+}
+
+function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
   const client = useHubClient();
   const { session } = useSession();
   const list = useQuery({ ...notificationsQuery(client, { ...filters, p: page }), placeholderData: keepPreviousData });
-  const selection = useSelection();
+  const selection = useSelection(urlKey);
   const bulk = useBulkActions();
-  const [active, setActive] = useState(0);
+  const [active, setActive] = useKeyedState(urlKey, () => 0);
   const [focusTick, setFocusTick] = useState(0);
   const [confirmDelete, setConfirmDelete] = useState<BulkTarget | null>(null);
 

@@ -1,29 +1,28 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
+import { useKeyedState } from './use-keyed-state.ts';
 
-/**
- * Picked rows, or "everything matching the filters". The caller keys the owner by the URL, so
- * changing filters or page starts from an empty selection.
- */
-export function useSelection() {
-  const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
-  const [allMatching, setAllMatching] = useState(false);
-  const toggle = useCallback((id: string) => {
-    setAllMatching(false);
-    setIds((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
-  const setPage = useCallback((pageIds: string[], on: boolean) => {
-    setAllMatching(false);
-    setIds(on ? new Set(pageIds) : new Set());
-  }, []);
-  const clear = useCallback(() => {
-    setAllMatching(false);
-    setIds(new Set());
-  }, []);
-  return { ids, allMatching, toggle, setPage, selectAllMatching: () => setAllMatching(true), clear };
+interface State {
+  ids: ReadonlySet<string>;
+  allMatching: boolean;
+}
+const empty = (): State => ({ ids: new Set(), allMatching: false });
+
+/** Picked rows, or "everything matching the filters"; a new `key` (filters, page) starts empty. */
+export function useSelection(key: string) {
+  const [state, setState] = useKeyedState<State>(key, empty);
+  const toggle = useCallback(
+    (id: string) =>
+      setState((prev) => {
+        const ids = new Set(prev.ids);
+        if (ids.has(id)) ids.delete(id);
+        else ids.add(id);
+        return { ids, allMatching: false };
+      }),
+    [setState],
+  );
+  const setPage = useCallback((pageIds: string[], on: boolean) => setState({ ids: on ? new Set(pageIds) : new Set(), allMatching: false }), [setState]);
+  const clear = useCallback(() => setState(empty()), [setState]);
+  const selectAllMatching = useCallback(() => setState((prev) => ({ ...prev, allMatching: true })), [setState]);
+  return { ids: state.ids, allMatching: state.allMatching, toggle, setPage, selectAllMatching, clear };
 }
 export type Selection = ReturnType<typeof useSelection>;
