@@ -110,22 +110,28 @@ async function initialJs(browser: Browser, url: string, state: Awaited<ReturnTyp
 const ARM_CLOCK = `(() => {
   window.__t0 = undefined;
   window.__t1 = undefined;
+  window.__t2 = undefined;
   document.addEventListener('click', () => { window.__t0 = performance.now(); }, { capture: true, once: true });
   const obs = new MutationObserver(() => {
-    if (document.querySelector('[data-testid="audit-row"]')) {
-      window.__t1 = performance.now();
+    if (window.__t1 === undefined && document.querySelector('[data-testid="audit-row"]')) window.__t1 = performance.now();
+    if (document.querySelector('[data-testid="audit-count"][data-complete="true"]')) {
+      window.__t2 = performance.now();
       obs.disconnect();
     }
   });
-  obs.observe(document.body, { childList: true, subtree: true });
+  obs.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-complete'] });
 })()`;
 
-/** In-page clock: from the click on the Audit log link to the first table row in the DOM. */
-async function clickToFirstRows(page: Page): Promise<number> {
+/**
+ * In-page clock from the click on the Audit log link: to the first table row in the DOM (the
+ * newest events, shown while the export streams in), and to the whole export parsed, validated
+ * and counted.
+ */
+async function clickToRows(page: Page): Promise<{ first: number; all: number }> {
   await page.evaluate(ARM_CLOCK);
   await page.getByRole('main').getByRole('link', { name: 'Audit log' }).click();
-  await page.locator('[data-testid="audit-row"]').first().waitFor({ timeout: 60_000 });
-  return page.evaluate<number>('window.__t1 - window.__t0');
+  await page.locator('[data-testid="audit-count"][data-complete="true"]').waitFor({ timeout: 120_000 });
+  return page.evaluate<{ first: number; all: number }>('({ first: window.__t1 - window.__t0, all: window.__t2 - window.__t0 })');
 }
 
 const SCROLL_AND_COUNT = `(async () => {
@@ -155,6 +161,7 @@ async function auditLog(browser: Browser, url: string, state: Awaited<ReturnType
   if (!warm.ok) throw new Error(`audit export answered ${warm.status}`);
   await warm.arrayBuffer();
   const times: number[] = [];
+  const allTimes: number[] = [];
   let rows = { max: 0, total: 0 };
   for (let i = 0; i < REPS; i++) {
     // A fresh context per repetition: no query cache, no HTTP cache.
@@ -162,11 +169,13 @@ async function auditLog(browser: Browser, url: string, state: Awaited<ReturnType
     const page = await context.newPage();
     await page.goto(`/orgs/${ORG}`);
     await page.getByRole('main').getByRole('link', { name: 'Audit log' }).waitFor();
-    times.push(await clickToFirstRows(page));
+    const t = await clickToRows(page);
+    times.push(t.first);
+    allTimes.push(t.all);
     if (i === 0) rows = await maxRowsWhileScrolling(page);
     await context.close();
   }
-  return { times, rows };
+  return { times, allTimes, rows };
 }
 
 export default async function run(): Promise<Figure[]> {
@@ -185,6 +194,7 @@ export default async function run(): Promise<Figure[]> {
       figure('dashboard', 'onnxruntime/model chunks loaded by the inbox', modelChunks.length, 'count', { op: '<=', value: 0 }),
       figure('dashboard', `audit log click to first rows, ${audit.rows.total.toLocaleString('en')} events (median of ${REPS})`, Math.round(median(audit.times)), 'ms', { op: '<', value: 2500 }),
       figure('dashboard', 'audit log click to first rows (slowest run)', Math.round(Math.max(...audit.times)), 'ms'),
+      figure('dashboard', `audit log click to all ${audit.rows.total.toLocaleString('en')} events parsed, validated and counted (median of ${REPS})`, Math.round(median(audit.allTimes)), 'ms'),
       figure('dashboard', 'audit log max rows in the DOM while scrolling', audit.rows.max, 'rows', { op: '<', value: 300 }),
     ];
   } finally {

@@ -7,9 +7,13 @@ const grid = (page: Page) => page.getByTestId('audit-grid');
 const rows = (page: Page) => page.getByTestId('audit-row');
 const EXPORT = /\/api\/organizations\/acme\/audit-log\/export/;
 
+/** Rows show while the export is still parsed; the whole export is in once the count says so. */
+const complete = (page: Page) => expect(page.locator('[data-testid="audit-count"][data-complete="true"]')).toBeVisible({ timeout: 60_000 });
+
 async function openAcmeAuditLog(page: Page, search = '') {
   await signIn(page, TOKENS.aliceWrite, `/orgs/acme/audit-log${search}`);
   await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+  await complete(page);
 }
 
 const cellTexts = (page: Page, col: number) => rows(page).evaluateAll((els, c) => els.map((e) => e.children[c]!.textContent ?? ''), col);
@@ -21,6 +25,7 @@ test.describe('audit log', () => {
     await page.getByRole('main').getByRole('link', { name: 'Audit log' }).click();
     await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
     test.info().annotations.push({ type: 'click to first rows', description: `${Date.now() - t0} ms` });
+    await complete(page);
     await expect(page.getByTestId('audit-count')).toHaveText(/^100,000 of 100,000 events/);
     await expect(grid(page)).toHaveAttribute('aria-rowcount', '100001');
 
@@ -121,6 +126,7 @@ test.describe('audit log', () => {
     const expected = /filename="?([^";]+)"?/.exec(disposition)![1]!;
     const body = await res.text();
     await expect(rows(page).first()).toBeVisible();
+    await complete(page);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Download/ }).click()]);
     expect(download.suggestedFilename()).toBe(expected);
     expect(await readFile((await download.path())!, 'utf8')).toBe(body);
@@ -179,6 +185,7 @@ test.describe('audit log', () => {
       await page.goto('/orgs/teamco/audit-log');
       await expectErrorPanelThenRecover(page, fault, broken);
       await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+      await complete(page);
     });
   }
 });

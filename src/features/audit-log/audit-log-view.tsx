@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
 import type { AuditLogExportResult } from '../../hub/client.ts';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 import { AuditTable } from './audit-table.tsx';
@@ -10,32 +11,44 @@ import { EventDrawer } from './event-drawer.tsx';
 import { TypeFacet } from './type-facet.tsx';
 import type { AuditParams, AuditParamsUpdate } from './use-audit-params.ts';
 
-/** The loaded export: facet, table, drawer and download. Derived data is memoized per export. */
-export function AuditLogView({ org, result, params, update, fetching }: { org: string; result: AuditLogExportResult; params: AuditParams; update: AuditParamsUpdate; fetching: boolean }) {
-  const { events } = result;
+/**
+ * The export: facet, table, drawer and download. Derived data is memoized per export. Before the
+ * whole export is parsed (`result` null) the newest events are shown from `events` alone.
+ */
+export function AuditLogView({ org, events, result, params, update, fetching }: { org: string; events: readonly AuditLogEvent[]; result: AuditLogExportResult | null; params: AuditParams; update: AuditParamsUpdate; fetching: boolean }) {
   const [open, setOpen] = useState<AuditLogEvent | null>(null);
-  const counts = useMemo(() => typeCounts(events), [events]);
+  const counts = useMemo(() => (result ? typeCounts(events) : []), [events, result]);
   const sorted = useMemo(() => sortIndexes(events, params.sort, params.dir), [events, params.sort, params.dir]);
   const order = useMemo(() => filterByType(events, sorted, params.facet), [events, sorted, params.facet]);
-  const filename = result.filename ?? `${org}-audit-log.json`;
+  const filename = result?.filename ?? `${org}-audit-log.json`;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm" role="status" data-testid="audit-count">
-          {order.length.toLocaleString('en')} of {events.length.toLocaleString('en')} events
-          {params.facet && <> of type <code>{params.facet}</code></>}
-          {fetching && ' · refreshing…'}
+        <p className="text-sm" role="status" data-testid="audit-count" data-complete={Boolean(result)}>
+          {result ? (
+            <>
+              {order.length.toLocaleString('en')} of {events.length.toLocaleString('en')} events
+              {params.facet && <> of type <code>{params.facet}</code></>}
+              {fetching && ' · refreshing…'}
+            </>
+          ) : (
+            `The newest ${events.length} events; loading the rest of the export…`
+          )}
         </p>
-        <Button onClick={() => saveText(result.raw, filename)} title={`Saves ${filename}`}>
-          Download {filename}
+        <Button onClick={() => result && saveText(result.raw, filename)} disabled={!result} title={`Saves ${filename}`}>
+          Download {result ? filename : 'export'}
         </Button>
       </div>
       {events.length === 0 ? (
         <EmptyState title="No events match this filter" />
       ) : (
         <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)]">
-          <TypeFacet counts={counts} total={events.length} selected={params.facet} onSelect={(facet) => update({ facet })} />
-          <AuditTable key={`${params.facet}:${params.sort}:${params.dir}`} events={events} order={order} sort={params.sort} dir={params.dir} onSort={(sort, dir) => update({ sort, dir })} onOpen={setOpen} />
+          {result ? (
+            <TypeFacet counts={counts} total={events.length} selected={params.facet} onSelect={(facet) => update({ facet })} />
+          ) : (
+            <Skeleton rows={6} label="Counting event types" />
+          )}
+          <AuditTable key={`${Boolean(result)}:${params.facet}:${params.sort}:${params.dir}`} events={events} order={order} sort={params.sort} dir={params.dir} onSort={(sort, dir) => update({ sort, dir })} onOpen={setOpen} />
         </div>
       )}
       <EventDrawer event={open} onClose={() => setOpen(null)} />

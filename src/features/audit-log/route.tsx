@@ -5,11 +5,12 @@ import { describeError, isForbidden } from '../../components/ui/describe-error.t
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { auditLogQuery, whoamiQuery } from '../../hub/queries.ts';
+import { whoamiQuery } from '../../hub/queries.ts';
 import { AUDIT_EXPORT_LIMIT } from '../../hub/schemas/index.ts';
 import { AuditLogView } from './audit-log-view.tsx';
 import { PlanGate } from './plan-gate.tsx';
 import { QueryBuilder } from './query-builder.tsx';
+import { useAuditExport } from './use-audit-export.ts';
 import { useAuditParams } from './use-audit-params.ts';
 
 const PAID = ['team', 'enterprise', 'enterprise_plus'];
@@ -23,18 +24,15 @@ export function Component() {
   const plan = info?.plan;
   // A known free plan is explained without asking the hub; anything else is the hub's call (403).
   const gated = plan !== undefined && !PAID.includes(plan);
-  const exportQuery = useQuery({
-    ...auditLogQuery(client, org, params.q ? { q: params.q } : {}),
-    enabled: !gated && !params.qError && !me.isPending,
-    staleTime: 60_000,
-  });
+  const { query: exportQuery, preview } = useAuditExport(org, params.q, !gated && !params.qError && !me.isPending);
 
   let body;
   if (gated) body = <PlanGate org={org} plan={plan} />;
   else if (params.qError) body = <ErrorPanel error={new Error(`The filter in the address is not valid: ${params.qError}`)} title="Invalid filter" onRetry={() => update({ terms: [] })} />;
   else if (exportQuery.isError && isForbidden(exportQuery.error)) body = <PlanGate org={org} plan={plan} role={info?.roleInOrg} hubMessage={describeError(exportQuery.error).message} />;
   else if (exportQuery.isError) body = <ErrorPanel error={exportQuery.error} title="Could not export the audit log" onRetry={() => void exportQuery.refetch()} />;
-  else if (exportQuery.data) body = <AuditLogView org={org} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} />;
+  else if (exportQuery.data) body = <AuditLogView org={org} events={exportQuery.data.events} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} />;
+  else if (preview) body = <AuditLogView org={org} events={preview} result={null} params={params} update={update} fetching />;
   else body = <Skeleton rows={8} label="Exporting the audit log" />;
 
   return (
