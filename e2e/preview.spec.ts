@@ -12,7 +12,8 @@ const FACE = 'consisid-community/consisid-preview-s';
 const TOLERANCE = 1e-3;
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(240_000);
+// SwiftShader compiles a WebGPU shader per kernel shape: a first WebGPU pass takes tens of seconds
+test.setTimeout(360_000);
 
 interface Reference {
   spec: InputSpec;
@@ -52,7 +53,7 @@ async function inspect(page: Page) {
 
 async function runForward(page: Page, expectedProvider: 'webgpu' | 'wasm') {
   await page.getByRole('button', { name: 'Run forward pass' }).click();
-  await expect(page.getByTestId('provider-used')).toHaveText(expectedProvider, { timeout: 200_000 });
+  await expect(page.getByTestId('provider-used')).toHaveText(expectedProvider, { timeout: 300_000 });
   await expect(page.getByTestId('preview-error')).toHaveCount(0);
 }
 

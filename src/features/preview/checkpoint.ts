@@ -226,14 +226,13 @@ export interface DownloadProgress {
 }
 
 /**
- * Downloads the weight files not in the cache (the small JSON files too, so the model loader can
- * read everything from the cache) and stores them; cancel with the signal.
+ * Downloads the weight files not in the cache and stores them; config.json and the shard index
+ * are fetched again (small) so the model loader reads what was inspected. Cancel with the signal.
  */
 export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<{ downloaded: number }> {
   const { ref } = info;
   const small = [info.configUrl, ...(info.indexUrl ? [info.indexUrl] : [])];
   for (const url of small) {
-    if (await cachedFile(url)) continue;
     const r = await expectOk(await hubFetch(ref, url, { signal: opts.signal }), url);
     await putCachedFile(url, new Uint8Array(await r.arrayBuffer()), r.headers.get('etag'));
   }

@@ -2,6 +2,7 @@
 // The preview's model worker: loads the checkpoint from the browser cache into the model library,
 // builds the ONNX graph for the input shape, creates the onnxruntime-web session on WebGPU or
 // WASM and runs a forward pass or a DDIM loop, posting each step's latents as they come.
+import '../../zod-jitless.ts';
 import { ConsisIDTransformer3DModel, graphKey } from '../../model/consisid-model.ts';
 import type { ModelEnvironment } from '../../model/environment.ts';
 import type { FileSource } from '../../model/loader/file-source.ts';
@@ -41,18 +42,19 @@ interface Loaded {
   model: ConsisIDTransformer3DModel;
   device: Device;
   threads: number;
+  fallback: boolean;
   loadMs: number;
   sessions: Map<string, Promise<{ session: BackendSession; outputShape: number[] }>>;
 }
 
 let loaded: Loaded | null = null;
 
-async function load(ref: CheckpointRef, files: string[], device: Device, threads: number) {
+async function load(ref: CheckpointRef, files: string[], device: Device, threads: number, fallback: boolean) {
   const t0 = performance.now();
   const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
   const environment: ModelEnvironment = { backend: async () => bundledWebBackend(), localSource: async () => null, defaultDevice: 'wasm' };
   const model = await ConsisIDTransformer3DModel.fromPretrained(ref.repoId, { source: cacheSource(ref, files), device, threads, environment, dtype: 'float32' });
-  loaded = { model, device, threads, loadMs: performance.now() - t0, sessions: new Map() };
+  loaded = { model, device, threads, fallback, loadMs: performance.now() - t0, sessions: new Map() };
   let params = 0;
   for (const w of model.weights.values()) params += numel(w.shape);
   post({ type: 'loaded', device, loadMs: loaded.loadMs, params });
@@ -72,7 +74,18 @@ async function forward(l: Loaded, args: ForwardArgs, timings: Timings, stage: (s
       const t1 = performance.now();
       timings.graphBuildMs.push(t1 - t0);
       stage(`creating the ${l.device === 'webgpu' ? 'WebGPU' : 'WASM'} session`);
-      const session = await l.model.runtime.backend.createSession(bytes, { device: l.device, threads: l.threads });
+      let session: BackendSession;
+      try {
+        session = await l.model.runtime.backend.createSession(bytes, { device: l.device, threads: l.threads });
+      } catch (e) {
+        if (l.device !== 'webgpu' || !l.fallback) throw e;
+        // automatic choice: a WebGPU device that cannot run the graph falls back to WASM
+        const reason = e instanceof Error ? e.message : String(e);
+        post({ type: 'fallback', from: 'webgpu', to: 'wasm', reason });
+        l.device = 'wasm';
+        stage('creating the WASM session');
+        session = await l.model.runtime.backend.createSession(bytes, { device: 'wasm', threads: l.threads });
+      }
       timings.sessionCreateMs.push(performance.now() - t1);
       return { session, outputShape: [...built.outputShape] };
     })();
@@ -122,13 +135,12 @@ async function run(id: number, req: RunRequest) {
   const tr = performance.now();
   const base = forwardArgs(c, inputs);
   timings.rotaryMs = c.use_rotary_positional_embeddings ? performance.now() - tr : 0;
-  const provider = l.device;
 
   if (req.mode === 'forward') {
     stage('forward pass');
     const out = await forward(l, base, timings, stage);
     const data = out.data as Float32Array;
-    post({ type: 'done', id, shape: out.shape, sample: data, timings, provider }, [data.buffer]);
+    post({ type: 'done', id, shape: out.shape, sample: data, timings, provider: l.device }, [data.buffer]);
     return;
   }
 
@@ -168,13 +180,13 @@ async function run(id: number, req: RunRequest) {
     const copy = x.slice();
     post({ type: 'step', id, index: i, total: ddim.timesteps.length, timestep: t, shape: xShape, latents: copy, forwardMs: ms }, [copy.buffer]);
   }
-  post({ type: 'done', id, shape: xShape, sample: x, timings, provider });
+  post({ type: 'done', id, shape: xShape, sample: x, timings, provider: l.device });
 }
 
 self.onmessage = async (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   try {
-    if (m.type === 'load') await load(m.ref, m.files, m.device, m.threads);
+    if (m.type === 'load') await load(m.ref, m.files, m.device, m.threads, m.fallback);
     else if (m.type === 'run') await run(m.id, m.request);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

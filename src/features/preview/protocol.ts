@@ -22,7 +22,7 @@ export interface RunRequest {
 }
 
 export type ToWorker =
-  | { type: 'load'; ref: CheckpointRef; files: string[]; device: Device; threads: number }
+  | { type: 'load'; ref: CheckpointRef; files: string[]; device: Device; threads: number; /** WebGPU session failures fall back to WASM (automatic provider choice) */ fallback: boolean }
   | { type: 'run'; id: number; request: RunRequest };
 
 export interface Timings {
@@ -36,6 +36,7 @@ export interface Timings {
 
 export type FromWorker =
   | { type: 'log'; message: string }
+  | { type: 'fallback'; from: Device; to: Device; reason: string }
   | { type: 'loaded'; device: Device; loadMs: number; params: number }
   | { type: 'stage'; id: number; stage: string }
   | { type: 'step'; id: number; index: number; total: number; timestep: number; shape: number[]; latents: Float32Array; forwardMs: number }

@@ -122,6 +122,9 @@ export function Component() {
     switch (m.type) {
       case 'log':
         return;
+      case 'fallback':
+        setNotice(`WebGPU could not run this graph (${m.reason}); running on WASM instead.`);
+        return;
       case 'loaded':
         setLoadedDevice(m.device);
         loadWaiters.current?.resolve();
@@ -156,13 +159,14 @@ export function Component() {
     if (!info || !device) return false;
     setError(null);
     setNotice(null);
-    if (info.missingBytes > 0 || info.files.some((f) => !f.cached)) {
+    {
+      // weights not in the cache are downloaded; config.json and the index are refreshed
       const ac = new AbortController();
       abortRef.current = ac;
       setPhase({ kind: 'downloading', progress: null });
       try {
         await downloadCheckpoint(info, { signal: ac.signal, onProgress: (p) => setPhase({ kind: 'downloading', progress: p }) });
-        setInfo({ ...info, missingBytes: 0 });
+        setInfo({ ...info, files: info.files.map((f) => ({ ...f, cached: true })), missingBytes: 0 });
       } catch (e) {
         setPhase({ kind: 'inspected' });
         if ((e as Error).name === 'AbortError') setNotice('Download cancelled; nothing was loaded.');
@@ -193,7 +197,7 @@ export function Component() {
     try {
       await new Promise<void>((resolve, reject) => {
         loadWaiters.current = { resolve, reject };
-        const msg: ToWorker = { type: 'load', ref, files, device, threads: crossOriginIsolated ? threads : 1 };
+        const msg: ToWorker = { type: 'load', ref, files, device, threads: crossOriginIsolated ? threads : 1, fallback: choice === 'auto' };
         w.postMessage(msg);
       });
       setPhase({ kind: 'ready' });
