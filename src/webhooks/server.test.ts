@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceivedWebhookPayload } from './payload-schema.ts';
 import { samplePayload } from './sample-payload.ts';
-import { createWebhooksServer } from './server.ts';
+import { createWebhooksServer, MAX_PAYLOAD_BYTES } from './server.ts';
 import { recordingLogger } from './test-logger.ts';
 
 function post(body: unknown, headers: Record<string, string> = {}) {
@@ -126,6 +126,17 @@ describe('delivery', () => {
     expect(await bad.json()).toEqual({ error: expect.stringMatching(/JSON/) });
     const notPayload = await server.app.request('/webhooks/h', post({ hello: 'world' }));
     expect(notPayload.status).toBe(422);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('answers 413 for a body over the size limit without calling the handler', async () => {
+    const server = createWebhooksServer({ logger: recordingLogger() });
+    const handler = vi.fn();
+    server.add(handler, 'h');
+    const huge = JSON.stringify({ ...samplePayload(), padding: 'x'.repeat(MAX_PAYLOAD_BYTES) });
+    const res = await server.app.request('/webhooks/h', post(huge));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toHaveProperty('error');
     expect(handler).not.toHaveBeenCalled();
   });
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { renderLandingPage } from './landing-page.ts';
 import { listen, type Listening } from './listen.ts';
 import { consoleLogger, type WebhooksLogger } from './logger.ts';
@@ -25,6 +26,9 @@ export interface WebhooksServer {
 
 const ROUTE_NAME = /^[A-Za-z0-9._~-]+$/;
 
+/** Hub payloads are a few KB; anything far larger is not one. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -48,6 +52,7 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
   // One dynamic route dispatching through the map, so handlers can be added after the first request.
   const app = new Hono();
   app.get('/', (c) => c.html(renderLandingPage({ origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined })));
+  app.use('/webhooks/*', bodyLimit({ maxSize: MAX_PAYLOAD_BYTES, onError: (c) => c.json({ error: `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes.` }, 413) }));
   app.post('/webhooks/:name', async (c: Context) => {
     const handler = handlers.get(c.req.param('name') ?? '');
     if (!handler) return c.json({ error: `No webhook handler at ${c.req.path}.` }, 404);
