@@ -36,6 +36,25 @@ test.describe('settings', () => {
     await expect(toggle(page, 'papers', 'Daily papers digest')).toHaveAttribute('aria-checked', before!);
   });
 
+  test('product updates date is sent as a UTC timestamp and persists (then restored)', async ({ page, request }) => {
+    const api = hubApi(request, TOKENS.aliceWrite);
+    const original = (await api.get<{ notifications: { product_updates_after?: string } }>('/api/settings/notifications')).notifications.product_updates_after;
+    try {
+      await signIn(page, TOKENS.aliceWrite, '/settings');
+      const field = page.getByLabel('Product updates after');
+      await field.fill('2026-02-01T10:30');
+      const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/settings/notifications'));
+      await save(page).click();
+      const sent = (await patch).postDataJSON() as { notifications: { product_updates_after: string } };
+      expect(sent.notifications.product_updates_after).toMatch(/^2026-0[12]-\d\dT\d\d:30:00\.000Z$/);
+      await expect(page.getByTestId('settings-status')).toHaveText('Saved.');
+      await page.reload();
+      await expect(page.getByLabel('Product updates after')).toHaveValue('2026-02-01T10:30');
+    } finally {
+      if (original) await api.send('PATCH', '/api/settings/notifications', { notifications: { product_updates_after: original } });
+    }
+  });
+
   test('prepaid amount appears with prepaid credits, is validated inline, and a hub 400 shows next to it', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     const amount = page.getByLabel('Prepaid amount');

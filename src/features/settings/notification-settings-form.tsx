@@ -6,6 +6,7 @@ import { NotificationSettingsPatch } from '../../hub/schemas/index.ts';
 import { hubFieldError, issuesByField } from './field-errors.ts';
 import { FLAG_GROUPS } from './flag-groups.ts';
 import { PrepaidAmountField } from './prepaid-amount-field.tsx';
+import { ProductUpdatesField } from './product-updates-field.tsx';
 import { isDirty, patchFrom, type Draft } from './settings-draft.ts';
 import type { useSaveNotificationSettings } from './use-save-notification-settings.ts';
 
@@ -16,19 +17,23 @@ import type { useSaveNotificationSettings } from './use-save-notification-settin
 export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: ReturnType<typeof useSaveNotificationSettings> }) {
   const [draft, setDraft] = useState(saved);
   const [fieldError, setFieldError] = useState<string | undefined>();
+  const [dateError, setDateError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | undefined>();
   const dirty = isDirty(saved, draft);
 
   function submit(e?: FormEvent) {
     e?.preventDefault();
     setFieldError(undefined);
+    setDateError(undefined);
     setFormError(undefined);
     const patch = patchFrom(saved, draft);
     const checked = NotificationSettingsPatch.safeParse(patch);
     if (!checked.success) {
       const byField = issuesByField(checked.error);
       setFieldError(byField.prepaidAmount);
-      setFormError(Object.entries(byField).find(([k]) => k !== 'prepaidAmount')?.[1]);
+      const other = checked.error.issues.find((i) => i.path[0] !== 'prepaidAmount');
+      if (other?.path[1] === 'product_updates_after') setDateError(other.message);
+      else setFormError(other?.message);
       return;
     }
     save.mutate(patch, {
@@ -79,6 +84,9 @@ export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: 
                   )}
                 </div>
               ))}
+              {group.id === 'product' && (
+                <ProductUpdatesField value={draft.productUpdatesAfter} error={dateError} onChange={(v) => setDraft((d) => ({ ...d, productUpdatesAfter: v }))} />
+              )}
             </div>
           </fieldset>
         ))}
@@ -87,7 +95,7 @@ export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: 
         <Button id="save-notification-settings" type="submit" variant="primary" disabled={!dirty || save.isPending}>
           {save.isPending ? 'Saving…' : 'Save changes'}
         </Button>
-        <Button onClick={() => { setDraft(saved); setFieldError(undefined); setFormError(undefined); save.reset(); }} disabled={!dirty || save.isPending}>
+        <Button onClick={() => { setDraft(saved); setFieldError(undefined); setDateError(undefined); setFormError(undefined); save.reset(); }} disabled={!dirty || save.isPending}>
           Discard
         </Button>
         <span role="status" className="text-sm text-slate-600 dark:text-slate-400" data-testid="settings-status">

@@ -3,8 +3,8 @@ import { NOTIFICATION_FLAGS, NotificationSettingsPatch, type NotificationFlag } 
 import { isDirty, patchFrom, type Draft } from './settings-draft.ts';
 
 const flags = Object.fromEntries(NOTIFICATION_FLAGS.map((f) => [f, false])) as Record<NotificationFlag, boolean>;
-const saved: Draft = { flags, prepaidAmount: '' };
-const edit = (changes: Partial<Record<NotificationFlag, boolean>>, prepaidAmount = ''): Draft => ({ flags: { ...flags, ...changes }, prepaidAmount });
+const saved: Draft = { flags, prepaidAmount: '', productUpdatesAfter: '2026-01-01T00:00:00.000Z' };
+const edit = (changes: Partial<Record<NotificationFlag, boolean>>, prepaidAmount = ''): Draft => ({ ...saved, flags: { ...flags, ...changes }, prepaidAmount });
 
 describe('patchFrom', () => {
   it('sends only the flags that changed', () => {
@@ -26,14 +26,20 @@ describe('patchFrom', () => {
   });
 
   it('re-sends the flag when only the amount of an enabled prepaid offer changes', () => {
-    const on: Draft = { flags: { ...flags, launch_prepaid_credits: true }, prepaidAmount: '10 USD' };
+    const on: Draft = { ...saved, flags: { ...flags, launch_prepaid_credits: true }, prepaidAmount: '10 USD' };
     const patch = patchFrom(on, { ...on, prepaidAmount: '20 USD' });
     expect(patch).toEqual({ notifications: { launch_prepaid_credits: true }, prepaidAmount: '20 USD' });
     expect(patchFrom(on, on)).toEqual({ notifications: {} });
   });
 
+  it('sends product_updates_after only when it changed', () => {
+    const patch = patchFrom(saved, { ...saved, productUpdatesAfter: '2026-02-01T10:00:00.000Z' });
+    expect(patch).toEqual({ notifications: { product_updates_after: '2026-02-01T10:00:00.000Z' } });
+    expect(NotificationSettingsPatch.safeParse(patch).success).toBe(true);
+  });
+
   it('turning prepaid credits off sends no amount', () => {
-    const on: Draft = { flags: { ...flags, launch_prepaid_credits: true }, prepaidAmount: '10 USD' };
+    const on: Draft = { ...saved, flags: { ...flags, launch_prepaid_credits: true }, prepaidAmount: '10 USD' };
     const patch = patchFrom(on, { ...on, flags: { ...on.flags, launch_prepaid_credits: false } });
     expect(patch).toEqual({ notifications: { launch_prepaid_credits: false } });
     expect(NotificationSettingsPatch.safeParse(patch).success).toBe(true);
