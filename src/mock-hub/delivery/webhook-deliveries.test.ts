@@ -146,6 +146,13 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
       [403, null],
     ]);
     expect((await lb.api(`/api/settings/webhooks/${id}/replay/${'0'.repeat(24)}`, { method: 'POST' })).status).toBe(404);
+
+    // An entry persisted by an earlier run of the hub has no payload left in memory.
+    const persisted = { ...first!, id: 'f'.repeat(24), createdAt: '2026-01-01T00:00:00Z' };
+    lb.hub.store.transaction((s) => void s.webhookLogs[id]!.push(persisted));
+    const gone = await lb.api(`/api/settings/webhooks/${id}/replay/${persisted.id}`, { method: 'POST' });
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toEqual({ error: expect.stringMatching(/no longer kept/) });
   });
 
   it('suspends a webhook after 5 consecutive failed deliveries; enable brings it back', async () => {
