@@ -297,7 +297,7 @@ export function Component() {
           </p>
         )}
         <div className="mt-3 max-w-xs">
-          <Field label="Provider">
+          <Field label="Provider" hint={choice === 'auto' ? 'Automatic: WebGPU when an adapter is available (falling back to WASM if WebGPU cannot run the graph), else WASM.' : `Forced: ${choice === 'webgpu' ? 'WebGPU' : 'WASM'}.`}>
             {(p) => (
               <select {...p} className={inputClass} value={choice} disabled={busy} onChange={(e) => setChoice(e.target.value as ProviderChoice)}>
                 <option value="auto">Automatic{probe ? ` (${probe.webgpu ? 'WebGPU' : 'WASM'})` : ''}</option>
@@ -465,10 +465,10 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
           ))}
         </tbody>
       </table>
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-0.5 text-xs sm:grid-cols-4" data-testid="config-summary">
+      <dl className="grid gap-x-6 gap-y-0.5 text-xs sm:grid-cols-2 lg:grid-cols-3" data-testid="config-summary">
         {KEY_CONFIG.map((k) => (
           <div key={k} className="flex justify-between gap-2">
-            <dt className="font-mono text-slate-600 dark:text-slate-400">{k}</dt>
+            <dt className="min-w-0 break-all font-mono text-slate-600 dark:text-slate-400">{k}</dt>
             <dd className="font-mono">{String(c[k])}</dd>
           </div>
         ))}
