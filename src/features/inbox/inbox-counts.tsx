@@ -1,7 +1,7 @@
 import type { NotificationList } from '../../hub/schemas/index.ts';
 
-export function InboxCounts({ count }: { count: NotificationList['count'] | undefined }) {
-  if (!count) return <span>Loading counts…</span>;
+export function InboxCounts({ count, failed }: { count: NotificationList['count'] | undefined; failed?: boolean }) {
+  if (!count) return <span>{failed ? 'Counts unavailable' : 'Loading counts…'}</span>;
   return (
     <span data-testid="counts">
       <span data-testid="count-view">{count.view}</span> in view · <span data-testid="count-unread">{count.unread}</span> unread ·{' '}

@@ -48,7 +48,7 @@ export function Component() {
 function PageHeaderWithCounts({ filters, page }: { filters: Omit<NotificationFilters, 'p'>; page: number }) {
   const client = useHubClient();
   const list = useQuery({ ...notificationsQuery(client, { ...filters, p: page }), placeholderData: keepPreviousData });
-  return <PageHeader title="Inbox" description={<InboxCounts count={list.data?.count} />} />;
+  return <PageHeader title="Inbox" description={<InboxCounts count={list.data?.count} failed={list.isError} />} />;
 }
 
 interface BodyProps {
