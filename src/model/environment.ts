@@ -9,8 +9,13 @@ export interface ModelEnvironment {
   defaultDevice: Device;
 }
 
-export const browserEnvironment: ModelEnvironment = {
-  backend: async () => (await import('./runtime/web')).webBackend(),
-  localSource: async () => null,
-  defaultDevice: 'wasm',
-};
+/** onnxruntime-web, loaded on first use; `wasmPaths` says where the ort-wasm-*.wasm files are served */
+export function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice?: Device } = {}): ModelEnvironment {
+  return {
+    backend: async () => (await import('./runtime/web')).webBackend(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
+    localSource: async () => null,
+    defaultDevice: opts.defaultDevice ?? 'wasm',
+  };
+}
+
+export const browserEnvironment: ModelEnvironment = browserEnvironmentWith();

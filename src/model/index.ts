@@ -1,7 +1,7 @@
 // Browser-safe entry of the ConsisID model library (no node: imports, no onnxruntime-node).
 // Node callers (CLI, tests, benchmarks) use ./node for local folders and onnxruntime-node.
 export { ConsisIDTransformer3DModel, type FromPretrainedOptions, type RuntimeOptions, type Transformer2DModelOutput } from './consisid-model';
-export { browserEnvironment, type ModelEnvironment } from './environment';
+export { browserEnvironment, browserEnvironmentWith, type ModelEnvironment } from './environment';
 export { parseConfig, sampleFramesFor, ConfigError, consisIDConfigSchema, type ConsisIDConfig, type ConsisIDConfigInput } from './config';
 export { prepareRotaryEmbeddings, type RotaryRequest } from './rope';
 export { ForwardInputError, type ForwardArgs, type ForwardInputs } from './forward-inputs';

@@ -1,12 +1,12 @@
 // ConsisIDBlock: LayerNormZero, self-attention over [text; video] with per-head q/k LayerNorm and
 // optional rotary embeddings on the video tokens, gated residuals, feed-forward.
-import { add, gather, gelu, layerNorm, linear, mul, multiHeadAttention, reshape, silu, split } from '../onnx/ops';
+import { add, gather, gelu, layerNorm, linear, mul, multiHeadAttention, reshape, silu, slice, split } from '../onnx/ops';
 import type { Value } from '../onnx/graph-builder';
 import { innerDim } from '../config';
 import { sigmoidGelu } from './activations';
 import { fusedLinear, param, type BuildContext } from './context';
 import { ffProjWidth } from './parameters';
-import type { NormModulation } from './modulation';
+import type { Modulations, NormModulation } from './modulation';
 
 export interface RotaryTables {
   /** (T + V, 1, head_dim): 1 on text rows */
@@ -74,20 +74,37 @@ function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
   return linear(g, a, outP.w, outP.b);
 }
 
-/** x: (B, T + V, inner) joint sequence -> same shape */
-export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mod: { norm1: NormModulation; norm2: NormModulation }, rope: RotaryTables | null): Value {
+/**
+ * x: (B, T + V, inner) joint sequence -> same shape; with `videoOnly` (the last block) only the
+ * video rows are computed and returned, (B, V, inner), since nothing reads the text rows after it.
+ */
+export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mods: Modulations, rope: RotaryTables | null, opts: { textLength: number; videoOnly: boolean }): Value {
   const { g, config: c } = ctx;
   const p = `transformer_blocks.${index}`;
   return g.scoped(p, () => {
     const eps = c.norm_eps;
-    const n1 = modulate(ctx, norm(ctx, x, `${p}.norm1.norm`, eps), mod.norm1);
+    const joint = mods.joint(index);
+    const n1 = modulate(ctx, norm(ctx, x, `${p}.norm1.norm`, eps), joint.norm1);
     const qkvW = fusedLinear(ctx, [{ name: `${p}.attn1.to_q` }, { name: `${p}.attn1.to_k` }, { name: `${p}.attn1.to_v` }], `${p}.attn1.to_qkv`);
     const d = innerDim(c);
     const [q, k, v] = split(g, linear(g, n1, qkvW.w, qkvW.b), [d, d, d], -1) as [Value, Value, Value];
-    const attn = multiHeadAttention(g, headNormRope(ctx, q, `${p}.attn1.norm_q`, rope), headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
+    const s = x.dims[1]!;
+    const t = opts.textLength;
+    let qn = headNormRope(ctx, q, `${p}.attn1.norm_q`, rope);
+    let residual = x;
+    let mod2 = joint.norm2;
+    let gate1 = joint.norm1.gate;
+    if (opts.videoOnly) {
+      qn = slice(g, qn, 1, t, s);
+      residual = slice(g, x, 1, t, s);
+      const video = mods.video(index);
+      gate1 = video.norm1.gate;
+      mod2 = video.norm2;
+    }
+    const attn = multiHeadAttention(g, qn, headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
     const o = fusedLinear(ctx, [{ name: `${p}.attn1.to_out.0` }], `${p}.attn1.to_out.0`);
-    const x1 = add(g, x, mul(g, mod.norm1.gate, linear(g, attn, o.w, o.b)));
-    const n2 = modulate(ctx, norm(ctx, x1, `${p}.norm2.norm`, eps), mod.norm2);
-    return add(g, x1, mul(g, mod.norm2.gate, feedForward(ctx, n2, `${p}.ff`)));
+    const x1 = add(g, residual, mul(g, gate1, linear(g, attn, o.w, o.b)));
+    const n2 = modulate(ctx, norm(ctx, x1, `${p}.norm2.norm`, eps), mod2);
+    return add(g, x1, mul(g, mod2.gate, feedForward(ctx, n2, `${p}.ff`)));
   });
 }

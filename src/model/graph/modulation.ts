@@ -1,7 +1,7 @@
 // All adaptive-norm projections of temb (every block's norm1/norm2 and norm_out) as one MatMul.
 // Each block modulation becomes a per-token (B, T + V, inner) tensor: text rows use the enc_*
 // chunks, video rows the others, selected by a one-hot (T + V, 2) matrix.
-import { matmul, reshape, silu, split, linear } from '../onnx/ops';
+import { matmul, reshape, silu, slice, split, linear } from '../onnx/ops';
 import type { Value } from '../onnx/graph-builder';
 import { innerDim } from '../config';
 import { constT, fusedLinear, type BuildContext, type LinearPart } from './context';
@@ -13,8 +13,16 @@ export interface NormModulation {
   gate: Value;
 }
 
+export interface BlockModulation {
+  norm1: NormModulation;
+  norm2: NormModulation;
+}
+
 export interface Modulations {
-  blocks: { norm1: NormModulation; norm2: NormModulation }[];
+  /** per-token (B, T + V, inner) modulation of block i */
+  joint(i: number): BlockModulation;
+  /** (B, 1, inner) video-token modulation of block i */
+  video(i: number): BlockModulation;
   out: { shift: Value; scale: Value };
 }
 
@@ -42,12 +50,15 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
     const oneHot = new Float32Array(seq * 2);
     for (let s = 0; s < seq; s++) oneHot[s * 2 + (s < textLength ? 0 : 1)] = 1;
     const segments = constT(ctx, oneHot, [seq, 2], 'segment_one_hot');
-    const perToken = (v: Value): Value => matmul(g, segments, v);
-    const blocks = Array.from({ length: c.num_layers }, (_, i) => {
-      const at = (k: number) => perToken(pieces[i * 6 + k]!);
+    const build = (i: number, pick: (v: Value) => Value): BlockModulation => {
+      const at = (k: number) => pick(pieces[i * 6 + k]!);
       return { norm1: { shift: at(0), scale: at(1), gate: at(2) }, norm2: { shift: at(3), scale: at(4), gate: at(5) } };
-    });
+    };
     const n = c.num_layers * 6;
-    return { blocks, out: { shift: pieces[n]!, scale: pieces[n + 1]! } };
+    return {
+      joint: (i) => g.scoped('modulation', () => build(i, (v) => matmul(g, segments, v))),
+      video: (i) => g.scoped('modulation', () => build(i, (v) => slice(g, v, 1, 1, 2))),
+      out: { shift: pieces[n]!, scale: pieces[n + 1]! },
+    };
   });
 }

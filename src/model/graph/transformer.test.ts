@@ -6,6 +6,11 @@ import { encodeModel } from '../onnx/onnx-proto';
 import { prepareForward } from '../forward-inputs';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures';
 import { buildConsisIDGraph } from './transformer';
+import { parseConfig } from '../config';
+import { CONSISID_PREVIEW_S_CONFIG } from '../demo-checkpoints';
+import { randomWeights, weightSetFromHost } from '../random-weights';
+import { prepareRotaryEmbeddings } from '../rope';
+import { tensorF32 } from '../tensor';
 
 describe('buildConsisIDGraph', () => {
   it('folded and multi-head-attention paths of the identity module agree with the reference', async () => {
@@ -23,6 +28,27 @@ describe('buildConsisIDGraph', () => {
       await session.release();
       expect(relativeError(out.sample!.data, f.expected)).toBeLessThanOrEqual(1e-4);
     }
+  });
+
+  it('computing only the video rows in the last block changes nothing (identity module after every block)', async () => {
+    const config = parseConfig({ ...CONSISID_PREVIEW_S_CONFIG, num_layers: 3, cross_attn_interval: 1 });
+    const weights = weightSetFromHost(randomWeights(config, 5));
+    const inputs = {
+      hidden_states: tensorF32(Array.from({ length: 2 * 4 * 8 * 8 }, (_, i) => Math.sin(i)), [1, 2, 4, 8, 8]),
+      encoder_hidden_states: tensorF32(Array.from({ length: 6 * 64 }, (_, i) => Math.cos(i)), [1, 6, 64]),
+      timestep: 300,
+      image_rotary_emb: prepareRotaryEmbeddings(config, { height: 64, width: 64, numFrames: 2 }),
+      id_cond: tensorF32(Array.from({ length: 64 }, (_, i) => Math.sin(3 * i)), [1, 64]),
+      id_vit_hidden: [0, 1].map((k) => tensorF32(Array.from({ length: 5 * 64 }, (_, i) => Math.cos(i + k)), [1, 5, 64])),
+    };
+    const { shape, feeds } = prepareForward(config, inputs);
+    const outs: Float32Array[] = [];
+    for (const pruneLastBlockText of [true, false]) {
+      const session = await nodeBackend().createSession(encodeModel(buildConsisIDGraph(config, weights, shape, { pruneLastBlockText }).model), { device: 'cpu' });
+      outs.push((await session.run(feeds)).sample!.data);
+      await session.release();
+    }
+    expect(relativeError(outs[0]!, outs[1]!)).toBeLessThan(1e-6);
   });
 
   it('counts FLOPs from the graph and emits only ops both runtimes support', async () => {

@@ -49,7 +49,7 @@ function rotaryTables(ctx: BuildContext, cosIn: Value, sinIn: Value, textLength:
   return { cos: reshape(g, cosFull, [seq, 1, dh]), sin: reshape(g, sinFull, [seq, 1, dh]), swap: constI64(g, swap, [dh], 'rope_swap') };
 }
 
-export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: { dtype?: ComputeDtype; foldAttention?: BuildContext['foldAttention'] } = {}): BuiltGraph {
+export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: { dtype?: ComputeDtype; foldAttention?: BuildContext['foldAttention']; pruneLastBlockText?: boolean } = {}): BuiltGraph {
   const g = new GraphBuilder('consisid_transformer_3d');
   const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32', foldAttention: opts.foldAttention ?? 'auto' };
   const c = config;
@@ -86,15 +86,17 @@ export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, s
   let x = patchEmbed(ctx, text, latents, { batch: b, frames: f, height: h, width: w });
   let ca = 0;
   for (let i = 0; i < c.num_layers; i++) {
-    x = consisIDBlock(ctx, x, i, mods.blocks[i]!, rope);
+    const last = i === c.num_layers - 1 && opts.pruneLastBlockText !== false;
+    x = consisIDBlock(ctx, x, i, mods, rope, { textLength: t, videoOnly: last });
     if (faceEmb && i % c.cross_attn_interval === 0) {
-      const video = slice(g, x, 1, t, t + videoLength);
+      const video = last ? x : slice(g, x, 1, t, t + videoLength);
       const withFace = add(g, video, perceiverCrossAttention(ctx, faceEmb, video, ca++));
-      x = concat(g, [slice(g, x, 1, 0, t), withFace], 1);
+      x = last ? withFace : concat(g, [slice(g, x, 1, 0, t), withFace], 1);
     }
   }
+  if (x.dims[1] !== videoLength) x = slice(g, x, 1, t, t + videoLength);
   const out = g.scoped('output', () => {
-    let v = finalNorm(ctx, slice(g, x, 1, t, t + videoLength), 'norm_final');
+    let v = finalNorm(ctx, x, 'norm_final');
     v = add(g, mul(g, finalNorm(ctx, v, 'norm_out.norm'), mods.out.scale), mods.out.shift);
     const po = fusedLinear(ctx, [{ name: 'proj_out' }], 'proj_out');
     v = linear(g, v, po.w, po.b);
