@@ -11,9 +11,17 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
+type ObjectSchema = { properties?: Record<string, JsonSchema>; required?: string[] };
+
+/**
+ * Parameter schemas come from the parsed (output) side, which states what the value means
+ * (`p`: integer 0..2^53-1, `applyToAll`: boolean, defaults) rather than "a string of digits";
+ * whether one is required comes from the input side.
+ */
 function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query') {
   if (!schema) return [];
-  const json = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const input = jsonSchema(schema, 'input') as ObjectSchema;
+  const json = { ...(jsonSchema(schema, 'output') as ObjectSchema), required: input.required };
   return Object.entries(json.properties ?? {}).map(([name, s]) => ({
     name,
     in: where,
