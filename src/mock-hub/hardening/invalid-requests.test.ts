@@ -112,6 +112,26 @@ describe('every mock-hub endpoint rejects invalid input and changes nothing', ()
       });
     }
 
+    if (route.params) {
+      it(`${label(route)}: unknown ids in the path are a 404 and change nothing`, async () => {
+        const inputs = routeInputs(route);
+        const names = Object.keys(inputs.params[0]!);
+        const unknownId = fc.stringMatching(/^[a-z0-9]{1,12}$/).map((s) => `unknown-${s}`);
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...inputs.params), fc.array(unknownId, { minLength: names.length, maxLength: names.length }), async (base, ids) => {
+            // Enum segments (enable/disable) keep a valid value; every free-form id is unknown.
+            const params = Object.fromEntries(names.map((n, i) => [n, route.params!.shape[n] && route.params!.safeParse({ ...base, [n]: ids[i] }).success ? ids[i]! : base[n]!]));
+            const before = { snap: snapshot(hub), version: hub.store.version };
+            const res = await send(route, { params, query: inputs.query[0]!, body: inputs.body[0] });
+            expectHubError(res, `${label(route)} ${JSON.stringify(params)}`);
+            expect(res.status).toBe(404);
+            expectUnchanged(before, label(route));
+          }),
+          { numRuns: 5 },
+        );
+      });
+    }
+
     if (route.auth === 'user' || route.auth === 'org') {
       it(`${label(route)}: no token, an unknown token${isWrite(route) ? ' and a read token' : ''} are refused`, async () => {
         const inputs = routeInputs(route);
