@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { parseSafetensors, entryToFloat32 } from '../src/model/safetensors/read.ts';
-import { defaultSpec, forwardArgs, generateInputs, relativeError, type InputSpec } from '../src/features/preview/inputs.ts';
+import { defaultSpec, forwardArgs, generateInputs, randomTensor, relativeError, type F32Tensor, type InputSpec } from '../src/features/preview/inputs.ts';
+import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { expectAccessible, signIn } from './support.ts';
 
 const TINY = 'consisid-community/consisid-tiny';
@@ -24,14 +25,16 @@ interface Reference {
 const references = new Map<string, Promise<Reference>>();
 
 /** the Node path: the same checkpoint from the same hub, the same generated inputs, onnxruntime-node */
-function nodeReference(baseURL: string, repoId: string, override: Partial<InputSpec> = {}): Promise<Reference> {
-  const key = `${repoId} ${JSON.stringify(override)}`;
+function nodeReference(baseURL: string, repoId: string, override: Partial<InputSpec> = {}, text?: F32Tensor): Promise<Reference> {
+  const key = `${repoId} ${JSON.stringify(override)} ${text ? 'uploaded text' : ''}`;
   let r = references.get(key);
   if (!r) {
     r = (async () => {
       const model = await ConsisIDTransformer3DModel.fromPretrained(repoId, { hubUrl: baseURL, subfolder: 'transformer', device: 'cpu' });
       const spec = { ...defaultSpec(model.config), ...override };
-      const out = await model.forward({ ...forwardArgs(model.config, generateInputs(model.config, spec)), return_dict: true });
+      const inputs = generateInputs(model.config, spec);
+      if (text) inputs.encoder_hidden_states = text;
+      const out = await model.forward({ ...forwardArgs(model.config, inputs), return_dict: true });
       await model.release();
       return { spec, shape: out.sample.shape, data: out.sample.data as Float32Array };
     })();
@@ -145,6 +148,24 @@ test('identity-module checkpoint (sharded F16, rotary) runs and matches the Node
   await page.getByLabel('Provider', { exact: true }).selectOption('webgpu');
   await runForward(page, 'webgpu');
   await expectMatchesReference(page, await small, 'webgpu');
+});
+
+test('uploaded text embeddings are used; a bad upload or repo gets a clear message', async ({ page, baseURL }) => {
+  const text = randomTensor(99, 'uploaded', [1, 5, 32]);
+  const ref = nodeReference(baseURL!, TINY, { textLength: 5 }, text);
+  await openPreview(page, TINY, 'wasm');
+  await inspect(page);
+  const upload = page.getByLabel('Text embeddings');
+  await upload.setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSafetensors({ encoder_hidden_states: randomTensor(1, 'x', [1, 5, 7]) })) });
+  await expect(page.getByRole('alert').filter({ hasText: 'bad.safetensors: text embeddings must be (1, L, 32); got (1, 5, 7)' })).toBeVisible();
+  await upload.setInputFiles({ name: 'text.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSafetensors({ encoder_hidden_states: text })) });
+  await expect(page.getByLabel('Text length')).toHaveValue('5');
+  await runForward(page, 'wasm');
+  await expectMatchesReference(page, await ref, 'wasm');
+
+  await page.getByLabel('Repository').fill('consisid-community/no-such-model');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByTestId('preview-error')).toContainText('config.json: not found on the hub (HTTP 404)');
 });
 
 test('the weight download shows progress and can be cancelled', async ({ page }) => {
