@@ -16,6 +16,9 @@ export function isWrite(route: AnyRoute): boolean {
   return route.write ?? route.method !== 'get';
 }
 
+/** Routes without path or query parameters accept none. */
+const NONE = z.strictObject({});
+
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: Where): z.output<S> {
   const r = schema.safeParse(value);
   if (!r.success) throw badRequest(zodMessage(where, r.error));
@@ -68,8 +71,8 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   const header = c.req.header('authorization');
   const auth = route.auth === 'none' || (route.auth === 'optional' && !header) ? undefined : authenticate(header);
   if (auth && write && auth.token.role === 'read') throw new HttpError(403, 'this operation needs a write token; the token in use is read-only');
-  const params = parse(route.params ?? emptyObject(), c.req.param(), 'path') as Record<string, string>;
-  const query = parse(route.query ?? emptyObject(), c.req.query(), 'query');
+  const params = parse(route.params ?? NONE, c.req.param(), 'path') as Record<string, string>;
+  const query = parse(route.query ?? NONE, c.req.query(), 'query');
   const rawBody = route.body ? await readBody(c) : undefined;
   const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
   let org: OrgAccess | undefined;
@@ -116,7 +119,3 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   return response;
 }
 
-const EMPTY = z.strictObject({});
-function emptyObject(): z.ZodObject {
-  return EMPTY;
-}
