@@ -127,3 +127,27 @@ describe('cache helpers', () => {
     expect(() => summarizeHeader('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors')).toThrow(/x.safetensors: tensor "w"/);
   });
 });
+
+describe('uploads', () => {
+  it('reads text embeddings (1, L, D) or (L, D) and identity tensors as the fixtures name them', async () => {
+    const { parseTextUpload, parseIdentityUpload } = await import('./uploads.ts');
+    const { writeSafetensors } = await import('../../model/safetensors/write.ts');
+    const { randomTensor } = await import('./inputs.ts');
+    const t = randomTensor(1, 't', [4, 32]);
+    expect(parseTextUpload(writeSafetensors({ whatever: t }), 'a.safetensors', tiny).shape).toEqual([1, 4, 32]);
+    expect(() => parseTextUpload(writeSafetensors({ a: t, b: t }), 'a.safetensors', tiny)).toThrow(/no tensor named encoder_hidden_states/);
+    expect(() => parseTextUpload(writeSafetensors({ encoder_hidden_states: randomTensor(1, 't', [1, 17, 32]) }), 'a.safetensors', tiny)).toThrow(/text length 17 is outside 1..16/);
+    const id = {
+      id_cond: randomTensor(1, 'c', [1, 64]),
+      'id_vit_hidden.0': randomTensor(1, 'v0', [1, 3, 64]),
+      'id_vit_hidden.1': randomTensor(1, 'v1', [1, 3, 64]),
+    };
+    const parsed = parseIdentityUpload(writeSafetensors(id), 'id.safetensors', face);
+    expect(parsed.idCond.shape).toEqual([1, 64]);
+    expect(parsed.idVitHidden.map((x) => x.shape)).toEqual([
+      [1, 3, 64],
+      [1, 3, 64],
+    ]);
+    expect(() => parseIdentityUpload(writeSafetensors({ id_cond: id.id_cond }), 'id.safetensors', face)).toThrow(/id_vit_hidden.0 \(the config has LFE_num_scale = 2\)/);
+  });
+});
