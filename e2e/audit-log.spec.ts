@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { breakHub, expectErrorPanelThenRecover } from './faults.ts';
-import { expectAccessible, signIn, TOKENS } from './support.ts';
+import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { signIn, TOKENS } from './support.ts';
 
 const grid = (page: Page) => page.getByTestId('audit-grid');
 const rows = (page: Page) => page.getByTestId('audit-row');
@@ -39,7 +40,7 @@ test.describe('audit log', () => {
     expect(maxRows).toBeLessThan(300);
     // At the bottom the last event is rendered.
     await expect(page.locator('[data-testid="audit-row"][aria-rowindex="100001"]')).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
   });
 
   test('is keyboard navigable and opens the detail drawer', async ({ page }) => {
@@ -62,7 +63,7 @@ test.describe('audit log', () => {
     await expect(drawer).toBeVisible();
     await expect(drawer.getByTestId('event-message')).toHaveText(firstMessage!);
     for (const label of ['Location', 'User agent', 'Token', 'OAuth app', 'IP', 'Author']) await expect(drawer.getByText(label, { exact: true })).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
     await page.keyboard.press('Escape');
     await expect(drawer).toBeHidden();
     await expect(grid(page)).toBeFocused();
@@ -163,7 +164,7 @@ test.describe('audit log', () => {
     await signIn(page, TOKENS.aliceWrite, '/orgs/freeorg/audit-log');
     await expect(page.getByTestId('gate-panel')).toContainText('The audit log needs the Team or Enterprise plan; freeorg is on Free.');
     await expect(page.getByTestId('error-panel')).toHaveCount(0);
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
   });
 
   test('explains the role gate the hub answers with 403', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
-import { expectAccessible, signIn, TOKENS } from './support.ts';
+import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { signIn, TOKENS } from './support.ts';
 
 interface Group {
   id: string;
@@ -35,7 +36,7 @@ test.describe('organizations', () => {
     const users = detail(page).getByRole('table', { name: 'Users' });
     for (const u of g.users) await expect(users.getByRole('row', { name: new RegExp(`^${u.name} `) })).toContainText(u.role);
     await expect(detail(page)).toContainText(`Resources (${g.resources.length})`);
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
     // The selected group is part of the URL: reload shows it again.
     await page.reload();
     await expect(detail(page).getByRole('heading', { name: g.name })).toBeVisible();
@@ -112,7 +113,7 @@ test.describe('organizations', () => {
     await expect(gates.filter({ hasText: 'Resource groups need the Team plan or higher; freeorg is on Free.' })).toBeVisible();
     await expect(gates.filter({ hasText: 'Revoking member tokens needs the Enterprise plan; freeorg is on Free.' })).toBeVisible();
     await expect(page.getByTestId('error-panel')).toHaveCount(0);
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
   });
 
   test('explains the hub 403 when the plan is not known in advance', async ({ page }) => {

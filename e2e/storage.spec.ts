@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
-import { expectAccessible, signIn, TOKENS } from './support.ts';
+import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { signIn, TOKENS } from './support.ts';
 
 interface Usage {
   id: string;
@@ -35,7 +36,7 @@ test.describe('storage', () => {
     const [n, unit] = totalText!.split(' ');
     const scale = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, PB: 1e15 }[unit as 'B'];
     expect(Math.abs(Number(n) * scale - total) / total).toBeLessThan(0.01);
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
   });
 
   test('sorts, searches, filters by type and limits, all kept in the URL', async ({ page }) => {
@@ -83,7 +84,7 @@ test.describe('storage', () => {
     await expect(page).toHaveURL(/org=acme/);
     await expect(rows(page)).toHaveCount(acme.length);
     await expect(rows(page).first()).toContainText('acme/');
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
   });
 
   test('renders HTML in repository names as text', async ({ page }) => {

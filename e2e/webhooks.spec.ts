@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
-import { captureConsole, expectAccessible, signIn, TOKENS } from './support.ts';
+import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { captureConsole, signIn, TOKENS } from './support.ts';
 
 interface Webhook {
   id: string;
@@ -33,7 +34,7 @@ test.describe('webhooks', () => {
     if (await suspended.count()) await expect(suspended.first()).toHaveText(/Suspended after failures/);
     await expect(rows(page).filter({ hasText: 'Job:' }).first()).toBeVisible();
     await expect(rows(page).filter({ hasText: /ago|Never|\d{4}/ }).first()).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
   });
 
   test('blocks invalid input inline, next to each field, and focuses the first one', async ({ page }) => {
@@ -68,6 +69,8 @@ test.describe('webhooks', () => {
     // The first invalid field in the form gets focus.
     await expect(page.getByLabel('Timeout (seconds)')).toBeFocused();
     expect(writes()).toBe(0);
+    // The job editor with its errors showing, in both themes.
+    await expectAccessibleInBothThemes(page);
   });
 
   test('shows a hub 400 next to the field it names', async ({ page }) => {
@@ -114,7 +117,7 @@ test.describe('webhooks', () => {
     await page.getByRole('button', { name: 'Disable' }).click();
     const dialog = page.getByRole('dialog', { name: 'Disable this webhook?' });
     await expect(dialog).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessibleInBothThemes(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'enabled');
     await page.getByRole('button', { name: 'Disable' }).click();
@@ -170,7 +173,7 @@ test.describe('webhooks', () => {
         await expect(deliveries.nth(1)).toContainText('HTTP 200');
         await expect(deliveries.nth(1)).toContainText(receiverUrl);
         await expect(deliveries.nth(1)).toContainText(/\d+ ms/);
-        await expectAccessible(page);
+        await expectAccessibleInBothThemes(page);
 
         status = 202;
         await deliveries.nth(0).getByRole('button', { name: /Replay/ }).click();
