@@ -23,6 +23,13 @@ describe('request pipeline', () => {
     expect(missing.body.error).toContain('/api/nothing-here');
   });
 
+  it('GET /api/health answers {ok:true} without a token', async () => {
+    const hub = await testHub();
+    const r = await call(hub, 'GET', '/api/health', { token: null });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ ok: true });
+  });
+
   it('answers CORS preflights', async () => {
     const hub = await testHub();
     const res = await hub.app.request('/api/settings/webhooks', {
