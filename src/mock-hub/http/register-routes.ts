@@ -71,13 +71,7 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   const header = c.req.header('authorization');
   const auth = route.auth === 'none' || (route.auth === 'optional' && !header) ? undefined : authenticate(header);
   if (auth && write && auth.token.role === 'read') throw new HttpError(403, 'this operation needs a write token; the token in use is read-only');
-  const params = parse(route.params ?? NONE, c.req.param(), 'path') as Record<string, string>;
-  const query = parse(route.query ?? NONE, c.req.query(), 'query');
-  const rawBody = route.body ? await readBody(c) : undefined;
-  const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
-  let org: OrgAccess | undefined;
-  if (route.auth === 'org') org = checkOrgAccess(hub.store.state, auth!, params.name!, write, route.gate);
-
+  // A hit means this caller sent this exact URL at this state version and it passed every check.
   const memoKey = memo && `${auth?.token.id ?? ''} ${c.req.url}`;
   if (memo && memoKey) {
     if (memo.version !== hub.store.version) {
@@ -91,6 +85,13 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
       return c.body(hit.body);
     }
   }
+
+  const params = parse(route.params ?? NONE, c.req.param(), 'path') as Record<string, string>;
+  const query = parse(route.query ?? NONE, c.req.query(), 'query');
+  const rawBody = route.body ? await readBody(c) : undefined;
+  const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
+  let org: OrgAccess | undefined;
+  if (route.auth === 'org') org = checkOrgAccess(hub.store.state, auth!, params.name!, write, route.gate);
 
   const run = (): Response => {
     const headers: [string, string][] = [];
