@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { call, testHub } from '../test-support.ts';
 import { REPO_TYPES } from '../../hub/schemas/index.ts';
 import { HubState } from '../store/state-schema.ts';
 import { initialState } from './initial-state.ts';
@@ -45,5 +46,11 @@ describe('seed', () => {
     expect(state.resourceGroups.teamco!.length).toBeGreaterThanOrEqual(1);
     const unclaimed = state.papers.flatMap((p) => p.authors.filter((a) => !a.user).map((a) => a.name));
     for (const name of ['Alice Liddell', 'Bob Builder', 'Carol Danvers']) expect(unclaimed).toContain(name);
+  });
+
+  it('can be turned off: seed: false starts empty', async () => {
+    const hub = await testHub({ seed: false });
+    expect((await call(hub, 'GET', '/api/notifications')).body.count.all).toBe(0);
+    expect((await call(hub, 'GET', '/api/settings/webhooks')).body).toEqual([]);
   });
 });
