@@ -27,7 +27,7 @@ export interface RunResult {
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-function FrameCanvas({ data, shape, frame, label }: { data: Float32Array; shape: number[]; frame: number; label: string }) {
+function FrameCanvas({ data, shape, frame, label, size = 256 }: { data: Float32Array; shape: number[]; frame: number; label: string; size?: number }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const h = shape[3] ?? 1;
   const w = shape[4] ?? 1;
@@ -36,7 +36,7 @@ function FrameCanvas({ data, shape, frame, label }: { data: Float32Array; shape:
     if (!ctx) return;
     ctx.putImageData(new ImageData(frameToRgba(data, shape, frame) as Uint8ClampedArray<ArrayBuffer>, w, h), 0, 0);
   }, [data, shape, frame, h, w]);
-  const scale = Math.max(1, Math.floor(256 / Math.max(h, w)));
+  const scale = Math.max(1, Math.floor(size / Math.max(h, w)));
   return <canvas ref={ref} width={w} height={h} role="img" aria-label={label} style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }} className="rounded border border-slate-300 dark:border-slate-600" />;
 }
 
@@ -114,7 +114,7 @@ export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result
               {steps.map((s) => (
                 <li key={s.index} className="text-xs">
                   <span className="sr-only">{`step ${s.index + 1}, ${ms(s.forwardMs)}`}</span>
-                  <FrameCanvas data={s.latents} shape={s.shape} frame={Math.min(f, (s.shape[1] ?? 1) - 1)} label={`step ${s.index + 1} thumbnail`} />
+                  <FrameCanvas data={s.latents} shape={s.shape} frame={Math.min(f, (s.shape[1] ?? 1) - 1)} label={`step ${s.index + 1} thumbnail`} size={64} />
                 </li>
               ))}
             </ol>
@@ -164,26 +164,45 @@ export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result
 }
 
 function TimingTable({ timings: t }: { timings: Timings }) {
+  const f = t.forwardMs;
   const rows: [string, string][] = [
     ['load weights (cache → memory)', ms(t.loadMs)],
     ...(t.rotaryMs > 0 ? [['rotary tables', ms(t.rotaryMs)] as [string, string]] : []),
     ['graph build', t.graphBuildMs.length ? ms(sumMs(t.graphBuildMs)) : 'reused'],
     ['session creation', t.sessionCreateMs.length ? ms(sumMs(t.sessionCreateMs)) : 'reused'],
-    ...t.forwardMs.map((v, i) => [t.forwardMs.length > 1 ? `forward ${i + 1}` : 'forward', ms(v)] as [string, string]),
   ];
+  if (f.length === 1) rows.push(['forward', ms(f[0]!)]);
+  else if (f.length > 1) {
+    const rest = [...f.slice(1)].sort((a, b) => a - b);
+    rows.push(['forward, first', ms(f[0]!)], [`forward, median of the other ${rest.length}`, ms(rest[Math.floor(rest.length / 2)]!)], [`forward, all ${f.length}`, ms(sumMs(f))]);
+  }
   return (
-    <table className="text-left text-sm" data-testid="timings">
-      <caption className="mb-1 text-left font-medium">Timing</caption>
-      <tbody>
-        {rows.map(([k, v]) => (
-          <tr key={k}>
-            <th scope="row" className="pr-4 font-normal text-slate-600 dark:text-slate-400">
-              {k}
-            </th>
-            <td className="font-mono">{v}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className="space-y-1">
+      <table className="text-left text-sm" data-testid="timings">
+        <caption className="mb-1 text-left font-medium">Timing</caption>
+        <tbody>
+          {rows.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row" className="pr-4 font-normal text-slate-600 dark:text-slate-400">
+                {k}
+              </th>
+              <td className="font-mono">{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {f.length > 1 && (
+        <details className="text-xs">
+          <summary className="cursor-pointer">Each forward pass</summary>
+          <ol className="mt-1 font-mono" data-testid="forward-times">
+            {f.map((v, i) => (
+              <li key={i}>
+                {i + 1}: {ms(v)}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </div>
   );
 }
