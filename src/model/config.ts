@@ -100,7 +100,8 @@ export const consisIDConfigSchema = z.preprocess(
 );
 
 export type ConsisIDConfig = z.output<typeof consisIDConfigSchema>;
-export type ConsisIDConfigInput = z.input<typeof consisIDConfigSchema>;
+/** what a config.json may hold (before defaults), underscore keys aside */
+export type ConsisIDConfigInput = z.input<z.ZodObject<typeof consisIDConfigShape>>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
