@@ -114,10 +114,9 @@ describe('delivery engine (fake store, real receiver)', () => {
 
     const slow = fakeHost([hook('4', { url: `${receiver.url}/webhooks/hang`, watched: [{ type: 'user', name: 'alice' }] })]);
     engine = createDeliveryEngine(slow, { timeoutMs: 200 });
-    const t0 = Date.now();
     engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' });
     await engine.idle();
-    expect(Date.now() - t0).toBeLessThan(1200);
+    // No status: the hub gave up before the receiver's (late) 200.
     expect(engine.logs('4'.padStart(24, '0'))[0]).toMatchObject({ status: null, error: 'timeout after 200 ms' });
   });
 

@@ -9,6 +9,8 @@ import { MockEventResult } from './event-schema.ts';
 import { eventually, startLoopback, type Loopback } from './loopback-harness.ts';
 
 const RECEIVER_SECRET = 'receiver-secret';
+/** How long the slow receiver takes; everything the test checks meanwhile must finish well within it. */
+const SLOW_MS = 4_000;
 
 describe('webhook delivery: mock hub and receiving server on loopback', () => {
   let lb: Loopback;
@@ -24,7 +26,7 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
       if (failing) throw new Error('receiver is down');
       return { ok: true };
     }, 'flaky');
-    lb.receiver.add(() => new Promise((r) => setTimeout(() => r('slow'), 3_000)), 'slow');
+    lb.receiver.add(() => new Promise((r) => setTimeout(() => r('slow'), SLOW_MS)), 'slow');
   });
   afterAll(() => lb.close());
   afterEach(async () => {
@@ -54,7 +56,7 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     expect(res.status).toBe(200);
     return WebhookLogList.parse(await res.json());
   }
-  const logsWhen = (id: string, n: number) => eventually(async () => ((await logsOf(id)).length >= n ? logsOf(id) : undefined));
+  const logsWhen = (id: string, n: number, timeoutMs?: number) => eventually(async () => ((await logsOf(id)).length >= n ? logsOf(id) : undefined), timeoutMs);
   async function webhook(id: string) {
     return WebhookEnvelope.parse(await (await lb.api(`/api/settings/webhooks/${id}`)).json()).webhook;
   }
@@ -225,18 +227,15 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     const id = await createHook({ watched: [{ type: 'model', name: 'alice/slow' }], domains: ['repo'], url: urlOf('slow'), secret: RECEIVER_SECRET });
     const t0 = performance.now();
     const result = await emit({ repo: { type: 'model', name: 'alice/slow' }, scope: 'repo', action: 'update' });
-    const emitMs = performance.now() - t0;
     expect(result.reached).toHaveLength(1);
-    expect(emitMs).toBeLessThan(1_000);
-
-    const t1 = performance.now();
     const list = await lb.api('/api/settings/webhooks');
     expect(list.status).toBe(200);
-    expect(performance.now() - t1).toBeLessThan(1_000);
-    expect(await logsOf(id)).toEqual([]); // still in flight
-    const [entry] = await logsWhen(id, 1);
+    // Both answers came while the delivery was still waiting for the receiver.
+    expect(await logsOf(id)).toEqual([]);
+    expect(performance.now() - t0).toBeLessThan(SLOW_MS);
+    const [entry] = await logsWhen(id, 1, SLOW_MS + 5_000);
     expect(entry).toMatchObject({ status: 200 });
-    expect(entry!.durationMs).toBeGreaterThanOrEqual(2_500);
+    expect(entry!.durationMs).toBeGreaterThanOrEqual(SLOW_MS - 100);
   });
 
   it('validates the event body', async () => {
