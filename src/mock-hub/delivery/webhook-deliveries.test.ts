@@ -238,6 +238,13 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     expect(entry!.durationMs).toBeGreaterThanOrEqual(SLOW_MS - 100);
   });
 
+  it('documents the events and logs endpoints as mock extensions, replay as part of the spec', async () => {
+    const doc = (await (await lb.api('/openapi.json')).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    expect(doc.paths['/api/_mock/events']!.post!['x-mock-extension']).toBe(true);
+    expect(doc.paths['/api/settings/webhooks/{webhookId}/logs']!.get!['x-mock-extension']).toBe(true);
+    expect(doc.paths['/api/settings/webhooks/{webhookId}/replay/{logId}']!.post!['x-mock-extension']).toBeUndefined();
+  });
+
   it('validates the event body', async () => {
     expect((await lb.api('/api/_mock/events', { body: { repo: { type: 'model', name: 'a/b' }, scope: 'discussion', action: 'create' } })).status).toBe(400);
     expect((await lb.api('/api/_mock/events', { body: { repo: { type: 'user', name: 'a/b' }, scope: 'repo', action: 'create' } })).status).toBe(400);
