@@ -1,6 +1,8 @@
-// The mock hub as its own process with `--data`, SIGKILLed in the middle of a burst of concurrent
-// writes (creates and deletes), twice. After each restart every acknowledged write is there, no
-// acknowledged delete came back, and the state file on disk is complete and schema-valid.
+// Extends store/persistence.test.ts (one kill during concurrent creates, state read back with
+// loadState): here the writes mix creates and deletes, the hub is killed twice (the second time
+// after recovering from the first), the restarted process itself serves the state, and the file on
+// disk is schema-valid after each kill. Every acknowledged create is there, no acknowledged delete
+// came back.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,5 +131,5 @@ describe('SIGKILL during a burst of writes with --data', () => {
     await killed(hub.proc);
     expect(acked.size).toBeGreaterThan(20);
     expect(deleted.size).toBeGreaterThan(5);
-  });
+  }, 180_000); // three process starts; slow on a loaded 2-core machine
 });

@@ -53,7 +53,12 @@ function paramSamples(route: AnyRoute, json: JsonSchema | undefined): Record<str
   return validSamples(route.params, {}, SAMPLES, fc.sample(fc.record(props), 50)) as Record<string, string>[];
 }
 
+const cache = new WeakMap<AnyRoute, RouteInputs>();
+
+/** Sampled once per route and kept (sampling runs zod on hundreds of candidates). */
 export function routeInputs(route: AnyRoute): RouteInputs {
+  const cached = cache.get(route);
+  if (cached) return cached;
   const body = bodySchema(route);
   const json = {
     params: route.params && toJsonSchema(route.params),
@@ -70,6 +75,7 @@ export function routeInputs(route: AnyRoute): RouteInputs {
   for (const part of ['params', 'query', 'body'] as const) {
     if (!inputs[part].length) throw new Error(`${route.method.toUpperCase()} ${route.path}: no valid ${part} could be generated from its schema; extend hardening/json-schema.ts`);
   }
+  cache.set(route, inputs);
   return inputs;
 }
 
