@@ -39,7 +39,8 @@ export interface Transformer2DModelOutput {
 }
 
 interface CachedSession {
-  built: BuiltGraph;
+  /** only the shape is kept: the graph's initializers would pin a second copy of the weights */
+  outputShape: readonly number[];
   session: BackendSession;
 }
 
@@ -91,8 +92,9 @@ export class ConsisIDTransformer3DModel {
     if (!s) {
       s = (async () => {
         const built = this.buildGraph(shape);
-        const session = await this.runtime.backend.createSession(encodeModel(built.model), { device: this.runtime.device, ...(this.runtime.threads ? { threads: this.runtime.threads } : {}) });
-        return { built, session };
+        const bytes = encodeModel(built.model);
+        const session = await this.runtime.backend.createSession(bytes, { device: this.runtime.device, ...(this.runtime.threads ? { threads: this.runtime.threads } : {}) });
+        return { outputShape: built.outputShape, session };
       })();
       s.catch(() => this.sessions.delete(key));
       this.sessions.set(key, s);
@@ -110,11 +112,11 @@ export class ConsisIDTransformer3DModel {
   forward(args: ForwardArgs): Promise<Transformer2DModelOutput | [HostTensor]>;
   async forward(args: ForwardArgs): Promise<Transformer2DModelOutput | [HostTensor]> {
     const prepared = prepareForward(this.config, args);
-    const { built, session } = await this.session(prepared.shape);
+    const { outputShape, session } = await this.session(prepared.shape);
     const out = await session.run(prepared.feeds);
     const sample = out.sample;
     if (!sample) throw new Error('the session returned no "sample" output');
-    const tensor: HostTensor = { dtype: 'float32', shape: [...built.outputShape], data: sample.data };
+    const tensor: HostTensor = { dtype: 'float32', shape: [...outputShape], data: sample.data };
     return prepared.returnDict ? { sample: tensor } : [tensor];
   }
 
