@@ -1,28 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSession } from '../../components/session/session-context.tsx';
-import { createHubClient } from '../../hub/client.ts';
-import { auditLogQuery } from '../../hub/queries.ts';
+import { hubKeys } from '../../hub/queries.ts';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
-import { previewingFetch } from './previewing-fetch.ts';
+import { exportInWorker } from './export-in-worker.ts';
 
 /**
- * The audit export through the hub client, plus the newest events as soon as they stream in
- * (`preview`), while the whole export is still being parsed and validated.
+ * The audit export (same query key as `auditLogQuery`), fetched and validated by the hub client
+ * in a worker, plus the newest events as soon as they stream in (`preview`).
  */
 export function useAuditExport(org: string, q: string, enabled: boolean) {
   const { session } = useSession();
-  const [preview, setPreview] = useState<{ url: string; events: AuditLogEvent[] } | null>(null);
-  const client = useMemo(
-    () => createHubClient({ baseUrl: session!.baseUrl, token: session!.token, fetch: previewingFetch((url, events) => setPreview({ url, events })) }),
-    [session],
-  );
-  const query = useQuery({ ...auditLogQuery(client, org, q ? { q } : {}), enabled, staleTime: 60_000 });
-  const forThisQuery = preview && previewMatches(preview.url, org, q) ? preview.events : null;
-  return { query, preview: query.isPending && query.fetchStatus === 'fetching' ? forThisQuery : null };
-}
-
-function previewMatches(url: string, org: string, q: string): boolean {
-  const u = new URL(url, location.href);
-  return u.pathname.endsWith(`/organizations/${encodeURIComponent(org)}/audit-log/export`) && (u.searchParams.get('q') ?? '') === q;
+  const [preview, setPreview] = useState<{ org: string; q: string; events: AuditLogEvent[] } | null>(null);
+  const query = useQuery({
+    queryKey: hubKeys.org(org).auditLog(q ? { q } : {}),
+    queryFn: ({ signal }) =>
+      exportInWorker({ baseUrl: session!.baseUrl, token: session!.token, org, q }, { signal, onPreview: (events) => setPreview({ org, q, events }) }),
+    enabled,
+    staleTime: 60_000,
+  });
+  const matches = preview && preview.org === org && preview.q === q;
+  return { query, preview: matches && query.isPending && query.fetchStatus === 'fetching' ? preview.events : null };
 }
