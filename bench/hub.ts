@@ -2,6 +2,7 @@
 // GET /api/notifications under autocannon load. The hub runs in a child process so the load
 // generator and the server do not share a thread.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createRequire } from 'node:module';
 import { figure, median, type Figure } from './figure.ts';
@@ -23,7 +24,17 @@ const AUTH = { authorization: 'Bearer hf_alice_write' };
 const EXPORT = '/api/organizations/acme/audit-log/export';
 const GROUP = '/api/organizations/acme/resource-groups/1945c495ec9458913a736cea';
 
-async function startHub(): Promise<{ url: string; stop: () => void }> {
+/** CPU seconds (user + system) the process used so far, from /proc (Linux; clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startHub(): Promise<{ url: string; pid: number; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/mock-hub/cli.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -34,7 +45,7 @@ async function startHub(): Promise<{ url: string; stop: () => void }> {
     });
     child.on('exit', (code) => reject(new Error(`mock hub exited (${code})`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** Time until the last byte of the export arrived; chunks are kept only when asked for. */
@@ -82,12 +93,16 @@ export default async function run(): Promise<Figure[]> {
     const baseline = await shoot(LOAD_SECONDS, '/api/health');
     const rates: number[] = [];
     const p99s: number[] = [];
+    const perCpuSecond: number[] = [];
     let failures = 0;
     for (let i = 0; i < REPS; i++) {
+      const cpu0 = cpuSeconds(hub.pid);
       const r = await shoot(LOAD_SECONDS);
+      const cpu1 = cpuSeconds(hub.pid);
       rates.push(r.requests.average);
       p99s.push(r.latency.p99);
       failures += r.non2xx + r.errors + r.timeouts;
+      if (cpu0 !== undefined && cpu1 !== undefined && cpu1 > cpu0) perCpuSecond.push((r.requests.average * LOAD_SECONDS) / (cpu1 - cpu0));
     }
     return [
       figure('hub', 'audit export 100k events, cache miss (median of 5)', Math.round(median(miss)), 'ms', { op: '<', value: 1500 }),
@@ -97,6 +112,8 @@ export default async function run(): Promise<Figure[]> {
       figure('hub', 'GET /api/notifications p99 latency (median of 5)', median(p99s), 'ms', { op: '<', value: 25 }),
       figure('hub', 'GET /api/notifications non-2xx, errors and timeouts', failures, 'count', { op: '<=', value: 0 }),
       figure('hub', `baseline GET /api/health throughput (same server, ${LOAD_SECONDS} s)`, Math.round(baseline.requests.average), 'req/s'),
+      // Throughput per CPU-second of the hub process: what one core sustains when the machine is shared.
+      ...(perCpuSecond.length ? [figure('hub', 'GET /api/notifications served per CPU-second of the hub (median)', Math.round(median(perCpuSecond)), 'req/cpu-s')] : []),
     ];
   } finally {
     hub.stop();
