@@ -71,45 +71,64 @@ export interface LinearPart {
   rows?: [number, number];
 }
 
+/** a float32 view of an F32 weight when aligned (read-only use), else a decoded copy */
+function weightView(ctx: BuildContext, name: string): Float32Array {
+  const e = ctx.weights.get(name);
+  if (!e) throw new Error(`weight "${name}" is missing`);
+  if (e.dtype === 'F32' && e.bytes.byteOffset % 4 === 0) return new Float32Array(e.bytes.buffer, e.bytes.byteOffset, e.bytes.length / 4);
+  return entryToFloat32(e, e.file);
+}
+
+/** writes rows [r0, r1) of w (rows x cols, row-major), transposed and scaled, into columns [col, col + r1 - r0) of out (cols x outCols) */
+function transposeInto(out: Float32Array, outCols: number, col: number, w: Float32Array, cols: number, r0: number, r1: number, scale: number): void {
+  const B = 64;
+  for (let rb = r0; rb < r1; rb += B) {
+    const re = Math.min(r1, rb + B);
+    for (let cb = 0; cb < cols; cb += B) {
+      const ce = Math.min(cols, cb + B);
+      for (let r = rb; r < re; r++) {
+        const o = col + r - r0;
+        const base = r * cols;
+        for (let c = cb; c < ce; c++) out[c * outCols + o] = w[base + c]! * scale;
+      }
+    }
+  }
+}
+
 /**
  * One MatMul weight (in, sum of outs) and its bias from torch Linear weights (out, in): fuses
  * projections that read the same input.
  */
 export function fusedLinear(ctx: BuildContext, parts: readonly LinearPart[], label: string): { w: Value; b: Value | null } {
-  const mats = parts.map((p) => {
+  const shapes = parts.map((p) => {
     const e = ctx.weights.get(`${p.name}.weight`);
     if (!e) throw new Error(`weight "${p.name}.weight" is missing`);
     const [out, inp] = e.shape as [number, number];
     const [r0, r1] = p.rows ?? [0, out];
-    let w = weight(ctx, `${p.name}.weight`).subarray(r0 * inp, r1 * inp);
-    const rows = r1 - r0;
-    let b: Float32Array | null = ctx.weights.has(`${p.name}.bias`) ? weight(ctx, `${p.name}.bias`).slice(r0, r1) : null;
-    if (p.scale !== undefined && p.scale !== 1) {
-      w = w.map((v) => v * p.scale!);
-      if (b) b = b.map((v) => v * p.scale!);
+    return { inp, r0, r1 };
+  });
+  const inp = shapes[0]!.inp;
+  if (shapes.some((s) => s.inp !== inp)) throw new Error(`${label}: fused projections read different input sizes`);
+  const total = shapes.reduce((s, m) => s + m.r1 - m.r0, 0);
+  const wt = new Float32Array(inp * total);
+  const bias = new Float32Array(total);
+  let hasBias = false;
+  let col = 0;
+  parts.forEach((p, i) => {
+    const { r0, r1 } = shapes[i]!;
+    const scale = p.scale ?? 1;
+    transposeInto(wt, total, col, weightView(ctx, `${p.name}.weight`), inp, r0, r1, scale);
+    if (ctx.weights.has(`${p.name}.bias`)) {
+      const b = weightView(ctx, `${p.name}.bias`);
+      for (let r = r0; r < r1; r++) bias[col + r - r0] = b[r]! * scale;
+      hasBias = true;
     }
     if (p.biasOffset) {
-      b ??= new Float32Array(rows);
-      b = b.map((v) => v + p.biasOffset!);
+      for (let r = r0; r < r1; r++) bias[col + r - r0]! += p.biasOffset;
+      hasBias = true;
     }
-    return { w, rows, inp, b };
+    col += r1 - r0;
   });
-  const inp = mats[0]!.inp;
-  const total = mats.reduce((s, m) => s + m.rows, 0);
-  const stacked = new Float32Array(total * inp);
-  let o = 0;
-  for (const m of mats) {
-    if (m.inp !== inp) throw new Error(`${label}: fused projections read different input sizes`);
-    stacked.set(m.w, o);
-    o += m.w.length;
-  }
-  const w = init(ctx, `${label}.weight_t`, transpose2d(stacked, total, inp), [inp, total]);
-  if (!mats.some((m) => m.b)) return { w, b: null };
-  const bias = new Float32Array(total);
-  let bo = 0;
-  for (const m of mats) {
-    if (m.b) bias.set(m.b, bo);
-    bo += m.rows;
-  }
-  return { w, b: init(ctx, `${label}.bias`, bias, [total]) };
+  const w = init(ctx, `${label}.weight_t`, wt, [inp, total]);
+  return { w, b: hasBias ? init(ctx, `${label}.bias`, bias, [total]) : null };
 }
