@@ -197,7 +197,7 @@ test('denoising loop shows each step and can be cancelled', async ({ page }) => 
   const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { mode: string; shape: number[] };
   expect(summary.mode).toBe('denoise');
   // 3 steps with guidance: 6 forward passes
-  await expect(page.getByTestId('forward-times').getByRole('listitem')).toHaveCount(6);
+  await expect(page.getByTestId('forward-times').locator('li')).toHaveCount(6);
   await page.getByRole('slider', { name: /Frame/ }).fill('1');
   await expect(page.getByRole('img', { name: /Latent frame 2 of 2/ })).toBeVisible();
 
