@@ -103,7 +103,7 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
         headers.push([name, value]);
         c.header(name, value);
       },
-      request: c.req.raw,
+      url: c.req.url,
     });
     if (result instanceof Response) return result;
     const checked = route.response.safeParse(result);

@@ -18,7 +18,8 @@ export interface RouteContext<P, Q, B> {
   org: OrgAccess | undefined;
   hub: HubContext;
   setHeader(name: string, value: string): void;
-  request: Request;
+  /** The request URL (the raw Request is not handed out: materializing it costs on every call). */
+  url: string;
 }
 
 /**

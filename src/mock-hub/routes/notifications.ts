@@ -20,14 +20,14 @@ const list = defineRoute({
   memo: true,
   responseHeaders: { Link: '`<...?p=N+1>; rel="next"` while more pages follow' },
   response: NotificationList,
-  handler: ({ query, auth, hub, setHeader, request }) => {
+  handler: ({ query, auth, hub, setHeader, url }) => {
     const all = hub.store.state.notifications[auth.user.name] ?? [];
     const { p = 0, ...filters } = query;
     const view = sortNewestFirst(all.filter((s) => matchesFilters(s, filters, auth.user.name)));
     const start = p * NOTIFICATIONS_PAGE_SIZE;
     const page = view.slice(start, start + NOTIFICATIONS_PAGE_SIZE);
     if (start + NOTIFICATIONS_PAGE_SIZE < view.length) {
-      const next = new URL(request.url);
+      const next = new URL(url);
       next.searchParams.set('p', String(p + 1));
       setHeader('Link', `<${next.pathname}${next.search}>; rel="next"`);
     }
