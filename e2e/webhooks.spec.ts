@@ -217,11 +217,88 @@ test.describe('webhooks', () => {
 
   test('a read-only token cannot change a webhook and is told why', async ({ page, request }) => {
     const api = hub(request, TOKENS.aliceWrite);
-    const [first] = await api.call<Webhook[]>('GET', '/api/settings/webhooks');
+    const first = (await api.call<Webhook[]>('GET', '/api/settings/webhooks')).find((w) => w.url);
     await signIn(page, TOKENS.aliceRead, `/webhooks/${first!.id}`);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByTestId('error-panel')).toContainText('HTTP 403');
     const after = await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${first!.id}`);
     expect(after.webhook).toEqual(first);
+  });
+});
+
+test.describe('webhook jobs', () => {
+  test('creates a job webhook with every job field and deletes it', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    await signIn(page, TOKENS.aliceWrite, '/webhooks/new');
+    await page.getByLabel('Watched type 1').selectOption('org');
+    await page.getByLabel('Watched name 1').fill('acme');
+    await page.getByText('Run a job').click();
+    await page.getByLabel('Docker image', { exact: true }).fill('python:3.12');
+    await page.getByLabel('Flavor').selectOption('t4-small');
+    await page.getByLabel('Command').fill('python\n-c\nprint(1)');
+    await page.getByLabel('Arguments').fill('--verbose');
+    await page.getByLabel('Architecture').selectOption('arm64');
+    await page.getByLabel('Timeout (seconds)').fill('900');
+    await page.getByLabel('Attempts').fill('3');
+    await page.getByLabel('Exposed ports').fill('7860, 8080');
+    await page.getByLabel(/Enable SSH/).check();
+    await page.getByRole('button', { name: 'Add environment' }).click();
+    await page.getByLabel('Environment name 1').fill('LOG_LEVEL');
+    await page.getByLabel('Environment value 1').fill('debug');
+    await page.getByRole('button', { name: 'Add secret' }).click();
+    await page.getByLabel('Secrets name 1').fill('HF_TOKEN');
+    await page.getByLabel('Secrets value 1').fill('hf_e2e_secret_value');
+    await page.getByRole('button', { name: 'Add label' }).click();
+    await page.getByLabel('Labels name 1').fill('team');
+    await page.getByLabel('Labels value 1').fill('ml-ops');
+    await page.getByRole('button', { name: 'Add volume' }).click();
+    await page.getByLabel('Volume 1 type').selectOption('dataset');
+    await page.getByLabel('Source', { exact: true }).fill('acme/eval-data');
+    await page.getByLabel('Mount path').fill('/data');
+    await page.getByLabel('Revision').fill('v1');
+    let sent: Record<string, unknown> | null = null;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/settings/webhooks') sent = r.postDataJSON() as Record<string, unknown>;
+    });
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit webhook' })).toBeVisible();
+    const id = page.url().split('/').pop()!;
+    try {
+      expect(sent).toMatchObject({
+        watched: [{ type: 'org', name: 'acme' }],
+        job: {
+          dockerImage: 'python:3.12', flavor: 't4-small', command: ['python', '-c', 'print(1)'], arguments: ['--verbose'], arch: 'arm64',
+          timeoutSeconds: 900, attempts: 3, expose: { ports: [7860, 8080] }, ssh: { enabled: true }, environment: { LOG_LEVEL: 'debug' },
+          secrets: { HF_TOKEN: 'hf_e2e_secret_value' }, labels: { team: 'ml-ops' }, volumes: [{ type: 'dataset', source: 'acme/eval-data', mountPath: '/data', revision: 'v1' }],
+        },
+      });
+      const { webhook } = await api.call<{ webhook: { job: Record<string, unknown> } }>('GET', `/api/settings/webhooks/${id}`);
+      expect(webhook.job).toMatchObject({ dockerImage: 'python:3.12', flavor: 't4-small', timeoutSeconds: 900, secrets: ['HF_TOKEN'], labels: { team: 'ml-ops' } });
+      // The editor shows the saved job; secret values are never shown back.
+      await expect(page.getByLabel('Flavor')).toHaveValue('t4-small');
+      await expect(page.getByLabel('Secrets name 1')).toHaveValue('HF_TOKEN');
+      await expect(page.getByLabel('Secrets value 1')).toHaveValue('');
+    } finally {
+      await api.call('DELETE', `/api/settings/webhooks/${id}`);
+    }
+  });
+
+  test('editing a job webhook asks for stored secret values again, then keeps everything', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const job = (await api.call<(Webhook & { job?: { secrets?: string[] } })[]>('GET', '/api/settings/webhooks')).find((w) => w.job?.secrets?.length)!;
+    const secretName = job.job!.secrets![0]!;
+    const writes = countWrites(page);
+    await signIn(page, TOKENS.aliceWrite, `/webhooks/${job.id}`);
+    await expect(page.getByLabel('Secrets name 1')).toHaveValue(secretName);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    // Saving with a blank value would wipe the stored secret: the editor refuses and says why.
+    await expect(page.getByRole('group', { name: 'Secrets' })).toContainText(`"${secretName}": enter its value again`);
+    await expect(page.getByLabel('Secrets name 1')).toBeFocused();
+    expect(writes()).toBe(0);
+    await page.getByLabel('Secrets value 1').fill('e2e-secret-value');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    const after = await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${job.id}`);
+    expect(after.webhook).toEqual(job);
   });
 });

@@ -119,7 +119,7 @@ function numberOrNull(text: string): number | null {
   return text.trim() === '' ? null : Number(text.trim());
 }
 
-function jobBody(job: JobDraft, editing: boolean): Record<string, unknown> {
+function jobBody(job: JobDraft): Record<string, unknown> {
   const body: Record<string, unknown> = { flavor: job.flavor };
   if (job.source === 'docker') body.dockerImage = job.dockerImage.trim();
   else body.spaceId = job.spaceId.trim();
@@ -129,8 +129,7 @@ function jobBody(job: JobDraft, editing: boolean): Record<string, unknown> {
   if (args) body.arguments = args;
   body.environment = record(job.environment) ?? {};
   const secrets = record(job.secrets);
-  // Editing: blank values keep the stored secrets, so only send secrets when one was typed.
-  if (secrets && (!editing || job.secrets.some((s) => s.value !== ''))) body.secrets = secrets;
+  if (secrets) body.secrets = secrets;
   if (job.arch) body.arch = job.arch;
   body.timeoutSeconds = numberOrNull(job.timeoutSeconds);
   body.attempts = job.attempts.trim() === '' ? 1 : Number(job.attempts.trim());
@@ -153,13 +152,13 @@ function jobBody(job: JobDraft, editing: boolean): Record<string, unknown> {
 }
 
 /** The request body the draft stands for; WebhookInput decides whether it is valid. */
-export function draftToBody(d: WebhookDraft, editing = false): WebhookInput {
+export function draftToBody(d: WebhookDraft): WebhookInput {
   const body: Record<string, unknown> = {
     watched: d.watched.map((w) => ({ type: w.type, name: w.name.trim() })),
     domains: d.domains,
   };
   if (d.target === 'url') body.url = d.url.trim();
-  else if (d.target === 'job') body.job = jobBody(d.job, editing);
+  else if (d.target === 'job') body.job = jobBody(d.job);
   else body.jobSourceId = d.jobSourceId.trim();
   if (d.secret !== '') body.secret = d.secret;
   return body as WebhookInput;
@@ -214,4 +213,14 @@ export function errorsFromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, draft:
     else fields[field] ??= message;
   }
   return { fields, form };
+}
+
+/**
+ * The hub returns secret names only, and an update replaces the job: a stored secret saved with
+ * a blank value would be wiped. So, when editing, each listed secret needs its value again.
+ */
+export function blankSecretErrors(d: WebhookDraft, editing: boolean): FieldErrors {
+  if (!editing || d.target !== 'job') return {};
+  const blank = d.job.secrets.find((s) => s.key !== '' && s.value === '');
+  return blank ? { 'job.secrets': `"${blank.key}": enter its value again (the hub never sends secret values back), or remove the row` } : {};
 }

@@ -77,7 +77,7 @@ export function JobFields({ job, onChange, errors, editing }: { job: JobDraft; o
         onChange={(secrets) => set({ secrets })}
         error={errors['job.secrets']}
         secretValues
-        {...(editing ? { hint: 'The hub never returns secret values: leave them all blank to keep the stored secrets.', valuePlaceholder: 'unchanged' } : {})}
+        {...(editing ? { hint: 'The hub never returns secret values and saving replaces them: enter each value again, or remove the secret.', valuePlaceholder: 'value (required again)' } : {})}
       />
       <KeyValueEditor legend="Labels" rows={job.labels} onChange={(labels) => set({ labels })} error={errors['job.labels']} hint="Keys 1 to 100 and values up to 100 letters, digits, dots, dashes or underscores." />
       <VolumesEditor rows={job.volumes} onChange={(volumes) => set({ volumes })} errors={errors} />

@@ -5,7 +5,7 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 import { HubApiError, HubRequestError } from '../../hub/errors.ts';
 import { WEBHOOK_DOMAINS, WebhookInput } from '../../hub/schemas/index.ts';
 import { FieldGroup } from './field-group.tsx';
-import { draftToBody, errorsFromIssues, fieldForPath, type FieldErrors, type TargetKind, type WebhookDraft } from './form-model.ts';
+import { blankSecretErrors, draftToBody, errorsFromIssues, fieldForPath, type FieldErrors, type TargetKind, type WebhookDraft } from './form-model.ts';
 import { JobFields } from './job-fields.tsx';
 import { WatchedEditor } from './watched-editor.tsx';
 
@@ -48,11 +48,12 @@ export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; su
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const body = draftToBody(draft, props.editing);
+    const body = draftToBody(draft);
     const checked = WebhookInput.safeParse(body);
-    if (!checked.success) {
-      const { fields, form } = errorsFromIssues(checked.error.issues, draft);
-      setErrors(fields);
+    const secretErrors = blankSecretErrors(draft, props.editing);
+    if (!checked.success || Object.keys(secretErrors).length) {
+      const { fields, form } = checked.success ? { fields: {}, form: null } : errorsFromIssues(checked.error.issues, draft);
+      setErrors({ ...secretErrors, ...fields });
       setFormError(form ? new Error(form) : null);
       setAttempt((n) => n + 1);
       return;
