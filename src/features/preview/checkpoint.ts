@@ -2,7 +2,7 @@
 // and each safetensors header via HTTP Range; then the download (progress, cancel, cache).
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
-import { cachedFile, putCachedFile } from './weight-cache.ts';
+import { cachedFile, putCachedFile, putCachedStream } from './weight-cache.ts';
 
 export interface CheckpointRef {
   hubUrl: string;
@@ -197,8 +197,13 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
     names = shardFiles(parseShardIndex(await ir.text(), WEIGHTS_INDEX_NAME));
     indexUrl = idxUrl;
   }
-  const files: WeightFile[] = [];
-  for (const n of names) files.push(await weightFile(ref, n, signal));
+  // headers of up to 4 shards at a time
+  const files: WeightFile[] = new Array(names.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < names.length; i = next++) files[i] = await weightFile(ref, names[i]!, signal);
+  };
+  await Promise.all(Array.from({ length: Math.min(4, names.length) }, worker));
   const dtypes: Record<string, number> = {};
   for (const f of files) for (const [d, n] of Object.entries(f.dtypes)) dtypes[d] = (dtypes[d] ?? 0) + n;
   const downloadBytes = files.reduce((a, f) => a + f.size, 0);
@@ -243,20 +248,22 @@ export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: 
   for (const f of todo) {
     const r = await expectOk(await hubFetch(ref, f.url, { signal: opts.signal }), f.url);
     const total = Number(r.headers.get('content-length') ?? f.size) || f.size;
-    const buf = new Uint8Array(total);
     let loaded = 0;
-    const reader = r.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (loaded + value.byteLength > buf.byteLength) throw new CheckpointError(`${f.name}: the hub sent more bytes than announced`);
-      buf.set(value, loaded);
-      loaded += value.byteLength;
-      overallLoaded += value.byteLength;
-      opts.onProgress?.({ file: f.name, loaded, total, overallLoaded, overallTotal });
+    // streamed straight into Cache Storage: a multi-gigabyte checkpoint is never held in page memory
+    const progress = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctl) {
+        loaded += chunk.byteLength;
+        overallLoaded += chunk.byteLength;
+        opts.onProgress?.({ file: f.name, loaded, total, overallLoaded, overallTotal });
+        ctl.enqueue(chunk);
+      },
+    });
+    try {
+      await putCachedStream(f.url, r.body!.pipeThrough(progress), total, r.headers.get('etag') ?? f.etag);
+    } catch (e) {
+      opts.signal?.throwIfAborted();
+      throw new CheckpointError(`${f.name}: ${(e as Error).message.replace(`${f.url}: `, '')}`);
     }
-    if (loaded !== total) throw new CheckpointError(`${f.name}: download ended after ${loaded} of ${total} bytes`);
-    await putCachedFile(f.url, buf, r.headers.get('etag') ?? f.etag);
     f.cached = true;
     downloaded += loaded;
   }

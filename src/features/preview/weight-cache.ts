@@ -31,6 +31,37 @@ export async function putCachedFile(url: string, bytes: Uint8Array<ArrayBuffer>,
   await cache.put(url, new Response(bytes, { status: 200, headers }));
 }
 
+/**
+ * Streams a download into the cache without holding the file in memory; the entry is removed
+ * again when the stream ends short of `size` bytes. Without Cache Storage the stream is drained.
+ */
+export async function putCachedStream(url: string, body: ReadableStream<Uint8Array>, size: number, etag: string | null): Promise<number> {
+  let loaded = 0;
+  const counted = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctl) {
+        loaded += chunk.byteLength;
+        if (loaded > size) throw new Error(`${url}: the hub sent more than the announced ${size} bytes`);
+        ctl.enqueue(chunk);
+      },
+    }),
+  );
+  if (!hasCaches()) {
+    const reader = counted.getReader();
+    while (!(await reader.read()).done);
+    return loaded;
+  }
+  const cache = await caches.open(CACHE_NAME);
+  const headers = new Headers({ 'content-type': 'application/octet-stream', [SIZE]: String(size) });
+  if (etag) headers.set(ETAG, etag);
+  await cache.put(url, new Response(counted, { status: 200, headers }));
+  if (loaded !== size) {
+    await cache.delete(url);
+    throw new Error(`${url}: download ended after ${loaded} of ${size} bytes`);
+  }
+  return loaded;
+}
+
 export async function deleteCachedFiles(urls?: string[]): Promise<number> {
   if (!hasCaches()) return 0;
   if (!urls) {
