@@ -15,6 +15,7 @@ export function nodeBackend(): InferenceBackend {
         executionProviders: ['cpu'],
         graphOptimizationLevel: 'all',
         ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
+        extra: { session: { intra_op: { allow_spinning: opts.spin ? '1' : '0' } } },
       });
       return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
     },

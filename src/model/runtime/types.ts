@@ -11,6 +11,8 @@ export interface SessionOptions {
   device: Device;
   /** intra-op threads (cpu) or wasm threads; default: the runtime's choice */
   threads?: number;
+  /** cpu: let idle intra-op threads spin (default false: spinning steals cores on shared machines) */
+  spin?: boolean;
 }
 
 export interface BackendSession {
