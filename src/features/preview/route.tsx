@@ -26,6 +26,10 @@ type Phase =
   | { kind: 'ready' }
   | { kind: 'running'; stage: string };
 
+class CancelledError extends Error {
+  override name = 'CancelledError';
+}
+
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -204,8 +208,10 @@ export function Component() {
       return true;
     } catch (e) {
       stopWorker();
-      setError(describe(e));
-      setPhase({ kind: 'inspected' });
+      if (!(e instanceof CancelledError)) {
+        setError(describe(e));
+        setPhase({ kind: 'inspected' });
+      }
       return false;
     }
   };
@@ -234,7 +240,7 @@ export function Component() {
     if (phase.kind === 'running' || phase.kind === 'loading') {
       runIdRef.current++;
       stopWorker();
-      loadWaiters.current?.reject(new Error('Loading cancelled.'));
+      loadWaiters.current?.reject(new CancelledError());
       loadWaiters.current = null;
       setPhase({ kind: info ? 'inspected' : 'idle' });
       setNotice(phase.kind === 'running' ? 'Run cancelled: the worker was stopped. The next run reloads the model from the browser cache.' : 'Loading cancelled.');
