@@ -85,6 +85,33 @@ test.describe('security', () => {
     }
   });
 
+  test('the model preview runs a WASM forward pass in its worker under the CSP with no violation', async ({ page }) => {
+    test.setTimeout(300_000);
+    const seen = await watch(page);
+    let workerCsp: string | undefined;
+    page.on('response', (r) => {
+      if (/preview\.worker[^/]*\.js/.test(r.url())) workerCsp = r.headers()['content-security-policy'];
+    });
+    await signIn(page, TOKENS.aliceWrite, `/preview?repo=${encodeURIComponent('consisid-community/consisid-tiny')}&provider=wasm`);
+    await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    await expect(page.getByTestId('checkpoint-summary')).toBeVisible();
+    await page.getByRole('button', { name: 'Run forward pass' }).click();
+    await expect(page.getByTestId('provider-used')).toHaveText('wasm', { timeout: 240_000 });
+    await expect(page.getByTestId('preview-error')).toHaveCount(0);
+    expect(await violationsIn(page)).toEqual([]);
+    expect(seen.violations).toEqual([]);
+    // A worker's own violations are not reported to the page, so check the two halves directly:
+    // the worker script is served under the CSP (no eval), and zod inside it is jitless (never
+    // probes `new Function`). Evaluating a probe from the test would not do: CDP bypasses the CSP.
+    expect(workerCsp, 'CSP header on the worker script').toBeTruthy();
+    expect(directives(workerCsp!).get('script-src')).not.toContain("'unsafe-eval'");
+    const worker = page.workers().find((w) => /preview\.worker/.test(w.url()));
+    expect(worker, 'the preview worker').toBeDefined();
+    const jitless = await worker!.evaluate(() => (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless);
+    expect(jitless).toBe(true);
+  });
+
   test('hub errors and failed requests never echo the token', async ({ page }) => {
     const seen = await watch(page);
     // The hub's own error text, a transport failure and a 401 (session ended) in turn.
