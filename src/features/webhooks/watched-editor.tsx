@@ -15,11 +15,13 @@ export function WatchedEditor({ rows, onChange, error }: { rows: Watched; onChan
         <>
           {rows.map((r, i) => (
             <div key={i} className="flex gap-2">
-              <select className={`${inputClass} w-36`} aria-label={`Watched type ${i + 1}`} value={r.type} onChange={(e) => set(i, { type: e.target.value as Watched[number]['type'] })}>
-                {WATCHED_TYPES.map((t) => (
-                  <option key={t}>{t}</option>
-                ))}
-              </select>
+              <div className="w-36 shrink-0">
+                <select className={inputClass} aria-label={`Watched type ${i + 1}`} value={r.type} onChange={(e) => set(i, { type: e.target.value as Watched[number]['type'] })}>
+                  {WATCHED_TYPES.map((t) => (
+                    <option key={t}>{t}</option>
+                  ))}
+                </select>
+              </div>
               <input
                 className={inputClass}
                 aria-label={`Watched name ${i + 1}`}
