@@ -97,7 +97,7 @@ export default async function run(): Promise<Figure[]> {
   const rate = { wall: mm.flops / median(mmRuns.map((r) => r.wall)), cpu: mm.flops / median(mmRuns.map((r) => r.cpu)) };
   const achieved = built.flops / med;
   const peakRss = process.resourceUsage().maxRSS * 1024;
-  // the same model without the graph's algebraic folds (what diffusers computes)
+  // the model's FLOPs as diffusers computes it: the same graph without the algebraic folds
   const referenceFlops = buildConsisIDGraph(config, weights, prepared.shape, { foldAttention: 'never', pruneLastBlockText: false }).flops;
   return [
     figure(BENCH, 'graph_build_time', buildS, 's'),
@@ -105,11 +105,13 @@ export default async function run(): Promise<Figure[]> {
     figure(BENCH, 'forward_median', med, 's', { op: '<=', value: REFERENCE_S / 1.8 }),
     figure(BENCH, 'forward_runs', times.map((t) => t.toFixed(3)).join(' '), 's'),
     figure(BENCH, 'peak_rss', peakRss / 2 ** 20, 'MiB'),
-    figure(BENCH, 'model_flops', built.flops / 1e9, 'GFLOP'),
-    figure(BENCH, 'reference_architecture_flops', referenceFlops / 1e9, 'GFLOP'),
+    figure(BENCH, 'model_flops', referenceFlops / 1e9, 'GFLOP'),
+    figure(BENCH, 'graph_flops_executed', built.flops / 1e9, 'GFLOP'),
     figure(BENCH, 'matmul_rate_fp32', rate.wall / 1e9, 'GFLOP/s'),
     figure(BENCH, 'achieved_rate', achieved / 1e9, 'GFLOP/s'),
+    // efficiency counts the FLOPs the graph executes; utilization the model's nominal FLOPs
     figure(BENCH, 'efficiency', achieved / rate.wall, 'ratio', { op: '>=', value: 0.75 }),
+    figure(BENCH, 'model_flops_utilization', referenceFlops / med / rate.wall, 'ratio'),
     figure(BENCH, 'forward_cpu_time', cpuPerRun, 'CPU-s'),
     figure(BENCH, 'efficiency_cpu_time', built.flops / cpuPerRun / rate.cpu, 'ratio'),
     figure(BENCH, 'speedup_vs_reference', REFERENCE_S / med, 'x', { op: '>=', value: 1.8 }),
