@@ -72,10 +72,11 @@ describe('persistence', () => {
     while (acked.length === 0) await new Promise((r) => setTimeout(r, 5));
     const firstAck = Date.now();
     while (acked.length < 30 && Date.now() - firstAck < 8_000) await new Promise((r) => setTimeout(r, 5));
+    const exited = new Promise((r) => child.once('exit', r));
     killed = true;
     child.kill('SIGKILL');
     await Promise.all(writers);
-    await new Promise((r) => child.once('exit', r));
+    await exited;
 
     const state = loadState(dir)!;
     const ids = new Set(state.webhooks.map((w) => w.webhook.id));
