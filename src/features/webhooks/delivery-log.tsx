@@ -38,7 +38,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
     });
 
   return (
-    <section aria-labelledby="delivery-log-title" className="mt-8">
+    <section aria-labelledby="delivery-log-title">
       <div className="mb-2 flex items-center justify-between">
         <h2 id="delivery-log-title" className="text-lg font-semibold">Delivery log</h2>
         <Button variant="ghost" onClick={() => void q.refetch()} disabled={q.isFetching}>

@@ -43,10 +43,10 @@ export function JobFields({ job, onChange, errors, editing }: { job: JobDraft; o
           )}
         </Field>
         <Field label="Command" error={errors['job.command']} hint="One item per line, e.g. python / -c / print(1).">
-          {(p) => <textarea {...p} rows={3} className={`${inputClass} font-mono`} value={job.command} spellCheck={false} onChange={(e) => set({ command: e.target.value })} />}
+          {(p) => <textarea {...p} rows={3} wrap="off" className={`${inputClass} font-mono`} value={job.command} spellCheck={false} onChange={(e) => set({ command: e.target.value })} />}
         </Field>
         <Field label="Arguments" error={errors['job.arguments']} hint="One argument per line.">
-          {(p) => <textarea {...p} rows={3} className={`${inputClass} font-mono`} value={job.arguments} spellCheck={false} onChange={(e) => set({ arguments: e.target.value })} />}
+          {(p) => <textarea {...p} rows={3} wrap="off" className={`${inputClass} font-mono`} value={job.arguments} spellCheck={false} onChange={(e) => set({ arguments: e.target.value })} />}
         </Field>
         <Field label="Architecture" error={errors['job.arch']}>
           {(p) => (

@@ -75,6 +75,9 @@ export function WebhookDetail() {
         }
         actions={<WebhookActions webhook={w} />}
       />
+      {/* Deliveries first: what people check daily; the configuration follows. */}
+      <DeliveryLog webhookId={w.id} />
+      <h2 className="mb-3 mt-8 text-lg font-semibold">Configuration</h2>
       {/* Keyed by id so a different webhook starts from its own values. */}
       <WebhookForm
         key={w.id}
@@ -88,7 +91,6 @@ export function WebhookDetail() {
         }}
       />
       {saved && <p role="status" className="mt-2 text-sm text-emerald-800 dark:text-emerald-300">Saved.</p>}
-      <DeliveryLog webhookId={w.id} />
     </>
   );
 }
