@@ -50,6 +50,8 @@ test.describe('inbox', () => {
     await page.getByLabel('Repo type').selectOption('model');
     await expect(page).toHaveURL(/readStatus=unread/);
     await expect(page).toHaveURL(/repoType=model/);
+    // The previous rows stay on screen while the filtered page loads; wait for the swap.
+    await expect(page.locator('[data-testid="notification-row"]:not([data-type="repo"])')).toHaveCount(0);
     await expect(rows(page).first()).toBeVisible();
     for (const row of await rows(page).all()) {
       await expect(row).toHaveAttribute('data-type', 'repo');
@@ -96,8 +98,10 @@ test.describe('inbox', () => {
     await expect(page.getByLabel('Mention')).toHaveValue('participating');
   });
 
-  test('paginates with p', async ({ page }) => {
+  test('paginates with p, the next page fetched ahead', async ({ page }) => {
+    const prefetched = page.waitForRequest((r) => r.method() === 'GET' && new URL(r.url()).pathname === '/api/notifications' && new URL(r.url()).searchParams.get('p') === '1');
     await signIn(page, TOKENS.aliceWrite, '/inbox');
+    await prefetched;
     const firstTitle = await rows(page).first().getByTestId('notification-title').textContent();
     await page.getByRole('button', { name: 'Next →' }).click();
     await expect(page).toHaveURL(/[?&]p=1/);

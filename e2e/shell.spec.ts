@@ -102,6 +102,7 @@ test.describe('shell', () => {
 
   test('whoami failing shows a retryable notice, not a broken shell', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
+    await expect(page.getByTestId('whoami')).toBeVisible(); // the first load must not eat the faults
     await failFirst(page, '**/api/whoami-v2', { status: 500, body: JSON.stringify({ error: 'whoami down' }) }, 3, 'GET');
     await page.reload();
     await expect(page.getByText('Account unavailable')).toBeVisible({ timeout: 20_000 });

@@ -7,7 +7,7 @@ import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { notificationsQuery } from '../../hub/queries.ts';
-import type { NotificationFilters } from '../../hub/schemas/index.ts';
+import { NOTIFICATIONS_PAGE_SIZE, type NotificationFilters } from '../../hub/schemas/index.ts';
 import { BulkBar } from './bulk-bar.tsx';
 import { targetSize, type BulkTarget } from './bulk-target.ts';
 import { NotificationList } from './notification-list.tsx';
@@ -16,6 +16,7 @@ import { Pagination } from './pagination.tsx';
 import { useBulkActions, type BulkAction } from './use-bulk-actions.ts';
 import { useInboxKeys } from './use-inbox-keys.ts';
 import { useKeyedState } from './use-keyed-state.ts';
+import { usePrefetchNextPage } from './use-prefetch-next-page.ts';
 import { useSelection } from './use-selection.ts';
 
 const actionTitles: Record<BulkAction['type'], string> = {
@@ -45,6 +46,7 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
   const rows = useMemo(() => (list.data?.notifications ?? []).map((notification) => ({ notification, view: viewOf(notification) })), [list.data]);
   const pageIds = rows.map((r) => r.view.id);
   const matching = list.data?.count.view ?? 0;
+  usePrefetchNextPage(filters, page, !list.isPlaceholderData && (page + 1) * NOTIFICATIONS_PAGE_SIZE < matching);
 
   function currentTarget(): BulkTarget | null {
     if (selection.allMatching) return { kind: 'all', filters, visibleIds: pageIds, count: matching };
