@@ -88,6 +88,7 @@ describe('hub source', () => {
     await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer' }))).rejects.toThrow(/HTTP 401 \(check the token\)/);
     await expect(loadCheckpoint(hubSource({ repoId: 'nobody/nothing', hubUrl, token: TOKEN }))).rejects.toThrow(/nobody\/nothing\/resolve\/main\/config\.json not found/);
     expect(() => hubSource({ repoId: '../etc', hubUrl })).toThrow(/not a repository id/);
+    await expect(hubSource({ repoId: 'a/b', hubUrl: 'http://127.0.0.1:1' }).read('config.json')).rejects.toThrow(/GET http:\/\/127\.0\.0\.1:1\/a\/b\/resolve\/main\/config\.json failed/);
   });
 
   it('cancels a download with an AbortSignal', async () => {

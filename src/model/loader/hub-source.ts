@@ -18,8 +18,9 @@ export class HubDownloadError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -73,7 +74,14 @@ export function hubSource(o: HubSourceOptions): FileSource {
     describe: (file) => fileUrl(o, file),
     async read(file, opts) {
       const url = fileUrl(o, file);
-      const res = await doFetch(url, { headers: o.token ? { authorization: `Bearer ${o.token}` } : {}, ...(opts?.signal ? { signal: opts.signal } : {}) });
+      let res: Response;
+      try {
+        res = await doFetch(url, { headers: o.token ? { authorization: `Bearer ${o.token}` } : {}, ...(opts?.signal ? { signal: opts.signal } : {}) });
+      } catch (e) {
+        if (opts?.signal?.aborted) throw e;
+        const cause = (e as Error & { cause?: { message?: string } }).cause?.message;
+        throw new HubDownloadError(`GET ${url} failed: ${(e as Error).message}${cause ? ` (${cause})` : ''}`, 0, { cause: e });
+      }
       if (res.status === 404) {
         await res.body?.cancel();
         return null;
