@@ -192,7 +192,8 @@ export function fieldForPath(path: string | ReadonlyArray<PropertyKey>, draft: W
 function issueMessage(issue: z.core.$ZodIssue): string {
   const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
   let message = inner ?? issue.message;
-  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) message = 'required';
+  // zod's own wording for an empty string; the schemas' custom messages are kept.
+  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1 && message.startsWith('Too small')) message = 'required';
   if (issue.code === 'invalid_type' && issue.expected === 'number') message = 'must be a number';
   if (issue.code === 'invalid_value' && issue.path.at(-1) === 'flavor') message = 'choose a flavor from the list';
   const [, second, key] = issue.path;
