@@ -156,7 +156,14 @@ function encodeGraph(g: GraphDef): Encoded {
   return w.finish();
 }
 
+/** protobuf messages, and so in-memory ONNX models, stop at 2 GiB */
+export const MAX_PROTO_BYTES = 2 ** 31 - 1;
+
 export function encodeModel(m: ModelDef): Uint8Array {
+  const weights = m.graph.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0);
+  if (weights > MAX_PROTO_BYTES) {
+    throw new Error(`the graph's weights (${(weights / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB ONNX protobuf limit: use float16 compute, or export with external data (consisid export --external-data)`);
+  }
   const w = new MessageWriter().int(1, m.irVersion);
   w.string(2, m.producer ?? 'hub-console');
   w.message(7, encodeGraph(m.graph));
