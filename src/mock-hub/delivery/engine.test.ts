@@ -154,5 +154,14 @@ describe('delivery engine (fake store, real receiver)', () => {
     expect(started.find((j) => j.dockerImage === 'python:3.12')!.secrets).toEqual({ HF_TOKEN: null });
     expect(engine.logs('6'.padStart(24, '0'))[0]).toMatchObject({ status: null, error: expect.stringMatching(/not found/) });
     expect(engine.logs('7'.padStart(24, '0'))[0]).toMatchObject({ status: 200, target: expect.stringMatching(/^job alice\//) });
+
+    // Replaying a job delivery starts another job with the same payload.
+    const [jobLog] = engine.logs('7'.padStart(24, '0'));
+    expect(await engine.replay('7'.padStart(24, '0'), jobLog!.id)).toEqual({ status: 200 });
+    const after = [...host.jobs.values()].filter((j) => j.id !== 'src1');
+    expect(after).toHaveLength(3);
+    const payloads = after.filter((j) => j.dockerImage === 'python:3.12').map((j) => j.environment.WEBHOOK_PAYLOAD);
+    expect(payloads).toHaveLength(2);
+    expect(payloads[0]).toBe(payloads[1]);
   });
 });
