@@ -27,7 +27,8 @@ const app = new Hono();
 
 app.use('*', async (c, next) => {
   await next();
-  for (const [k, v] of Object.entries(securityHeaders)) c.res.headers.set(k, v);
+  // The hub sets its own CORP (cross-origin) on API and file answers; keep what a route chose.
+  for (const [k, v] of Object.entries(securityHeaders)) if (!c.res.headers.has(k)) c.res.headers.set(k, v);
 });
 app.route('/', hub.app);
 app.use('/*', serveStatic({ root: './dist' }));
@@ -42,6 +43,8 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`);
   console.log('Demo tokens:');
   for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
+  // Build the big seeded audit history now rather than on the first export request.
+  setImmediate(() => hub.context.audit.history('acme'));
 });
 
 const stop = async () => {
