@@ -283,6 +283,28 @@ test.describe('webhook jobs', () => {
     }
   });
 
+  test('creates a webhook that copies an existing job (jobSourceId), picked from the user\'s jobs', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const [job] = await api.call<{ id: string }[]>('GET', '/api/jobs/alice');
+    await signIn(page, TOKENS.aliceWrite, '/webhooks/new');
+    await page.getByLabel('Watched name 1').fill('alice/some-model');
+    await page.getByText('Existing job (jobSourceId)').click();
+    const field = page.getByLabel('Source job id');
+    await expect(page.locator(`datalist option[value="${job!.id}"]`)).toHaveCount(1);
+    await field.fill(job!.id);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit webhook' })).toBeVisible();
+    const id = page.url().split('/').pop()!;
+    try {
+      const { webhook } = await api.call<{ webhook: { jobSourceId?: string; url?: string } }>('GET', `/api/settings/webhooks/${id}`);
+      expect(webhook.jobSourceId).toBe(job!.id);
+      expect(webhook.url).toBeUndefined();
+      await expect(page.getByLabel('Source job id')).toHaveValue(job!.id);
+    } finally {
+      await api.call('DELETE', `/api/settings/webhooks/${id}`);
+    }
+  });
+
   test('editing a job webhook asks for stored secret values again, then keeps everything', async ({ page, request }) => {
     const api = hub(request, TOKENS.aliceWrite);
     const job = (await api.call<(Webhook & { job?: { secrets?: string[] } })[]>('GET', '/api/settings/webhooks')).find((w) => w.job?.secrets?.length)!;

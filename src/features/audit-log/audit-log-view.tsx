@@ -15,7 +15,7 @@ import type { AuditParams, AuditParamsUpdate } from './use-audit-params.ts';
  * The export: facet, table, drawer and download. Derived data is memoized per export. Before the
  * whole export is parsed (`result` null) the newest events are shown from `events` alone.
  */
-export function AuditLogView({ org, events, result, params, update, fetching }: { org: string; events: readonly AuditLogEvent[]; result: AuditLogExportResult | null; params: AuditParams; update: AuditParamsUpdate; fetching: boolean }) {
+export function AuditLogView({ org, events, result, params, update, fetching, onRefresh }: { org: string; events: readonly AuditLogEvent[]; result: AuditLogExportResult | null; params: AuditParams; update: AuditParamsUpdate; fetching: boolean; onRefresh?: () => void }) {
   const [open, setOpen] = useState<AuditLogEvent | null>(null);
   const counts = useMemo(() => (result ? typeCounts(events) : []), [events, result]);
   const sorted = useMemo(() => sortIndexes(events, params.sort, params.dir), [events, params.sort, params.dir]);
@@ -35,9 +35,16 @@ export function AuditLogView({ org, events, result, params, update, fetching }: 
             `The newest ${events.length} events; loading the rest of the export…`
           )}
         </p>
-        <Button onClick={() => result && saveText(result.raw, filename)} disabled={!result} title={`Saves ${filename}`}>
-          Download {result ? filename : 'export'}
-        </Button>
+        <div className="flex gap-2">
+          {onRefresh && (
+            <Button variant="ghost" onClick={onRefresh} disabled={fetching}>
+              Export again
+            </Button>
+          )}
+          <Button onClick={() => result && saveText(result.raw, filename)} disabled={!result} title={`Saves ${filename}`}>
+            Download {result ? filename : 'export'}
+          </Button>
+        </div>
       </div>
       {events.length === 0 ? (
         <EmptyState title="No events match this filter" />

@@ -31,7 +31,7 @@ export function Component() {
   else if (params.qError) body = <ErrorPanel error={new Error(`The filter in the address is not valid: ${params.qError}`)} title="Invalid filter" onRetry={() => update({ terms: [] })} />;
   else if (exportQuery.isError && isForbidden(exportQuery.error)) body = <PlanGate org={org} plan={plan} role={info?.roleInOrg} hubMessage={describeError(exportQuery.error).message} />;
   else if (exportQuery.isError) body = <ErrorPanel error={exportQuery.error} title="Could not export the audit log" onRetry={() => void exportQuery.refetch()} />;
-  else if (exportQuery.data) body = <AuditLogView org={org} events={exportQuery.data.events} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} />;
+  else if (exportQuery.data) body = <AuditLogView org={org} events={exportQuery.data.events} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} onRefresh={() => void exportQuery.refetch()} />;
   else if (preview) body = <AuditLogView org={org} events={preview} result={null} params={params} update={update} fetching />;
   else body = <Skeleton rows={8} label="Exporting the audit log" />;
 

@@ -7,6 +7,7 @@ import { WEBHOOK_DOMAINS, WebhookInput } from '../../hub/schemas/index.ts';
 import { FieldGroup } from './field-group.tsx';
 import { blankSecretErrors, draftToBody, errorsFromIssues, fieldForPath, type FieldErrors, type TargetKind, type WebhookDraft } from './form-model.ts';
 import { JobFields } from './job-fields.tsx';
+import { JobSourceField } from './job-source-field.tsx';
 import { WatchedEditor } from './watched-editor.tsx';
 
 const TARGETS: { value: TargetKind; label: string }[] = [
@@ -111,11 +112,7 @@ export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; su
           </Field>
         )}
         {draft.target === 'job' && <JobFields job={draft.job} onChange={(job) => set({ job })} errors={errors} editing={props.editing} />}
-        {draft.target === 'jobSource' && (
-          <Field label="Source job id" error={errors.jobSourceId} hint="The hub starts a copy of this job for each event.">
-            {(p) => <input {...p} className={inputClass} value={draft.jobSourceId} spellCheck={false} onChange={(e) => set({ jobSourceId: e.target.value })} />}
-          </Field>
-        )}
+        {draft.target === 'jobSource' && <JobSourceField value={draft.jobSourceId} onChange={(jobSourceId) => set({ jobSourceId })} error={errors.jobSourceId} />}
       </fieldset>
       <Field label="Secret" error={errors.secret} hint="Printable ASCII. Receivers compare it with the X-Webhook-Secret header.">
         {(p) => (
