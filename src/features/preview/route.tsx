@@ -417,8 +417,25 @@ function PhaseLine({ phase, device, loadedDevice }: { phase: Phase; device: Devi
 
 const KEY_CONFIG = ['num_layers', 'num_attention_heads', 'attention_head_dim', 'in_channels', 'out_channels', 'text_embed_dim', 'time_embed_dim', 'patch_size', 'sample_frames', 'sample_height', 'sample_width', 'max_text_seq_length', 'use_rotary_positional_embeddings', 'is_train_face'] as const;
 
+/** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
+function useStorageRoom(deps: unknown): number | null {
+  const [room, setRoom] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    void navigator.storage
+      ?.estimate?.()
+      .then((e) => live && setRoom(e.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [deps]);
+  return room;
+}
+
 function CheckpointSummary({ info }: { info: CheckpointInfo }) {
   const c = info.config;
+  const room = useStorageRoom(info);
   const dtypes = Object.entries(info.dtypes)
     .map(([d, n]) => `${d}${Object.keys(info.dtypes).length > 1 ? ` (${((100 * n) / info.params).toFixed(0)}%)` : ''}`)
     .join(', ');
@@ -450,6 +467,11 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
           </dd>
         </div>
       </dl>
+      {room !== null && info.missingBytes > room && (
+        <p className="text-sm text-amber-800 dark:text-amber-300" role="status">
+          The browser lets this site store about {formatBytes(room)} more, less than the {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
+        </p>
+      )}
       <table className="w-full text-left text-xs">
         <caption className="sr-only">Weight files</caption>
         <thead>
