@@ -31,6 +31,12 @@ app.use('*', async (c, next) => {
   for (const [k, v] of Object.entries(securityHeaders)) if (!c.res.headers.has(k)) c.res.headers.set(k, v);
 });
 app.route('/', hub.app);
+// Vite's assets carry a content hash in their names: cache them for good (the preview's 28 MB
+// onnxruntime .wasm is then fetched once, not on every visit).
+app.use('/assets/*', async (c, next) => {
+  await next();
+  if (c.res.status === 200 && !c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+});
 app.use('/*', serveStatic({ root: './dist' }));
 const indexHtml = existsSync('dist/index.html') ? readFileSync('dist/index.html', 'utf8') : '<!doctype html><p>Run <code>npm run build</code> first.</p>';
 app.get('*', (c) => c.html(indexHtml));
