@@ -206,6 +206,12 @@ test('denoising loop shows each step and can be cancelled', async ({ page }) => 
   await page.getByLabel('Provider', { exact: true }).selectOption('webgpu');
   await page.getByRole('button', { name: 'Run 3 denoising steps' }).click();
   await expect(page.getByTestId('preview-status')).toHaveText(/^(Running|Loading)/);
+  // the model runs in the worker: the page still answers and takes input while it runs
+  const t0 = Date.now();
+  await page.getByText('Full config.json').click();
+  await expect(page.getByText('"_class_name": "ConsisIDTransformer3DModel"')).toBeVisible();
+  expect(Date.now() - t0).toBeLessThan(3_000);
+  await expect(page.getByTestId('preview-status')).toHaveText(/^(Running|Loading)/);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('preview-notice')).toContainText(/cancelled/);
   await expect(page.getByRole('button', { name: 'Run 3 denoising steps' })).toBeEnabled();
