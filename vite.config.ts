@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { mockHubPlugin } from './scripts/vite-mock-hub.ts';
 
 // COOP/COEP: onnxruntime-web's WASM threads need SharedArrayBuffer (cross-origin isolation).
 export const isolationHeaders = {
@@ -9,7 +10,7 @@ export const isolationHeaders = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), mockHubPlugin()],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 2000 },

@@ -1,0 +1,25 @@
+// `npm run dev`: mounts the mock hub (with the demo checkpoints) inside Vite's dev server, so the
+// dashboard's default hub URL (its own origin) answers as it does under `npm start`.
+import { getRequestListener } from '@hono/node-server';
+import type { Plugin } from 'vite';
+
+const HUB_PATHS = /^\/(api\/|openapi\.json$|(datasets\/|spaces\/)?[^/]+\/[^/]+\/resolve\/)/;
+
+export function mockHubPlugin(): Plugin {
+  return {
+    name: 'hub-console:mock-hub',
+    apply: 'serve',
+    async configureServer(server) {
+      const { createMockHub } = await import('../src/mock-hub/app.ts');
+      const { demoCheckpoints } = await import('../src/model/demo-checkpoints.ts');
+      const hub = await createMockHub({});
+      for (const d of demoCheckpoints()) hub.registerRepoFiles(d.repoId, d.files);
+      const listener = getRequestListener(hub.app.fetch);
+      server.middlewares.use((req, res, next) => {
+        if (req.url && HUB_PATHS.test(req.url)) void listener(req, res);
+        else next();
+      });
+      server.httpServer?.once('close', () => void hub.close());
+    },
+  };
+}
