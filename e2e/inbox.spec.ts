@@ -246,6 +246,11 @@ test.describe('inbox', () => {
     await expect(rows(page).nth(1)).toHaveAttribute('data-read', wasRead === 'true' ? 'false' : 'true');
     await page.keyboard.press(wasRead === 'true' ? 'r' : 'u');
     await expect(rows(page).nth(1)).toHaveAttribute('data-read', wasRead!);
+    await page.keyboard.press('x');
+    await expect(page.getByTestId('selection-summary')).toHaveText('Nothing selected');
+    await page.getByLabel('Select all on this page').check();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('selection-summary')).toHaveText('Nothing selected');
     await page.keyboard.press('/');
     await expect(page.getByLabel('Repo name')).toBeFocused();
   });

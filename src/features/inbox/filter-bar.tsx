@@ -102,7 +102,7 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
           </Button>
         )}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" aria-hidden="true">
-          Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>r</kbd> read · <kbd>u</kbd> unread · <kbd>o</kbd> open · <kbd>/</kbd> filter
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>r</kbd> read · <kbd>u</kbd> unread · <kbd>o</kbd> open · <kbd>/</kbd> filter · <kbd>Esc</kbd> clear
         </span>
       </div>
     </form>

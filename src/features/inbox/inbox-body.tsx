@@ -68,6 +68,7 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
     read: () => run('read', currentTarget()),
     unread: () => run('unread', currentTarget()),
     focusFilters: () => document.getElementById('f-repoName')?.focus(),
+    clear: selection.clear,
     open: () => document.querySelector<HTMLAnchorElement>(`[data-id="${rows[active]?.view.id}"] a[data-open]`)?.click(),
   });
 

@@ -7,6 +7,7 @@ interface Handlers {
   unread(): void;
   focusFilters(): void;
   open(): void;
+  clear(): void;
 }
 
 function typing(target: EventTarget | null): boolean {
@@ -14,7 +15,7 @@ function typing(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName) && (target as HTMLInputElement).type !== 'checkbox';
 }
 
-/** Inbox shortcuts (j/k/x/r/u, o to open, / for the filters), off while typing or when a dialog is open. */
+/** Inbox shortcuts (j/k/x/r/u, o to open, / for the filters, Escape to clear the selection), off while typing or when a dialog is open. */
 export function useInboxKeys(handlers: Handlers) {
   const ref = useRef(handlers);
   useEffect(() => {
@@ -24,7 +25,7 @@ export function useInboxKeys(handlers: Handlers) {
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey || typing(e.target) || document.querySelector('dialog[open]')) return;
       const h = ref.current;
-      const map: Record<string, () => void> = { j: () => h.move(1), k: () => h.move(-1), x: h.toggle, r: h.read, u: h.unread, o: h.open, '/': h.focusFilters };
+      const map: Record<string, () => void> = { j: () => h.move(1), k: () => h.move(-1), x: h.toggle, r: h.read, u: h.unread, o: h.open, '/': h.focusFilters, Escape: h.clear };
       const fn = map[e.key];
       if (!fn) return;
       e.preventDefault();
