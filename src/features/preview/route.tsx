@@ -201,7 +201,7 @@ export function Component() {
     try {
       await new Promise<void>((resolve, reject) => {
         loadWaiters.current = { resolve, reject };
-        const msg: ToWorker = { type: 'load', ref, files, device, threads: crossOriginIsolated ? threads : 1, fallback: choice === 'auto' };
+        const msg: ToWorker = { type: 'load', ref: info.ref, files, device, threads: crossOriginIsolated ? threads : 1, fallback: choice === 'auto' };
         w.postMessage(msg);
       });
       setPhase({ kind: 'ready' });
@@ -380,7 +380,7 @@ export function Component() {
         </div>
       )}
 
-      {(stepsSeen.length > 0 || result) && <OutputView steps={stepsSeen} result={result} meta={{ repoId: ref.repoId, revision: ref.revision, subfolder: ref.subfolder, mode, spec }} />}
+      {(stepsSeen.length > 0 || result) && <OutputView steps={stepsSeen} result={result} meta={{ repoId: (info?.ref ?? ref).repoId, revision: (info?.ref ?? ref).revision, subfolder: (info?.ref ?? ref).subfolder, mode, spec }} />}
     </div>
   );
 }
