@@ -208,6 +208,16 @@ test.describe('settings', () => {
     await expect(form.locator('[aria-invalid="true"]')).toHaveCount(1);
     await expect(form.getByTestId('error-panel')).toHaveCount(0);
 
+    // Claiming for someone else: the hub's 403 names targetUserId, so it is shown there.
+    const bob = await hubApi(request, TOKENS.bobWrite).get<{ id: string }>('/api/whoami-v2');
+    const claimFor = page.waitForResponse((r) => r.url().includes('/papers/claim'));
+    await form.getByLabel('Receiving user id (targetUserId)').fill(bob.id);
+    await form.getByRole('button', { name: 'Claim authorship' }).click();
+    expect((await claimFor).status()).toBe(403);
+    await expect(form.getByLabel('Receiving user id (targetUserId)')).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByText('you can only claim papers for yourself')).toBeVisible();
+    await form.getByLabel('Receiving user id (targetUserId)').fill('');
+
     await authorId.fill('not-hex');
     const posts: string[] = [];
     page.on('request', (r) => r.url().includes('/papers/claim') && posts.push(r.url()));
