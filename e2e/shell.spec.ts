@@ -122,6 +122,20 @@ test.describe('shell', () => {
     await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
   });
 
+  test('"g" then a letter goes to a page', async ({ page }) => {
+    await signIn(page, TOKENS.aliceWrite, '/inbox');
+    await expect(page.getByTestId('notification-row').first()).toBeVisible();
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    await expect(page).toHaveURL(/\/settings$/);
+    await page.keyboard.press('g');
+    await page.keyboard.press('i');
+    await expect(page).toHaveURL(/\/inbox$/);
+    // Typing in a field is left alone.
+    await page.getByLabel('Repo name').fill('gs');
+    await expect(page).toHaveURL(/\/inbox$/);
+  });
+
   test('unknown pages say so inside the shell', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/no/such/page');
     await expect(page.getByText('This page does not exist.')).toBeVisible();

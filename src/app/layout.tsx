@@ -8,12 +8,14 @@ import { AccountBadge } from './account-menu.tsx';
 import { navLinkClass } from './nav-link-class.ts';
 import { OrgNav } from './org-nav.tsx';
 import { applyTheme, initialTheme, type Theme } from './theme.ts';
+import { useGoShortcuts } from './use-go-shortcuts.ts';
 
 export function Layout() {
   const client = useHubClient();
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const me = useQuery(whoamiQuery(client));
+  useGoShortcuts();
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const toggleTheme = () => {
     const t = theme === 'dark' ? 'light' : 'dark';
@@ -27,6 +29,7 @@ export function Layout() {
       </a>
       <aside className="w-60 shrink-0 border-r border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-900">
         <p className="mb-4 text-lg font-semibold">Hub Console</p>
+        <p className="sr-only">Keyboard: g then i, s, w, t or p goes to Inbox, Settings, Webhooks, Storage or Model preview.</p>
         <nav aria-label="Main" className="space-y-1">
           <NavLink to="/inbox" className={navLinkClass}>Inbox</NavLink>
           <NavLink to="/settings" className={navLinkClass}>Settings</NavLink>
