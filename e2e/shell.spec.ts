@@ -29,6 +29,7 @@ test.describe('shell', () => {
     expect(JSON.parse(s.session!)).toMatchObject({ token: TOKENS.aliceWrite });
 
     await expect(page.getByTestId('whoami')).toContainText('Alice Liddell');
+    await expect(page).toHaveTitle('Inbox · Hub Console');
     await expect(page.getByTestId('token-role')).toHaveText('write token');
     await expect(page.getByTestId('org-meta-acme')).toHaveText('Enterprise · admin');
     await expect(page.getByTestId('org-meta-teamco')).toHaveText('Team · admin');

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { defaultHubUrl } from '../../components/session/session-storage.ts';
@@ -20,6 +20,9 @@ export function Component() {
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ baseUrl?: string; token?: string; form?: string }>({});
+  useEffect(() => {
+    document.title = 'Sign in · Hub Console';
+  }, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
