@@ -19,7 +19,7 @@ export function Component() {
           Ignored invalid filter{invalid.length === 1 ? '' : 's'} in the address: {invalid.join(', ')}.
         </p>
       )}
-      <FilterBar key={urlKey} filters={filters} onChange={setFilters} />
+      <FilterBar key={JSON.stringify(filters)} filters={filters} onChange={setFilters} />
       <InboxBody urlKey={urlKey} filters={filters} page={page} setPage={setPage} />
     </>
   );
