@@ -107,6 +107,25 @@ test.describe('organizations', () => {
     expect((await api.call<Group[]>('GET', '/api/organizations/teamco/resource-groups')).some((g) => g.name === name)).toBe(false);
   });
 
+  test('a failed delete keeps the group and says why', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const [g] = await api.call<Group[]>('GET', '/api/organizations/acme/resource-groups');
+    await page.route(`**/api/organizations/acme/resource-groups/${g!.id}`, (route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'injected delete failure' }) })
+        : route.fallback(),
+    );
+    await signIn(page, TOKENS.aliceWrite, `/orgs/acme?group=${g!.id}`);
+    await detail(page).getByRole('button', { name: 'Delete group' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${g!.name}?` });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('injected delete failure');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(groupButtons(page).filter({ hasText: g!.name })).toBeVisible();
+    await expect(detail(page).getByRole('heading', { name: g!.name })).toBeVisible();
+    expect((await api.call<Group[]>('GET', '/api/organizations/acme/resource-groups')).some((x) => x.id === g!.id)).toBe(true);
+  });
+
   test('explains plan gates on a free organization instead of breaking', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/orgs/freeorg');
     const gates = page.getByTestId('gate-panel');

@@ -215,6 +215,22 @@ test.describe('webhooks', () => {
     });
   }
 
+  test('a failed disable leaves the webhook as it was and says why', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const w = (await api.call<Webhook[]>('GET', '/api/settings/webhooks')).find((x) => x.disabled === false)!;
+    await page.route(`**/api/settings/webhooks/${w.id}/disable`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', headers: { 'x-request-id': 'req-disable' }, body: JSON.stringify({ error: 'injected disable failure' }) }),
+    );
+    await signIn(page, TOKENS.aliceWrite, `/webhooks/${w.id}`);
+    await page.getByRole('button', { name: 'Disable' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Disable this webhook?' });
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('error-panel')).toContainText('injected disable failure');
+    await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'enabled');
+    expect((await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${w.id}`)).webhook.disabled).toBe(false);
+  });
+
   test('a read-only token cannot change a webhook and is told why', async ({ page, request }) => {
     const api = hub(request, TOKENS.aliceWrite);
     const first = (await api.call<Webhook[]>('GET', '/api/settings/webhooks')).find((w) => w.url);
