@@ -12,7 +12,7 @@ import { startLoopback, type Loopback } from '../delivery/loopback-harness.ts';
 const TIMEOUT_MS = 1_500;
 const EVENTS = 10;
 /** Generous for a loaded 2-core CI box; an endpoint stuck behind a delivery would take TIMEOUT_MS. */
-const FAST_MS = 750;
+const FAST_MS = 1_000;
 
 type Mode = 'hang' | 'reset' | 'error500';
 
