@@ -221,6 +221,34 @@ test.describe('inbox', () => {
     }
   });
 
+  test('deleting "all matching the filters" sends applyToAll with the filters (answered by the route, hub untouched)', async ({ page }) => {
+    await signIn(page, TOKENS.aliceWrite, '/inbox?mention=participating');
+    const matching = Number(await page.getByTestId('count-view').textContent());
+    let sent: { url: URL; body: unknown } | null = null;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/api\/notifications\?/, async (route) => {
+      if (route.request().method() !== 'DELETE') return route.fallback();
+      sent = { url: new URL(route.request().url()), body: route.request().postDataJSON() };
+      await held;
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ count: matching }) });
+    });
+    await page.getByLabel('Select all on this page').check();
+    await page.getByRole('button', { name: `Select all ${matching} matching the filters` }).click();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete notifications?' });
+    await expect(dialog).toContainText(`${matching} notifications`);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => sent).not.toBeNull();
+    await expect(rows(page)).toHaveCount(0); // removed before the hub answers
+    release();
+    expect(sent!.url.searchParams.get('applyToAll')).toBe('true');
+    expect(sent!.url.searchParams.get('mention')).toBe('participating');
+    expect((sent!.body as { discussionIds: string[] }).discussionIds.length).toBeGreaterThan(0);
+    // The hub never saw the delete, so the refetch after it brings the rows back.
+    await expect(rows(page)).toHaveCount(20);
+  });
+
   test('a read-only token gets the hub 403 and the change is undone', async ({ page }) => {
     await signIn(page, TOKENS.aliceRead, '/inbox');
     const row = await firstUnread(page);
