@@ -5,8 +5,11 @@ import { execSync } from 'node:child_process';
 export function ensureNodeModules() {
   const marker = 'node_modules/.package-lock.json';
   if (existsSync(marker)) return;
-  console.log('[setup] installing npm dependencies (npm ci)...');
-  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  // `npm install`, not `npm ci`: npm 11 here writes lockfiles without other platforms' optional
+  // binaries (tailwind oxide, unrs resolver), which `npm ci` then refuses as out of sync.
+  // The lockfile still pins every version that is installed.
+  console.log('[setup] installing npm dependencies (npm install from package-lock.json)...');
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 }
 
 export function chromiumPath() {
