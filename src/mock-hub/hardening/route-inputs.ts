@@ -31,9 +31,8 @@ function bodySchema(route: AnyRoute): z.ZodType | undefined {
 
 /** Query strings carry strings only. */
 function stringify(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = typeof x === 'string' ? x : JSON.stringify(x);
-  return out;
+  // fromEntries defines own keys, so a `__proto__` parameter stays a parameter.
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)]));
 }
 
 export interface RouteInputs {
