@@ -37,6 +37,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: 'pipe',
+    // The banner lists the demo tokens: keep it out of test logs (errors still come through stderr).
+    stdout: 'ignore',
+    stderr: 'pipe',
   },
 });
