@@ -5,7 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { createMockHub } from '../src/mock-hub/app.ts';
-import { DEMO_TOKENS } from '../src/mock-hub/seed/users.ts';
+import { printBanner } from '../src/mock-hub/banner.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -43,14 +43,15 @@ app.get('*', (c) => c.html(indexHtml));
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   const url = `http://${host}:${info.port}`;
-  console.log(`Hub Console: ${url}`);
-  console.log(`Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`);
-  console.log(`State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`);
-  console.log(`Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`);
-  console.log('Demo tokens:');
-  for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
-  // Build the big seeded audit history now rather than on the first export request.
-  setImmediate(() => hub.context.audit.history('acme'));
+  printBanner(
+    [
+      `Hub Console: ${url}`,
+      `Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`,
+      `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`,
+      `Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`,
+    ],
+    hub,
+  );
 });
 
 const stop = async () => {

@@ -3,7 +3,7 @@
 import { serve } from '@hono/node-server';
 import { createMockHub } from './app.ts';
 import { rateLimitFromEnv } from './http/rate-limit.ts';
-import { DEMO_TOKENS } from './seed/users.ts';
+import { printBanner } from './banner.ts';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,13 +18,14 @@ const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}`, ..
 
 const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
   const url = `http://${host}:${info.port}`;
-  console.log(`Mock hub: ${url}  (OpenAPI: ${url}/openapi.json)`);
-  console.log(`State: ${dataDir ? `persisted in ${dataDir}` : 'in memory'}`);
-  if (limit) console.log(`Rate limit: ${limit.requests} requests per ${limit.windowMs / 1000} s per token`);
-  console.log('Demo tokens:');
-  for (const t of DEMO_TOKENS) console.log(`  ${t.token.padEnd(16)} ${t.user} (${t.role})`);
-  // Build the big seeded audit history now rather than on the first export request.
-  setImmediate(() => hub.context.audit.history('acme'));
+  printBanner(
+    [
+      `Mock hub: ${url}  (OpenAPI: ${url}/openapi.json)`,
+      `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory'}`,
+      ...(limit ? [`Rate limit: ${limit.requests} requests per ${limit.windowMs / 1000} s per token`] : []),
+    ],
+    hub,
+  );
 });
 
 const stop = async () => {

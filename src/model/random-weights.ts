@@ -5,18 +5,9 @@ import { f32ToF16 } from './safetensors/dtype';
 import type { WeightEntry, WeightSet } from './safetensors/weight-set';
 import { SAFETENSORS_DTYPE } from './safetensors/dtype';
 import { numel, type HostTensor } from './tensor';
+import { prng } from './prng';
 
-/** mulberry32 */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 /** uniform in [-limit, limit) */
 export function fillUniform(out: Float32Array, rand: () => number, limit: number, offset = 0): Float32Array {

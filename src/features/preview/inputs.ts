@@ -4,6 +4,7 @@
 import type { ConsisIDConfig } from '../../model/config.ts';
 import type { ForwardArgs } from '../../model/forward-inputs.ts';
 import { prepareRotaryEmbeddings } from '../../model/rope.ts';
+import { prng } from '../../model/prng.ts';
 
 export interface F32Tensor {
   dtype: 'float32';
@@ -43,20 +44,9 @@ function streamSeed(seed: number, label: string): number {
   return h;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Standard normal float32 values (Box-Muller on mulberry32), deterministic for (seed, label). */
 export function gaussian(seed: number, label: string, n: number, scale = 1): Float32Array {
-  const next = mulberry32(streamSeed(seed, label));
+  const next = prng(streamSeed(seed, label));
   const out = new Float32Array(n);
   for (let i = 0; i < n; i += 2) {
     const u1 = 1 - next(); // (0, 1]
