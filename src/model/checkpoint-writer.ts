@@ -1,8 +1,8 @@
 // Writes a transformer checkpoint in the diffusers layout: config.json plus one safetensors file,
 // or shards plus diffusion_pytorch_model.safetensors.index.json.
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from './safetensors/index-file';
-import { writeSafetensors } from './safetensors/write';
-import type { HostTensor } from './tensor';
+import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from './safetensors/index-file.ts';
+import { writeSafetensors } from './safetensors/write.ts';
+import type { HostTensor } from './tensor.ts';
 
 export interface CheckpointFile {
   path: string;

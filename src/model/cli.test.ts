@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './cli';
-import { fixtureDir, loadFixture, readNamedTensors, relativeError } from './test-support/fixtures';
-import { runOnnxFile } from './runtime/node';
+import { main } from './cli.ts';
+import { fixtureDir, loadFixture, readNamedTensors, relativeError } from './test-support/fixtures.ts';
+import { runOnnxFile } from './runtime/node.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'consisid-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

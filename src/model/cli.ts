@@ -1,7 +1,7 @@
 // `npm run consisid -- forward|export ...`
-import { exportCommand } from './cli/export-command';
-import { forwardCommand } from './cli/forward-command';
-import { UsageError } from './cli/flags';
+import { exportCommand } from './cli/export-command.ts';
+import { forwardCommand } from './cli/forward-command.ts';
+import { UsageError } from './cli/flags.ts';
 
 const USAGE = `usage:
   consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>

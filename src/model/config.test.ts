@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, sampleFramesFor } from './config';
-import { FIXTURES_DIR } from './test-support/fixtures';
+import { ConfigError, parseConfig, sampleFramesFor } from './config.ts';
+import { FIXTURES_DIR } from './test-support/fixtures.ts';
 
 describe('parseConfig', () => {
   it('fills every interface default', () => {

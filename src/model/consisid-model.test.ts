@@ -1,9 +1,9 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { ConsisIDTransformer3DModel } from './node';
-import type { ConsisIDTransformer3DModel as Model } from './consisid-model';
-import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures';
-import { ForwardInputError, prepareForward } from './forward-inputs';
-import type { HostTensor } from './tensor';
+import { ConsisIDTransformer3DModel } from './node.ts';
+import type { ConsisIDTransformer3DModel as Model } from './consisid-model.ts';
+import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
+import { ForwardInputError, prepareForward } from './forward-inputs.ts';
+import type { HostTensor } from './tensor.ts';
 
 const models = new Map<string, Model>();
 async function model(name: string): Promise<Model> {

@@ -1,16 +1,16 @@
 // ConsisIDTransformer3DModel: from_pretrained + forward on onnxruntime, browser-safe (Node adds
 // local folders and onnxruntime-node through src/model/node.ts).
-import { loadCheckpoint, type Checkpoint, type LoadOptions } from './loader/load-checkpoint';
-import { hubSource } from './loader/hub-source';
-import type { FileSource } from './loader/file-source';
-import { browserEnvironment, type ModelEnvironment } from './environment';
-import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer';
-import type { ComputeDtype } from './graph/context';
-import { encodeModel } from './onnx/onnx-proto';
-import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs';
-import type { ConsisIDConfig } from './config';
-import type { HostTensor } from './tensor';
-import type { BackendSession, Device, InferenceBackend } from './runtime/types';
+import { loadCheckpoint, type Checkpoint, type LoadOptions } from './loader/load-checkpoint.ts';
+import { hubSource } from './loader/hub-source.ts';
+import type { FileSource } from './loader/file-source.ts';
+import { browserEnvironment, type ModelEnvironment } from './environment.ts';
+import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';
+import type { ComputeDtype } from './graph/context.ts';
+import { encodeModel } from './onnx/onnx-proto.ts';
+import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
+import type { ConsisIDConfig } from './config.ts';
+import type { HostTensor } from './tensor.ts';
+import type { BackendSession, Device, InferenceBackend } from './runtime/types.ts';
 
 export interface FromPretrainedOptions extends LoadOptions {
   subfolder?: string;

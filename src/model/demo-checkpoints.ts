@@ -1,8 +1,8 @@
 // Deterministic random-weight demo checkpoints in the real diffusers file layout, served by the
 // mock hub at /{repoId}/resolve/{revision}/{path}.
-import { parseConfig, type ConsisIDConfigInput } from './config';
-import { writeCheckpointFiles, type CheckpointFile } from './checkpoint-writer';
-import { randomWeights } from './random-weights';
+import { parseConfig, type ConsisIDConfigInput } from './config.ts';
+import { writeCheckpointFiles, type CheckpointFile } from './checkpoint-writer.ts';
+import { randomWeights } from './random-weights.ts';
 
 export interface DemoCheckpoint {
   repoId: string;

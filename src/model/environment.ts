@@ -1,6 +1,6 @@
 // What differs between browser and Node: the inference backend and local-folder access.
-import type { FileSource } from './loader/file-source';
-import type { Device, InferenceBackend } from './runtime/types';
+import type { FileSource } from './loader/file-source.ts';
+import type { Device, InferenceBackend } from './runtime/types.ts';
 
 export interface ModelEnvironment {
   backend(): Promise<InferenceBackend>;
@@ -12,7 +12,7 @@ export interface ModelEnvironment {
 /** onnxruntime-web, loaded on first use; `wasmPaths` says where the ort-wasm-*.wasm files are served */
 export function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice?: Device } = {}): ModelEnvironment {
   return {
-    backend: async () => (await import('./runtime/web')).webBackend(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
+    backend: async () => (await import('./runtime/web.ts')).webBackend(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
     localSource: async () => null,
     defaultDevice: opts.defaultDevice ?? 'wasm',
   };

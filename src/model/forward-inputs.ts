@@ -1,10 +1,10 @@
 // Checks forward() arguments against the config and turns them into graph feeds, so that wrong
 // shapes, dtypes or missing inputs fail with a clear message before anything runs.
-import { toFloat32 } from './safetensors/dtype';
-import { numel, formatShape, type HostTensor } from './tensor';
-import type { ConsisIDConfig } from './config';
-import type { GraphShape } from './graph/transformer';
-import type { FloatTensor } from './runtime/types';
+import { toFloat32 } from './safetensors/dtype.ts';
+import { numel, formatShape, type HostTensor } from './tensor.ts';
+import type { ConsisIDConfig } from './config.ts';
+import type { GraphShape } from './graph/transformer.ts';
+import type { FloatTensor } from './runtime/types.ts';
 
 export interface ForwardInputs {
   /** (batch, frames, channels, height, width) */

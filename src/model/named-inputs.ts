@@ -1,7 +1,7 @@
 // forward() arguments <-> flat tensor names, as the fixtures and the CLI store them:
 // a list as id_vit_hidden.0, id_vit_hidden.1, ...; the rotary pair as image_rotary_emb.cos/.sin.
-import type { ForwardInputs } from './forward-inputs';
-import type { HostTensor } from './tensor';
+import type { ForwardInputs } from './forward-inputs.ts';
+import type { HostTensor } from './tensor.ts';
 
 export function argsFromNamedTensors(tensors: ReadonlyMap<string, HostTensor>, source = 'inputs'): ForwardInputs {
   const get = (name: string): HostTensor | undefined => tensors.get(name);

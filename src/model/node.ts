@@ -1,12 +1,12 @@
 // Node entry: ConsisIDTransformer3DModel with local folders and onnxruntime-node ("cpu"), plus
 // onnxruntime-web's WASM build ("wasm").
 import { stat } from 'node:fs/promises';
-import { ConsisIDTransformer3DModel as BaseModel, type FromPretrainedOptions } from './consisid-model';
-import type { ModelEnvironment } from './environment';
-import { localSource } from './loader/local-source';
+import { ConsisIDTransformer3DModel as BaseModel, type FromPretrainedOptions } from './consisid-model.ts';
+import type { ModelEnvironment } from './environment.ts';
+import { localSource } from './loader/local-source.ts';
 
 export const nodeEnvironment: ModelEnvironment = {
-  backend: async () => (await import('./runtime/node')).nodeBackend(),
+  backend: async () => (await import('./runtime/node.ts')).nodeBackend(),
   async localSource(path) {
     const s = await stat(path).catch(() => null);
     return s?.isDirectory() ? localSource(path) : null;

@@ -5,11 +5,11 @@
 // fails with the module's own error naming the file, quickly (no hang, no RangeError).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONSISID_TINY_CONFIG } from './demo-checkpoints';
-import { ConfigError, parseConfig } from './config';
-import { DTYPE_BYTES } from './safetensors/dtype';
-import { parseShardIndex } from './safetensors/index-file';
-import { entryToHost, parseSafetensors, SafetensorsError } from './safetensors/read';
+import { CONSISID_TINY_CONFIG } from './demo-checkpoints.ts';
+import { ConfigError, parseConfig } from './config.ts';
+import { DTYPE_BYTES } from './safetensors/dtype.ts';
+import { parseShardIndex } from './safetensors/index-file.ts';
+import { entryToHost, parseSafetensors, SafetensorsError } from './safetensors/read.ts';
 
 const FILE = 'fuzz.safetensors';
 const SLOW_MS = 250;

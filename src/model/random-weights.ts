@@ -1,11 +1,11 @@
 // Deterministic random weights for a config (demo checkpoints, benchmarks, tests).
-import type { ConsisIDConfig } from './config';
-import { expectedParameters } from './graph/parameters';
-import { f32ToF16 } from './safetensors/dtype';
-import type { WeightEntry, WeightSet } from './safetensors/weight-set';
-import { SAFETENSORS_DTYPE } from './safetensors/dtype';
-import { numel, type HostTensor } from './tensor';
-import { prng } from './prng';
+import type { ConsisIDConfig } from './config.ts';
+import { expectedParameters } from './graph/parameters.ts';
+import { f32ToF16 } from './safetensors/dtype.ts';
+import type { WeightEntry, WeightSet } from './safetensors/weight-set.ts';
+import { SAFETENSORS_DTYPE } from './safetensors/dtype.ts';
+import { numel, type HostTensor } from './tensor.ts';
+import { prng } from './prng.ts';
 
 export { prng };
 

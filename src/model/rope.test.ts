@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseConfig } from './config';
-import { linspaceF32, prepareRotaryEmbeddings, pythonRound, resizeCropRegionForGrid } from './rope';
-import { fixtureDir, loadFixture } from './test-support/fixtures';
-import { toFloat32 } from './safetensors/dtype';
+import { parseConfig } from './config.ts';
+import { linspaceF32, prepareRotaryEmbeddings, pythonRound, resizeCropRegionForGrid } from './rope.ts';
+import { fixtureDir, loadFixture } from './test-support/fixtures.ts';
+import { toFloat32 } from './safetensors/dtype.ts';
 
 describe('prepareRotaryEmbeddings', () => {
   it('reproduces the tiny-rope fixture tables from the recorded video size', () => {

@@ -1,7 +1,7 @@
 // image_rotary_emb exactly as the ConsisID pipeline's _prepare_rotary_positional_embeddings makes it
 // (get_resize_crop_region_for_grid + get_3d_rotary_pos_embed, float32 like torch).
-import type { ConsisIDConfig } from './config';
-import type { HostTensor } from './tensor';
+import type { ConsisIDConfig } from './config.ts';
+import type { HostTensor } from './tensor.ts';
 
 const f = Math.fround;
 

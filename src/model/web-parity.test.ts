@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConsisIDTransformer3DModel } from './node';
-import type { ConsisIDTransformer3DModel as Model } from './consisid-model';
-import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures';
-import { prepareForward } from './forward-inputs';
-import { encodeModel } from './onnx/onnx-proto';
+import { ConsisIDTransformer3DModel } from './node.ts';
+import type { ConsisIDTransformer3DModel as Model } from './consisid-model.ts';
+import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
+import { prepareForward } from './forward-inputs.ts';
+import { encodeModel } from './onnx/onnx-proto.ts';
 
 const opened: Model[] = [];
 afterAll(async () => {

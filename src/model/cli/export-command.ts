@@ -1,15 +1,15 @@
 // `consisid export`: a standalone ONNX model for one input shape (external data for large weights).
 import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConsisIDTransformer3DModel } from '../consisid-model';
-import { nodeEnvironment } from '../node';
-import { loadCheckpoint } from '../loader/load-checkpoint';
-import { buildConsisIDGraph } from '../graph/transformer';
-import { encodeModel } from '../onnx/onnx-proto';
-import { withExternalData } from '../onnx/external-data';
-import { parseFlags, UsageError } from './flags';
-import { MODEL_VALUE_FLAGS, modelOptions } from './model-options';
-import { parseShapeSpec } from './shape-spec';
+import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
+import { nodeEnvironment } from '../node.ts';
+import { loadCheckpoint } from '../loader/load-checkpoint.ts';
+import { buildConsisIDGraph } from '../graph/transformer.ts';
+import { encodeModel } from '../onnx/onnx-proto.ts';
+import { withExternalData } from '../onnx/external-data.ts';
+import { parseFlags, UsageError } from './flags.ts';
+import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
+import { parseShapeSpec } from './shape-spec.ts';
 
 const PROTO_LIMIT = 2 ** 31 - 2 ** 26;
 const DEFAULT_EXTERNAL_THRESHOLD = 2 ** 30;

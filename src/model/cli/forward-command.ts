@@ -1,11 +1,11 @@
 // `consisid forward`: inputs.safetensors (fixture names) -> out.safetensors with `sample`.
 import { readFile, writeFile } from 'node:fs/promises';
-import { ConsisIDTransformer3DModel } from '../node';
-import { argsFromNamedTensors } from '../named-inputs';
-import { entryToHost, parseSafetensors } from '../safetensors/read';
-import { writeSafetensors } from '../safetensors/write';
-import { parseFlags } from './flags';
-import { MODEL_VALUE_FLAGS, modelOptions } from './model-options';
+import { ConsisIDTransformer3DModel } from '../node.ts';
+import { argsFromNamedTensors } from '../named-inputs.ts';
+import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
+import { writeSafetensors } from '../safetensors/write.ts';
+import { parseFlags } from './flags.ts';
+import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
 
 export async function forwardCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
   const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'inputs', 'out'], switches: [] });

@@ -1,7 +1,7 @@
 // The --model/--subfolder/--revision/--hub-url/--token/--device/--dtype options shared by commands.
-import type { FromPretrainedOptions } from '../consisid-model';
-import type { Device } from '../runtime/types';
-import { UsageError, type Flags } from './flags';
+import type { FromPretrainedOptions } from '../consisid-model.ts';
+import type { Device } from '../runtime/types.ts';
+import { UsageError, type Flags } from './flags.ts';
 
 export const MODEL_VALUE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token', 'device', 'dtype', 'threads'] as const;
 

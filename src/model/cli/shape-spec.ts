@@ -1,7 +1,7 @@
 // `--shape batch=1,frames=4,height=30,width=44,text=226,vit=577,id-batch=1,rotary,timestep-cond`
-import type { ConsisIDConfig } from '../config';
-import type { GraphShape } from '../graph/transformer';
-import { UsageError } from './flags';
+import type { ConsisIDConfig } from '../config.ts';
+import type { GraphShape } from '../graph/transformer.ts';
+import { UsageError } from './flags.ts';
 
 const KEYS = ['batch', 'frames', 'height', 'width', 'text', 'vit', 'id-batch', 'rotary', 'no-rotary', 'timestep-cond'];
 

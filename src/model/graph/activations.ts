@@ -1,7 +1,7 @@
 // The activations the reference's config strings name.
-import type { GraphBuilder, Value } from '../onnx/graph-builder';
-import { gelu, mul, relu, sigmoid, silu, softplus, tanh } from '../onnx/ops';
-import { constT, type BuildContext } from './context';
+import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
+import { gelu, mul, relu, sigmoid, silu, softplus, tanh } from '../onnx/ops.ts';
+import { constT, type BuildContext } from './context.ts';
 
 /** diffusers get_activation (timestep MLP) */
 export function timestepActivation(g: GraphBuilder, x: Value, name: string): Value {

@@ -1,12 +1,12 @@
 // ConsisIDBlock: LayerNormZero, self-attention over [text; video] with per-head q/k LayerNorm and
 // optional rotary embeddings on the video tokens, gated residuals, feed-forward.
-import { add, gather, gelu, layerNorm, linear, mul, multiHeadAttention, reshape, silu, slice, split } from '../onnx/ops';
-import type { Value } from '../onnx/graph-builder';
-import { innerDim } from '../config';
-import { sigmoidGelu } from './activations';
-import { fusedLinear, param, type BuildContext } from './context';
-import { ffProjWidth } from './parameters';
-import type { Modulations, NormModulation } from './modulation';
+import { add, gather, gelu, layerNorm, linear, mul, multiHeadAttention, reshape, silu, slice, split } from '../onnx/ops.ts';
+import type { Value } from '../onnx/graph-builder.ts';
+import { innerDim } from '../config.ts';
+import { sigmoidGelu } from './activations.ts';
+import { fusedLinear, param, type BuildContext } from './context.ts';
+import { ffProjWidth } from './parameters.ts';
+import type { Modulations, NormModulation } from './modulation.ts';
 
 export interface RotaryTables {
   /** (T + V, 1, head_dim): 1 on text rows */

@@ -1,10 +1,10 @@
 // What every graph-building function gets: the builder, the config and the weights.
-import { entryToFloat32 } from '../safetensors/read';
-import type { WeightSet } from '../safetensors/weight-set';
-import { f32ToF16 } from '../safetensors/dtype';
-import type { ConsisIDConfig } from '../config';
-import type { GraphBuilder, Value } from '../onnx/graph-builder';
-import { constF32 } from '../onnx/ops';
+import { entryToFloat32 } from '../safetensors/read.ts';
+import type { WeightSet } from '../safetensors/weight-set.ts';
+import { f32ToF16 } from '../safetensors/dtype.ts';
+import type { ConsisIDConfig } from '../config.ts';
+import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
+import { constF32 } from '../onnx/ops.ts';
 
 export type ComputeDtype = 'float32' | 'float16';
 

@@ -1,8 +1,8 @@
 // Identity module: LocalFacialExtractor (perceiver resampler over ViT features) and the
 // PerceiverCrossAttention layers that add its output to the video tokens.
-import { add, concat, expand, gelu, layerNorm, leakyRelu, linear, matmul, multiHeadAttention, reshape, slice, softmax, split, transpose } from '../onnx/ops';
-import type { Value } from '../onnx/graph-builder';
-import { fusedLinear, init, param, weight, type BuildContext } from './context';
+import { add, concat, expand, gelu, layerNorm, leakyRelu, linear, matmul, multiHeadAttention, reshape, slice, softmax, split, transpose } from '../onnx/ops.ts';
+import type { Value } from '../onnx/graph-builder.ts';
+import { fusedLinear, init, param, weight, type BuildContext } from './context.ts';
 
 const LN_EPS = 1e-5;
 

@@ -1,10 +1,10 @@
 // All adaptive-norm projections of temb (every block's norm1/norm2 and norm_out) as one MatMul.
 // Each block modulation becomes a per-token (B, T + V, inner) tensor: text rows use the enc_*
 // chunks, video rows the others, selected by a one-hot (T + V, 2) matrix.
-import { matmul, reshape, silu, slice, split, linear } from '../onnx/ops';
-import type { Value } from '../onnx/graph-builder';
-import { innerDim } from '../config';
-import { constT, fusedLinear, type BuildContext, type LinearPart } from './context';
+import { matmul, reshape, silu, slice, split, linear } from '../onnx/ops.ts';
+import type { Value } from '../onnx/graph-builder.ts';
+import { innerDim } from '../config.ts';
+import { constT, fusedLinear, type BuildContext, type LinearPart } from './context.ts';
 
 export interface NormModulation {
   shift: Value;

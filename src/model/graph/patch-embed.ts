@@ -1,9 +1,9 @@
 // CogVideoXPatchEmbed: text projection, patchify as reshape + MatMul, positional table.
-import { add, concat, linear, reshape, slice, transpose } from '../onnx/ops';
-import type { Value } from '../onnx/graph-builder';
-import { innerDim } from '../config';
-import { constT, fusedLinear, init, transpose2d, weight, type BuildContext } from './context';
-import { sincosPositionalTable } from './tables';
+import { add, concat, linear, reshape, slice, transpose } from '../onnx/ops.ts';
+import type { Value } from '../onnx/graph-builder.ts';
+import { innerDim } from '../config.ts';
+import { constT, fusedLinear, init, transpose2d, weight, type BuildContext } from './context.ts';
+import { sincosPositionalTable } from './tables.ts';
 
 export interface LatentGrid {
   batch: number;

@@ -1,10 +1,10 @@
 // Timesteps (sinusoidal) + TimestepEmbedding (linear, act, linear), plus timestep_cond.
-import { add, concat, constF32, cos, linear, mul, reshape, sin, cast } from '../onnx/ops';
-import type { Value } from '../onnx/graph-builder';
-import { innerDim } from '../config';
-import { timestepActivation } from './activations';
-import { fusedLinear, type BuildContext } from './context';
-import { timestepFrequencies } from './tables';
+import { add, concat, constF32, cos, linear, mul, reshape, sin, cast } from '../onnx/ops.ts';
+import type { Value } from '../onnx/graph-builder.ts';
+import { innerDim } from '../config.ts';
+import { timestepActivation } from './activations.ts';
+import { fusedLinear, type BuildContext } from './context.ts';
+import { timestepFrequencies } from './tables.ts';
 
 /** timestep: (B,) float32 -> temb (B, time_embed_dim) */
 export function timeEmbedding(ctx: BuildContext, timestep: Value, timestepCond: Value | null): Value {

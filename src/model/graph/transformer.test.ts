@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { nodeBackend } from '../runtime/node';
-import { loadCheckpoint } from '../loader/load-checkpoint';
-import { localSource } from '../loader/local-source';
-import { encodeModel } from '../onnx/onnx-proto';
-import { prepareForward } from '../forward-inputs';
-import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures';
-import { buildConsisIDGraph } from './transformer';
-import { parseConfig } from '../config';
-import { CONSISID_PREVIEW_S_CONFIG } from '../demo-checkpoints';
-import { randomWeights, weightSetFromHost } from '../random-weights';
-import { prepareRotaryEmbeddings } from '../rope';
-import { tensorF32 } from '../tensor';
+import { nodeBackend } from '../runtime/node.ts';
+import { loadCheckpoint } from '../loader/load-checkpoint.ts';
+import { localSource } from '../loader/local-source.ts';
+import { encodeModel } from '../onnx/onnx-proto.ts';
+import { prepareForward } from '../forward-inputs.ts';
+import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
+import { buildConsisIDGraph } from './transformer.ts';
+import { parseConfig } from '../config.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../demo-checkpoints.ts';
+import { randomWeights, weightSetFromHost } from '../random-weights.ts';
+import { prepareRotaryEmbeddings } from '../rope.ts';
+import { tensorF32 } from '../tensor.ts';
 
 describe('buildConsisIDGraph', () => {
   it('folded and multi-head-attention paths of the identity module agree with the reference', async () => {

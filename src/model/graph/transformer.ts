@@ -1,15 +1,15 @@
 // ConsisIDTransformer3DModel as one ONNX graph for a fixed set of input shapes.
-import { GraphBuilder, type Value } from '../onnx/graph-builder';
-import { add, cast, concat, constI64, linear, mul, reshape, slice, transpose, layerNorm } from '../onnx/ops';
-import type { ModelDef } from '../onnx/onnx-proto';
-import type { ConsisIDConfig } from '../config';
-import type { WeightSet } from '../safetensors/weight-set';
-import { constT, fusedLinear, param, type BuildContext, type ComputeDtype } from './context';
-import { consisIDBlock, type RotaryTables } from './block';
-import { localFacialExtractor, perceiverCrossAttention } from './face';
-import { modulations } from './modulation';
-import { patchEmbed } from './patch-embed';
-import { timeEmbedding } from './time-embedding';
+import { GraphBuilder, type Value } from '../onnx/graph-builder.ts';
+import { add, cast, concat, constI64, linear, mul, reshape, slice, transpose, layerNorm } from '../onnx/ops.ts';
+import type { ModelDef } from '../onnx/onnx-proto.ts';
+import type { ConsisIDConfig } from '../config.ts';
+import type { WeightSet } from '../safetensors/weight-set.ts';
+import { constT, fusedLinear, param, type BuildContext, type ComputeDtype } from './context.ts';
+import { consisIDBlock, type RotaryTables } from './block.ts';
+import { localFacialExtractor, perceiverCrossAttention } from './face.ts';
+import { modulations } from './modulation.ts';
+import { patchEmbed } from './patch-embed.ts';
+import { timeEmbedding } from './time-embedding.ts';
 
 export interface GraphShape {
   batch: number;

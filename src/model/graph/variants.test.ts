@@ -1,13 +1,13 @@
 // Config variants the fixtures do not cover, checked against equivalent configurations.
 import { describe, expect, it } from 'vitest';
-import { nodeBackend } from '../runtime/node';
-import { encodeModel } from '../onnx/onnx-proto';
-import { parseConfig, FEED_FORWARD_ACTIVATIONS, TIMESTEP_ACTIVATIONS, type ConsisIDConfig, type ConsisIDConfigInput } from '../config';
-import { prepareForward, type ForwardInputs } from '../forward-inputs';
-import { randomWeights, weightSetFromHost } from '../random-weights';
-import { relativeError } from '../test-support/fixtures';
-import { tensorF32, type HostTensor } from '../tensor';
-import { buildConsisIDGraph } from './transformer';
+import { nodeBackend } from '../runtime/node.ts';
+import { encodeModel } from '../onnx/onnx-proto.ts';
+import { parseConfig, FEED_FORWARD_ACTIVATIONS, TIMESTEP_ACTIVATIONS, type ConsisIDConfig, type ConsisIDConfigInput } from '../config.ts';
+import { prepareForward, type ForwardInputs } from '../forward-inputs.ts';
+import { randomWeights, weightSetFromHost } from '../random-weights.ts';
+import { relativeError } from '../test-support/fixtures.ts';
+import { tensorF32, type HostTensor } from '../tensor.ts';
+import { buildConsisIDGraph } from './transformer.ts';
 
 const BASE: ConsisIDConfigInput = {
   num_attention_heads: 2,

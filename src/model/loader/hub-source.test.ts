@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCheckpoints } from '../demo-checkpoints';
-import { ConsisIDTransformer3DModel } from '../node';
-import { prepareRotaryEmbeddings } from '../rope';
-import { fileUrl, hubSource, HubDownloadError } from './hub-source';
-import type { DownloadProgress } from './file-source';
-import { loadCheckpoint } from './load-checkpoint';
-import { prng, fillUniform } from '../random-weights';
-import type { HostTensor } from '../tensor';
+import { demoCheckpoints } from '../demo-checkpoints.ts';
+import { ConsisIDTransformer3DModel } from '../node.ts';
+import { prepareRotaryEmbeddings } from '../rope.ts';
+import { fileUrl, hubSource, HubDownloadError } from './hub-source.ts';
+import type { DownloadProgress } from './file-source.ts';
+import { loadCheckpoint } from './load-checkpoint.ts';
+import { prng, fillUniform } from '../random-weights.ts';
+import type { HostTensor } from '../tensor.ts';
 
 const TOKEN = 'hf_test_token';
 let server: Server;

@@ -1,6 +1,6 @@
 // Checkpoint files from a hub: {hubUrl}/{repoId}/resolve/{revision}/{subfolder}/{file}, fetched
 // with a Bearer token, streamed for progress, cancellable with an AbortSignal.
-import type { DownloadProgress, FileSource } from './file-source';
+import type { DownloadProgress, FileSource } from './file-source.ts';
 
 export const DEFAULT_HUB_URL = 'https://huggingface.co';
 

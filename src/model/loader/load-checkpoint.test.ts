@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from './load-checkpoint';
-import { memorySource } from './memory-source';
-import { localSource } from './local-source';
-import { consisidPreviewSFiles, consisidTinyFiles, CONSISID_TINY_CONFIG } from '../demo-checkpoints';
-import { writeCheckpointFiles } from '../checkpoint-writer';
-import { randomWeights } from '../random-weights';
-import { parseConfig } from '../config';
-import { fixtureDir } from '../test-support/fixtures';
+import { loadCheckpoint } from './load-checkpoint.ts';
+import { memorySource } from './memory-source.ts';
+import { localSource } from './local-source.ts';
+import { consisidPreviewSFiles, consisidTinyFiles, CONSISID_TINY_CONFIG } from '../demo-checkpoints.ts';
+import { writeCheckpointFiles } from '../checkpoint-writer.ts';
+import { randomWeights } from '../random-weights.ts';
+import { parseConfig } from '../config.ts';
+import { fixtureDir } from '../test-support/fixtures.ts';
 
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 

@@ -1,10 +1,10 @@
 // Reads config.json and the weights (single file or shards + index) of a diffusers transformer.
-import { parseConfig, type ConsisIDConfig } from '../config';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../safetensors/index-file';
-import { parseSafetensors } from '../safetensors/read';
-import { collectWeights, weightShapes, type WeightSet } from '../safetensors/weight-set';
-import { checkParameters } from '../graph/parameters';
-import type { DownloadProgress, FileSource } from './file-source';
+import { parseConfig, type ConsisIDConfig } from '../config.ts';
+import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../safetensors/index-file.ts';
+import { parseSafetensors } from '../safetensors/read.ts';
+import { collectWeights, weightShapes, type WeightSet } from '../safetensors/weight-set.ts';
+import { checkParameters } from '../graph/parameters.ts';
+import type { DownloadProgress, FileSource } from './file-source.ts';
 
 export interface Checkpoint {
   config: ConsisIDConfig;

@@ -1,7 +1,7 @@
 // Node-only: checkpoint files from a local folder.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileSource } from './file-source';
+import type { FileSource } from './file-source.ts';
 
 export function localSource(dir: string): FileSource {
   return {

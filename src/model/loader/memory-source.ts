@@ -1,5 +1,5 @@
 // Checkpoint files held in memory (demo checkpoints, tests).
-import type { FileSource } from './file-source';
+import type { FileSource } from './file-source.ts';
 
 export function memorySource(files: readonly { path: string; bytes: Uint8Array }[], subfolder = '', label = 'memory'): FileSource {
   const prefix = subfolder ? `${subfolder.replace(/\/+$/, '')}/` : '';

@@ -1,6 +1,6 @@
 // Moves large initializers out of the ModelProto into an external data file (the ONNX external
 // data convention: location/offset/length per tensor), so models over 2 GiB can be written.
-import { encodeModel, type ModelDef, type TensorDef } from './onnx-proto';
+import { encodeModel, type ModelDef, type TensorDef } from './onnx-proto.ts';
 
 const ALIGN = 4096;
 

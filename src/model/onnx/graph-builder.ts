@@ -1,6 +1,6 @@
 // A small graph-builder DSL: every value has a static shape, so ops can check their inputs and
 // the builder can count FLOPs while the graph is written.
-import type { AttrValue, ElemType, GraphDef, ModelDef, NodeDef, TensorDef, ValueInfoDef } from './onnx-proto';
+import type { AttrValue, ElemType, GraphDef, ModelDef, NodeDef, TensorDef, ValueInfoDef } from './onnx-proto.ts';
 
 export interface Value {
   readonly name: string;

@@ -1,5 +1,5 @@
 // ONNX ModelProto encoding (field numbers from onnx/onnx.proto3).
-import { MessageWriter, type Encoded, concatEncoded } from './protobuf';
+import { MessageWriter, type Encoded, concatEncoded } from './protobuf.ts';
 
 export type ElemType = 'float32' | 'float16' | 'bfloat16' | 'float64' | 'int64' | 'int32' | 'int8' | 'uint8' | 'bool';
 

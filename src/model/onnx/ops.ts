@@ -1,6 +1,6 @@
 // Op helpers with static shape inference on top of GraphBuilder.
-import { attr, MS_DOMAIN, type GraphBuilder, type Value } from './graph-builder';
-import { ELEM_TYPE_CODE, type ElemType } from './onnx-proto';
+import { attr, MS_DOMAIN, type GraphBuilder, type Value } from './graph-builder.ts';
+import { ELEM_TYPE_CODE, type ElemType } from './onnx-proto.ts';
 
 const prod = (xs: readonly number[]): number => xs.reduce((a, b) => a * b, 1);
 

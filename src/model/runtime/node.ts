@@ -1,8 +1,8 @@
 // Node backend: onnxruntime-node for "cpu", onnxruntime-web's WASM build for "wasm".
 import * as ort from 'onnxruntime-node';
-import { wrapSession } from './ort-session';
-import { UnsupportedDeviceError, type InferenceBackend } from './types';
-import { webBackend } from './web';
+import { wrapSession } from './ort-session.ts';
+import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
+import { webBackend } from './web.ts';
 
 export function nodeBackend(): InferenceBackend {
   const web = webBackend();

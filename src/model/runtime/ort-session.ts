@@ -1,5 +1,5 @@
 // Wraps an onnxruntime InferenceSession (node or web: same API shape) as a BackendSession.
-import type { BackendSession, FloatTensor } from './types';
+import type { BackendSession, FloatTensor } from './types.ts';
 
 interface OrtTensorLike {
   data: unknown;

@@ -3,8 +3,8 @@
 // Vite emit the .wasm as an asset; the JSEP build runs both the "wasm" and "webgpu" devices.
 import * as ort from 'onnxruntime-web';
 import jsepWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url';
-import { webBackend } from './web';
-import type { InferenceBackend } from './types';
+import { webBackend } from './web.ts';
+import type { InferenceBackend } from './types.ts';
 
 export function bundledWebBackend(): InferenceBackend {
   ort.env.wasm.wasmPaths = { wasm: new URL(jsepWasmUrl, globalThis.location.href).href };

@@ -1,7 +1,7 @@
 // onnxruntime-web backend (browser worker, or Node for the WASM parity tests): wasm and webgpu.
 import * as ort from 'onnxruntime-web';
-import { wrapSession } from './ort-session';
-import { UnsupportedDeviceError, type InferenceBackend } from './types';
+import { wrapSession } from './ort-session.ts';
+import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
 
 export interface WebBackendOptions {
   /** where the ort-wasm-*.wasm files are served from (browser builds) */

@@ -1,6 +1,6 @@
 // Safetensors dtypes and their conversion to float32.
 import { z } from 'zod';
-import type { DType, TensorData } from '../tensor';
+import type { DType, TensorData } from '../tensor.ts';
 
 export const safetensorsDtypeSchema = z.enum(['F64', 'F32', 'F16', 'BF16', 'I64', 'I32', 'I16', 'I8', 'U8', 'BOOL']);
 export type SafetensorsDtype = z.infer<typeof safetensorsDtypeSchema>;

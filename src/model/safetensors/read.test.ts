@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { entryToFloat32, entryToHost, parseSafetensors, SafetensorsError } from './read';
-import { writeSafetensors } from './write';
-import { f32ToF16 } from './dtype';
+import { entryToFloat32, entryToHost, parseSafetensors, SafetensorsError } from './read.ts';
+import { writeSafetensors } from './write.ts';
+import { f32ToF16 } from './dtype.ts';
 
 function fileWithHeader(header: unknown, dataBytes: number, headerLength?: number): Uint8Array {
   const json = new TextEncoder().encode(typeof header === 'string' ? header : JSON.stringify(header));

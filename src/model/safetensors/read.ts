@@ -1,7 +1,7 @@
 // Safetensors parsing. Headers are untrusted: every size and offset is checked before use.
 import { z } from 'zod';
-import { DTYPE_BYTES, HOST_DTYPE, safetensorsDtypeSchema, toFloat32, typedFromBytes, type SafetensorsDtype } from './dtype';
-import type { HostTensor } from '../tensor';
+import { DTYPE_BYTES, HOST_DTYPE, safetensorsDtypeSchema, toFloat32, typedFromBytes, type SafetensorsDtype } from './dtype.ts';
+import type { HostTensor } from '../tensor.ts';
 
 export const MAX_HEADER_BYTES = 100 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 // Gathers the tensors of one or more safetensors files (shards) into one name -> entry map.
-import { SafetensorsError, type SafetensorsEntry, type SafetensorsFile } from './read';
-import type { ShardIndex } from './index-file';
+import { SafetensorsError, type SafetensorsEntry, type SafetensorsFile } from './read.ts';
+import type { ShardIndex } from './index-file.ts';
 
 export interface WeightEntry extends SafetensorsEntry {
   file: string;

@@ -1,6 +1,6 @@
 // Safetensors writer (CLI outputs, demo checkpoints, tests).
-import { SAFETENSORS_DTYPE } from './dtype';
-import { numel, type HostTensor } from '../tensor';
+import { SAFETENSORS_DTYPE } from './dtype.ts';
+import { numel, type HostTensor } from '../tensor.ts';
 
 export function writeSafetensors(tensors: Readonly<Record<string, HostTensor>>, metadata?: Record<string, string>): Uint8Array {
   const header: Record<string, unknown> = {};

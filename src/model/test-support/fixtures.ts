@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
-import { entryToFloat32, entryToHost, parseSafetensors } from '../safetensors/read';
-import { argsFromNamedTensors } from '../named-inputs';
-import type { ForwardInputs } from '../forward-inputs';
-import type { HostTensor } from '../tensor';
+import { entryToFloat32, entryToHost, parseSafetensors } from '../safetensors/read.ts';
+import { argsFromNamedTensors } from '../named-inputs.ts';
+import type { ForwardInputs } from '../forward-inputs.ts';
+import type { HostTensor } from '../tensor.ts';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/consisid');
 export const FIXTURE_CASES = ['tiny-base', 'tiny-face', 'tiny-rope'] as const;
