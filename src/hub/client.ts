@@ -29,6 +29,7 @@ import {
   WebhookAction,
   WebhookEnvelope,
   WebhookInput,
+  WebhookUpdateInput,
   WebhookList,
   WebhookLogList,
   Whoami,
@@ -135,8 +136,8 @@ export function createHubClient(options: HubClientOptions) {
       (await data('GET', WEBHOOK, WebhookEnvelope, { params: { webhookId }, ...o })).webhook,
     createWebhook: async (body: WebhookInput, o: CallOptions = {}) =>
       (await data('POST', '/api/settings/webhooks', WebhookEnvelope, { body: { schema: WebhookInput, value: body }, ...o })).webhook,
-    updateWebhook: async (webhookId: string, body: WebhookInput, o: CallOptions = {}) =>
-      (await data('POST', WEBHOOK, WebhookEnvelope, { params: { webhookId }, body: { schema: WebhookInput, value: body }, ...o })).webhook,
+    updateWebhook: async (webhookId: string, body: WebhookUpdateInput, o: CallOptions = {}) =>
+      (await data('POST', WEBHOOK, WebhookEnvelope, { params: { webhookId }, body: { schema: WebhookUpdateInput, value: body }, ...o })).webhook,
     deleteWebhook: async (webhookId: string, o: CallOptions = {}): Promise<void> => {
       await data('DELETE', WEBHOOK, NotShown, { params: { webhookId }, ...o });
     },

@@ -30,23 +30,37 @@ export const Webhook = z.strictObject({
 });
 export type Webhook = z.infer<typeof Webhook>;
 
-/** Create and update body. A webhook has exactly one target: url, job or jobSourceId. */
-export const WebhookInput = z
-  .strictObject({
-    watched: z.array(z.strictObject({ type: WatchedType, name: z.string().min(1, 'watched names must not be empty') })).min(1, 'watched needs at least one item'),
-    domains: z.array(WebhookDomain).min(1, 'domains needs at least one item'),
-    url: z.url({ protocol: /^https?$/, message: 'url must be an http(s) URI' }).optional(),
-    job: WebhookJobRequest.optional(),
-    jobSourceId: z.string().min(1).optional(),
-    secret: WebhookSecret.optional(),
-  })
-  .superRefine((body, ctx) => {
-    const targets = [body.url, body.job, body.jobSourceId].filter((t) => t !== undefined).length;
-    if (targets !== 1) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one target: url, job or jobSourceId' });
-    }
-  });
+const WatchedInputItem = z.strictObject({ type: WatchedType, name: z.string().min(1, 'watched names must not be empty') });
+const webhookFields = {
+  watched: z.array(WatchedInputItem).min(1, 'watched needs at least one item'),
+  domains: z.array(WebhookDomain).min(1, 'domains needs at least one item'),
+  url: z.url({ protocol: /^https?$/, message: 'url must be an http(s) URI' }).optional(),
+  job: WebhookJobRequest.optional(),
+  jobSourceId: z.string().min(1).optional(),
+  secret: WebhookSecret.optional(),
+};
+
+function countTargets(body: { url?: unknown; job?: unknown; jobSourceId?: unknown }): number {
+  return [body.url, body.job, body.jobSourceId].filter((t) => t !== undefined).length;
+}
+
+/** Create body. A webhook has exactly one target: url, job or jobSourceId. */
+export const WebhookInput = z.strictObject(webhookFields).superRefine((body, ctx) => {
+  if (countTargets(body) !== 1) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one target: url, job or jobSourceId' });
+});
 export type WebhookInput = z.input<typeof WebhookInput>;
+
+/**
+ * Update body: the create body, where every field left out keeps its stored value, as the real
+ * hub's clients send it (huggingface_hub's update_webhook sends `watched` (empty when not
+ * changed) and only the other fields it was given). A given target replaces the stored one.
+ */
+export const WebhookUpdateInput = z
+  .strictObject({ ...webhookFields, watched: z.array(WatchedInputItem).optional(), domains: webhookFields.domains.optional() })
+  .superRefine((body, ctx) => {
+    if (countTargets(body) > 1) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give at most one target: url, job or jobSourceId' });
+  });
+export type WebhookUpdateInput = z.input<typeof WebhookUpdateInput>;
 
 export const WebhookEnvelope = z.strictObject({ webhook: Webhook });
 export const WebhookList = z.array(Webhook);

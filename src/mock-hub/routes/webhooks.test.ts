@@ -84,6 +84,31 @@ describe('webhooks CRUD', () => {
     expect(snapshot(hub)).toBe(before);
   });
 
+  it('updates partially as huggingface_hub sends it: left-out fields and an empty watched keep their values', async () => {
+    const hub = await testHub();
+    const url = Webhook.parse((await call(hub, 'POST', '/api/settings/webhooks', { body: urlHook })).body.webhook);
+    // update_webhook(webhook_id, domains=[...]) sends {"watched": [], "domains": [...]}.
+    const r1 = await call(hub, 'POST', `/api/settings/webhooks/${url.id}`, { body: { watched: [], domains: ['discussion'] } });
+    expect(r1.status).toBe(200);
+    expect(Webhook.parse(r1.body.webhook)).toMatchObject({ url: urlHook.url, secret: urlHook.secret, watched: urlHook.watched, domains: ['discussion'] });
+
+    const job = Webhook.parse((await call(hub, 'POST', '/api/settings/webhooks', { body: jobHook })).body.webhook);
+    const r2 = await call(hub, 'POST', `/api/settings/webhooks/${job.id}`, { body: { watched: [{ type: 'user', name: 'bob' }] } });
+    const kept = Webhook.parse(r2.body.webhook);
+    expect(kept.job).toEqual(job.job);
+    expect(kept.url).toBeUndefined();
+    expect(kept.watched.map((w) => w.name)).toEqual(['bob']);
+
+    // A given target replaces the stored one; two targets at once are refused and change nothing.
+    const before = snapshot(hub);
+    const bad = await call(hub, 'POST', `/api/settings/webhooks/${job.id}`, { body: { url: 'https://a.test/x', jobSourceId: 'j' } });
+    expect(bad.status).toBe(400);
+    expect(snapshot(hub)).toEqual(before);
+    const r3 = await call(hub, 'POST', `/api/settings/webhooks/${job.id}`, { body: { url: 'https://a.test/x' } });
+    expect(Webhook.parse(r3.body.webhook)).toMatchObject({ url: 'https://a.test/x', watched: [{ type: 'user', name: 'bob' }] });
+    expect(r3.body.webhook.job).toBeUndefined();
+  });
+
   it("treats another user's webhook as not found", async () => {
     const hub = await testHub();
     const before = snapshot(hub);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { EmptyObject, WebhookAction, WebhookEnvelope, WebhookInput, WebhookList } from '../../hub/schemas/index.ts';
-import { notFound } from '../http/http-error.ts';
+import { EmptyObject, WebhookAction, WebhookEnvelope, WebhookInput, WebhookList, WebhookUpdateInput } from '../../hub/schemas/index.ts';
+import { badRequest, notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
 import type { HubState } from '../store/state-schema.ts';
 import { webhookFromInput } from '../webhooks/webhook-from-input.ts';
@@ -55,16 +55,35 @@ const get = defineRoute({
 
 const update = defineRoute({
   method: 'post', path: '/api/settings/webhooks/{webhookId}', tag, auth: 'user',
-  summary: 'Replace a webhook’s watched items, domains, target and secret (state and lastTriggerAt kept)',
+  summary: 'Update a webhook: given fields replace stored ones, left-out fields are kept (state and lastTriggerAt kept)',
+  description: 'An empty `watched` keeps the stored list (huggingface_hub sends [] when watched is not changed). A given target (url, job or jobSourceId) replaces the stored target.',
   params: IdParams,
-  body: WebhookInput,
+  body: WebhookUpdateInput,
   response: WebhookEnvelope,
   errors: [404],
   handler: ({ params, body, auth, hub }) => {
     const state = hub.store.state;
     const { index, stored } = findOwnWebhook(state, auth.user.name, params.webhookId);
     checkJobSource(state, body.jobSourceId);
-    const next = webhookFromInput(stored.webhook.id, stored.owner, body, stored.webhook);
+    const prev = stored.webhook;
+    const newTarget = body.url !== undefined || body.job !== undefined || body.jobSourceId !== undefined;
+    const keepsJob = !newTarget && prev.job !== undefined;
+    const merged = WebhookInput.safeParse({
+      watched: body.watched?.length ? body.watched : prev.watched.map(({ type, name }) => ({ type, name })),
+      domains: body.domains ?? prev.domains,
+      ...(newTarget
+        ? { url: body.url, job: body.job, jobSourceId: body.jobSourceId }
+        : { url: prev.url, jobSourceId: prev.jobSourceId, ...(keepsJob ? { url: 'http://kept.invalid/' } : {}) }),
+      secret: body.secret ?? prev.secret,
+    });
+    if (!merged.success) throw badRequest(`body.${merged.error.issues[0]?.path.join('.') ?? ''}: ${merged.error.issues[0]?.message ?? 'invalid webhook'}`);
+    const next = webhookFromInput(prev.id, stored.owner, merged.data, prev);
+    if (keepsJob) {
+      // The stored job (and its secret values) stay as they were; the placeholder URL only passed validation.
+      delete next.webhook.url;
+      next.webhook.job = prev.job;
+      if (stored.jobRequest) next.jobRequest = stored.jobRequest;
+    }
     state.webhooks[index] = next;
     return { webhook: next.webhook };
   },
