@@ -6,6 +6,7 @@ import { describeError } from '../../components/ui/describe-error.ts';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { formatDateTime } from '../../components/ui/format.ts';
+import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { webhookLogsQuery } from '../../hub/queries.ts';
 import type { WebhookLogEntry } from '../../hub/schemas/index.ts';
@@ -49,46 +50,32 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
       {q.isError && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
       {q.data && entries.length === 0 && <EmptyState title="No deliveries yet">Events that reach this webhook appear here.</EmptyState>}
       {entries.length > 0 && (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-3 py-2">Time</th>
-                <th scope="col" className="px-3 py-2">Event</th>
-                <th scope="col" className="px-3 py-2">Target</th>
-                <th scope="col" className="px-3 py-2">Status</th>
-                <th scope="col" className="px-3 py-2">Duration</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Replay</span></th>
+        <SimpleTable columns={['Time', 'Event', 'Target', 'Status', 'Duration', <span key="replay" className="sr-only">Replay</span>]}>
+          {entries.map((e) => {
+            const outcome = outcomes[e.id];
+            return (
+              <tr key={e.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="delivery-row">
+                <td className="whitespace-nowrap px-3 py-2">
+                  <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
+                  {e.replayOf && <span className="ml-1 rounded bg-slate-200 px-1 text-xs dark:bg-slate-700">replay</span>}
+                </td>
+                <td className="px-3 py-2">{`${e.event.scope}.${e.event.action}`}</td>
+                <td className="max-w-xs truncate px-3 py-2" title={e.target}>{e.target}</td>
+                <td className="px-3 py-2"><DeliveryStatus entry={e} /></td>
+                <td className="whitespace-nowrap px-3 py-2">{Math.round(e.durationMs)} ms</td>
+                <td className="whitespace-nowrap px-3 py-2">
+                  <Button onClick={() => run(e.id)} disabled={replay.isPending && replay.variables === e.id} aria-label={`Replay delivery of ${formatDateTime(e.createdAt)}`}>
+                    Replay
+                  </Button>
+                  <span role="status" className="ml-2 text-xs" data-testid="replay-result">
+                    {outcome?.ok === true && `Replayed: HTTP ${outcome.status}`}
+                    {outcome?.ok === false && <span className="text-red-800 dark:text-red-300">Replay failed: {outcome.message}</span>}
+                  </span>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => {
-                const outcome = outcomes[e.id];
-                return (
-                  <tr key={e.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="delivery-row">
-                    <td className="whitespace-nowrap px-3 py-2">
-                      <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
-                      {e.replayOf && <span className="ml-1 rounded bg-slate-200 px-1 text-xs dark:bg-slate-700">replay</span>}
-                    </td>
-                    <td className="px-3 py-2">{`${e.event.scope}.${e.event.action}`}</td>
-                    <td className="max-w-xs truncate px-3 py-2" title={e.target}>{e.target}</td>
-                    <td className="px-3 py-2"><DeliveryStatus entry={e} /></td>
-                    <td className="whitespace-nowrap px-3 py-2">{Math.round(e.durationMs)} ms</td>
-                    <td className="whitespace-nowrap px-3 py-2">
-                      <Button onClick={() => run(e.id)} disabled={replay.isPending && replay.variables === e.id} aria-label={`Replay delivery of ${formatDateTime(e.createdAt)}`}>
-                        Replay
-                      </Button>
-                      <span role="status" className="ml-2 text-xs" data-testid="replay-result">
-                        {outcome?.ok === true && `Replayed: HTTP ${outcome.status}`}
-                        {outcome?.ok === false && <span className="text-red-800 dark:text-red-300">Replay failed: {outcome.message}</span>}
-                      </span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </SimpleTable>
       )}
     </section>
   );

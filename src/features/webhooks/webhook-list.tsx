@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { formatDateTime, formatRelative } from '../../components/ui/format.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { webhooksQuery } from '../../hub/queries.ts';
 import { StateBadge } from './state-badge.tsx';
@@ -30,38 +31,25 @@ export function WebhookList() {
       {q.isError && <ErrorPanel error={q.error} title="Could not load webhooks" onRetry={() => void q.refetch()} />}
       {q.data?.length === 0 && <EmptyState title="No webhooks yet">Create one to get events as they happen.</EmptyState>}
       {q.data && q.data.length > 0 && (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-3 py-2">Target</th>
-                <th scope="col" className="px-3 py-2">Watching</th>
-                <th scope="col" className="px-3 py-2">Domains</th>
-                <th scope="col" className="px-3 py-2">State</th>
-                <th scope="col" className="px-3 py-2">Last trigger</th>
-              </tr>
-            </thead>
-            <tbody>
-              {q.data.map((w) => (
-                <tr key={w.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="webhook-row">
-                  <td className="max-w-xs px-3 py-2">
-                    <Link to={w.id} className="block truncate font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300">
-                      {describeTarget(w)}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">{w.watched.map((x) => `${x.type}:${x.name}`).join(', ')}</td>
-                  <td className="px-3 py-2">{w.domains.join(', ')}</td>
-                  <td className="px-3 py-2">
-                    <StateBadge disabled={w.disabled} />
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">
-                    {w.lastTriggerAt ? <time dateTime={w.lastTriggerAt} title={formatDateTime(w.lastTriggerAt)}>{formatRelative(w.lastTriggerAt)}</time> : 'Never'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SimpleTable columns={['Target', 'Watching', 'Domains', 'State', 'Last trigger']}>
+          {q.data.map((w) => (
+            <tr key={w.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="webhook-row">
+              <td className="max-w-xs px-3 py-2">
+                <Link to={w.id} className="block truncate font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300">
+                  {describeTarget(w)}
+                </Link>
+              </td>
+              <td className="px-3 py-2">{w.watched.map((x) => `${x.type}:${x.name}`).join(', ')}</td>
+              <td className="px-3 py-2">{w.domains.join(', ')}</td>
+              <td className="px-3 py-2">
+                <StateBadge disabled={w.disabled} />
+              </td>
+              <td className="whitespace-nowrap px-3 py-2">
+                {w.lastTriggerAt ? <time dateTime={w.lastTriggerAt} title={formatDateTime(w.lastTriggerAt)}>{formatRelative(w.lastTriggerAt)}</time> : 'Never'}
+              </td>
+            </tr>
+          ))}
+        </SimpleTable>
       )}
     </>
   );
