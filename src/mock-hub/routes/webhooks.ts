@@ -67,23 +67,17 @@ const update = defineRoute({
     checkJobSource(state, body.jobSourceId);
     const prev = stored.webhook;
     const newTarget = body.url !== undefined || body.job !== undefined || body.jobSourceId !== undefined;
-    const keepsJob = !newTarget && prev.job !== undefined;
+    // A kept job is re-entered as its stored request (secret values blanked as when it was stored).
     const merged = WebhookInput.safeParse({
       watched: body.watched?.length ? body.watched : prev.watched.map(({ type, name }) => ({ type, name })),
       domains: body.domains ?? prev.domains,
       ...(newTarget
         ? { url: body.url, job: body.job, jobSourceId: body.jobSourceId }
-        : { url: prev.url, jobSourceId: prev.jobSourceId, ...(keepsJob ? { url: 'http://kept.invalid/' } : {}) }),
+        : { url: prev.url, job: prev.job && stored.jobRequest, jobSourceId: prev.jobSourceId }),
       secret: body.secret ?? prev.secret,
     });
     if (!merged.success) throw badRequest(`body.${merged.error.issues[0]?.path.join('.') ?? ''}: ${merged.error.issues[0]?.message ?? 'invalid webhook'}`);
     const next = webhookFromInput(prev.id, stored.owner, merged.data, prev);
-    if (keepsJob) {
-      // The stored job (and its secret values) stay as they were; the placeholder URL only passed validation.
-      delete next.webhook.url;
-      next.webhook.job = prev.job;
-      if (stored.jobRequest) next.jobRequest = stored.jobRequest;
-    }
     state.webhooks[index] = next;
     return { webhook: next.webhook };
   },
