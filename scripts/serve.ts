@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { createMockHub } from '../src/mock-hub/app.ts';
 import { printBanner } from '../src/mock-hub/banner.ts';
+import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -54,10 +55,4 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   );
 });
 
-const stop = async () => {
-  server.close();
-  await hub.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+stopOnSignals(server, hub);

@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { createMockHub } from './app.ts';
 import { rateLimitFromEnv } from './http/rate-limit.ts';
 import { printBanner } from './banner.ts';
+import { stopOnSignals } from './shutdown.ts';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,10 +29,4 @@ const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
   );
 });
 
-const stop = async () => {
-  server.close();
-  await hub.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+stopOnSignals(server, hub);
