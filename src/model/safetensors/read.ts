@@ -39,21 +39,34 @@ export function readHeaderLength(bytes: Uint8Array, file: string, maxHeaderBytes
   return Number(n);
 }
 
-export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHeaderBytes?: number } = {}): SafetensorsFile {
-  const n = readHeaderLength(bytes, file, opts.maxHeaderBytes);
-  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: truncated, header says ${n} bytes but the file has ${bytes.length - 8} after the length`);
+/** a tensor as the header describes it: offsets into the data section (after 8 + header bytes) */
+export interface SafetensorsHeaderEntry {
+  name: string;
+  dtype: SafetensorsDtype;
+  shape: number[];
+  begin: number;
+  end: number;
+}
+
+export interface SafetensorsHeader {
+  metadata: Record<string, string>;
+  tensors: Map<string, SafetensorsHeaderEntry>;
+}
+
+/**
+ * Parses the JSON header on its own (a Range request or the first bytes of a cached file), checking
+ * each entry and, with `dataLength`, that the offsets lie inside the data section.
+ */
+export function parseSafetensorsHeader(json: Uint8Array | string, file: string, dataLength = Infinity): SafetensorsHeader {
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n)));
+    raw = JSON.parse(typeof json === 'string' ? json : new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch (e) {
     throw new SafetensorsError(`${file}: header is not valid UTF-8 JSON (${(e as Error).message})`, { cause: e });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SafetensorsError(`${file}: header must be a JSON object`);
-  const dataStart = 8 + n;
-  const dataLength = bytes.length - dataStart;
-  const tensors = new Map<string, SafetensorsEntry>();
+  const tensors = new Map<string, SafetensorsHeaderEntry>();
   let metadata: Record<string, string> = {};
-  const spans: { name: string; begin: number; end: number }[] = [];
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     if (name === '__metadata__') {
       const m = metadataSchema.safeParse(value);
@@ -70,16 +83,25 @@ export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHea
     if (expected !== end - begin) {
       throw new SafetensorsError(`${file}: tensor "${name}": ${dtype} shape [${shape.join(', ')}] needs ${expected} bytes but data_offsets span ${end - begin}`);
     }
-    spans.push({ name, begin, end });
-    tensors.set(name, { name, dtype, shape, bytes: bytes.subarray(dataStart + begin, dataStart + end) });
+    tensors.set(name, { name, dtype, shape, begin, end });
   }
-  spans.sort((a, b) => a.begin - b.begin || a.end - b.end);
+  const spans = [...tensors.values()].sort((a, b) => a.begin - b.begin || a.end - b.end);
   for (let i = 1; i < spans.length; i++) {
     const prev = spans[i - 1]!;
     const cur = spans[i]!;
     if (cur.begin < prev.end) throw new SafetensorsError(`${file}: tensors "${prev.name}" [${prev.begin}, ${prev.end}] and "${cur.name}" [${cur.begin}, ${cur.end}] overlap`);
   }
-  return { file, metadata, tensors };
+  return { metadata, tensors };
+}
+
+export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHeaderBytes?: number } = {}): SafetensorsFile {
+  const n = readHeaderLength(bytes, file, opts.maxHeaderBytes);
+  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: truncated, header says ${n} bytes but the file has ${bytes.length - 8} after the length`);
+  const dataStart = 8 + n;
+  const header = parseSafetensorsHeader(bytes.subarray(8, dataStart), file, bytes.length - dataStart);
+  const tensors = new Map<string, SafetensorsEntry>();
+  for (const { name, dtype, shape, begin, end } of header.tensors.values()) tensors.set(name, { name, dtype, shape, bytes: bytes.subarray(dataStart + begin, dataStart + end) });
+  return { file, metadata: header.metadata, tensors };
 }
 
 export function entryToHost(entry: SafetensorsEntry, file: string): HostTensor {
