@@ -1,4 +1,4 @@
-// Messages between the preview page and its model worker.
+// The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
 
@@ -21,12 +21,16 @@ export interface RunRequest {
   uploads: Uploads;
 }
 
-export type ToWorker =
-  | { type: 'load'; ref: CheckpointRef; files: string[]; device: Device; threads: number; /** WebGPU session failures fall back to WASM (automatic provider choice) */ fallback: boolean }
-  | { type: 'run'; id: number; request: RunRequest };
+export interface LoadRequest {
+  ref: CheckpointRef;
+  device: Device;
+  threads: number;
+  /** WebGPU session failures fall back to WASM (automatic provider choice) */
+  fallback: boolean;
+}
 
 export interface Timings {
-  /** reading the cached files and parsing the weights */
+  /** reading the weights (browser cache or hub) and parsing them */
   loadMs: number;
   graphBuildMs: number[];
   sessionCreateMs: number[];
@@ -34,11 +38,27 @@ export interface Timings {
   rotaryMs: number;
 }
 
-export type FromWorker =
-  | { type: 'log'; message: string }
-  | { type: 'fallback'; from: Device; to: Device; reason: string }
-  | { type: 'loaded'; device: Device; loadMs: number; params: number }
-  | { type: 'stage'; id: number; stage: string }
-  | { type: 'step'; id: number; index: number; total: number; timestep: number; shape: number[]; latents: Float32Array; forwardMs: number }
-  | { type: 'done'; id: number; shape: number[]; sample: Float32Array; timings: Timings; provider: string }
-  | { type: 'error'; id: number | null; message: string };
+export interface StepFrame {
+  index: number;
+  total: number;
+  timestep: number;
+  shape: number[];
+  latents: Float32Array;
+  forwardMs: number;
+}
+
+export interface RunResult {
+  shape: number[];
+  sample: Float32Array;
+  timings: Timings;
+  /** the device the output was computed on (after any fallback) */
+  provider: Device;
+}
+
+export type LoadEvent = { type: 'fallback'; reason: string } | { type: 'notice'; text: string };
+export type RunEvent = { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
+
+export type PreviewApi = {
+  load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };
+  run: { args: RunRequest; result: RunResult; event: RunEvent };
+};

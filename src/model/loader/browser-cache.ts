@@ -4,7 +4,8 @@
 // MB ("Failed to execute 'put' on 'Cache': Unexpected internal error"), and chunks read back as one
 // disk-backed Blob. A small entry at the file's own URL, written last, says the file is complete.
 
-import { readPrefix } from './hub-files.ts';
+import type { FileSource } from './file-source.ts';
+import { hubFileUrl, hubSource, readPrefix, type HubRepo } from './hub-files.ts';
 
 const CACHE_PREFIX = 'hub-console-preview-weights';
 export const CACHE_NAME = `${CACHE_PREFIX}-v2`;
@@ -132,4 +133,19 @@ export async function deleteCachedFiles(): Promise<number> {
     await caches.delete(name);
   }
   return files;
+}
+
+/** hub files, read from the browser cache where they are cached completely */
+export function cachedHubSource(repo: HubRepo): FileSource {
+  const hub = hubSource(repo);
+  return {
+    describe: hub.describe,
+    async read(file, opts) {
+      const hit = await cachedFile(hubFileUrl(repo, file));
+      if (!hit) return hub.read(file, opts);
+      const bytes = new Uint8Array(await (await hit.blob()).arrayBuffer());
+      opts?.onProgress?.({ file, loaded: bytes.length, total: bytes.length });
+      return bytes;
+    },
+  };
 }

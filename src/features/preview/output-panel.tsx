@@ -1,28 +1,12 @@
-// The run's output: latent frames as images (per step as they arrive), a frame scrubber with
+// The output panel: latent frames as images (per step as they arrive), a frame scrubber with
 // playback, per-channel statistics, the timing breakdown and the provider used.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import type { InputSpec } from './inputs.ts';
 import { summarize } from './inputs.ts';
 import { channelStats, frameToRgba } from './latent-view.ts';
-import type { Timings } from './protocol.ts';
+import type { RunResult, StepFrame, Timings } from './protocol.ts';
 import { outputSafetensors } from './uploads.ts';
-
-export interface StepFrame {
-  index: number;
-  total: number;
-  timestep: number;
-  shape: number[];
-  latents: Float32Array;
-  forwardMs: number;
-}
-
-export interface RunResult {
-  shape: number[];
-  sample: Float32Array;
-  timings: Timings;
-  provider: string;
-}
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -40,7 +24,7 @@ function FrameCanvas({ data, shape, frame, label, size = 256 }: { data: Float32A
   return <canvas ref={ref} width={w} height={h} role="img" aria-label={label} style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }} className="rounded border border-slate-300 dark:border-slate-600" />;
 }
 
-export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result: RunResult | null; meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null } }) {
+export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; result: RunResult | null; meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null } }) {
   const views = useMemo(() => {
     const v = steps.map((s) => ({ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, data: s.latents, shape: s.shape }));
     if (result && !steps.length) v.push({ label: 'forward output', data: result.sample, shape: result.shape });
