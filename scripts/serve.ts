@@ -1,10 +1,12 @@
 // Serves the built dashboard (dist/) and the mock hub from one process.
-// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory).
+// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory),
+// --repo <owner/name>=<folder> (repeatable: a local checkpoint folder served as a hub repo).
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { createMockHub } from '../src/mock-hub/app.ts';
+import { repoFolderFlags } from '../src/mock-hub/files/repo-folder-flag.ts';
 import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
@@ -19,11 +21,13 @@ const port = Number(flag('port') ?? process.env.PORT ?? 4700);
 const host = flag('host') ?? '127.0.0.1';
 const fresh = process.argv.includes('--fresh');
 const dataDir = fresh ? undefined : flag('data');
+const repoFolders = repoFolderFlags(process.argv.slice(2));
 
 const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
 // The model preview's demo checkpoints (deterministic random weights, diffusers layout).
 const demos = demoCheckpoints();
 for (const d of demos) hub.registerRepoFiles(d.repoId, d.files);
+for (const r of repoFolders) hub.registerRepoFolder(r.repoId, r.dir);
 const app = new Hono();
 
 app.use('*', async (c, next) => {
@@ -50,6 +54,7 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       `Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`,
       `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`,
       `Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`,
+      ...repoFolders.map((r) => `Local repo: ${r.repoId} = ${r.dir}  (${url}/${r.repoId}/resolve/main/...)`),
     ],
     hub,
   );
