@@ -26,14 +26,17 @@ function initFor(name: string, shape: number[], rand: () => number): Float32Arra
   return fillUniform(out, rand, 1 / Math.sqrt(fanIn));
 }
 
-export function randomWeights(config: ConsisIDConfig, seed: number, dtype: 'float32' | 'float16' = 'float32'): Map<string, HostTensor> {
+/** the random weights one tensor at a time, in parameter order: the same values as randomWeights() */
+export function* randomWeightStream(config: ConsisIDConfig, seed: number, dtype: 'float32' | 'float16' = 'float32'): Generator<[string, HostTensor]> {
   const rand = prng(seed);
-  const out = new Map<string, HostTensor>();
   for (const [name, shape] of expectedParameters(config)) {
     const values = initFor(name, shape, rand);
-    out.set(name, dtype === 'float16' ? { dtype, shape, data: f32ToF16(values) } : { dtype, shape, data: values });
+    yield [name, dtype === 'float16' ? { dtype, shape, data: f32ToF16(values) } : { dtype, shape, data: values }];
   }
-  return out;
+}
+
+export function randomWeights(config: ConsisIDConfig, seed: number, dtype: 'float32' | 'float16' = 'float32'): Map<string, HostTensor> {
+  return new Map(randomWeightStream(config, seed, dtype));
 }
 
 /** a WeightSet over in-memory tensors (no file) */
