@@ -1,7 +1,7 @@
-// onnxruntime-web backend (browser worker, or Node for the WASM parity tests): wasm and webgpu.
+// onnxruntime-web backend (Node for the WASM parity tests, or a browser that sets wasmPaths).
 import * as ort from 'onnxruntime-web';
-import { wrapSession } from './ort-session.ts';
-import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
+import type { InferenceBackend } from './types.ts';
+import { ortWebBackend } from './web-session.ts';
 
 export interface WebBackendOptions {
   /** where the ort-wasm-*.wasm files are served from (browser builds) */
@@ -10,14 +10,5 @@ export interface WebBackendOptions {
 
 export function webBackend(opts: WebBackendOptions = {}): InferenceBackend {
   if (opts.wasmPaths) ort.env.wasm.wasmPaths = opts.wasmPaths;
-  return {
-    devices: ['wasm', 'webgpu'],
-    async createSession(model, { device, threads }) {
-      if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
-      // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
-      ort.env.wasm.numThreads = threads ?? 1;
-      const session = await ort.InferenceSession.create(model, { executionProviders: [device], graphOptimizationLevel: 'all' });
-      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
-    },
-  };
+  return ortWebBackend(ort);
 }

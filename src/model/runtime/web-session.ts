@@ -1,0 +1,18 @@
+// The onnxruntime-web backend over whichever onnxruntime-web build the caller imported (the
+// default one in Node, the JSPI one in the browser bundle): wasm and webgpu.
+import type * as Ort from 'onnxruntime-web';
+import { wrapSession } from './ort-session.ts';
+import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
+
+export function ortWebBackend(ort: typeof Ort): InferenceBackend {
+  return {
+    devices: ['wasm', 'webgpu'],
+    async createSession(model, { device, threads }) {
+      if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
+      // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
+      ort.env.wasm.numThreads = threads ?? 1;
+      const session = await ort.InferenceSession.create(model, { executionProviders: [device], graphOptimizationLevel: 'all' });
+      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
+    },
+  };
+}
