@@ -3,7 +3,8 @@
 // download into the browser cache, with progress and cancel. Fetching and caching are the
 // model loader's (src/model/loader); this file decides what the page shows.
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
-import { BrowserCacheError, cacheFile, cachedFile } from '../../model/loader/browser-cache.ts';
+import { BrowserCacheError, cachedFile, openCache } from '../../model/loader/browser-cache.ts';
+import { ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
 import { hubFetch, hubFetchRequired, hubFileUrl, hubSafetensorsHead, readSafetensorsHead, type HubRepo } from '../../model/loader/hub-files.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
 import type { SafetensorsHeader } from '../../model/safetensors/read.ts';
@@ -66,7 +67,8 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     });
     const etag = head?.headers.get('etag');
     if (!etag || !hit.etag || etag === hit.etag) {
-      const { header } = await readSafetensorsHead((n) => hit.prefix(n), name, hit.size);
+      const blob = await hit.blob();
+      const { header } = await readSafetensorsHead(async (n) => new Uint8Array(await blob.slice(0, n).arrayBuffer()), name, hit.size);
       return { name, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
     }
   }
@@ -120,32 +122,36 @@ export interface DownloadProgress {
 export type DownloadResult = { cached: true } | { cached: false; reason: string };
 
 /**
- * Downloads the weight files not in the cache straight into it (never whole in page memory).
- * When the browser cache cannot store them (quota, entry size, private mode) the download stops
- * and says why: the worker then streams the weights from the hub, uncached. Cancel with the signal.
+ * Downloads the weight files not in the cache straight into it, a chunk per Range request (never
+ * a whole file in page memory). When the browser cache cannot store them (quota, entry size,
+ * private mode) the download stops and says why: the worker then streams the weights from the
+ * hub, uncached. Cancel with the signal.
  */
 export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<DownloadResult> {
   const todo = info.files.filter((f) => !f.cached);
   const overallTotal = todo.reduce((a, f) => a + f.size, 0);
   let overallLoaded = 0;
-  for (const f of todo) {
-    const r = await hubFetchRequired(info.ref, f.name, { signal: opts.signal });
-    let loaded = 0;
-    const progress = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, ctl) {
-        loaded += chunk.byteLength;
-        overallLoaded += chunk.byteLength;
-        opts.onProgress?.({ file: f.name, loaded, total: f.size, overallLoaded, overallTotal });
-        ctl.enqueue(chunk);
-      },
-    });
-    try {
-      await cacheFile(f.url, r.body!.pipeThrough(progress), f.size, r.headers.get('etag') ?? f.etag);
-    } catch (e) {
-      opts.signal?.throwIfAborted();
-      if (e instanceof BrowserCacheError) return { cached: false, reason: e.message };
-      throw e;
+  try {
+    const chunks = { cache: await openCache(), signal: opts.signal };
+    for (const f of todo) {
+      let loaded = 0;
+      const file = new ChunkedHubFile(info.ref, f.name, f.size, f.etag, {
+        ...chunks,
+        onFetched: (n) => {
+          loaded += n;
+          overallLoaded += n;
+          opts.onProgress?.({ file: f.name, loaded, total: f.size, overallLoaded, overallTotal });
+        },
+        onCacheError: (e) => {
+          throw e;
+        },
+      });
+      if (!(await file.download())) throw new BrowserCacheError(`${f.name} could not be stored`);
     }
+  } catch (e) {
+    opts.signal?.throwIfAborted();
+    if (e instanceof BrowserCacheError) return { cached: false, reason: e.message };
+    throw e;
   }
   return { cached: true };
 }

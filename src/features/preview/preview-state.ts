@@ -7,7 +7,8 @@ export type Phase =
   | { kind: 'inspecting' }
   /** downloading the weights into the browser cache, then loading the model in the worker */
   | { kind: 'loading'; step: 'download'; progress: DownloadProgress | null }
-  | { kind: 'loading'; step: 'model' }
+  /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
+  | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number } }
   | { kind: 'running'; stage: string }
   | { kind: 'done' }
   | { kind: 'failed'; error: unknown }
@@ -30,7 +31,8 @@ export type PreviewAction =
   | { type: 'download'; progress: DownloadProgress | null }
   | { type: 'downloaded' }
   | { type: 'load' }
-  | { type: 'loaded'; device: Device }
+  | { type: 'loadProgress'; loaded: number; total: number }
+  | { type: 'loaded'; device: Device; cached: boolean }
   | { type: 'run' }
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
@@ -60,8 +62,10 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
       return { ...s, info: allCached(s.info, true) };
     case 'load':
       return { ...s, phase: { kind: 'loading', step: 'model' }, loadedDevice: null };
+    case 'loadProgress':
+      return s.phase.kind === 'loading' ? { ...s, phase: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } } : s;
     case 'loaded':
-      return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device };
+      return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device, info: a.cached ? allCached(s.info, true) : s.info };
     case 'run':
       return { ...s, phase: { kind: 'running', stage: 'starting' }, steps: [], result: null };
     case 'stage':

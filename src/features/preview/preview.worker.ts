@@ -4,8 +4,10 @@
 import '../../zod-jitless.ts';
 import { ConsisIDTransformer3DModel, type ModelEvents } from '../../model/consisid-model.ts';
 import type { ModelEnvironment } from '../../model/environment.ts';
-import { cachedHubSource } from '../../model/loader/browser-cache.ts';
-import type { Device, LoadRequest, PreviewApi, RunEvent, Timings } from './protocol.ts';
+import { cachedFile, openCache } from '../../model/loader/browser-cache.ts';
+import { hubFileUrl } from '../../model/loader/hub-files.ts';
+import { chunkedHubSource } from '../../model/loader/hub-file-chunks.ts';
+import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
 import { serveRpc, type RpcContext } from './worker-rpc.ts';
 
@@ -13,12 +15,26 @@ declare const self: DedicatedWorkerGlobalScope;
 
 let loaded: { model: ConsisIDTransformer3DModel; loadMs: number } | null = null;
 
-async function load({ ref, device, threads, fallback }: LoadRequest) {
+/** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
+async function weightSource({ ref, files }: LoadRequest, ctx: RpcContext<LoadEvent>) {
+  const uncached = (why: string) => ctx.emit({ type: 'notice', text: `The browser cache could not keep the weights (${why}): they stream from the hub uncached.` });
+  const cache = await openCache().catch((e: Error) => (uncached(e.message), null));
+  const total = files.reduce((s, f) => s + f.size, 0);
+  let loaded = 0;
+  return chunkedHubSource(ref, files, {
+    cache,
+    onFetched: (n) => ctx.emit({ type: 'download', loaded: (loaded += n), total }),
+    onCacheError: (e) => uncached(e.message),
+  });
+}
+
+async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
+  const { ref, device, threads, fallback } = req;
   const t0 = performance.now();
   const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
   const environment: ModelEnvironment = { backend: async () => bundledWebBackend(), localSource: async () => null, defaultDevice: 'wasm' };
   const model = await ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
-    source: cachedHubSource(ref),
+    source: await weightSource(req, ctx),
     device,
     threads,
     environment,
@@ -29,7 +45,8 @@ async function load({ ref, device, threads, fallback }: LoadRequest) {
     maxSessions: 1,
   });
   loaded = { model, loadMs: performance.now() - t0 };
-  return { device: model.device as Device, loadMs: loaded.loadMs };
+  const cached = (await Promise.all(req.files.map((f) => cachedFile(hubFileUrl(ref, f.name))))).every(Boolean);
+  return { device: model.device as Device, loadMs: loaded.loadMs, cached };
 }
 
 const deviceName = (d: string) => (d === 'webgpu' ? 'WebGPU' : 'WASM');

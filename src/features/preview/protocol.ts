@@ -1,4 +1,5 @@
 // The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
+import type { HubFileEntry } from '../../model/loader/hub-file-chunks.ts';
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
 
@@ -23,6 +24,8 @@ export interface RunRequest {
 
 export interface LoadRequest {
   ref: CheckpointRef;
+  /** the weight files as inspected (size and ETag) */
+  files: HubFileEntry[];
   device: Device;
   threads: number;
   /** WebGPU session failures fall back to WASM (automatic provider choice) */
@@ -55,10 +58,12 @@ export interface RunResult {
   provider: Device;
 }
 
-export type LoadEvent = { type: 'fallback'; reason: string } | { type: 'notice'; text: string };
+/** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */
+export type LoadEvent = { type: 'notice'; text: string } | { type: 'download'; loaded: number; total: number };
 export type RunEvent = { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
 
 export type PreviewApi = {
-  load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };
+  /** `cached`: every weight file is now complete in the browser cache */
+  load: { args: LoadRequest; result: { device: Device; loadMs: number; cached: boolean }; event: LoadEvent };
   run: { args: RunRequest; result: RunResult; event: RunEvent };
 };

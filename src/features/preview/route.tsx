@@ -78,7 +78,7 @@ export function Component() {
           loadedDevice={loadedDevice}
           runLabel={request.mode === 'forward' ? 'Run forward pass' : `Run ${request.steps} denoising steps`}
           runBlocked={requestErrors(info.config, request).length > 0 || !stepsValid(request)}
-          onDownload={() => runOptions && preview.download(info, runOptions)}
+          onDownload={() => runOptions && void preview.download(info, runOptions)}
           onRun={() => runOptions && void preview.run(info, request, runOptions)}
           onCancel={preview.cancel}
           onClearCache={() => void preview.clearCache()}

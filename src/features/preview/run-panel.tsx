@@ -65,7 +65,9 @@ function PhaseLine({ phase, device, loadedDevice }: { phase: Phase; device: Devi
   }
   const text =
     phase.kind === 'loading'
-      ? `Loading the model from the browser cache on ${deviceName(device)}…`
+      ? phase.fetched
+        ? `Loading the model on ${deviceName(device)}: ${formatBytes(phase.fetched.loaded)} of ${formatBytes(phase.fetched.total)} streamed from the hub…`
+        : `Loading the model from the browser cache on ${deviceName(device)}…`
       : phase.kind === 'running'
         ? `Running: ${phase.stage}…`
         : loadedDevice

@@ -75,16 +75,17 @@ export function usePreviewWorker() {
     }
   };
 
+  /** a fresh worker with the model loaded; the worker streams what is not cached (caching it as it goes) */
   const load = async (info: CheckpointInfo, opts: RunOptions): Promise<RpcClient<PreviewApi> | null> => {
-    if (!(await download(info))) return null;
     stopWorker();
     dispatch({ type: 'load' });
     const worker = new Worker(new URL('./preview.worker.ts', import.meta.url), { type: 'module', name: 'consisid-preview' });
     const c = (client.current = rpcClient<PreviewApi>(worker));
     try {
-      const loaded = await c.call('load', { ref: info.ref, ...opts }, (e) => dispatch({ type: 'notice', notice: e.type === 'notice' ? e.text : `WebGPU could not run this graph (${e.reason}); running on WASM instead.` }));
+      const files = info.files.map(({ name, size, etag }) => ({ name, size, etag }));
+      const loaded = await c.call('load', { ref: info.ref, files, ...opts }, (e) => dispatch(e.type === 'notice' ? { type: 'notice', notice: e.text } : { type: 'loadProgress', loaded: e.loaded, total: e.total }));
       loadedFor.current = JSON.stringify(opts);
-      dispatch({ type: 'loaded', device: loaded.device });
+      dispatch({ type: 'loaded', device: loaded.device, cached: loaded.cached });
       return c;
     } catch (e) {
       // a cancel or a new inspection replaced this worker: it already said so
@@ -117,6 +118,7 @@ export function usePreviewWorker() {
   const cancel = () => {
     const p = state.phase;
     if (p.kind === 'inspecting' || (p.kind === 'loading' && p.step === 'download')) abort.current?.abort();
+    // the worker streams and caches chunk by chunk: the chunks it stored stay for the next run
     else if (p.kind === 'running' || p.kind === 'loading') {
       stopWorker();
       dispatch({ type: 'cancelled', notice: p.kind === 'running' ? 'Run cancelled: the worker was stopped. The next run reloads the model from the browser cache.' : 'Loading cancelled.' });
@@ -130,5 +132,10 @@ export function usePreviewWorker() {
     dispatch({ type: 'cacheCleared', files });
   };
 
-  return { state, inspect, download: (info: CheckpointInfo, opts: RunOptions) => void load(info, opts), run, cancel, clearCache };
+  /** the Download button: everything into the cache first (with progress), then the model */
+  const downloadAndLoad = async (info: CheckpointInfo, opts: RunOptions) => {
+    if (await download(info)) await load(info, opts);
+  };
+
+  return { state, inspect, download: downloadAndLoad, run, cancel, clearCache };
 }
