@@ -10,13 +10,14 @@ export const CACHE_NAME = `${CACHE_PREFIX}-v2`;
 export const CHUNK_BYTES = 64 * 2 ** 20;
 const SIZE = 'x-hub-console-size';
 const ETAG = 'x-hub-console-etag';
+const CHUNK = 'x-hub-console-chunk-bytes';
 
 /** Cache Storage is missing, refused (private mode) or full (quota, entry size): run uncached. */
 export class BrowserCacheError extends Error {
   override name = 'BrowserCacheError';
 }
 
-export const chunkCount = (size: number) => Math.max(1, Math.ceil(size / CHUNK_BYTES));
+export const chunkCount = (size: number, chunkBytes = CHUNK_BYTES) => Math.max(1, Math.ceil(size / chunkBytes));
 
 export const chunkKey = (url: string, etag: string | null, i: number) => `${url}${url.includes('?') ? '&' : '?'}hub-console-chunk=${i}&etag=${encodeURIComponent(etag ?? '')}`;
 
@@ -55,13 +56,14 @@ export async function cachedFile(url: string): Promise<CachedFile | null> {
   if (!cache || !manifest) return null;
   const size = Number(manifest.headers.get(SIZE));
   const etag = manifest.headers.get(ETAG);
+  const chunks = chunkCount(size, Number(manifest.headers.get(CHUNK)) || CHUNK_BYTES);
   return {
     url,
     size,
     etag,
     async blob() {
       const parts = await Promise.all(
-        Array.from({ length: chunkCount(size) }, async (_, i) => {
+        Array.from({ length: chunks }, async (_, i) => {
           const r = await cache.match(chunkKey(url, etag, i));
           if (!r) throw new BrowserCacheError(`${url}: chunk ${i + 1} is gone from the browser cache; clear the cache and download again`);
           return r.blob();
@@ -73,8 +75,8 @@ export async function cachedFile(url: string): Promise<CachedFile | null> {
 }
 
 /** marks a file whose chunks are all cached as complete */
-export async function markCached(cache: Cache, url: string, size: number, etag: string | null): Promise<void> {
-  const headers = new Headers({ [SIZE]: String(size) });
+export async function markCached(cache: Cache, url: string, size: number, etag: string | null, chunkBytes = CHUNK_BYTES): Promise<void> {
+  const headers = new Headers({ [SIZE]: String(size), [CHUNK]: String(chunkBytes) });
   if (etag) headers.set(ETAG, etag);
   await cacheWrite(url, () => cache.put(url, new Response(null, { headers })));
 }

@@ -16,6 +16,8 @@ export interface ChunkOptions {
   onFetched?(bytes: number): void;
   /** the cache refused a chunk: the rest of this file is read uncached */
   onCacheError?(e: BrowserCacheError): void;
+  /** CHUNK_BYTES unless a test wants small chunks */
+  chunkBytes?: number;
 }
 
 interface Chunk {
@@ -30,6 +32,7 @@ export class ChunkedHubFile {
   private readonly loading = new Map<number, Promise<Chunk>>();
   private readonly consumed = new Map<number, number>();
   private readonly stored = new Set<number>();
+  private readonly chunkBytes: number;
 
   constructor(
     private readonly repo: HubRepo,
@@ -39,11 +42,12 @@ export class ChunkedHubFile {
     private readonly opts: ChunkOptions,
   ) {
     this.url = hubFileUrl(repo, name);
-    this.chunks = chunkCount(size);
+    this.chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
+    this.chunks = chunkCount(size, this.chunkBytes);
   }
 
   private bounds(i: number): [number, number] {
-    return [i * CHUNK_BYTES, Math.min(this.size, (i + 1) * CHUNK_BYTES)];
+    return [i * this.chunkBytes, Math.min(this.size, (i + 1) * this.chunkBytes)];
   }
 
   /** chunk `i`, and the next one fetched meanwhile (the download runs ahead of the reader) */
@@ -94,7 +98,7 @@ export class ChunkedHubFile {
   private async storedChunk(cache: Cache, i: number, blob: Blob): Promise<Chunk> {
     this.stored.add(i);
     if (this.stored.size === this.chunks) {
-      await markCached(cache, this.url, this.size, this.etag).catch((e: unknown) => {
+      await markCached(cache, this.url, this.size, this.etag, this.chunkBytes).catch((e: unknown) => {
         if (!(e instanceof BrowserCacheError)) throw e;
         this.opts.onCacheError?.(e);
       });
@@ -125,7 +129,7 @@ export class ChunkedHubFile {
     return new ReadableStream<Uint8Array>({
       pull: async (ctl) => {
         if (pos >= end) return ctl.close();
-        const i = Math.floor(pos / CHUNK_BYTES);
+        const i = Math.floor(pos / this.chunkBytes);
         const [c0, c1] = this.bounds(i);
         const to = Math.min(end, c1, pos + PIECE);
         const { blob, cached } = await this.chunk(i);

@@ -6,6 +6,7 @@ import { ConsisIDTransformer3DModel } from '../node.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
 import { hubFileUrl, hubSafetensorsHead, hubSource, HubFileError } from './hub-files.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
+import { rangeHub } from '../test-support/range-hub.ts';
 import type { DownloadProgress } from './file-source.ts';
 import { loadCheckpoint } from './load-checkpoint.ts';
 import { prng, fillUniform } from '../random-weights.ts';
@@ -103,20 +104,6 @@ describe('hub files', () => {
     await expect(pending).rejects.toThrow(/abort/i);
   });
 });
-
-/** a hub file served by a fetch that honours Range (or ignores it), recording each Range asked */
-function rangeHub(bytes: Uint8Array, opts: { ranges?: boolean } = {}) {
-  const asked: string[] = [];
-  const fetch = (async (_url: string, init?: RequestInit) => {
-    const range = new Headers(init?.headers).get('range');
-    asked.push(range ?? 'none');
-    const m = /^bytes=(\d+)-(\d*)$/.exec(range ?? '');
-    if (!m || opts.ranges === false) return new Response(bytes.slice(), { status: 200, headers: { 'content-length': String(bytes.length), etag: '"e"' } });
-    const end = Math.min(bytes.length - 1, m[2] ? Number(m[2]) : bytes.length - 1);
-    return new Response(bytes.slice(Number(m[1]), end + 1), { status: 206, headers: { 'content-range': `bytes ${m[1]}-${end}/${bytes.length}`, etag: '"e"' } });
-  }) as typeof globalThis.fetch;
-  return { asked, repo: { repoId: 'a/b', hubUrl: 'http://h', fetch } };
-}
 
 describe('safetensors headers by Range', () => {
   const small = writeSafetensors({ w: { dtype: 'float32', shape: [4, 8], data: new Float32Array(32) } });
