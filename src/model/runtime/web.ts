@@ -1,6 +1,7 @@
 // onnxruntime-web backend (browser worker, or Node for the WASM parity tests): wasm and webgpu.
 import * as ort from 'onnxruntime-web';
 import { wrapSession } from './ort-session.ts';
+import { encodeModel } from '../onnx/onnx-proto.ts';
 import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
 
 export interface WebBackendOptions {
@@ -16,7 +17,11 @@ export function webBackend(opts: WebBackendOptions = {}): InferenceBackend {
       if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
       // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
       ort.env.wasm.numThreads = threads ?? 1;
-      const session = await ort.InferenceSession.create(model, { executionProviders: [device], graphOptimizationLevel: 'all' });
+      const externalData = [...model.externalData].map(([path, s]) => {
+        if (s.kind !== 'bytes') throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
+        return { path, data: s.data };
+      });
+      const session = await ort.InferenceSession.create(encodeModel(model.model), { executionProviders: [device], graphOptimizationLevel: 'all', ...(externalData.length ? { externalData } : {}) });
       return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
     },
   };
