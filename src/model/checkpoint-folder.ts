@@ -1,76 +1,44 @@
-// Node only: writes a checkpoint folder in the diffusers layout tensor by tensor, so a checkpoint
-// of gigabytes never sits in memory (benchmarks and e2e tests generate big ones at run time).
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+// Node-only: a generated checkpoint written to a folder tensor by tensor (never whole in memory),
+// for benchmarks, big-checkpoint tests and `consisid generate`.
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseConfig, type ConsisIDConfigInput } from './config.ts';
+import type { ConsisIDConfig } from './config.ts';
+import { configFileBytes, planShards } from './checkpoint-writer.ts';
 import { expectedParameters } from './graph/parameters.ts';
-import { randomWeightStream } from './random-weights.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from './safetensors/index-file.ts';
-import { safetensorsHeader, type TensorLayout } from './safetensors/write.ts';
-import { numel, type HostTensor } from './tensor.ts';
+import { randomTensors, type WeightDtype } from './random-weights.ts';
+import { WEIGHTS_INDEX_NAME } from './safetensors/index-file.ts';
+import { safetensorsHeader } from './safetensors/write.ts';
 
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-
-/** contiguous groups of about equal bytes, in order (as writeCheckpointFiles splits shards) */
-function shardGroups(layout: TensorLayout[], shards: number, bytesOf: (t: TensorLayout) => number): TensorLayout[][] {
-  const total = layout.reduce((s, t) => s + bytesOf(t), 0);
-  const groups: TensorLayout[][] = Array.from({ length: shards }, () => []);
-  let acc = 0;
-  for (const t of layout) {
-    groups[Math.min(shards - 1, Math.floor((acc / total) * shards))]!.push(t);
-    acc += bytesOf(t);
-  }
-  return groups.filter((g) => g.length > 0);
+export interface GenerateOptions {
+  seed?: number;
+  dtype?: WeightDtype;
+  shards?: number;
 }
 
-/**
- * Writes config.json and the weights, whose values come from `tensors` in `layout` order; one
- * safetensors file, or `shards` files and the index. Returns the weight file names.
- */
-export async function writeCheckpointFolder(dir: string, config: Record<string, unknown>, layout: TensorLayout[], tensors: Iterator<[string, HostTensor]>, opts: { shards?: number } = {}): Promise<string[]> {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'config.json'), json({ _class_name: 'ConsisIDTransformer3DModel', _diffusers_version: '0.39.0', ...config }));
-  const bytesOf = (t: TensorLayout) => numel(t.shape) * (t.dtype === 'float32' ? 4 : 2);
-  const groups = shardGroups(layout, Math.max(1, opts.shards ?? 1), bytesOf);
-  const pad = (n: number) => String(n).padStart(5, '0');
-  const names = groups.length === 1 ? [WEIGHTS_NAME] : groups.map((_, i) => `diffusion_pytorch_model-${pad(i + 1)}-of-${pad(groups.length)}.safetensors`);
-  const weightMap: Record<string, string> = {};
-  for (const [i, group] of groups.entries()) {
-    const file = await open(path.join(dir, names[i]!), 'w');
+/** writes config.json and random weights for `config` (as given: raw keys) into `dir`; returns the weight bytes */
+export async function writeCheckpointFolder(dir: string, raw: Record<string, unknown>, config: ConsisIDConfig, opts: GenerateOptions = {}): Promise<number> {
+  const dtype = opts.dtype ?? 'float32';
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'config.json'), configFileBytes(raw));
+  const plan = planShards([...expectedParameters(config)].map(([name, shape]) => ({ name, dtype, shape })), opts.shards);
+  const tensors = randomTensors(config, opts.seed ?? 42, dtype);
+  let total = 0;
+  for (const f of plan.files) {
+    const fh = await open(path.join(dir, f.name), 'w');
     try {
-      await file.write(safetensorsHeader(group, { format: 'pt' }).header);
-      for (const t of group) {
+      const head = safetensorsHeader(f.tensors, { format: 'pt' });
+      await fh.write(head);
+      for (const layout of f.tensors) {
         const next = tensors.next();
-        if (next.done || next.value[0] !== t.name) throw new Error(`expected tensor "${t.name}", got ${next.done ? 'the end' : `"${next.value[0]}"`}`);
+        if (next.done || next.value[0] !== layout.name) throw new Error(`generated tensors out of order at ${layout.name}`);
         const d = next.value[1].data;
-        await file.write(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
-        weightMap[t.name] = names[i]!;
+        await fh.write(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        total += d.byteLength;
       }
     } finally {
-      await file.close();
+      await fh.close();
     }
   }
-  if (groups.length > 1) writeFileSync(path.join(dir, WEIGHTS_INDEX_NAME), json({ metadata: { total_size: layout.reduce((s, t) => s + bytesOf(t), 0) }, weight_map: weightMap }));
-  return names;
-}
-
-/**
- * A checkpoint of deterministic random weights for a config, written once into `dir` (in a
- * `transformer` subfolder) and reused while the config, seed, dtype and shards are the same.
- */
-export async function randomCheckpointFolder(dir: string, input: ConsisIDConfigInput, opts: { seed?: number; dtype?: 'float32' | 'float16'; shards?: number } = {}): Promise<{ dir: string; weightBytes: number }> {
-  const seed = opts.seed ?? 1;
-  const dtype = opts.dtype ?? 'float32';
-  const config = parseConfig(input);
-  const layout = [...expectedParameters(config)].map(([name, shape]) => ({ name, dtype, shape }));
-  const weightBytes = layout.reduce((s, t) => s + numel(t.shape) * (dtype === 'float32' ? 4 : 2), 0);
-  const stamp = createHash('sha1').update(JSON.stringify({ input, seed, dtype, shards: opts.shards })).digest('hex');
-  const marker = path.join(dir, '.complete');
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === stamp) return { dir, weightBytes };
-  rmSync(dir, { recursive: true, force: true });
-  await writeCheckpointFolder(path.join(dir, 'transformer'), { ...config }, layout, randomWeightStream(config, seed, dtype), { shards: opts.shards });
-  writeFileSync(marker, stamp);
-  return { dir, weightBytes };
+  if (plan.index) await writeFile(path.join(dir, WEIGHTS_INDEX_NAME), plan.index);
+  return total;
 }

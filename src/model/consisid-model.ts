@@ -6,11 +6,11 @@ import type { FileSource } from './loader/file-source.ts';
 import { browserEnvironment, type ModelEnvironment } from './environment.ts';
 import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';
 import type { ComputeDtype } from './graph/context.ts';
-import { encodeModel } from './onnx/onnx-proto.ts';
+import { sessionModel } from './session-model.ts';
 import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
-import type { BackendSession, Device, InferenceBackend } from './runtime/types.ts';
+import type { BackendSession, Device, InferenceBackend, SessionModel } from './runtime/types.ts';
 
 /** the stages of a first forward: reading the weights, building the graph, creating the session, running it */
 export type ModelStage = 'weights' | 'graph' | 'session' | 'forward';
@@ -107,12 +107,15 @@ async function timedStage<T>(events: ModelEvents, stage: ModelStage, device: Dev
 export class ConsisIDTransformer3DModel {
   private readonly sessions = new Map<string, Promise<CachedSession>>();
   private currentDevice: Device;
+  readonly config: ConsisIDConfig;
+  readonly weights: Checkpoint['weights'];
 
   constructor(
-    readonly config: ConsisIDConfig,
-    readonly weights: Checkpoint['weights'],
+    private readonly checkpoint: Checkpoint,
     private readonly runtime: RuntimeOptions,
   ) {
+    this.config = checkpoint.config;
+    this.weights = checkpoint.weights;
     this.currentDevice = runtime.device;
   }
 
@@ -148,7 +151,7 @@ export class ConsisIDTransformer3DModel {
     for (const d of [runtime.device, runtime.fallbackDevice]) {
       if (d && !runtime.backend.devices.includes(d)) throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
     }
-    return new ConsisIDTransformer3DModel(checkpoint.config, checkpoint.weights, runtime);
+    return new ConsisIDTransformer3DModel(checkpoint, runtime);
   }
 
   /** the ONNX graph for one set of input shapes */
@@ -156,7 +159,7 @@ export class ConsisIDTransformer3DModel {
     return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype });
   }
 
-  private async createSession(model: Uint8Array, events: ModelEvents): Promise<{ session: BackendSession; device: Device }> {
+  private async createSession(model: SessionModel, events: ModelEvents): Promise<{ session: BackendSession; device: Device }> {
     const threads = this.runtime.threads ? { threads: this.runtime.threads } : {};
     const device = this.currentDevice;
     try {
@@ -181,11 +184,11 @@ export class ConsisIDTransformer3DModel {
     let s = this.sessions.get(key);
     if (!s) {
       s = (async () => {
-        const { bytes, outputShape } = await timedStage(events, 'graph', this.currentDevice, () => {
+        const { model, outputShape } = await timedStage(events, 'graph', this.currentDevice, async () => {
           const built = this.buildGraph(shape);
-          return { bytes: encodeModel(built.model), outputShape: built.outputShape };
+          return { model: await sessionModel(built.model, this.checkpoint.files), outputShape: built.outputShape };
         });
-        const { session, device } = await this.createSession(bytes, events);
+        const { session, device } = await this.createSession(model, events);
         return { outputShape, session, device, shape };
       })();
       s.catch(() => this.sessions.delete(key));

@@ -5,7 +5,8 @@
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
 import { BrowserCacheError, cachedFile, openCache } from '../../model/loader/browser-cache.ts';
 import { ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
-import { hubFetch, hubFetchRequired, hubFileUrl, hubSafetensorsHead, readSafetensorsHead, type HubRepo } from '../../model/loader/hub-files.ts';
+import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
+import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
 import type { SafetensorsHeader } from '../../model/safetensors/read.ts';
 
@@ -67,13 +68,15 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     });
     const etag = head?.headers.get('etag');
     if (!etag || !hit.etag || etag === hit.etag) {
+      // only the chunks holding the header are read
       const blob = await hit.blob();
-      const { header } = await readSafetensorsHead(async (n) => new Uint8Array(await blob.slice(0, n).arrayBuffer()), name, hit.size);
+      const header = await readSafetensorsHeaderFrom({ size: hit.size, read: async (o, n) => new Uint8Array(await blob.slice(o, o + n).arrayBuffer()) }, name);
       return { name, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
     }
   }
-  const h = await hubSafetensorsHead(ref, name, signal);
-  return { name, url, size: h.size, etag: h.etag, ...summarizeHeader(h.header), cached: false };
+  const f = await openHubFile(ref, name, signal);
+  if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
+  return { name, url, size: f.size, etag: f.etag, ...summarizeHeader(await readSafetensorsHeaderFrom(f, name)), cached: false };
 }
 
 export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {

@@ -114,9 +114,10 @@ describe('latent view', () => {
 
 describe('checkpoint headers', () => {
   it('summarizes safetensors headers and rejects bad entries', () => {
-    const s = summarizeHeader(parseSafetensorsHeader(JSON.stringify({ __metadata__: { a: 'b' }, w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] } }), 'x'));
+    const header = (json: string, file: string) => parseSafetensorsHeader(new TextEncoder().encode(json), 2 ** 40, file);
+    const s = summarizeHeader(header(JSON.stringify({ __metadata__: { a: 'b' }, w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] } }), 'x'));
     expect(s).toEqual({ tensors: 2, params: 9, dtypes: { F16: 6, F32: 3 } });
-    expect(() => summarizeHeader(parseSafetensorsHeader('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(/x.safetensors: tensor "w"/);
+    expect(() => summarizeHeader(header('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(/x.safetensors: tensor "w"/);
   });
 });
 

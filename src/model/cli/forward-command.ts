@@ -4,24 +4,37 @@ import { ConsisIDTransformer3DModel } from '../node.ts';
 import { argsFromNamedTensors } from '../named-inputs.ts';
 import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
+import type { StageEvent } from '../consisid-model.ts';
 import { parseFlags } from './flags.ts';
-import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
+import { MODEL_VALUE_FLAGS, modelOptions, positiveInt } from './model-options.ts';
+
+const ms = (v: number): string => `${v.toFixed(0)} ms`;
 
 export async function forwardCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'inputs', 'out'], switches: [] });
+  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'inputs', 'out', 'repeat'], switches: [] });
   const modelId = flags.need('model');
   const inputsPath = flags.need('inputs');
   const outPath = flags.need('out');
+  const repeat = positiveInt(flags, 'repeat') ?? 1;
   const opts = modelOptions(flags, log);
   const st = parseSafetensors(new Uint8Array(await readFile(inputsPath)), inputsPath);
   const args = argsFromNamedTensors(new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, inputsPath)])), inputsPath);
   log(`loading ${modelId}`);
-  const model = await ConsisIDTransformer3DModel.fromPretrained(modelId, opts);
+  const stages: string[] = [];
+  const onStage = (e: StageEvent) => {
+    if (e.state === 'end' && e.stage !== 'forward') stages.push(`${e.stage} ${ms(e.ms)}`);
+  };
+  const model = await ConsisIDTransformer3DModel.fromPretrained(modelId, { ...opts, onStage });
   try {
-    const t0 = performance.now();
-    const { sample } = await model.forward(args);
-    log(`forward on ${opts.device}: ${(performance.now() - t0).toFixed(0)} ms, sample (${sample.shape.join(', ')})`);
-    await writeFile(outPath, writeSafetensors({ sample }, { format: 'pt' }));
+    let sample;
+    for (let i = 1; i <= repeat; i++) {
+      let forwardMs = 0;
+      const out = await model.forward(args, { onStage: (e) => e.state === 'end' && e.stage === 'forward' && (forwardMs = e.ms) });
+      sample = out.sample;
+      const setup = stages.splice(0).join(', ');
+      log(`forward ${i}/${repeat} on ${model.device}: ${ms(forwardMs)}${setup ? ` (${setup})` : ''}, sample (${sample.shape.join(', ')})`);
+    }
+    await writeFile(outPath, writeSafetensors({ sample: sample! }, { format: 'pt' }));
     log(`wrote ${outPath}`);
   } finally {
     await model.release();

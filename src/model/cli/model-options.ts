@@ -10,8 +10,7 @@ export function modelOptions(flags: Flags, log: (line: string) => void): FromPre
   if (!['cpu', 'wasm'].includes(device)) throw new UsageError(`--device must be cpu or wasm, got ${device}`);
   const dtype = flags.get('dtype') ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'float16') throw new UsageError(`--dtype must be float32 or float16, got ${dtype}`);
-  const threads = flags.get('threads');
-  if (threads !== undefined && !(Number.isInteger(Number(threads)) && Number(threads) > 0)) throw new UsageError('--threads must be a positive integer');
+  const threads = positiveInt(flags, 'threads');
   const seen = new Map<string, number>();
   const opts: FromPretrainedOptions = {
     device: device as Device,
@@ -32,6 +31,14 @@ export function modelOptions(flags: Flags, log: (line: string) => void): FromPre
   ] as const) {
     if (v !== undefined) opts[k] = v;
   }
-  if (threads) opts.threads = Number(threads);
+  if (threads) opts.threads = threads;
   return opts;
+}
+
+export function positiveInt(flags: Flags, name: string): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${v}`);
+  return n;
 }

@@ -200,19 +200,20 @@ export interface HubFileEntry {
   etag: string | null;
 }
 
-/** hub files for the model loader: the weight files chunked through the cache, others read whole from the hub */
-export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource & { file(name: string): ChunkedHubFile | undefined } {
+/**
+ * Hub files for the model loader: the weight files chunked through the cache and opened for reads
+ * in parts (headers) and as Blobs (the session's external data); other files read whole.
+ */
+export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource {
   const hub = hubSource(repo);
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts)]));
   return {
     describe: hub.describe,
-    file: (name) => files.get(name),
-    async read(name, o) {
+    read: (name, o) => (files.has(name) ? new Response(files.get(name)!.stream()).bytes() : hub.read(name, o)),
+    async open(name) {
       const f = files.get(name);
-      if (!f) return hub.read(name, o);
-      const bytes = new Uint8Array(await f.blob().arrayBuffer());
-      o?.onProgress?.({ file: name, loaded: bytes.length, total: bytes.length });
-      return bytes;
+      if (!f) return null;
+      return { size: f.size, read: async (offset, length) => new Uint8Array(await f.blob().slice(offset, offset + length).arrayBuffer()), blob: () => f.blob() };
     },
   };
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCheckpoints } from '../demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../node.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
-import { hubFileUrl, hubSafetensorsHead, hubSource, HubFileError } from './hub-files.ts';
+import { hubFileUrl, hubSource, HubFileError, openHubFile } from './hub-files.ts';
+import { readSafetensorsHeaderFrom } from './load-checkpoint.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
 import type { DownloadProgress } from './file-source.ts';
@@ -105,6 +106,12 @@ describe('hub files', () => {
   });
 });
 
+/** a safetensors header from the hub by Range requests, as the preview's inspector reads it */
+async function hubHeader(repo: Parameters<typeof openHubFile>[0], file: string) {
+  const f = await openHubFile(repo, file);
+  return { ...f!, header: await readSafetensorsHeaderFrom(f!, file) };
+}
+
 describe('safetensors headers by Range', () => {
   const small = writeSafetensors({ w: { dtype: 'float32', shape: [4, 8], data: new Float32Array(32) } });
   // about 400 KiB of header: more than the first 256 KiB probe
@@ -113,28 +120,28 @@ describe('safetensors headers by Range', () => {
 
   it('reads a header in one request, a bigger one in two, never the data', async () => {
     const a = rangeHub(small);
-    const h = await hubSafetensorsHead(a.repo, 'w.safetensors');
+    const h = await hubHeader(a.repo, 'w.safetensors');
     expect(a.asked).toEqual(['bytes=0-262143']);
     expect(h).toMatchObject({ size: small.length, etag: '"e"' });
-    expect(h.header.tensors.get('w')).toMatchObject({ dtype: 'F32', shape: [4, 8], begin: 0, end: 128 });
+    expect(h.header.tensors.get('w')).toMatchObject({ dtype: 'F32', shape: [4, 8], offset: h.header.dataStart, length: 128 });
     const b = rangeHub(big);
-    const hb = await hubSafetensorsHead(b.repo, 'big.safetensors');
-    expect(b.asked).toEqual(['bytes=0-262143', `bytes=0-${hb.dataStart - 1}`]);
+    const hb = await hubHeader(b.repo, 'big.safetensors');
+    expect(b.asked).toEqual(['bytes=0-262143', `bytes=8-${hb.header.dataStart - 1}`]);
     expect(hb.header.tensors.size).toBe(6000);
-    expect(hb.dataStart).toBeGreaterThan(262144);
+    expect(hb.header.dataStart).toBeGreaterThan(262144);
   });
 
   it('reads only the prefix from a hub that ignores Range, and names the file in header errors', async () => {
     const c = rangeHub(small, { ranges: false });
-    expect((await hubSafetensorsHead(c.repo, 'w.safetensors')).header.tensors.size).toBe(1);
+    expect((await hubHeader(c.repo, 'w.safetensors')).header.tensors.size).toBe(1);
     const broken = small.slice();
     new DataView(broken.buffer).setBigUint64(0, 10n ** 6n, true);
-    await expect(hubSafetensorsHead(rangeHub(broken).repo, 'w.safetensors')).rejects.toThrow(/w\.safetensors: truncated, header says 1000000 bytes/);
+    await expect(hubHeader(rangeHub(broken).repo, 'w.safetensors')).rejects.toThrow(/w\.safetensors: truncated, header says 1000000 bytes/);
   });
 
   it('HTTP errors name the file, the URL and the status', async () => {
     const fetch = (async () => new Response('no', { status: 403 })) as unknown as typeof globalThis.fetch;
-    const err = await hubSafetensorsHead({ repoId: 'a/b', hubUrl: 'http://h', subfolder: 'transformer', fetch }, 'w.safetensors').catch((e: unknown) => e);
+    const err = await openHubFile({ repoId: 'a/b', hubUrl: 'http://h', subfolder: 'transformer', fetch }, 'w.safetensors').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HubFileError);
     expect(err).toMatchObject({ status: 403, file: 'w.safetensors', url: 'http://h/a/b/resolve/main/transformer/w.safetensors' });
     expect((err as Error).message).toBe('w.safetensors: HTTP 403 (check the token): this token may not read the repository (GET http://h/a/b/resolve/main/transformer/w.safetensors failed)');

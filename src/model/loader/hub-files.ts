@@ -1,8 +1,7 @@
 // Checkpoint files on a hub: {hubUrl}/{repoId}/resolve/{revision}/{subfolder}/{file}, fetched with
 // a Bearer token, whole (streamed, with progress) or by Range; one error type names file and URL.
 // The one place that fetches hub files: the Node loader, the preview's inspector and its worker.
-import { MAX_HEADER_BYTES, parseSafetensorsHeader, readHeaderLength, SafetensorsError, type SafetensorsHeader } from '../safetensors/read.ts';
-import type { DownloadProgress, FileSource } from './file-source.ts';
+import type { DownloadProgress, FileSource, RandomAccessFile } from './file-source.ts';
 
 export const DEFAULT_HUB_URL = 'https://huggingface.co';
 
@@ -124,40 +123,38 @@ function fileSize(res: Response): number | null {
   return res.status === 200 && len && /^\d+$/.test(len) ? Number(len) : null;
 }
 
-export interface SafetensorsHead {
-  header: SafetensorsHeader;
-  /** bytes before the data section: 8 + the JSON header */
-  dataStart: number;
+const PROBE_BYTES = 256 * 1024;
+
+export interface HubFile extends RandomAccessFile {
+  etag: string | null;
 }
 
 /**
- * A safetensors header from the file's first bytes, `first(n)` giving them (a Range answer, or the
- * start of a cached file): one read of up to 256 KiB, a second only for a bigger header.
+ * A hub file for reads in parts, by Range request: the first request learns the size and keeps the
+ * first 256 KiB, which hold the safetensors header of most checkpoints. Null when the hub says 404.
  */
-export async function readSafetensorsHead(first: (n: number) => Promise<Uint8Array>, file: string, size: number): Promise<SafetensorsHead> {
-  let bytes = await first(Math.min(size, 256 * 1024));
-  const n = readHeaderLength(bytes, file, MAX_HEADER_BYTES);
-  if (8 + n > size) throw new SafetensorsError(`${file}: truncated, header says ${n} bytes but the file has ${size - 8} after the length`);
-  if (bytes.length < 8 + n) bytes = await first(8 + n);
-  if (bytes.length < 8 + n) throw new SafetensorsError(`${file}: truncated, the file ended inside its ${n}-byte header`);
-  return { header: parseSafetensorsHeader(bytes.subarray(8, 8 + n), file, size - 8 - n), dataStart: 8 + n };
-}
-
-/** A safetensors header from the hub by Range request(s): the file itself is not downloaded. */
-export async function hubSafetensorsHead(repo: HubRepo, file: string, signal?: AbortSignal): Promise<SafetensorsHead & { size: number; etag: string | null }> {
-  const PROBE = 256 * 1024;
-  const res = await hubFetchRequired(repo, file, { range: { start: 0, end: PROBE - 1 }, signal });
+export async function openHubFile(repo: HubRepo, file: string, signal?: AbortSignal): Promise<HubFile | null> {
+  const url = hubFileUrl(repo, file);
+  const res = await hubFetch(repo, file, { range: { start: 0, end: PROBE_BYTES - 1 }, signal });
+  if (!res) return null;
   const size = fileSize(res);
-  const etag = res.headers.get('etag');
   if (size === null) {
     await res.body?.cancel();
-    throw new HubFileError(file, hubFileUrl(repo, file), res.status, 'the hub did not say the file size (no Content-Range or Content-Length)');
+    throw new HubFileError(file, url, res.status, 'the hub did not say the file size (no Content-Range or Content-Length)');
   }
   // a hub without Range support answers 200 with the whole file: only the prefix is read
-  const probe = await readPrefix(res.body, Math.min(size, PROBE));
-  const rest = async (n: number) => readPrefix((await hubFetchRequired(repo, file, { range: { start: 0, end: n - 1 }, signal })).body, n);
-  const head = await readSafetensorsHead((n) => (n <= probe.length ? Promise.resolve(probe.subarray(0, n)) : rest(n)), file, size);
-  return { ...head, size, etag };
+  const head = await readPrefix(res.body, Math.min(size, PROBE_BYTES));
+  return {
+    size,
+    etag: res.headers.get('etag'),
+    async read(offset, length, opts) {
+      if (offset + length <= head.length) return head.subarray(offset, offset + length);
+      const r = await hubFetchRequired(repo, file, { range: { start: offset, end: offset + length - 1 }, signal: opts?.signal ?? signal });
+      const bytes = r.status === 206 ? await readPrefix(r.body, length) : (await readPrefix(r.body, offset + length)).subarray(offset);
+      if (bytes.length !== length) throw new HubFileError(file, url, r.status, `expected ${length} bytes at ${offset}, got ${bytes.length}`);
+      return bytes;
+    },
+  };
 }
 
 async function readBody(res: Response, file: string, onProgress?: (p: DownloadProgress) => void): Promise<Uint8Array> {

@@ -1,4 +1,5 @@
 // Provider-agnostic inference interface: the model code only sees these types.
+import type { ModelDef } from '../onnx/onnx-proto.ts';
 
 export type Device = 'cpu' | 'wasm' | 'webgpu';
 
@@ -15,6 +16,25 @@ export interface SessionOptions {
   spin?: boolean;
 }
 
+/** where the bytes of one external-data location are */
+export type ExternalDataSource =
+  /** a file onnxruntime reads (maps) itself: Node only */
+  | { kind: 'path'; path: string }
+  /** bytes in memory: a checkpoint file a source delivered whole, tensors read in parts, computed tensors */
+  | { kind: 'bytes'; data: Uint8Array }
+  /** a file onnxruntime-web reads slice by slice while it creates the session (browser) */
+  | { kind: 'blob'; data: Blob };
+
+/**
+ * A model as a session takes it: the graph, whose large initializers are ONNX external data
+ * (location, offset, length), and where each location's bytes are. Weights go from there to the
+ * session once, never through one big in-memory protobuf.
+ */
+export interface SessionModel {
+  model: ModelDef;
+  externalData: ReadonlyMap<string, ExternalDataSource>;
+}
+
 export interface BackendSession {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
@@ -24,7 +44,7 @@ export interface BackendSession {
 
 export interface InferenceBackend {
   readonly devices: readonly Device[];
-  createSession(model: Uint8Array, opts: SessionOptions): Promise<BackendSession>;
+  createSession(model: SessionModel, opts: SessionOptions): Promise<BackendSession>;
 }
 
 export class UnsupportedDeviceError extends Error {

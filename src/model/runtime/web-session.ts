@@ -1,6 +1,7 @@
 // The onnxruntime-web backend over whichever onnxruntime-web build the caller imported (the
-// default one in Node, the JSPI one in the browser bundle): wasm and webgpu.
+// default one in Node, JSPI or JSEP in the browser bundle): wasm and webgpu.
 import type * as Ort from 'onnxruntime-web';
+import { encodeModel } from '../onnx/onnx-proto.ts';
 import { wrapSession } from './ort-session.ts';
 import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
 
@@ -11,7 +12,11 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
       if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
       // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
       ort.env.wasm.numThreads = threads ?? 1;
-      const session = await ort.InferenceSession.create(model, { executionProviders: [device], graphOptimizationLevel: 'all' });
+      const externalData = [...model.externalData].map(([path, s]) => {
+        if (s.kind === 'path') throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
+        return { path, data: s.data };
+      });
+      const session = await ort.InferenceSession.create(encodeModel(model.model), { executionProviders: [device], graphOptimizationLevel: 'all', ...(externalData.length ? { externalData } : {}) });
       return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
     },
   };

@@ -16,12 +16,26 @@ const entrySchema = z.object({
 });
 const metadataSchema = z.record(z.string(), z.string());
 
-export interface SafetensorsEntry {
+/** where a tensor lies in its file: `offset` counts from the file's first byte */
+export interface SafetensorsTensorInfo {
   name: string;
   dtype: SafetensorsDtype;
   shape: number[];
+  offset: number;
+  length: number;
+}
+
+export interface SafetensorsEntry extends SafetensorsTensorInfo {
   /** a view into the file bytes */
   bytes: Uint8Array;
+}
+
+export interface SafetensorsHeader {
+  file: string;
+  metadata: Record<string, string>;
+  tensors: Map<string, SafetensorsTensorInfo>;
+  /** bytes before the data section (8 + header length) */
+  dataStart: number;
 }
 
 export interface SafetensorsFile {
@@ -39,34 +53,24 @@ export function readHeaderLength(bytes: Uint8Array, file: string, maxHeaderBytes
   return Number(n);
 }
 
-/** a tensor as the header describes it: offsets into the data section (after 8 + header bytes) */
-export interface SafetensorsHeaderEntry {
-  name: string;
-  dtype: SafetensorsDtype;
-  shape: number[];
-  begin: number;
-  end: number;
-}
-
-export interface SafetensorsHeader {
-  metadata: Record<string, string>;
-  tensors: Map<string, SafetensorsHeaderEntry>;
-}
-
 /**
- * Parses the JSON header on its own (a Range request or the first bytes of a cached file), checking
- * each entry and, with `dataLength`, that the offsets lie inside the data section.
+ * The header of a safetensors file of `fileSize` bytes, from its JSON bytes (the `readHeaderLength`
+ * bytes after the first 8): every entry checked against the file size, no tensor data needed.
  */
-export function parseSafetensorsHeader(json: Uint8Array | string, file: string, dataLength = Infinity): SafetensorsHeader {
+export function parseSafetensorsHeader(json: Uint8Array, fileSize: number, file: string): SafetensorsHeader {
+  const dataStart = 8 + json.length;
+  if (dataStart > fileSize) throw new SafetensorsError(`${file}: truncated, header says ${json.length} bytes but the file has ${fileSize - 8} after the length`);
   let raw: unknown;
   try {
-    raw = JSON.parse(typeof json === 'string' ? json : new TextDecoder('utf-8', { fatal: true }).decode(json));
+    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch (e) {
     throw new SafetensorsError(`${file}: header is not valid UTF-8 JSON (${(e as Error).message})`, { cause: e });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SafetensorsError(`${file}: header must be a JSON object`);
-  const tensors = new Map<string, SafetensorsHeaderEntry>();
+  const dataLength = fileSize - dataStart;
+  const tensors = new Map<string, SafetensorsTensorInfo>();
   let metadata: Record<string, string> = {};
+  const spans: { name: string; begin: number; end: number }[] = [];
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     if (name === '__metadata__') {
       const m = metadataSchema.safeParse(value);
@@ -83,24 +87,24 @@ export function parseSafetensorsHeader(json: Uint8Array | string, file: string, 
     if (expected !== end - begin) {
       throw new SafetensorsError(`${file}: tensor "${name}": ${dtype} shape [${shape.join(', ')}] needs ${expected} bytes but data_offsets span ${end - begin}`);
     }
-    tensors.set(name, { name, dtype, shape, begin, end });
+    spans.push({ name, begin, end });
+    tensors.set(name, { name, dtype, shape, offset: dataStart + begin, length: end - begin });
   }
-  const spans = [...tensors.values()].sort((a, b) => a.begin - b.begin || a.end - b.end);
+  spans.sort((a, b) => a.begin - b.begin || a.end - b.end);
   for (let i = 1; i < spans.length; i++) {
     const prev = spans[i - 1]!;
     const cur = spans[i]!;
     if (cur.begin < prev.end) throw new SafetensorsError(`${file}: tensors "${prev.name}" [${prev.begin}, ${prev.end}] and "${cur.name}" [${cur.begin}, ${cur.end}] overlap`);
   }
-  return { metadata, tensors };
+  return { file, metadata, tensors, dataStart };
 }
 
 export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHeaderBytes?: number } = {}): SafetensorsFile {
   const n = readHeaderLength(bytes, file, opts.maxHeaderBytes);
   if (8 + n > bytes.length) throw new SafetensorsError(`${file}: truncated, header says ${n} bytes but the file has ${bytes.length - 8} after the length`);
-  const dataStart = 8 + n;
-  const header = parseSafetensorsHeader(bytes.subarray(8, dataStart), file, bytes.length - dataStart);
+  const header = parseSafetensorsHeader(bytes.subarray(8, 8 + n), bytes.length, file);
   const tensors = new Map<string, SafetensorsEntry>();
-  for (const { name, dtype, shape, begin, end } of header.tensors.values()) tensors.set(name, { name, dtype, shape, bytes: bytes.subarray(dataStart + begin, dataStart + end) });
+  for (const [name, t] of header.tensors) tensors.set(name, { ...t, bytes: bytes.subarray(t.offset, t.offset + t.length) });
   return { file, metadata: header.metadata, tensors };
 }
 
