@@ -17,14 +17,11 @@ import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
 
-/**
- * WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default,
- * one per core up to 4 (the page itself is idle while the worker runs).
- */
+/** WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default */
 function threadCount(asked: string | null): number {
   if (!crossOriginIsolated) return 1;
   const n = Number(asked);
-  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
 }
 
 function useProbe(): ProviderProbe | null {
