@@ -149,7 +149,7 @@ export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: 
           throw e;
         },
       });
-      if (!(await file.download())) throw new BrowserCacheError(`${f.name} could not be stored`);
+      if (!(await file.download())) throw new BrowserCacheError(`${f.name} was not stored`);
     }
   } catch (e) {
     opts.signal?.throwIfAborted();

@@ -23,7 +23,7 @@ describe('preview state', () => {
   it('goes inspect -> download -> load -> run -> done, busy in between', () => {
     const seen: string[] = [];
     let s = initialPreviewState;
-    for (const a of [{ type: 'inspect' }, { type: 'inspected', info }, { type: 'download', progress: null }, { type: 'downloaded' }, { type: 'load' }, { type: 'loaded', device: 'wasm', cached: false }, { type: 'run' }, { type: 'stage', stage: 'forward pass' }, { type: 'done', result }] as PreviewAction[]) {
+    for (const a of [{ type: 'inspect' }, { type: 'inspected', info }, { type: 'download', progress: null }, { type: 'downloaded' }, { type: 'load' }, { type: 'loaded', device: 'wasm' }, { type: 'run' }, { type: 'stage', stage: 'forward pass' }, { type: 'done', result }] as PreviewAction[]) {
       s = previewReducer(s, a);
       seen.push(`${s.phase.kind}${isBusy(s.phase) ? '*' : ''}`);
     }
@@ -32,20 +32,20 @@ describe('preview state', () => {
   });
 
   it('a new inspection forgets the last checkpoint, run and notice', () => {
-    const s = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'webgpu', cached: false }, { type: 'done', result }, { type: 'notice', notice: 'x' }, { type: 'inspect' }]);
+    const s = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'webgpu' }, { type: 'done', result }, { type: 'notice', notice: 'x' }, { type: 'inspect' }]);
     expect(s).toEqual({ ...initialPreviewState, phase: { kind: 'inspecting' } });
   });
 
   it('a failure keeps the checkpoint and the loaded model; a cancel says so; a stage after it is ignored', () => {
     const error = new Error('boom');
-    const failed = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'wasm', cached: false }, { type: 'run' }, { type: 'failed', error }]);
+    const failed = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'wasm' }, { type: 'run' }, { type: 'failed', error }]);
     expect(failed).toMatchObject({ phase: { kind: 'failed', error }, info, loadedDevice: 'wasm' });
     const cancelled = reduce([{ type: 'run' }, { type: 'workerStopped' }, { type: 'cancelled', notice: 'Run cancelled' }, { type: 'stage', stage: 'late' }], failed);
     expect(cancelled).toMatchObject({ phase: { kind: 'cancelled' }, notice: 'Run cancelled', loadedDevice: null });
   });
 
   it('clearing the cache marks every file uncached and unloads the model', () => {
-    const s = reduce([{ type: 'inspected', info }, { type: 'downloaded' }, { type: 'loaded', device: 'wasm', cached: false }, { type: 'cacheCleared', files: 1 }]);
+    const s = reduce([{ type: 'inspected', info }, { type: 'downloaded' }, { type: 'loaded', device: 'wasm' }, { type: 'cacheCleared', files: 1 }]);
     expect(s).toMatchObject({ loadedDevice: null, notice: 'Removed 1 cached file from the browser cache.', info: { missingBytes: 10, files: [{ cached: false }] } });
   });
 });

@@ -32,7 +32,9 @@ export type PreviewAction =
   | { type: 'downloaded' }
   | { type: 'load' }
   | { type: 'loadProgress'; loaded: number; total: number }
-  | { type: 'loaded'; device: Device; cached: boolean }
+  | { type: 'loaded'; device: Device }
+  /** every weight file is now in the browser cache */
+  | { type: 'cached' }
   | { type: 'run' }
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
@@ -59,13 +61,14 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'download':
       return { ...s, phase: { kind: 'loading', step: 'download', progress: a.progress } };
     case 'downloaded':
+    case 'cached':
       return { ...s, info: allCached(s.info, true) };
     case 'load':
       return { ...s, phase: { kind: 'loading', step: 'model' }, loadedDevice: null };
     case 'loadProgress':
       return s.phase.kind === 'loading' ? { ...s, phase: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } } : s;
     case 'loaded':
-      return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device, info: a.cached ? allCached(s.info, true) : s.info };
+      return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device };
     case 'run':
       return { ...s, phase: { kind: 'running', stage: 'starting' }, steps: [], result: null };
     case 'stage':

@@ -4,8 +4,7 @@
 import '../../zod-jitless.ts';
 import { ConsisIDTransformer3DModel, type ModelEvents } from '../../model/consisid-model.ts';
 import type { ModelEnvironment } from '../../model/environment.ts';
-import { cachedFile, openCache } from '../../model/loader/browser-cache.ts';
-import { hubFileUrl } from '../../model/loader/hub-files.ts';
+import { openCache } from '../../model/loader/browser-cache.ts';
 import { chunkedHubSource } from '../../model/loader/hub-file-chunks.ts';
 import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
@@ -13,7 +12,7 @@ import { serveRpc, type RpcContext } from './worker-rpc.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-let loaded: { model: ConsisIDTransformer3DModel; loadMs: number } | null = null;
+let loaded: { model: ConsisIDTransformer3DModel; loadMs: number; source: Awaited<ReturnType<typeof weightSource>> } | null = null;
 
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
 async function weightSource({ ref, files }: LoadRequest, ctx: RpcContext<LoadEvent>) {
@@ -31,10 +30,11 @@ async function weightSource({ ref, files }: LoadRequest, ctx: RpcContext<LoadEve
 async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
   const { ref, device, threads, fallback } = req;
   const t0 = performance.now();
+  const source = await weightSource(req, ctx);
   const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
   const environment: ModelEnvironment = { backend: async () => bundledWebBackend(), localSource: async () => null, defaultDevice: 'wasm' };
   const model = await ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
-    source: await weightSource(req, ctx),
+    source,
     device,
     threads,
     environment,
@@ -44,9 +44,8 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
     // one input shape at a time is enough for the page; older sessions are released (GPU memory)
     maxSessions: 1,
   });
-  loaded = { model, loadMs: performance.now() - t0 };
-  const cached = (await Promise.all(req.files.map((f) => cachedFile(hubFileUrl(ref, f.name))))).every(Boolean);
-  return { device: model.device as Device, loadMs: loaded.loadMs, cached };
+  loaded = { model, loadMs: performance.now() - t0, source };
+  return { device: model.device as Device, loadMs: loaded.loadMs };
 }
 
 const deviceName = (d: string) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
@@ -83,4 +82,5 @@ serveRpc<PreviewApi>(self, {
     ctx.transfer(out.sample.buffer);
     return { ...out, timings, provider: l.model.device as Device };
   },
+  finishCache: async () => (loaded ? loaded.source.complete() : false),
 });

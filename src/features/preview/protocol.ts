@@ -63,7 +63,8 @@ export type LoadEvent = { type: 'notice'; text: string } | { type: 'download'; l
 export type RunEvent = { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
 
 export type PreviewApi = {
-  /** `cached`: every weight file is now complete in the browser cache */
-  load: { args: LoadRequest; result: { device: Device; loadMs: number; cached: boolean }; event: LoadEvent };
+  load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };
   run: { args: RunRequest; result: RunResult; event: RunEvent };
+  /** after a run: the weight chunks the session did not read go into the cache too; true when every file is cached */
+  finishCache: { args: null; result: boolean; event: never };
 };

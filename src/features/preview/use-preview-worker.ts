@@ -85,7 +85,7 @@ export function usePreviewWorker() {
       const files = info.files.map(({ name, size, etag }) => ({ name, size, etag }));
       const loaded = await c.call('load', { ref: info.ref, files, ...opts }, (e) => dispatch(e.type === 'notice' ? { type: 'notice', notice: e.text } : { type: 'loadProgress', loaded: e.loaded, total: e.total }));
       loadedFor.current = JSON.stringify(opts);
-      dispatch({ type: 'loaded', device: loaded.device, cached: loaded.cached });
+      dispatch({ type: 'loaded', device: loaded.device });
       return c;
     } catch (e) {
       // a cancel or a new inspection replaced this worker: it already said so
@@ -108,6 +108,7 @@ export function usePreviewWorker() {
         else dispatch({ type: 'step', frame: e });
       });
       dispatch({ type: 'done', result });
+      if ((await c.call('finishCache', null).catch(() => false)) && client.current === c) dispatch({ type: 'cached' });
     } catch (e) {
       if (client.current !== c) return;
       if (e instanceof WorkerStoppedError) stopWorker();

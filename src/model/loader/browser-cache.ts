@@ -12,7 +12,7 @@ const SIZE = 'x-hub-console-size';
 const ETAG = 'x-hub-console-etag';
 const CHUNK = 'x-hub-console-chunk-bytes';
 
-/** Cache Storage is missing, refused (private mode) or full (quota, entry size): run uncached. */
+/** Cache Storage is missing, refused (private mode) or full (quota, entry size): run uncached. The message is the browser's reason. */
 export class BrowserCacheError extends Error {
   override name = 'BrowserCacheError';
 }
@@ -26,18 +26,18 @@ export async function openCache(): Promise<Cache> {
   try {
     return await caches.open(CACHE_NAME);
   } catch (e) {
-    throw new BrowserCacheError(`the browser refused Cache Storage (${(e as Error).message})`, { cause: e });
+    throw new BrowserCacheError(`Cache Storage refused: ${(e as Error).message}`, { cause: e });
   }
 }
 
 /** runs a cache write; any failure of the cache itself becomes a BrowserCacheError */
-export async function cacheWrite<T>(what: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function cacheWrite<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     signal?.throwIfAborted();
     if (e instanceof BrowserCacheError || (e as Error).name === 'AbortError') throw e;
-    throw new BrowserCacheError(`the browser cache could not store ${what} (${(e as Error).message})`, { cause: e });
+    throw new BrowserCacheError((e as Error).message, { cause: e });
   }
 }
 
@@ -78,7 +78,7 @@ export async function cachedFile(url: string): Promise<CachedFile | null> {
 export async function markCached(cache: Cache, url: string, size: number, etag: string | null, chunkBytes = CHUNK_BYTES): Promise<void> {
   const headers = new Headers({ [SIZE]: String(size), [CHUNK]: String(chunkBytes) });
   if (etag) headers.set(ETAG, etag);
-  await cacheWrite(url, () => cache.put(url, new Response(null, { headers })));
+  await cacheWrite(() => cache.put(url, new Response(null, { headers })));
 }
 
 /** removes every cached file (and older cache layouts); returns how many complete files there were */

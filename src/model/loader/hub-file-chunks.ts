@@ -76,7 +76,7 @@ export class ChunkedHubFile {
     const res = await this.request(start, end);
     if (cache) {
       try {
-        await cacheWrite(this.url, () => cache.put(key, res), this.opts.signal);
+        await cacheWrite(() => cache.put(key, res), this.opts.signal);
         const blob = await (await cache.match(key))?.blob();
         if (blob?.size !== end - start) throw new HubFileError(this.name, this.url, 206, `the download of bytes ${start}-${end - 1} ended after ${blob?.size ?? 0} bytes`);
         this.opts.onFetched?.(end - start);
@@ -149,6 +149,7 @@ export class ChunkedHubFile {
 
   /** every chunk into the cache (a few at a time); true when the file is now cached completely */
   async download(concurrency = 3): Promise<boolean> {
+    if (!this.opts.cache) return false;
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < this.chunks; i = next++) await this.load(i);
@@ -204,7 +205,7 @@ export interface HubFileEntry {
  * Hub files for the model loader: the weight files chunked through the cache and opened for reads
  * in parts (headers) and as Blobs (the session's external data); other files read whole.
  */
-export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource {
+export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource & { complete(): Promise<boolean> } {
   const hub = hubSource(repo);
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts)]));
   return {
@@ -214,6 +215,11 @@ export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[]
       const f = files.get(name);
       if (!f) return null;
       return { size: f.size, read: async (offset, length) => new Uint8Array(await f.blob().slice(offset, offset + length).arrayBuffer()), blob: () => f.blob() };
+    },
+    /** the chunks a session did not read (tensors the graph does not use) into the cache too: true when every file is cached */
+    async complete() {
+      const done = await Promise.all([...files.values()].map((f) => f.download()));
+      return done.every(Boolean);
     },
   };
 }
