@@ -4,7 +4,7 @@
 // model loader's (src/model/loader); this file decides what the page shows.
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
 import { BrowserCacheError, cachedFile, openCache } from '../../model/loader/browser-cache.ts';
-import { ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
+import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
 import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
 import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
@@ -26,8 +26,6 @@ export interface WeightFile {
 
 export interface CheckpointInfo {
   ref: CheckpointRef;
-  /** config.json and the shard index, when there is one */
-  metaFiles: string[];
   rawConfig: Record<string, unknown>;
   config: ConsisIDConfig;
   files: WeightFile[];
@@ -69,8 +67,7 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     const etag = head?.headers.get('etag');
     if (!etag || !hit.etag || etag === hit.etag) {
       // only the chunks holding the header are read
-      const blob = await hit.blob();
-      const header = await readSafetensorsHeaderFrom({ size: hit.size, read: async (o, n) => new Uint8Array(await blob.slice(o, o + n).arrayBuffer()) }, name);
+      const header = await readSafetensorsHeaderFrom(blobFile(await hit.blob()), name);
       return { name, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
     }
   }
@@ -102,7 +99,6 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
   for (const f of files) for (const [d, n] of Object.entries(f.dtypes)) dtypes[d] = (dtypes[d] ?? 0) + n;
   return {
     ref,
-    metaFiles: ['config.json', ...(index ? [WEIGHTS_INDEX_NAME] : [])],
     rawConfig,
     config,
     files,

@@ -7,7 +7,6 @@ import type { RunResult } from './protocol.ts';
 
 const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
-  metaFiles: ['config.json'],
   rawConfig: {},
   config: parseConfig(CONSISID_TINY_CONFIG),
   files: [{ name: 'w.safetensors', url: 'http://h/w', size: 10, etag: null, tensors: 1, params: 2, dtypes: { F32: 2 }, cached: false }],

@@ -4,7 +4,7 @@
 // mode), chunks are held in memory only until they have been read. `blob()` hands the file to
 // onnxruntime-web as external data, read slice by slice while the download runs ahead.
 import { BrowserCacheError, CHUNK_BYTES, cacheWrite, chunkCount, chunkKey, markCached } from './browser-cache.ts';
-import type { FileSource } from './file-source.ts';
+import type { FileSource, RandomAccessFile } from './file-source.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, hubSource, type HubRepo } from './hub-files.ts';
 
 export interface ChunkOptions {
@@ -195,6 +195,9 @@ class ChunkedBlob extends Blob {
   }
 }
 
+/** a Blob read in parts (safetensors headers) and handed whole to a session */
+export const blobFile = (blob: Blob): RandomAccessFile => ({ size: blob.size, read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()), blob: () => blob });
+
 export interface HubFileEntry {
   name: string;
   size: number;
@@ -210,11 +213,11 @@ export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[]
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts)]));
   return {
     describe: hub.describe,
-    read: (name, o) => (files.has(name) ? new Response(files.get(name)!.stream()).bytes() : hub.read(name, o)),
+    read: async (name, o) => (files.has(name) ? new Uint8Array(await new Response(files.get(name)!.stream()).arrayBuffer()) : hub.read(name, o)),
     async open(name) {
       const f = files.get(name);
       if (!f) return null;
-      return { size: f.size, read: async (offset, length) => new Uint8Array(await f.blob().slice(offset, offset + length).arrayBuffer()), blob: () => f.blob() };
+      return blobFile(f.blob());
     },
     /** the chunks a session did not read (tensors the graph does not use) into the cache too: true when every file is cached */
     async complete() {
