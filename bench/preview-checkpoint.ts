@@ -29,12 +29,12 @@ export async function signInTo(page: Page, token: string, path: string): Promise
 async function runOnce(page: Page, profile: string): Promise<PreviewRun> {
   await page.getByRole('button', { name: 'Inspect' }).click();
   await page.getByTestId('checkpoint-summary').waitFor();
-  const sampler = sampleBrowser(profile);
+  const sampler = await sampleBrowser(profile);
   const t0 = performance.now();
   await page.getByRole('button', { name: 'Run forward pass' }).click();
   await Promise.race([page.getByTestId('provider-used').waitFor({ timeout: 600_000 }), page.getByTestId('preview-error').waitFor({ timeout: 600_000 })]);
   const firstOutputS = (performance.now() - t0) / 1000;
-  const { peakPss, cpuSeconds } = sampler.stop();
+  const { peakPss, cpuSeconds } = await sampler.stop();
   if (await page.getByTestId('preview-error').count()) throw new Error(`the page reported: ${await page.getByTestId('preview-error').textContent()}`);
   const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { timings: Timings };
   const notice = (await page.getByTestId('preview-notice').count()) ? await page.getByTestId('preview-notice').textContent() : null;

@@ -30,7 +30,7 @@ const RUNS = Number(process.env.PREVIEW_BENCH_RUNS ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'tmp', 'bench-preview-dist');
 
-function build(): void {
+export function build(): void {
   // a private build so the bench never races other builds of dist/
   const r = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);
@@ -43,7 +43,7 @@ const LOCAL_REPOS = {
   'local/sharded-2gb': { dir: path.join(root, 'tmp', 'checkpoints', 'sharded-2gb'), config: { ...PREVIEW_S_CONFIG, num_layers: 48 }, shards: 4 },
 };
 
-async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
   // routes are mounted once the port (and so the mock hub's base URL) is known, before any request
   const app = new Hono();
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -106,7 +106,7 @@ function runFigures(name: string, r: PreviewRun, weightBytes: number, targets: b
 }
 
 /** the big checkpoints, one at a time (each takes gigabytes of browser memory) */
-async function localCheckpoints(url: string): Promise<Figure[]> {
+export async function localCheckpoints(url: string): Promise<Figure[]> {
   const figures: Figure[] = [];
   for (const [repoId, r] of Object.entries(LOCAL_REPOS)) {
     const { weightBytes } = await generatedCheckpoint(r.dir, r.config, { seed: 1, shards: r.shards });
