@@ -20,6 +20,11 @@ export interface ChunkOptions {
   chunkBytes?: number;
 }
 
+/** chunks fetched ahead of the one being read */
+const PREFETCH = 3;
+/** reads up to this size do not fetch a whole chunk */
+const SMALL_READ = 2 ** 20;
+
 interface Chunk {
   blob: Blob;
   /** in Cache Storage (disk); otherwise in memory, dropped once read */
@@ -50,11 +55,23 @@ export class ChunkedHubFile {
     return [i * this.chunkBytes, Math.min(this.size, (i + 1) * this.chunkBytes)];
   }
 
-  /** chunk `i`, and the next one fetched meanwhile (the download runs ahead of the reader) */
+  /** chunk `i`, and the next ones fetched meanwhile (the download runs ahead of the reader) */
   chunk(i: number): Promise<Chunk> {
-    const next = i + 1;
-    if (next < this.chunks && !this.loading.has(next)) this.load(next).catch(() => undefined);
+    for (let next = i + 1; next <= i + PREFETCH && next < this.chunks; next++) if (!this.loading.has(next)) this.load(next).catch(() => undefined);
     return this.load(i);
+  }
+
+  /**
+   * Bytes [offset, offset + length): from the chunk when it is there, else (a small read, like a
+   * safetensors header before a session starts) by a Range request of its own.
+   */
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    const i = Math.floor(offset / this.chunkBytes);
+    if (length > SMALL_READ || this.loading.has(i) || this.chunks === 1) return new Uint8Array(await this.blob().slice(offset, offset + length).arrayBuffer());
+    const res = await hubFetchRequired(this.repo, this.name, { range: { start: offset, end: offset + length - 1 }, signal: this.opts.signal });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 206 || bytes.length !== length) throw new HubFileError(this.name, this.url, res.status, `expected ${length} bytes at ${offset}, got ${bytes.length}`);
+    return bytes;
   }
 
   private load(i: number): Promise<Chunk> {
@@ -217,7 +234,7 @@ export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[]
     async open(name) {
       const f = files.get(name);
       if (!f) return null;
-      return blobFile(f.blob());
+      return { size: f.size, read: (offset, length) => f.read(offset, length), blob: () => f.blob() };
     },
     /** the chunks a session did not read (tensors the graph does not use) into the cache too: true when every file is cached */
     async complete() {
