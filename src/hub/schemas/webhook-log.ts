@@ -12,6 +12,8 @@ export const WebhookLogEntry = z.strictObject({
   error: z.string().nullable(),
   durationMs: z.number(),
   replayOf: z.string().optional(),
+  /** Job webhooks: the job this delivery started (the console links to `/jobs/<namespace>/<jobId>`). */
+  jobId: z.string().optional(),
 });
 export type WebhookLogEntry = z.infer<typeof WebhookLogEntry>;
 export const WebhookLogList = z.array(WebhookLogEntry);

@@ -7,7 +7,9 @@ import type { MockEvent, MockEventResult } from './event-schema.ts';
 import { FailureTracker, SUSPEND_AFTER_FAILURES } from './failure-tracker.ts';
 import type { DeliveryHost } from './host.ts';
 import { newId24, newSha, stableId24 } from './ids.ts';
-import { DEFAULT_JOB_TIMING, JobRunner, templateFromJob, templateFromWebhookJob, type JobTiming } from './job-runner.ts';
+import { JobRunner } from './job-runner.ts';
+import type { JobTiming } from './job-switches.ts';
+import { templateFromJob, templateFromWebhookJob } from './job-template.ts';
 import { KeyedLimiter } from './limiter.ts';
 import { matchingWebhooks } from './matching.ts';
 import { DELIVERY_TIMEOUT_MS, sendPayload, type SendResult } from './send.ts';
@@ -17,12 +19,14 @@ export interface DeliveryEngineOptions {
   /** Deliveries in flight per webhook; more wait their turn. */
   concurrencyPerWebhook?: number;
   failureThreshold?: number;
-  jobTiming?: JobTiming;
+  jobTiming?: Partial<JobTiming>;
   now?: () => Date;
 }
 
 interface Outcome extends SendResult {
   target: string;
+  /** The job a job webhook's delivery started. */
+  jobId?: string;
 }
 
 export interface DeliveryEngine {
@@ -40,6 +44,8 @@ export interface DeliveryEngine {
   idle(): Promise<void>;
   resetFailures(webhookId: string): void;
   close(): void;
+  /** Runs the jobs that job webhooks start (cancel and logs go through it too). */
+  jobs: JobRunner;
 }
 
 /** Status a replay reports when the receiver gave no HTTP response (refused, timeout). */
@@ -50,7 +56,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   const now = options.now ?? (() => new Date());
   const payloads = new PayloadArchive();
   const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
-  const jobs = new JobRunner((job) => host.saveJob(job.owner.name, job), options.jobTiming ?? DEFAULT_JOB_TIMING, now, (id) => host.job(id));
+  const jobs = new JobRunner({ save: (job) => host.saveJob(job.owner.name, job), load: (id) => host.job(id), timing: options.jobTiming, now });
   const inFlight = new Set<Promise<unknown>>();
   const limiter = new KeyedLimiter(options.concurrencyPerWebhook ?? 8);
   const headShas = new Map<string, string>();
@@ -87,7 +93,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, durationMs: 0 };
     }
     const job = jobs.start(template, JSON.stringify(payload), host.principal(owner));
-    return { target: `job ${job.owner.name}/${job.id}`, status: 200, error: null, durationMs: Math.round(performance.now() - t0) };
+    return { target: `job ${job.owner.name}/${job.id}`, jobId: job.id, status: 200, error: null, durationMs: Math.round(performance.now() - t0) };
   }
 
   function jobSource(id: string | undefined) {
@@ -127,6 +133,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
             error: outcome.error,
             durationMs: outcome.durationMs,
             ...(replayOf ? { replayOf } : {}),
+            ...(outcome.jobId ? { jobId: outcome.jobId } : {}),
           };
           try {
             settle(webhook.id, entry, payload);
@@ -180,5 +187,6 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
     close() {
       jobs.close();
     },
+    jobs,
   };
 }
