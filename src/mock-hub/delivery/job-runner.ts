@@ -1,6 +1,6 @@
 import { Job, isTerminalStage, type JobPrincipal, type JobStage, type JobStatus } from '../../hub/schemas/job.ts';
 import { newId24 } from './ids.ts';
-import { JobLogBook, STARTED_BANNER, commandLine } from './job-logs.ts';
+import { JobLogBook, STARTED_BANNER, commandLine, logLinesFromRecord } from './job-logs.ts';
 import { DEFAULT_JOB_TIMING, planFromEnvironment, type JobPlan, type JobTiming } from './job-switches.ts';
 import { exposeUrl, labelTags, sshUrl, type JobTemplate } from './job-template.ts';
 
@@ -108,6 +108,8 @@ export class JobRunner {
     const job = this.load(id);
     if (!job || isTerminalStage(job.status.stage)) return job;
     const message = `Canceled by ${by}`;
+    // A job this runner did not start (seeded, or from before a restart) keeps the log its record tells.
+    if (!this.logs.read(id)) for (const e of logLinesFromRecord(job)) this.logs.append(id, e.data, new Date(e.timestamp));
     this.logs.append(id, message, this.now());
     return this.finish(job, 'CANCELED', message);
   }
