@@ -7,7 +7,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
 // schemas; model imports nothing from hub or features; features never import each other.
-const featureDirs = ['inbox', 'settings', 'webhooks', 'storage', 'organizations', 'audit-log', 'preview', 'auth'];
+const featureDirs = ['inbox', 'settings', 'webhooks', 'jobs', 'storage', 'organizations', 'audit-log', 'preview', 'auth'];
 const featureZones = featureDirs.map((name) => ({
   target: `./src/features/${name}`,
   from: './src/features',
