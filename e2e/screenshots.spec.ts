@@ -1,5 +1,6 @@
 // Writes docs/screenshots/<page>-<light|dark>.png for every dashboard page (npm run screenshots).
 import { expect, test, type Page } from '@playwright/test';
+import { SEED_JOB_IDS } from '../src/mock-hub/seed/webhooks.ts';
 import { signIn, TOKENS } from './support.ts';
 
 test.skip(process.env.SCREENSHOTS !== '1', 'screenshots only with SCREENSHOTS=1 (npm run screenshots)');
@@ -10,6 +11,9 @@ const PAGES: { name: string; path: string; ready?: (page: Page) => Promise<void>
   { name: 'settings', path: '/settings', ready: (p) => expect(p.getByRole('switch').first()).toBeVisible() },
   { name: 'webhooks', path: '/webhooks' },
   { name: 'webhook-editor', path: '/webhooks/new' },
+  { name: 'jobs', path: '/jobs', ready: (p) => expect(p.getByTestId('job-row').first()).toBeVisible() },
+  // The seeded job alice's job webhook started (payload, retry, secrets); its log is replayed and ends.
+  { name: 'job-detail', path: `/jobs/alice/${SEED_JOB_IDS.aliceCompleted}`, ready: (p) => expect(p.getByTestId('log-status')).toHaveAttribute('data-status', 'ended') },
   { name: 'storage', path: '/storage' },
   { name: 'organization', path: '/orgs/acme' },
   { name: 'audit-log', path: '/orgs/acme/audit-log' },

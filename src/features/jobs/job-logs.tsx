@@ -3,6 +3,12 @@ import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { useJobLogs, type LogStatus } from './use-job-logs.ts';
 
+/** Local wall-clock time of a log line, like the other times on the page. */
+const clock = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString('en-GB', { hour12: false });
+};
+
 const STATUS_TEXT: Record<LogStatus, string> = {
   streaming: 'Following: new lines appear as the job writes them.',
   ended: 'The job has ended; this is its whole log.',
@@ -55,7 +61,7 @@ export function JobLogsSection({ namespace, jobId }: { namespace: string; jobId:
         {logs.lines.length === 0 ? <span className="text-slate-300">{logs.status === 'streaming' ? 'Waiting for the first line…' : 'No log lines.'}</span> : null}
         {logs.lines.map((l, i) => (
           <span key={i} className="block" data-testid="log-line">
-            <time dateTime={l.timestamp} className="mr-3 select-none text-slate-400">{l.timestamp.slice(11, 19)}</time>
+            <time dateTime={l.timestamp} className="mr-3 select-none text-slate-400">{clock(l.timestamp)}</time>
             {l.data}
           </span>
         ))}

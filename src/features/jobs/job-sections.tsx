@@ -4,7 +4,7 @@ import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import type { Job } from '../../hub/schemas/index.ts';
 import { LabelChips } from './label-chips.tsx';
 import { jobTimeline, type StepState } from './job-timeline.ts';
-import { formatDuration, runsWhat, splitTags, sshCommand } from './job-view.ts';
+import { formatDuration, runsWhat, shellLine, splitTags, sshCommand } from './job-view.ts';
 
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -66,7 +66,7 @@ export function DetailsSection({ job }: { job: Job }) {
     <Section id="job-details-title" title="Details">
       <dl className="text-sm" data-testid="job-details">
         <Row term={what?.kind === 'space' ? 'Space' : 'Docker image'}>{what ? <code className={code}>{what.name}</code> : '—'}</Row>
-        <Row term="Command">{argv.length ? <code className={code}>{argv.join(' ')}</code> : 'the image’s default'}</Row>
+        <Row term="Command">{argv.length ? <code className={code}>{shellLine(argv)}</code> : 'the image’s default'}</Row>
         <Row term="Flavor">{job.flavor}{job.arch ? ` · ${job.arch}` : ''}</Row>
         <Row term="Timeout">{job.timeout ? formatDuration(job.timeout) : 'none'}</Row>
         <Row term="Attempts">

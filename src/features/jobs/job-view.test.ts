@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Job } from '../../hub/schemas/index.ts';
 import { jobTimeline } from './job-timeline.ts';
-import { elapsedSecs, formatDuration, runsWhat, splitTags, sshCommand, webhookPayload } from './job-view.ts';
+import { elapsedSecs, formatDuration, runsWhat, shellLine, splitTags, sshCommand, webhookPayload } from './job-view.ts';
 
 const base = Job.parse({
   id: 'j1', createdAt: '2026-11-01T12:00:00Z', owner: { id: 'o', name: 'alice', type: 'user' }, createdBy: { id: 'o', name: 'alice' },
@@ -38,6 +38,10 @@ describe('job view helpers', () => {
     expect(sshCommand('ssh://j1@ssh.example:2222')).toBe('ssh j1@ssh.example -p 2222');
     expect(sshCommand('https://j1.example')).toBeNull();
     expect(sshCommand('not a url')).toBeNull();
+  });
+
+  it('shows a command as one would type it', () => {
+    expect(shellLine(['python', '-c', 'import os; print(os.environ["X"])', "it's", 'a=b', ''])).toBe(`python -c 'import os; print(os.environ["X"])' 'it'\\''s' a=b ''`);
   });
 
   it('pretty-prints WEBHOOK_PAYLOAD and finds the webhook that sent it', () => {

@@ -88,3 +88,8 @@ export function webhookPayload(environment: Record<string, string>): WebhookPayl
     summary: scope && action ? `${scope}.${action}${repo ? ` on ${str(p.repo?.type) ?? 'repo'} ${repo}` : ''}` : null,
   };
 }
+
+/** argv as one would type it in a shell: words with spaces or shell characters in single quotes. */
+export function shellLine(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

@@ -129,7 +129,8 @@ export class JobRunner {
     const job = this.current(id, 'SCHEDULING');
     if (!job) return;
     const at = this.now();
-    this.save(this.withStatus({ ...job, startedAt: job.startedAt ?? at.toISOString() }, { stage: 'RUNNING', message: null }));
+    const startedAt = job.startedAt ?? at.toISOString();
+    this.save(this.withStatus({ ...job, startedAt, durations: jobDurations({ createdAt: job.createdAt, startedAt }, at) }, { stage: 'RUNNING', message: null }));
     this.logs.append(id, attempt === 1 ? `${STARTED_BANNER} at ${at.toISOString()} =====` : `===== Attempt ${attempt} of ${t.attempts} =====`, at);
     this.logs.append(id, `Running ${commandLine(job)}`, at);
     if (summary && attempt === 1) this.logs.append(id, summary, at);
