@@ -1,6 +1,6 @@
 // Jobs: the list with its filters, a webhook-started job's detail, cancel and live logs.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { hub } from './faults.ts';
+import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -161,6 +161,25 @@ test.describe('jobs', () => {
     } finally {
       await started.cleanup();
     }
+  });
+
+  test('hub failures: the list and a job’s log show the error panel and recover with Retry', async ({ page }) => {
+    const list = await breakHub(page, /\/api\/jobs\/alice(\?.*)?$/, '500');
+    await signIn(page, TOKENS.aliceWrite, '/jobs');
+    await expectErrorPanelThenRecover(page, '500', list);
+    await expect(rows(page).first()).toBeVisible();
+
+    const logs = await breakHub(page, /\/api\/jobs\/alice\/[0-9a-f]{24}\/logs(\?.*)?$/, '500');
+    await rows(page).last().getByRole('link').click();
+    await expect(page.getByTestId('log-status')).toHaveAttribute('data-status', 'error');
+    await expectErrorPanelThenRecover(page, '500', logs);
+    await expect(page.getByTestId('log-status')).toHaveAttribute('data-status', 'ended');
+    await expect(page.getByTestId('log-line').first()).toContainText('===== Job started');
+
+    const detail = await breakHub(page, /\/api\/jobs\/alice\/[0-9a-f]{24}$/, 'malformed');
+    await page.reload();
+    await expectErrorPanelThenRecover(page, 'malformed', detail);
+    await expect(page.getByTestId('job-timeline')).toBeVisible();
   });
 
   test('a failed attempt is retried: the page shows the retry, then the job completes', async ({ page, request }) => {
