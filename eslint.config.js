@@ -7,6 +7,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
 // schemas; model imports nothing from hub or features; features never import each other.
+// src/cli (command-line parsing) imports nothing from src, so every command line may use it.
 const featureDirs = ['inbox', 'settings', 'webhooks', 'storage', 'organizations', 'audit-log', 'preview', 'auth'];
 const featureZones = featureDirs.map((name) => ({
   target: `./src/features/${name}`,
@@ -34,6 +35,7 @@ export default tseslint.config(
         'error',
         {
           zones: [
+            { target: './src/cli', from: ['./src/hub', './src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model', './src/components'], message: 'Command-line helpers import nothing from src: every layer may use them.' },
             { target: './src/hub/schemas', from: ['./src/hub/client.ts', './src/hub/queries.ts', './src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model', './src/components'], message: 'Schemas are the bottom layer.' },
             { target: './src/hub', from: ['./src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model'], message: 'The hub client does not depend on the app.' },
             { target: './src/mock-hub', from: ['./src/hub/client.ts', './src/hub/queries.ts', './src/features', './src/app', './src/model', './src/components'], message: 'The mock hub imports only schemas (and webhooks payload schema).' },
