@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.ts';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 import { figure, median, type Figure } from './figure.ts';
 
 const REPS = 3;
-const TOKEN = 'hf_alice_write';
+const TOKEN = TOKENS.aliceWrite;
 const ORG = 'acme';
 
 function newestMtime(dir: string): number {

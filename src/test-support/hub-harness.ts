@@ -3,12 +3,7 @@ import { createHubClient, type HubClient } from '../hub/client.ts';
 import { HubApiError } from '../hub/errors.ts';
 import { createMockHub } from '../mock-hub/app.ts';
 
-export const TOKENS = {
-  aliceWrite: 'hf_alice_write',
-  aliceRead: 'hf_alice_read',
-  bobWrite: 'hf_bob_write',
-  carolFine: 'hf_carol_fine',
-} as const;
+export { TOKENS } from '../mock-hub/seed/users.ts';
 
 const BASE_URL = 'http://mock-hub.test';
 

@@ -36,9 +36,9 @@ describe('route context by auth kind', () => {
       const res = await app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
       return { status: res.status, body: (await res.json()) as unknown };
     };
-    expect(await get('/api/t/acme', TOKENS.bob)).toEqual({ status: 200, body: { user: 'bob', org: 'acme', role: 'read' } });
-    expect((await get('/api/t/acme', TOKENS.carol)).status).toBe(403);
-    expect((await get('/api/t/ghost', TOKENS.bob)).status).toBe(404);
+    expect(await get('/api/t/acme', TOKENS.bobWrite)).toEqual({ status: 200, body: { user: 'bob', org: 'acme', role: 'read' } });
+    expect((await get('/api/t/acme', TOKENS.carolFine)).status).toBe(403);
+    expect((await get('/api/t/ghost', TOKENS.bobWrite)).status).toBe(404);
     expect(await get('/api/t')).toEqual({ status: 200, body: { user: null, org: null, role: null } });
     expect((await get('/api/t', TOKENS.aliceRead)).body).toMatchObject({ user: 'alice' });
   });
