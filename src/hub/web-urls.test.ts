@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REPO_TYPES, repoWebPath, type Notification } from './schemas/index.ts';
+import type { REPO_TYPES} from './schemas/index.ts';
+import { repoWebPath, type Notification } from './schemas/index.ts';
 import { hubWebUrl, notificationWebPath, repoWebUrl } from './web-urls.ts';
 
 const base = { updatedAt: '2026-11-01T12:00:00.000Z', read: false };
