@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { REPO_TYPES} from './schemas/index.ts';
-import { repoWebPath, type Notification } from './schemas/index.ts';
+import { repoWebPath, type Notification, type RepoType } from './schemas/index.ts';
 import { hubWebUrl, notificationWebPath, repoWebUrl } from './web-urls.ts';
 
 const base = { updatedAt: '2026-11-01T12:00:00.000Z', read: false };
 const people = { participating: [] };
-const repo = (type: (typeof REPO_TYPES)[number], name: string, eventId?: string): Notification => ({
+const repo = (type: RepoType, name: string, eventId?: string): Notification => ({
   type: 'repo',
   ...base,
   ...(eventId ? { discussionEventId: eventId } : {}),
