@@ -35,6 +35,7 @@ export const hubKeys = {
     list: () => [...hubKeys.webhooks.all, 'list'] as const,
     detail: (webhookId: string) => [...hubKeys.webhooks.all, 'detail', webhookId] as const,
     logs: (webhookId: string) => [...hubKeys.webhooks.detail(webhookId), 'logs'] as const,
+    delivery: (webhookId: string, logId: string) => [...hubKeys.webhooks.logs(webhookId), logId] as const,
   },
   jobs: {
     all: ['hub', 'jobs'] as const,
@@ -86,6 +87,12 @@ export const webhookQuery = (client: HubClient, webhookId: string) =>
 
 export const webhookLogsQuery = (client: HubClient, webhookId: string) =>
   queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }) });
+
+export const webhookDeliveryQuery = (client: HubClient, webhookId: string, logId: string) =>
+  queryOptions({
+    queryKey: hubKeys.webhooks.delivery(webhookId, logId),
+    queryFn: ({ signal }) => client.getWebhookDelivery(webhookId, logId, { signal }),
+  });
 
 export const resourceGroupsQuery = (client: HubClient, org: string) =>
   queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }) });
