@@ -35,6 +35,7 @@ export const hubKeys = {
     list: () => [...hubKeys.webhooks.all, 'list'] as const,
     detail: (webhookId: string) => [...hubKeys.webhooks.all, 'detail', webhookId] as const,
     logs: (webhookId: string) => [...hubKeys.webhooks.detail(webhookId), 'logs'] as const,
+    delivery: (webhookId: string, logId: string) => [...hubKeys.webhooks.logs(webhookId), logId] as const,
   },
   jobs: {
     all: ['hub', 'jobs'] as const,
@@ -89,6 +90,12 @@ export const webhookQuery = (client: HubClient, webhookId: string) =>
 export const webhookLogsQuery = (client: HubClient, webhookId: string) =>
   queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }) });
 
+export const webhookDeliveryQuery = (client: HubClient, webhookId: string, logId: string) =>
+  queryOptions({
+    queryKey: hubKeys.webhooks.delivery(webhookId, logId),
+    queryFn: ({ signal }) => client.getWebhookDelivery(webhookId, logId, { signal }),
+  });
+
 export const resourceGroupsQuery = (client: HubClient, org: string) =>
   queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }) });
 
@@ -97,9 +104,6 @@ export const resourceGroupQuery = (client: HubClient, org: string, resourceGroup
     queryKey: hubKeys.org(org).resourceGroup(resourceGroupId),
     queryFn: ({ signal }) => client.getResourceGroup(org, resourceGroupId, { signal }),
   });
-
-export const auditLogQuery = (client: HubClient, org: string, query: AuditLogQuery = {}) =>
-  queryOptions({ queryKey: hubKeys.org(org).auditLog(query), queryFn: ({ signal }) => client.exportAuditLog(org, query, { signal }) });
 
 export const jobsQuery = (client: HubClient, namespace: string, query: JobListQuery = {}) =>
   queryOptions({ queryKey: hubKeys.jobs.list(namespace, query), queryFn: ({ signal }) => client.listJobs(namespace, query, { signal }) });

@@ -46,7 +46,7 @@ afterEach(async () => {
   await hub!.close();
 });
 
-const get = (path: string, init: RequestInit = {}) => hub!.app.request(path, { ...init, headers: { authorization: `Bearer ${TOKENS.alice}` } });
+const get = (path: string, init: RequestInit = {}) => hub!.app.request(path, { ...init, headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
 
 describe('huggingface_hub against the mock hub', () => {
   it('list_jobs: GET /api/jobs/{ns} with repeated stage and label=key=value; every item makes a JobInfo', async () => {

@@ -103,8 +103,8 @@ describe('POST /api/jobs/{namespace}/{jobId}/cancel', () => {
     h.store.transaction((s) => void (s.jobs.acme = [orgJob]));
     const before = snapshot(h);
     expect((await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.aliceRead })).status).toBe(403);
-    expect((await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.bob })).status).toBe(403);
-    const bob = await call(h, 'POST', `/api/jobs/acme/${orgJob.id}/cancel`, { token: TOKENS.bob });
+    expect((await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.bobWrite })).status).toBe(403);
+    const bob = await call(h, 'POST', `/api/jobs/acme/${orgJob.id}/cancel`, { token: TOKENS.bobWrite });
     expect(bob.status).toBe(403);
     expect(bob.body.error).toMatch(/read role/);
     expect((await call(h, 'POST', '/api/jobs/alice/ffffffffffffffffffffffff/cancel')).status).toBe(404);
@@ -128,7 +128,7 @@ describe('GET /api/jobs/{namespace}/{jobId}/logs', () => {
   it('streams a webhook job as it runs and ends the stream when the job ends', async () => {
     const h = await jobsHub(60);
     const { jobId } = await startJob(h, { environment: { MOCK_JOB_FAIL_ATTEMPTS: '1' }, attempts: 2 });
-    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, { headers: { authorization: `Bearer ${TOKENS.alice}` } });
+    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const lines = (await readStream(res)).map((e) => e.data);
@@ -144,19 +144,19 @@ describe('GET /api/jobs/{namespace}/{jobId}/logs', () => {
     const h = await jobsHub(20);
     const { jobId } = await startJob(h);
     await eventually(async () => (await stageOf(h, jobId)) === 'COMPLETED');
-    const get = (path: string) => h.app.request(path, { headers: { authorization: `Bearer ${TOKENS.alice}` } });
+    const get = (path: string) => h.app.request(path, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     const full = await readStream(await get(`/api/jobs/alice/${jobId}/logs`));
     expect(await readStream(await get(`/api/jobs/alice/${jobId}/logs?tail=2`))).toEqual(full.slice(-2));
     const seeded = (await readStream(await get(`/api/jobs/alice/${SEED_JOB_IDS.aliceError}/logs`))).map((e) => e.data);
     expect(seeded).toEqual([expect.stringMatching(/^===== Job started/), 'Running python:3.12 $ python train.py', 'exit code 1']);
     expect((await get(`/api/jobs/alice/${jobId}/logs?tail=x`)).status).toBe(400);
-    expect((await call(h, 'GET', `/api/jobs/alice/${jobId}/logs`, { token: TOKENS.bob })).status).toBe(403);
+    expect((await call(h, 'GET', `/api/jobs/alice/${jobId}/logs`, { token: TOKENS.bobWrite })).status).toBe(403);
   });
 
   it('delivers new lines to a follower of a running job, and ends its stream on cancel', async () => {
     const h = await jobsHub(60_000);
     const { jobId } = await startJob(h);
-    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, { headers: { authorization: `Bearer ${TOKENS.alice}` } });
+    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     const reading = readStream(res);
     await eventually(async () => (await stageOf(h, jobId)) === 'RUNNING');
     await new Promise((r) => setTimeout(r, 50));
