@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { DescriptionRow } from '../../components/ui/description-row.tsx';
 import { formatDateTime } from '../../components/ui/format.ts';
 import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import type { Job } from '../../hub/schemas/index.ts';
@@ -46,14 +47,6 @@ export function TimelineSection({ job }: { job: Job }) {
   );
 }
 
-function Row({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[9rem_1fr] gap-2 py-1">
-      <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
-      <dd className="min-w-0 break-words">{children}</dd>
-    </div>
-  );
-}
 
 const code = 'rounded bg-slate-100 px-1 font-mono text-xs dark:bg-slate-800';
 
@@ -65,19 +58,19 @@ export function DetailsSection({ job }: { job: Job }) {
   return (
     <Section id="job-details-title" title="Details">
       <dl className="text-sm" data-testid="job-details">
-        <Row term={what?.kind === 'space' ? 'Space' : 'Docker image'}>{what ? <code className={code}>{what.name}</code> : '—'}</Row>
-        <Row term="Command">{argv.length ? <code className={code}>{shellLine(argv)}</code> : 'the image’s default'}</Row>
-        <Row term="Flavor">{job.flavor}{job.arch ? ` · ${job.arch}` : ''}</Row>
-        <Row term="Timeout">{job.timeout ? formatDuration(job.timeout) : 'none'}</Row>
-        <Row term="Attempts">
+        <DescriptionRow term={what?.kind === 'space' ? 'Space' : 'Docker image'}>{what ? <code className={code}>{what.name}</code> : '—'}</DescriptionRow>
+        <DescriptionRow term="Command">{argv.length ? <code className={code}>{shellLine(argv)}</code> : 'the image’s default'}</DescriptionRow>
+        <DescriptionRow term="Flavor">{job.flavor}{job.arch ? ` · ${job.arch}` : ''}</DescriptionRow>
+        <DescriptionRow term="Timeout">{job.timeout ? formatDuration(job.timeout) : 'none'}</DescriptionRow>
+        <DescriptionRow term="Attempts">
           <span data-testid="job-attempts">
             {`attempt ${(job.retry ?? 0) + 1}`} · {failures} failed{job.retry ? ` · ${job.retry} ${job.retry === 1 ? 'retry' : 'retries'}` : ''}
           </span>
-        </Row>
-        {job.status.cancelReason && <Row term="Cancel reason">{job.status.cancelReason}</Row>}
-        <Row term="Owner">{job.owner.name}{job.owner.type ? ` (${job.owner.type})` : ''}</Row>
-        <Row term="Created by">{job.createdBy.name}</Row>
-        <Row term="Labels"><LabelChips labels={labels} tags={plain} /></Row>
+        </DescriptionRow>
+        {job.status.cancelReason && <DescriptionRow term="Cancel reason">{job.status.cancelReason}</DescriptionRow>}
+        <DescriptionRow term="Owner">{job.owner.name}{job.owner.type ? ` (${job.owner.type})` : ''}</DescriptionRow>
+        <DescriptionRow term="Created by">{job.createdBy.name}</DescriptionRow>
+        <DescriptionRow term="Labels"><LabelChips labels={labels} tags={plain} /></DescriptionRow>
       </dl>
     </Section>
   );
@@ -142,10 +135,10 @@ export function EnvironmentSection({ job }: { job: Job }) {
       {env.length === 0 && secrets.length === 0 && <p className="text-sm text-slate-600 dark:text-slate-400">No variables or secrets.</p>}
       <dl className="text-sm" data-testid="job-environment">
         {env.map(([k, v]) => (
-          <Row key={k} term={k}><code className={code}>{v}</code></Row>
+          <DescriptionRow key={k} term={k}><code className={code}>{v}</code></DescriptionRow>
         ))}
         {secrets.map((k) => (
-          <Row key={`secret:${k}`} term={k}><span className="text-slate-600 dark:text-slate-400" data-testid="secret">secret (value hidden)</span></Row>
+          <DescriptionRow key={`secret:${k}`} term={k}><span className="text-slate-600 dark:text-slate-400" data-testid="secret">secret (value hidden)</span></DescriptionRow>
         ))}
       </dl>
     </Section>

@@ -1,3 +1,4 @@
+import { StatusPill } from '../../components/ui/status-pill.tsx';
 import type { JobStage } from '../../hub/schemas/index.ts';
 
 const STAGES: Record<JobStage, { label: string; icon: string; className: string }> = {
@@ -11,13 +12,8 @@ const STAGES: Record<JobStage, { label: string; icon: string; className: string 
 
 export const stageLabel = (stage: JobStage) => STAGES[stage].label;
 
-/** A job's stage as a colored pill with an icon, so it reads without color too. */
+/** A job's stage as a colored pill with an icon. */
 export function StageBadge({ stage }: { stage: JobStage }) {
   const s = STAGES[stage];
-  return (
-    <span className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${s.className}`} data-testid="job-stage" data-stage={stage}>
-      <span aria-hidden="true">{s.icon}</span>
-      {s.label}
-    </span>
-  );
+  return <StatusPill icon={s.icon} label={s.label} className={s.className} data-testid="job-stage" data-stage={stage} />;
 }

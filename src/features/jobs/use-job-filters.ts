@@ -1,5 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useMemo } from 'react';
+import { useSearchPatch } from '../../components/url/use-search-patch.ts';
 import { JOB_STAGES, LabelFilter, type JobListQuery, type JobStage } from '../../hub/schemas/index.ts';
 
 export interface JobFilters {
@@ -24,22 +24,7 @@ export function listQuery(f: JobFilters): JobListQuery {
 
 /** Filters live in the URL (`?stage=RUNNING&label=team%3Dml`), so a view can be bookmarked; an unknown stage is ignored. */
 export function useJobFilters(): [JobFilters, (patch: Partial<JobFilters>) => void] {
-  const [sp, setSp] = useSearchParams();
+  const [sp, update] = useSearchPatch();
   const filters = useMemo<JobFilters>(() => ({ stage: isStage(sp.get('stage')) ? (sp.get('stage') as JobStage) : '', label: sp.get('label') ?? '' }), [sp]);
-  const update = useCallback(
-    (patch: Partial<JobFilters>) =>
-      setSp(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(patch)) {
-            if (v) next.set(k, v);
-            else next.delete(k);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setSp],
-  );
   return [filters, update];
 }
