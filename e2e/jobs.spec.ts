@@ -87,6 +87,11 @@ test.describe('jobs', () => {
     await expect(page).toHaveURL(/\/orgs\/acme\/jobs$/);
     await expect(page.getByRole('heading', { name: 'Jobs · acme' })).toBeVisible();
     expect(await rowIds(page)).toEqual(acme.map((j) => j.id));
+    // `/jobs/<namespace>` alone is that namespace's list.
+    await page.goto('/jobs/alice');
+    await expect(page).toHaveURL(/\/jobs$/);
+    await page.goto('/jobs/acme');
+    await expect(page).toHaveURL(/\/orgs\/acme\/jobs$/);
     await rows(page).first().getByRole('link').click();
     await expect(page).toHaveURL(new RegExp(`/jobs/acme/${acme[0]!.id}$`));
     await expect(page.getByTestId('volume-row')).toContainText(['model']);
