@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubClient } from './client.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from './integration-test-harness.ts';
+import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 
 const ID = 'a'.repeat(24);
 const hook = { watched: [{ type: 'user' as const, name: 'alice' }], domains: ['repo' as const], url: 'https://example.test/h' };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, eventually, startMockHub, type Harness } from './integration-test-harness.ts';
+import { TOKENS, apiError, eventually, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 import type { WebhookInput } from './schemas/index.ts';
 
 let hub: Harness;

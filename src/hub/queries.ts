@@ -114,9 +114,6 @@ export const resourceGroupQuery = (client: HubClient, org: string, resourceGroup
     queryFn: ({ signal }) => client.getResourceGroup(org, resourceGroupId, { signal }),
   });
 
-export const auditLogQuery = (client: HubClient, org: string, query: AuditLogQuery = {}) =>
-  queryOptions({ queryKey: hubKeys.org(org).auditLog(query), queryFn: ({ signal }) => client.exportAuditLog(org, query, { signal }) });
-
 export const jobsQuery = (client: HubClient, namespace: string) =>
   queryOptions({ queryKey: hubKeys.jobs.list(namespace), queryFn: ({ signal }) => client.listJobs(namespace, { signal }) });
 

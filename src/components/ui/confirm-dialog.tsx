@@ -13,7 +13,6 @@ export function ConfirmDialog(props: {
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  // A page may hold more than one dialog: each titles itself.
   const titleId = useId();
   useEffect(() => {
     const d = ref.current;

@@ -1,6 +1,7 @@
 import { listen, type Listening } from '../../webhooks/listen.ts';
 import { createWebhooksServer, type WebhooksServer } from '../../webhooks/server.ts';
 import { createMockHub, type MockHub } from '../app.ts';
+import { TOKENS } from '../seed/users.ts';
 import type { DeliveryEngine, DeliveryEngineOptions } from './engine.ts';
 import { attachDeliveries } from './registry.ts';
 
@@ -31,7 +32,7 @@ export async function startLoopback(options: { receiverSecret?: string; deliveri
     api: (path, init = {}) =>
       fetch(`${hubListening.url}${path}`, {
         method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-        headers: { authorization: `Bearer ${init.token ?? 'hf_alice_write'}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${init.token ?? TOKENS.aliceWrite}`, 'content-type': 'application/json' },
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       }),
     async close() {
