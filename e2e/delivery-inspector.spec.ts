@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 interface LogEntry {
@@ -16,21 +15,16 @@ const SECRET = 'e2e-inspector-secret';
 const rows = (page: Page) => page.getByTestId('delivery-row');
 
 test.describe('delivery inspector', () => {
-  let server: Server;
+  let receiver: Receiver;
   let receiverUrl = '';
-  let status = 200;
   test.beforeAll(async () => {
-    // Answers with `status` and a body that names it, so the page can show what came back.
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ receivedBy: 'e2e receiver', status })));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/inspect`;
+    // Its body names the status, so the page can show what came back.
+    receiver = await startReceiver((status) => JSON.stringify({ receivedBy: 'e2e receiver', status }));
+    receiverUrl = receiver.url('/webhooks/inspect');
   });
-  test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  test.afterAll(() => receiver.close());
   test.beforeEach(() => {
-    status = 200;
+    receiver.status = 200;
   });
 
   async function withWebhook(request: APIRequestContext, body: object, run: (id: string, api: ReturnType<typeof hub>) => Promise<void>) {
@@ -75,7 +69,7 @@ test.describe('delivery inspector', () => {
       await expect(page.getByTestId('response-body')).toHaveText(JSON.stringify({ receivedBy: 'e2e receiver', status: 200 }));
       await expectAccessibleInBothThemes(page);
 
-      status = 202;
+      receiver.status = 202;
       await page.getByRole('button', { name: 'Replay' }).click();
       await expect(page.getByTestId('replay-result')).toContainText('Replayed: HTTP 202');
       await page.getByRole('link', { name: 'View the replay' }).click();
@@ -90,7 +84,7 @@ test.describe('delivery inspector', () => {
     const repo = 'alice/e2e-outcome-model';
     await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl }, async (id, api) => {
       await deliver(api, id, repo, 1);
-      status = 503;
+      receiver.status = 503;
       await deliver(api, id, repo, 2);
       await deliver(api, id, repo, 3);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${id}`);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubClient } from './client.ts';
-import { TEST_EVENT_SAMPLES } from './schemas/index.ts';
 import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 
 const ID = 'a'.repeat(24);
@@ -30,7 +29,7 @@ const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unkn
   { name: 'listWebhookLogs', write: false, run: (c) => c.listWebhookLogs(ID) },
   { name: 'getWebhookDelivery', write: false, run: (c) => c.getWebhookDelivery(ID, 'log') },
   { name: 'replayWebhookDelivery', write: true, run: (c) => c.replayWebhookDelivery(ID, 'log') },
-  { name: 'sendWebhookTestEvent', write: true, run: (c) => c.sendWebhookTestEvent(ID, { sample: TEST_EVENT_SAMPLES[0] }) },
+  { name: 'sendWebhookTestEvent', write: true, run: (c) => c.sendWebhookTestEvent(ID, { sample: 'repo-create' }) },
   { name: 'revokeOrgToken', write: true, run: (c) => c.revokeOrgToken('acme', { token: TOKENS.bobWrite }) },
   { name: 'exportAuditLog', write: false, run: (c) => c.exportAuditLog('acme', { q: 'type:org.create' }) },
   { name: 'listResourceGroups', write: false, run: (c) => c.listResourceGroups('acme') },

@@ -62,6 +62,17 @@ export const whoamiQuery = (client: HubClient) =>
 export const notificationsQuery = (client: HubClient, filters: NotificationFilters = {}) =>
   queryOptions({ queryKey: hubKeys.notifications.list(filters), queryFn: ({ signal }) => client.listNotifications(filters, { signal }) });
 
+/** How often the unread badge and the inbox's "new notifications" check ask the hub while the page is visible. */
+export const NOTIFICATIONS_POLL_MS = 60_000;
+
+/**
+ * The first page of a view, kept fresh: refetched every minute while the page is visible (the
+ * interval pauses in a background tab) and whenever the window regains focus. The unread badge
+ * and the inbox's "N new notifications" banner read it; the rows people read never move by it.
+ */
+export const liveNotificationsQuery = (client: HubClient, filters: Omit<NotificationFilters, 'p'> = {}) =>
+  queryOptions({ ...notificationsQuery(client, filters), refetchInterval: NOTIFICATIONS_POLL_MS, refetchOnWindowFocus: 'always' });
+
 export const notificationSettingsQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.settings.notifications(), queryFn: ({ signal }) => client.getNotificationSettings({ signal }) });
 
