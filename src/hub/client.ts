@@ -23,10 +23,13 @@ import {
   ResourceGroupCreate,
   ResourceGroupList,
   ResourceGroupPatch,
+  TestEventInput,
+  TestEventResult,
   TokenRevoke,
   WatchList,
   WatchPatch,
   WebhookAction,
+  WebhookDelivery,
   WebhookEnvelope,
   WebhookInput,
   WebhookUpdateInput,
@@ -148,8 +151,14 @@ export function createHubClient(options: HubClientOptions) {
     /** x-mock-extension: the real hub's activity log shape is not published. */
     listWebhookLogs: (webhookId: string, o: CallOptions = {}) =>
       data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o }),
+    /** x-mock-extension: one logged delivery with its request and the receiver's answer. */
+    getWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
+      data('GET', `${WEBHOOK}/logs/{logId}`, WebhookDelivery, { params: { webhookId, logId }, ...o }),
     replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
       data('POST', `${WEBHOOK}/replay/{logId}`, ReplayResult, { params: { webhookId, logId }, ...o }),
+    /** x-mock-extension (mock hub only): delivers a sample event to this webhook and answers once it is logged. */
+    sendWebhookTestEvent: (webhookId: string, body: TestEventInput, o: CallOptions = {}) =>
+      data('POST', '/api/_mock/webhooks/{webhookId}/test', TestEventResult, { params: { webhookId }, body: { schema: TestEventInput, value: body }, ...o }),
 
     // Organizations
     revokeOrgToken: (org: string, body: TokenRevoke, o: CallOptions = {}) =>

@@ -17,8 +17,8 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-export async function startLoopback(options: { receiverSecret?: string; deliveries?: DeliveryEngineOptions } = {}): Promise<Loopback> {
-  const hub = await createMockHub({ seed: false });
+export async function startLoopback(options: { receiverSecret?: string; deliveries?: DeliveryEngineOptions; dataDir?: string } = {}): Promise<Loopback> {
+  const hub = await createMockHub({ seed: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   const engine = attachDeliveries(hub.context, options.deliveries);
   const hubListening: Listening = await listen(hub.app.fetch, 0);
   const receiver = createWebhooksServer({ secret: options.receiverSecret ?? '', logger: { info() {}, warn() {}, error() {} } });

@@ -149,12 +149,12 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     ]);
     expect((await lb.api(`/api/settings/webhooks/${id}/replay/${'0'.repeat(24)}`, { method: 'POST' })).status).toBe(404);
 
-    // An entry persisted by an earlier run of the hub has no payload left in memory.
+    // An entry without its request (logged by an older mock hub) has no payload to replay.
     const persisted = { ...first!, id: 'f'.repeat(24), createdAt: '2026-01-01T00:00:00Z' };
     lb.hub.store.transaction((s) => void s.webhookLogs[id]!.push(persisted));
     const gone = await lb.api(`/api/settings/webhooks/${id}/replay/${persisted.id}`, { method: 'POST' });
     expect(gone.status).toBe(410);
-    expect(await gone.json()).toEqual({ error: expect.stringMatching(/no longer kept/) });
+    expect(await gone.json()).toEqual({ error: expect.stringMatching(/not kept whole/) });
   });
 
   it('suspends a webhook after 5 consecutive failed deliveries; enable brings it back', async () => {
@@ -242,6 +242,8 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     const doc = (await (await lb.api('/openapi.json')).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     expect(doc.paths['/api/_mock/events']!.post!['x-mock-extension']).toBe(true);
     expect(doc.paths['/api/settings/webhooks/{webhookId}/logs']!.get!['x-mock-extension']).toBe(true);
+    expect(doc.paths['/api/settings/webhooks/{webhookId}/logs/{logId}']!.get!['x-mock-extension']).toBe(true);
+    expect(doc.paths['/api/_mock/webhooks/{webhookId}/test']!.post!['x-mock-extension']).toBe(true);
     expect(doc.paths['/api/settings/webhooks/{webhookId}/replay/{logId}']!.post!['x-mock-extension']).toBeUndefined();
   });
 
