@@ -45,7 +45,6 @@ test.describe('jobs', () => {
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
     await expect(page).toHaveURL(/\/jobs$/);
-    // The title may start with the inbox's unread count, "(34) ".
     await expect(page).toHaveTitle(/^(\(\d+\) )?Jobs · Hub Console$/);
     await expect(rows(page)).toHaveCount(all.length);
     expect(await rowIds(page)).toEqual(newestFirst);
