@@ -15,6 +15,7 @@ import path from 'node:path';
 import { chromiumArgs } from '../playwright.config.ts';
 import { securityHeaders } from '../scripts/security-headers.ts';
 import { createMockHub } from '../src/mock-hub/app.ts';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
@@ -90,7 +91,7 @@ async function download(page: Page): Promise<Float32Array> {
   return entryToFloat32(f.tensors.get('sample')!, 'sample');
 }
 
-const TOKEN = 'hf_alice_write';
+const TOKEN = TOKENS.aliceWrite;
 const MIB = 2 ** 20;
 
 function runFigures(name: string, r: PreviewRun, weightBytes: number, targets: boolean): Figure[] {

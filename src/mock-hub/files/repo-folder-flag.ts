@@ -19,13 +19,3 @@ export function parseRepoFolder(value: string, cwd = process.cwd()): RepoFolder 
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--repo ${value}: ${dir} is not a folder`);
   return { repoId, dir };
 }
-
-/** every `--repo` value of an argv, as `--repo x` or `--repo=x` */
-export function repoFolderFlags(argv: readonly string[]): RepoFolder[] {
-  const values: string[] = [];
-  argv.forEach((a, i) => {
-    if (a === '--repo') values.push(argv[i + 1] ?? '');
-    else if (a.startsWith('--repo=')) values.push(a.slice('--repo='.length));
-  });
-  return values.map((v) => parseRepoFolder(v));
-}
