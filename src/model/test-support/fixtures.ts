@@ -37,13 +37,4 @@ export function loadFixture(name: string): { args: ForwardInputs; expected: Floa
   };
 }
 
-/** max|a - e| / max|e| */
-export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
-  let err = 0;
-  let max = 0;
-  for (let i = 0; i < expected.length; i++) {
-    err = Math.max(err, Math.abs(actual[i]! - expected[i]!));
-    max = Math.max(max, Math.abs(expected[i]!));
-  }
-  return err / max;
-}
+export { relativeError } from '../tensor.ts';
