@@ -183,7 +183,7 @@ export class ConsisIDTransformer3DModel {
 
   /** builds and creates the session on the model's device, or on the fallback device when that fails */
   private async createSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
-    const threads = this.runtime.threads ? { threads: this.runtime.threads } : {};
+    const threads = { ...(this.runtime.threads ? { threads: this.runtime.threads } : {}), float16: this.runtime.dtype === 'float16' };
     const device = this.currentDevice;
     const graph = await this.graphFor(shape, device, events);
     try {

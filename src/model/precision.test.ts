@@ -2,17 +2,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsisIDTransformer3DModel } from './node.ts';
 import type { ConsisIDTransformer3DModel as Model } from './consisid-model.ts';
-import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
+import { FIXTURE_CASES, PRECISION_TOLERANCE, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
 import { prepareForward } from './forward-inputs.ts';
 import { tensorBytes } from './onnx/onnx-proto.ts';
 import { computeDtypeFor, type WeightPrecision } from './precision.ts';
-
-/**
- * max|out - expected| / max|expected| allowed per precision (expected: the float64 reference).
- * Measured on the three fixtures, cpu and wasm alike: float32 1.9-2.4e-7 (the fixtures' own 1e-4
- * applies), float16 6.6-8.5e-4, int8 2.1-6.0e-3, int4 1.5-2.0e-2; the tolerances are about twice that.
- */
-export const PRECISION_TOLERANCE: Record<Exclude<WeightPrecision, 'float32'>, number> = { float16: 2e-3, int8: 1.2e-2, int4: 4e-2 };
 
 const opened: Model[] = [];
 afterAll(async () => {

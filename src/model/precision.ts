@@ -10,10 +10,12 @@ export type WeightPrecision = (typeof WEIGHT_PRECISIONS)[number];
 /**
  * On onnxruntime's CPU kernels (cpu, and wasm, the same kernels compiled to WebAssembly) per-column
  * int8 with activations quantized at run time (DynamicQuantizeMatMul) multiplies about 3.3x faster
- * than float32 Gemm at preview-s shapes, MatMulNBits 1.3-1.7x; WebGPU has MatMulNBits only.
+ * than float32 Gemm at preview-s shapes, MatMulNBits 1.3-1.7x. onnxruntime-web's WebGPU kernels
+ * have neither DynamicQuantizeMatMul nor 8-bit MatMulNBits (2 and 4 bits only): int8 weights are
+ * dequantized there for a float Gemm (DequantizeLinear, which onnxruntime does not fold).
  */
-const DYNAMIC_INT8: QuantizedMatMul = { op: 'DynamicQuantizeMatMul' };
-const blocks = (bits: 4 | 8, device: Device): QuantizedMatMul => ({ op: 'MatMulNBits', bits, block: 32, accuracyLevel: device === 'webgpu' ? 0 : 4 });
+const int8For = (device: Device): QuantizedMatMul => (device === 'webgpu' ? { op: 'DequantizeLinear' } : { op: 'DynamicQuantizeMatMul' });
+const int4For = (device: Device): QuantizedMatMul => ({ op: 'MatMulNBits', bits: 4, block: 32, accuracyLevel: device === 'webgpu' ? 0 : 4, biasInput: device !== 'webgpu' });
 
 /**
  * int4 keeps the identity module at 8 bits: 4-bit blocks there alone made the output 8.8e-2 off
@@ -22,7 +24,7 @@ const blocks = (bits: 4 | 8, device: Device): QuantizedMatMul => ({ op: 'MatMulN
 const INT4_AT_8_BITS: ReadonlySet<LinearRole> = new Set(['identity']);
 
 export function quantizationFor(precision: WeightPrecision, device: Device): Quantization | null {
-  const int8 = device === 'webgpu' ? blocks(8, device) : DYNAMIC_INT8;
+  const int8 = int8For(device);
   switch (precision) {
     case 'float32':
     case 'float16':
@@ -30,7 +32,7 @@ export function quantizationFor(precision: WeightPrecision, device: Device): Qua
     case 'int8':
       return () => int8;
     case 'int4':
-      return (role) => (INT4_AT_8_BITS.has(role) ? int8 : blocks(4, device));
+      return (role) => (INT4_AT_8_BITS.has(role) ? int8 : int4For(device));
   }
 }
 

@@ -13,9 +13,11 @@ export type ComputeDtype = 'float32' | 'float16';
 /** how a quantized Linear layer holds its weights and multiplies */
 export type QuantizedMatMul =
   /** com.microsoft MatMulNBits: blocks of `block` weights along the input axis, one scale each */
-  | { op: 'MatMulNBits'; bits: 4 | 8; block: number; accuracyLevel: 0 | 1 | 2 | 3 | 4 }
+  | { op: 'MatMulNBits'; bits: 4 | 8; block: number; accuracyLevel: 0 | 1 | 2 | 3 | 4; /** the bias as the op's 6th input (WebGPU's kernel takes 3 or 4 inputs) */ biasInput: boolean }
   /** com.microsoft DynamicQuantizeMatMul: int8 weights with one scale per output, activations quantized per tensor at run time */
-  | { op: 'DynamicQuantizeMatMul' };
+  | { op: 'DynamicQuantizeMatMul' }
+  /** int8 weights with one scale per output, dequantized for a float Gemm at run time (weight-only: smaller, not faster) */
+  | { op: 'DequantizeLinear' };
 
 /** the Linear layers by what they do; layers without a role (time embedding, output projection) stay float */
 export const LINEAR_ROLES = ['attention', 'feed-forward', 'modulation', 'identity', 'text'] as const;

@@ -1,7 +1,7 @@
 // torch Linear layers as graph ops, on the checkpoint weights where they lie: float (one Gemm on
 // the stored (out, in) weights) or quantized when the session is made (MatMulNBits blocks, or
 // per-column int8 for DynamicQuantizeMatMul).
-import { concat, linear, reshape } from '../onnx/ops.ts';
+import { add, cast, concat, linear, reshape } from '../onnx/ops.ts';
 import { MS_DOMAIN, attr, type Value } from '../onnx/graph-builder.ts';
 import type { ComputedGroup } from '../onnx/onnx-proto.ts';
 import { HOST_DTYPE, f32ToF16, toFloat32, typedFromBytes } from '../safetensors/dtype.ts';
@@ -27,6 +27,13 @@ function stackedBias(ctx: BuildContext, parts: readonly LinearPart[]): Value | n
   if (!have.length) return null;
   if (have.length !== parts.length) throw new Error(`${parts.map((p) => p.name).join(', ')}: some biases are missing`);
   return concat(ctx.g, parts.map((p) => partParam(ctx, p, 'bias')), 0);
+}
+
+/** (k, n) -> (n, k) */
+function transposeInt8(q: Int8Array, k: number, n: number): Int8Array {
+  const out = new Int8Array(k * n);
+  for (let i = 0; i < k; i++) for (let j = 0; j < n; j++) out[j * k + i] = q[i * n + j]!;
+  return out;
 }
 
 /** float32 values of a weight's bytes (a view when they are aligned float32 already) */
@@ -58,10 +65,11 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
   const n = locs.reduce((s, l) => s + l.rows, 0);
   const lead = x.dims.slice(0, -1);
   const m = lead.reduce((a, b) => a * b, 1);
-  g.flops += 2 * m * n * k;
   const label = `${parts[0]!.name}${parts.length > 1 ? `+${parts.length - 1}` : ''}`;
   const inputs = locs.map((l) => l.location);
-  if (q.op === 'DynamicQuantizeMatMul') {
+  if (q.op === 'DynamicQuantizeMatMul' || q.op === 'DequantizeLinear') {
+    // per-column int8: (k, n) for DynamicQuantizeMatMul, (n, k) as stored for DequantizeLinear + Gemm
+    const transposed = q.op === 'DynamicQuantizeMatMul';
     const group: ComputedGroup = {
       inputs,
       compute(bytes) {
@@ -71,11 +79,17 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
           quantizeColumnsInto(out, col, n, decode(l.entry, bytes[i]!), l.rows, k);
           col += l.rows;
         });
-        return [new Uint8Array(out.q.buffer), new Uint8Array(out.scales.buffer)];
+        const qBytes = transposed ? out.q : transposeInt8(out.q, k, n);
+        return [new Uint8Array(qBytes.buffer), new Uint8Array(out.scales.buffer)];
       },
     };
-    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', [k, n], { byteLength: k * n, group, output: 0 });
+    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', transposed ? [k, n] : [n, k], { byteLength: k * n, group, output: 0 });
     const scale = g.computedInitializer(`${label}.weight_scale`, 'float32', [n], { byteLength: 4 * n, group, output: 1 });
+    if (!transposed) {
+      const w = g.node('DequantizeLinear', [b, scale], [{ type: 'float32', dims: [n, k] }], { axis: attr.int(0) })[0]!;
+      return linear(g, x, cast(g, w, ctx.dtype), bias);
+    }
+    g.flops += 2 * m * n * k;
     const y = g.node('DynamicQuantizeMatMul', [reshape(g, x, [m, k]), b, scale, null, bias], [{ type: x.type, dims: [m, n] }], {}, MS_DOMAIN)[0]!;
     return reshape(g, y, [...lead, n]);
   }
@@ -96,6 +110,8 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
   };
   const b = g.computedInitializer(`${label}.weight_q${q.bits}`, 'uint8', [n, blocks, blob], { byteLength: n * blocks * blob, group, output: 0 });
   const scales = g.computedInitializer(`${label}.weight_scales`, ctx.dtype, [n * blocks], { byteLength: n * blocks * (half ? 2 : 4), group, output: 1 });
+  g.flops += 2 * m * n * k;
   const attrs = { K: attr.int(k), N: attr.int(n), bits: attr.int(q.bits), block_size: attr.int(q.block), accuracy_level: attr.int(q.accuracyLevel) };
-  return g.node('MatMulNBits', [x, b, scales, null, null, bias], [{ type: x.type, dims: [...lead, n] }], attrs, MS_DOMAIN)[0]!;
+  const y = g.node('MatMulNBits', [x, b, scales, null, null, q.biasInput ? bias : null], [{ type: x.type, dims: [...lead, n] }], attrs, MS_DOMAIN)[0]!;
+  return bias && !q.biasInput ? add(g, y, bias) : y;
 }
