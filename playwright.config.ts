@@ -33,7 +33,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
     // The built dashboard served by the same process as a fresh, in-memory mock hub.
-    command: `node --import tsx scripts/serve.ts --port ${port} --no-open --fresh`,
+    command: `node --import tsx scripts/serve.ts --port ${port} --fresh`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -1,5 +1,5 @@
-// Serves the built dashboard (dist/) and the mock hub from one process.
-// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory).
+// Serves the built dashboard (dist/) and the mock hub from one process (`npm start`; flags in
+// serve-args.ts).
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -9,16 +9,9 @@ import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 import { securityHeaders } from './security-headers.ts';
+import { serveArgsOrExit } from './serve-args.ts';
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const port = Number(flag('port') ?? process.env.PORT ?? 4700);
-const host = flag('host') ?? '127.0.0.1';
-const fresh = process.argv.includes('--fresh');
-const dataDir = fresh ? undefined : flag('data');
+const { port, host, dataDir } = serveArgsOrExit(process.argv.slice(2), process.env);
 
 const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
 // The model preview's demo checkpoints (deterministic random weights, diffusers layout).

@@ -1,19 +1,14 @@
-// `npm run hub -- --port <port> [--host <host>] [--data <dir>]`: the mock hub alone.
+// `npm run hub -- [--port <port>] [--host <host>] [--data <dir>]`: the mock hub alone.
 // MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers with Retry-After.
 import { serve } from '@hono/node-server';
+import { parseOrExit } from '../cli/command-line.ts';
 import { createMockHub } from './app.ts';
+import { HUB_USAGE, parseHubArgs } from './cli-args.ts';
 import { rateLimitFromEnv } from './http/rate-limit.ts';
 import { printBanner } from './banner.ts';
 import { stopOnSignals } from './shutdown.ts';
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const port = Number(flag('port') ?? process.env.PORT ?? 4701);
-const host = flag('host') ?? '127.0.0.1';
-const dataDir = flag('data');
+const { port, host, dataDir } = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
 const limit = rateLimitFromEnv(process.env.MOCK_HUB_RATE_LIMIT);
 const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}`, ...(limit ? { rateLimit: limit } : {}) });
 

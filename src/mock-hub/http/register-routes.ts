@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { authenticate, type AuthInfo } from '../auth/authenticate.ts';
-import { checkOrgAccess, type OrgAccess } from '../auth/org-access.ts';
+import { checkOrgAccess } from '../auth/org-access.ts';
 import type { HubContext } from '../hub-context.ts';
 import { HttpError, badRequest } from './http-error.ts';
 import { errorResponse } from './respond.ts';
@@ -23,6 +23,13 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: Where): z.
   const r = schema.safeParse(value);
   if (!r.success) throw badRequest(zodMessage(where, r.error));
   return r.data;
+}
+
+/** One string per parameter, or an array when it is repeated (`?stage=A&stage=B`, as requests sends lists). */
+function queryValues(c: Context): Record<string, string | string[]> {
+  // Hono's map has no prototype and own keys only, so `__proto__` stays a parameter.
+  const all = c.req.queries();
+  return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v.length === 1 ? v[0]! : v]));
 }
 
 async function readBody(c: Context): Promise<unknown> {
@@ -66,6 +73,17 @@ function createMemo(): Memo {
   return { version: -1, answers: new Map() };
 }
 
+/** `authenticate` has run on every route but `none` and tokenless `optional` ones. */
+function authenticated(auth: AuthInfo | undefined): AuthInfo {
+  if (!auth) throw new Error('an org route ran without authentication (a bug in the mock hub)');
+  return auth;
+}
+
+function orgName(params: Record<string, string>): string {
+  if (params.name === undefined) throw new Error('an org route without {name} in its path (a bug in the mock hub)');
+  return params.name;
+}
+
 async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo | undefined): Promise<Response> {
   const write = isWrite(route);
   const header = c.req.header('authorization');
@@ -87,18 +105,15 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   }
 
   const params = parse(route.params ?? NONE, c.req.param(), 'path') as Record<string, string>;
-  const query = parse(route.query ?? NONE, c.req.query(), 'query');
+  const query = parse(route.query ?? NONE, queryValues(c), 'query');
   const rawBody = route.body ? await readBody(c) : undefined;
   const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
-  let org: OrgAccess | undefined;
-  if (route.auth === 'org') org = checkOrgAccess(hub.store.state, auth!, params.name!, write, route.gate);
+  const org = route.auth === 'org' ? checkOrgAccess(hub.store.state, authenticated(auth), orgName(params), write, route.gate) : undefined;
 
   const run = (): Response => {
     const headers: [string, string][] = [];
     const result = route.handler({
-      params, query, body, org, hub,
-      auth: auth as AuthInfo,
-      maybeAuth: auth,
+      params, query, body, auth, org, hub,
       setHeader: (name, value) => {
         headers.push([name, value]);
         c.header(name, value);

@@ -27,7 +27,6 @@ const list = defineRoute({
   summary: 'Resource groups of the organization',
   params: OrgParams,
   response: ResourceGroupList,
-  errors: [403, 404],
   handler: ({ params, hub }) => hub.store.state.resourceGroups[params.name] ?? [],
 });
 
@@ -37,7 +36,6 @@ const create = defineRoute({
   params: OrgParams,
   body: ResourceGroupCreate,
   response: ResourceGroup,
-  errors: [403, 404],
   handler: ({ params, body, auth, hub }) => {
     const u = auth.user;
     const group: ResourceGroup = {
@@ -60,7 +58,6 @@ const get = defineRoute({
   summary: 'One resource group',
   params: GroupParams,
   response: ResourceGroup,
-  errors: [403, 404],
   handler: ({ params, hub }) => findGroup(hub.store.state, params.name, params.resourceGroupId).group,
 });
 
@@ -70,7 +67,6 @@ const patch = defineRoute({
   params: GroupParams,
   body: ResourceGroupPatch,
   response: ResourceGroup,
-  errors: [403, 404],
   handler: ({ params, body, auth, hub }) => {
     const { group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
     if (body.name !== undefined) group.name = body.name;
@@ -85,7 +81,6 @@ const remove = defineRoute({
   summary: 'Delete a resource group',
   params: GroupParams,
   response: DeleteSuccess,
-  errors: [403, 404],
   handler: ({ params, auth, hub }) => {
     const { groups, index, group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
     groups.splice(index, 1);
