@@ -6,10 +6,12 @@ import { HelpRequested, UsageError } from './cli/flags.ts';
 
 const USAGE = `usage:
   consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>
-                   [--repeat n] [--device cpu|wasm] [--dtype float32|float16] [--threads n]
+                   [--repeat n] [--weights float32|float16|int8|int4] [--compare float32]
+                   [--device cpu|wasm] [--dtype float32|float16] [--threads n]
                    [--subfolder transformer] [--revision main] [--hub-url URL] [--token T]
   consisid export  --model <dir | repo id> --out <model.onnx> [--shape batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond]
-                   [--dtype float32|float16] [--external-data | --no-external-data] [hub options as above]
+                   [--weights float32|float16|int8|int4] [--device cpu|wasm|webgpu (whose ops)]
+                   [--external-data | --no-external-data] [hub options as above]
   consisid generate --config <name | config.json> --out <dir> [--dtype float32|float16|bfloat16] [--shards n]
                    [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]
                    names: tiny, demo-preview-s, preview-s, consisid`;

@@ -8,6 +8,7 @@ import { buildConsisIDGraph } from '../graph/transformer.ts';
 import { encodeModel, tensorBytes, type ExternalLocation, type TensorDef } from '../onnx/onnx-proto.ts';
 import { layoutExternalData } from '../onnx/external-data.ts';
 import { sessionModel } from '../session-model.ts';
+import { computeDtypeFor, quantizationFor } from '../precision.ts';
 import type { SessionModel } from '../runtime/types.ts';
 import { parseFlags, UsageError } from './flags.ts';
 import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
@@ -37,12 +38,13 @@ export async function exportCommand(argv: readonly string[], log: (line: string)
   const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'out', 'shape'], switches: ['external-data', 'no-external-data'] });
   const modelId = flags.need('model');
   const out = flags.need('out');
-  const opts = modelOptions(flags, log);
+  const opts = modelOptions(flags, log, ['cpu', 'wasm', 'webgpu']);
   const source = await ConsisIDTransformer3DModel.resolveSource(modelId, opts, nodeEnvironment);
   log(`loading ${modelId}`);
   const { config, weights, files } = await loadCheckpoint(source, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
   const shape = parseShapeSpec(flags.get('shape'), config);
-  const built = buildConsisIDGraph(config, weights, shape, { dtype: opts.dtype ?? 'float32' });
+  const precision = opts.weights ?? 'float32';
+  const built = buildConsisIDGraph(config, weights, shape, { dtype: computeDtypeFor(precision, opts.dtype), quantization: quantizationFor(precision, opts.device ?? 'cpu') });
   const m = await sessionModel(built.model, files);
   const weightBytes = m.model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
   const external = flags.has('external-data') || (!flags.has('no-external-data') && weightBytes > DEFAULT_EXTERNAL_THRESHOLD);
@@ -67,5 +69,5 @@ export async function exportCommand(argv: readonly string[], log: (line: string)
   } finally {
     await fh.close();
   }
-  log(`wrote ${out} + ${location} (${(layout.dataLength / 2 ** 20).toFixed(1)} MiB): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
+  log(`wrote ${out} + ${location} (${(layout.dataLength / 2 ** 20).toFixed(1)} MiB, ${precision} weights): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
 }

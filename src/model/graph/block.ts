@@ -45,7 +45,7 @@ function headNormRope(ctx: BuildContext, x: Value, prefix: string, rope: RotaryT
 
 function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
   const { g, config: c } = ctx;
-  const h = linearLayer(ctx, x, `${prefix}.net.0.proj`);
+  const h = linearLayer(ctx, x, `${prefix}.net.0.proj`, 'feed-forward');
   let a: Value;
   switch (c.activation_fn) {
     case 'gelu-approximate':
@@ -70,7 +70,7 @@ function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
     default:
       throw new Error(`unsupported activation_fn ${c.activation_fn}`);
   }
-  return linearLayer(ctx, a, `${prefix}.net.2`);
+  return linearLayer(ctx, a, `${prefix}.net.2`, 'feed-forward');
 }
 
 /**
@@ -85,7 +85,7 @@ export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mods: 
     const joint = mods.joint(index);
     const n1 = modulate(ctx, norm(ctx, x, `${p}.norm1.norm`, eps), joint.norm1);
     const d = innerDim(c);
-    const qkv = linearLayer(ctx, n1, [`${p}.attn1.to_q`, `${p}.attn1.to_k`, `${p}.attn1.to_v`]);
+    const qkv = linearLayer(ctx, n1, [`${p}.attn1.to_q`, `${p}.attn1.to_k`, `${p}.attn1.to_v`], 'attention');
     const [q, k, v] = split(g, qkv, [d, d, d], -1) as [Value, Value, Value];
     const s = x.dims[1]!;
     const t = opts.textLength;
@@ -101,7 +101,7 @@ export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mods: 
       mod2 = video.norm2;
     }
     const attn = multiHeadAttention(g, qn, headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
-    const x1 = add(g, residual, mul(g, gate1, linearLayer(ctx, attn, `${p}.attn1.to_out.0`)));
+    const x1 = add(g, residual, mul(g, gate1, linearLayer(ctx, attn, `${p}.attn1.to_out.0`, 'attention')));
     const n2 = modulate(ctx, norm(ctx, x1, `${p}.norm2.norm`, eps), mod2);
     return add(g, x1, mul(g, mod2.gate, feedForward(ctx, n2, `${p}.ff`)));
   });

@@ -5,10 +5,30 @@ import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
 import { DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../safetensors/dtype.ts';
 import type { ConsisIDConfig } from '../config.ts';
 import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
-import type { ElemType } from '../onnx/onnx-proto.ts';
-import { cast, concat, constF32 } from '../onnx/ops.ts';
+import type { ElemType, ExternalLocation } from '../onnx/onnx-proto.ts';
+import { cast, constF32 } from '../onnx/ops.ts';
 
 export type ComputeDtype = 'float32' | 'float16';
+
+/** how a quantized Linear layer holds its weights and multiplies */
+export type QuantizedMatMul =
+  /** com.microsoft MatMulNBits: blocks of `block` weights along the input axis, one scale each */
+  | { op: 'MatMulNBits'; bits: 4 | 8; block: number; accuracyLevel: 0 | 1 | 2 | 3 | 4; /** the bias as the op's 6th input (WebGPU's kernel takes 3 or 4 inputs) */ biasInput: boolean }
+  /** com.microsoft DynamicQuantizeMatMul: int8 weights with one scale per output, activations quantized per tensor at run time */
+  | { op: 'DynamicQuantizeMatMul' }
+  /** int8 weights with one scale per output, dequantized for a float Gemm at run time (weight-only: smaller, not faster) */
+  | { op: 'DequantizeLinear' };
+
+/** the Linear layers by what they do; layers without a role (time embedding, output projection) stay float */
+export const LINEAR_ROLES = ['attention', 'feed-forward', 'modulation', 'identity', 'text'] as const;
+export type LinearRole = (typeof LINEAR_ROLES)[number];
+
+/**
+ * How each Linear layer holds its weights: null keeps it float. `rows` is how many rows flow
+ * through it: a layer few rows flow through is weight-bound (its cost is its bytes), one many rows
+ * flow through is compute-bound (its cost is the product), so they may get different ops.
+ */
+export type Quantization = (role: LinearRole, rows: number) => QuantizedMatMul | null;
 
 export interface BuildContext {
   g: GraphBuilder;
@@ -17,6 +37,8 @@ export interface BuildContext {
   dtype: ComputeDtype;
   /** identity-module attention through folded K/V projections: 'auto' when there are fewer queries (or keys) than head channels */
   foldAttention?: 'auto' | 'always' | 'never';
+  /** quantized large Linear layers; null or absent: float weights */
+  quantization?: Quantization | null;
 }
 
 const ELEM: Partial<Record<SafetensorsDtype, ElemType>> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' };
@@ -40,20 +62,25 @@ export interface ParamOptions {
   dims?: readonly number[];
 }
 
+/** where rows [r0, r1) of a checkpoint tensor lie in its file */
+export function weightLocation(ctx: BuildContext, name: string, rows?: [number, number]): { entry: WeightEntry; location: ExternalLocation; rows: number } {
+  const e = entry(ctx, name);
+  const rowsTotal = e.shape[0] ?? 1;
+  const [r0, r1] = rows ?? [0, rowsTotal];
+  if (r0 < 0 || r1 > rowsTotal || r0 > r1) throw new Error(`weight "${name}": rows [${r0}, ${r1}) outside [${e.shape.join(', ')}]`);
+  const rowBytes = rowsTotal ? e.length / rowsTotal : 0;
+  return { entry: e, location: { location: e.fileName, offset: e.offset + r0 * rowBytes, length: (r1 - r0) * rowBytes }, rows: r1 - r0 };
+}
+
 /** a checkpoint tensor (or some of its leading rows) where it lies, in its stored dtype */
 export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
-  const e = entry(ctx, name);
-  const type = elemType(e);
-  const rowsTotal = e.shape[0] ?? 1;
-  const [r0, r1] = opts.rows ?? [0, rowsTotal];
-  const rowBytes = rowsTotal ? e.length / rowsTotal : 0;
-  const dims = opts.dims ?? (opts.rows ? [r1 - r0, ...e.shape.slice(1)] : e.shape);
-  const length = (r1 - r0) * rowBytes;
-  if (r0 < 0 || r1 > rowsTotal || r0 > r1 || dims.reduce((a, b) => a * b, 1) * DTYPE_BYTES[e.dtype] !== length) {
-    throw new Error(`weight "${name}": dims [${dims.join(', ')}] do not cover rows [${r0}, ${r1}) of [${e.shape.join(', ')}]`);
+  const { entry: e, location } = weightLocation(ctx, name, opts.rows);
+  const dims = opts.dims ?? (opts.rows ? [opts.rows[1] - opts.rows[0], ...e.shape.slice(1)] : e.shape);
+  if (dims.reduce((a, b) => a * b, 1) * DTYPE_BYTES[e.dtype] !== location.length) {
+    throw new Error(`weight "${name}": dims [${dims.join(', ')}] do not cover the ${location.length} bytes of rows ${opts.rows ? `[${opts.rows.join(', ')})` : 'all'} of [${e.shape.join(', ')}]`);
   }
-  const label = opts.rows ? `${name}.rows_${r0}_${r1}` : name;
-  return ctx.g.externalInitializer(label, type, dims, { location: e.fileName, offset: e.offset + r0 * rowBytes, length });
+  const label = opts.rows ? `${name}.rows_${opts.rows[0]}_${opts.rows[1]}` : name;
+  return ctx.g.externalInitializer(label, elemType(e), dims, location);
 }
 
 /** a checkpoint tensor in the compute dtype (a Cast that onnxruntime folds when the dtypes differ) */
@@ -61,13 +88,6 @@ export function param(ctx: BuildContext, name: string, opts: ParamOptions = {}):
   return cast(ctx.g, storedParam(ctx, name, opts), ctx.dtype);
 }
 
-/** torch Linear weights (out, in) of several projections reading the same input, stacked along out */
-export function stackedParam(ctx: BuildContext, names: readonly string[], suffix: 'weight' | 'bias'): Value | null {
-  const have = names.filter((n) => ctx.weights.has(`${n}.${suffix}`));
-  if (!have.length) return null;
-  if (have.length !== names.length) throw new Error(`${names.join(', ')}: some ${suffix}es are missing`);
-  return concat(ctx.g, names.map((n) => param(ctx, `${n}.${suffix}`)), 0);
-}
 
 /** a small constant in the compute dtype */
 export function constT(ctx: BuildContext, values: ArrayLike<number>, dims: readonly number[], hint = 'const'): Value {

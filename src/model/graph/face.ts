@@ -11,7 +11,7 @@ function ln(ctx: BuildContext, x: Value, prefix: string): Value {
   return layerNorm(ctx.g, x, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), LN_EPS);
 }
 
-const lin = linearLayer;
+const lin = (ctx: BuildContext, x: Value, name: string): Value => linearLayer(ctx, x, name, 'identity');
 
 const scaled = (ctx: BuildContext, x: Value, s: number): Value => mul(ctx.g, x, constT(ctx, [s], [], 'scale'));
 
@@ -35,9 +35,10 @@ function perceiverAttention(ctx: BuildContext, context: Value, latents: Value, p
   return lin(ctx, multiHeadAttention(g, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
 }
 
+/** 'auto' folds when there are fewer queries than head channels, unless the identity module is quantized (folded products read the weights per head, which no quantized product does) */
 function foldAttention(ctx: BuildContext, queries: number, headDim: number): boolean {
   const mode = ctx.foldAttention ?? 'auto';
-  return mode === 'always' || (mode === 'auto' && queries < headDim);
+  return mode === 'always' || (mode === 'auto' && queries < headDim && !ctx.quantization?.('identity', Infinity));
 }
 
 /**

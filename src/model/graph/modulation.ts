@@ -1,10 +1,11 @@
 // All adaptive-norm projections of temb (every block's norm1/norm2 and norm_out) as one MatMul.
 // Each block modulation becomes a per-token (B, T + V, inner) tensor: text rows use the enc_*
 // chunks, video rows the others, selected by a one-hot (T + V, 2) matrix.
-import { add, concat, linear, matmul, reshape, silu, slice, split } from '../onnx/ops.ts';
+import { add, matmul, reshape, silu, slice, split } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
-import { constT, param, type BuildContext } from './context.ts';
+import { constT, type BuildContext } from './context.ts';
+import { linearLayer } from './linear.ts';
 
 /**
  * The chunks of `linear(silu(temb))`, in the order the reference slices them. ConsisIDBlock's
@@ -69,11 +70,9 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
     }
     const perBlock = NORMS.length * KINDS.length;
     for (const chunk of NORM_OUT_CHUNKS) parts.push(chunkRows('norm_out.linear', NORM_OUT_CHUNKS, chunk, d));
-    // the chunks' weight and bias rows, stacked in this order (onnxruntime folds the Concat)
-    const w = concat(g, parts.map((p) => param(ctx, `${p.name}.weight`, { rows: p.rows })), 0);
-    const bias = concat(g, parts.map((p) => param(ctx, `${p.name}.bias`, { rows: p.rows })), 0);
+    // one product over the chunks' weight rows, stacked in this order
     const plusOne = constT(ctx, parts.map((p) => (p.plusOne ? 1 : 0)), [parts.length, 1], 'modulation_plus_one');
-    const all = add(g, reshape(g, linear(g, silu(g, temb), w, bias), [b, parts.length, d]), plusOne);
+    const all = add(g, reshape(g, linearLayer(ctx, silu(g, temb), parts, 'modulation'), [b, parts.length, d]), plusOne);
     const pieces = split(g, all, [...Array<number>(c.num_layers * perBlock).fill(2), ...NORM_OUT_CHUNKS.map(() => 1)], 1);
     const seq = textLength + videoLength;
     const oneHot = new Float32Array(seq * 2);

@@ -31,7 +31,7 @@ export function patchEmbed(ctx: BuildContext, text: Value, latents: Value, grid:
     const hp = h / p;
     const wp = w / p;
     const ch = c.in_channels;
-    let textEmb = linearLayer(ctx, text, 'patch_embed.text_proj');
+    let textEmb = linearLayer(ctx, text, 'patch_embed.text_proj', 'text');
     const x6 = reshape(g, latents, [b * f, ch, hp, p, wp, p]);
     const patches = reshape(g, transpose(g, x6, [0, 2, 4, 1, 3, 5]), [b, f * hp * wp, ch * p * p]);
     // the patch Conv (d, ch, p, p) is a Linear over (ch, p, p) patches: the same bytes read as (d, ch*p*p)

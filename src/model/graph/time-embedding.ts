@@ -19,8 +19,8 @@ export function timeEmbedding(ctx: BuildContext, timestep: Value, timestepCond: 
     const parts = c.flip_sin_to_cos ? [cos(g, args), sin(g, args)] : [sin(g, args), cos(g, args)];
     if (dim % 2 === 1) parts.push(constF32(g, new Float32Array(b), [b, 1], 'timestep_pad'));
     const tEmb = cast(g, concat(g, parts, 1), ctx.dtype);
-    const h = timestepActivation(g, linearLayer(ctx, tEmb, 'time_embedding.linear_1'), c.timestep_activation_fn);
-    const emb = linearLayer(ctx, h, 'time_embedding.linear_2');
+    const h = timestepActivation(g, linearLayer(ctx, tEmb, 'time_embedding.linear_1', null), c.timestep_activation_fn);
+    const emb = linearLayer(ctx, h, 'time_embedding.linear_2', null);
     return timestepCond ? add(g, emb, timestepCond) : emb;
   });
 }

@@ -106,7 +106,10 @@ export class GraphBuilder {
     const base = this.scopedName(opType);
     const outs = outputs.map((o, i) => ({ name: outputs.length === 1 ? base : `${base}:${i}`, type: o.type, dims: o.dims }));
     for (const o of outs) this.names.add(o.name);
-    this.nodes.push({ opType, domain, name: base, inputs: inputs.map((i) => i?.name ?? ''), outputs: outs.map((o) => o.name), attributes });
+    const names = inputs.map((i) => i?.name ?? '');
+    // absent optional inputs at the end are left out
+    while (names.length && names[names.length - 1] === '') names.pop();
+    this.nodes.push({ opType, domain, name: base, inputs: names, outputs: outs.map((o) => o.name), attributes });
     return outs;
   }
 

@@ -34,13 +34,20 @@ export interface ExternalLocation {
 }
 
 /**
- * A tensor made when a session is created from the bytes of other tensors (e.g. block-quantized
- * from a checkpoint weight), so graphs can be built, planned and encoded without reading weights.
+ * Tensors made when a session is created from the bytes of other tensors (e.g. block-quantized
+ * weights and their scales, from checkpoint weights), so graphs can be built, planned and encoded
+ * without reading weights. One group computes several outputs from one read of its inputs.
  */
+export interface ComputedGroup {
+  inputs: readonly ExternalLocation[];
+  compute(inputs: readonly Uint8Array[]): Uint8Array[];
+}
+
 export interface ComputedTensor {
   byteLength: number;
-  inputs: readonly ExternalLocation[];
-  compute(inputs: readonly Uint8Array[]): Uint8Array;
+  group: ComputedGroup;
+  /** which of the group's outputs */
+  output: number;
 }
 
 export interface TensorDef {

@@ -14,6 +14,8 @@ export interface SessionOptions {
   threads?: number;
   /** cpu: let idle intra-op threads spin (default false: spinning steals cores on shared machines) */
   spin?: boolean;
+  /** the graph computes in float16 (WebGPU needs the adapter's shader-f16 for it) */
+  float16?: boolean;
 }
 
 /** where the bytes of one external-data location are */

@@ -4,12 +4,16 @@ import type * as Ort from 'onnxruntime-web';
 import { encodeModel } from '../onnx/onnx-proto.ts';
 import { wrapSession } from './ort-session.ts';
 import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
+import { webgpuHasShaderF16 } from './webgpu-features.ts';
 
 export function ortWebBackend(ort: typeof Ort): InferenceBackend {
   return {
     devices: ['wasm', 'webgpu'],
-    async createSession(model, { device, threads }) {
+    async createSession(model, { device, threads, float16 }) {
       if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
+      if (device === 'webgpu' && float16 && !(await webgpuHasShaderF16())) {
+        throw new UnsupportedDeviceError('this WebGPU adapter has no shader-f16, which float16 needs: float16 runs on "wasm" here');
+      }
       // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
       ort.env.wasm.numThreads = threads ?? 1;
       const externalData = [...model.externalData].map(([path, s]) => {
