@@ -9,7 +9,7 @@ import { prepareForward } from '../src/model/forward-inputs.ts';
 import { buildConsisIDGraph } from '../src/model/graph/transformer.ts';
 import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
 import { matmul } from '../src/model/onnx/ops.ts';
-import { tensorBytes } from '../src/model/onnx/onnx-proto.ts';
+import { graphCost } from '../src/model/onnx/graph-cost.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';
 import { fillUniform, prng } from '../src/model/random-weights.ts';
 import { entryToHost, parseSafetensors } from '../src/model/safetensors/read.ts';
@@ -31,7 +31,9 @@ export interface ChildReport {
   warm: Timed[];
   matmul: Timed[];
   matmulFlops: number;
+  /** what the session holds and the activation peak, as `consisid plan` computes them from the graph */
   weightBytes: number;
+  activationPeakBytes: number;
   graphFlops: number;
   /** the graph built without the algebraic folds: the model's FLOPs as diffusers computes them */
   nominalFlops: number;
@@ -62,6 +64,11 @@ async function matmulSession() {
   const feeds = { a: { data: fillUniform(new Float32Array(n * n), prng(8), 1), dims: [n, n] } };
   await session.run(feeds);
   return { run: () => session.run(feeds), release: () => session.release(), flops: 2 * n ** 3 };
+}
+
+function planned(g: Parameters<typeof graphCost>[0]) {
+  const { weightBytes, activationPeakBytes } = graphCost(g);
+  return { weightBytes, activationPeakBytes };
 }
 
 async function main(argv: readonly string[]): Promise<ChildReport> {
@@ -110,7 +117,7 @@ async function main(argv: readonly string[]): Promise<ChildReport> {
     warm,
     matmul: matmulRuns,
     matmulFlops: mm?.flops ?? 0,
-    weightBytes: built.model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0),
+    ...planned(built.model.graph),
     graphFlops: built.flops,
     nominalFlops: buildConsisIDGraph(model.config, model.weights, shape, { foldAttention: 'never', pruneLastBlockText: false }).flops,
     peakRss,

@@ -94,6 +94,8 @@ function figures(reports: Map<WeightPrecision, (ChildReport & { sample: Float32A
       figure(BENCH, `${w}.weight_bytes`, rs[0]!.weightBytes / 2 ** 20, 'MiB'),
       figure(BENCH, `${w}.weights_smaller`, smaller, 'x', q ? { op: '>=', value: 4 } : undefined),
       figure(BENCH, `${w}.peak_rss`, median(rs.map((r) => r.peakRss)) / 2 ** 20, 'MiB'),
+      // `consisid plan`'s figure for the same graph: weights + activation peak (no runtime or Node baseline)
+      figure(BENCH, `${w}.planned_weights_plus_activations`, (rs[0]!.weightBytes + rs[0]!.activationPeakBytes) / 2 ** 20, 'MiB'),
     );
   }
   const weights = f32[0]!.weightBytes;
