@@ -8,6 +8,7 @@ import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts'
 import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
 import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
+import { collectWeights, type WeightSet } from '../../model/safetensors/weight-set.ts';
 import type { SafetensorsHeader } from '../../model/safetensors/read.ts';
 
 /** a checkpoint folder on the hub; serializable (it goes to the worker) */
@@ -15,6 +16,7 @@ export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfol
 
 export interface WeightFile {
   name: string;
+  header: SafetensorsHeader;
   url: string;
   size: number;
   etag: string | null;
@@ -29,6 +31,8 @@ export interface CheckpointInfo {
   rawConfig: Record<string, unknown>;
   config: ConsisIDConfig;
   files: WeightFile[];
+  /** every tensor as the headers describe it (no bytes) */
+  weights: WeightSet;
   params: number;
   /** parameters per safetensors dtype */
   dtypes: Record<string, number>;
@@ -68,12 +72,13 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     if (!etag || !hit.etag || etag === hit.etag) {
       // only the chunks holding the header are read
       const header = await readSafetensorsHeaderFrom(blobFile(await hit.blob()), name);
-      return { name, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
+      return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
     }
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
-  return { name, url, size: f.size, etag: f.etag, ...summarizeHeader(await readSafetensorsHeaderFrom(f, name)), cached: false };
+  const header = await readSafetensorsHeaderFrom(f, name);
+  return { name, header, url, size: f.size, etag: f.etag, ...summarizeHeader(header), cached: false };
 }
 
 export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {
@@ -102,6 +107,7 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
     rawConfig,
     config,
     files,
+    weights: collectWeights(files),
     params: files.reduce((a, f) => a + f.params, 0),
     dtypes,
     downloadBytes: files.reduce((a, f) => a + f.size, 0),

@@ -9,13 +9,14 @@ const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
   rawConfig: {},
   config: parseConfig(CONSISID_TINY_CONFIG),
-  files: [{ name: 'w.safetensors', url: 'http://h/w', size: 10, etag: null, tensors: 1, params: 2, dtypes: { F32: 2 }, cached: false }],
+  files: [{ name: 'w.safetensors', header: { file: 'w', metadata: {}, tensors: new Map(), dataStart: 8 }, url: 'http://h/w', size: 10, etag: null, tensors: 1, params: 2, dtypes: { F32: 2 }, cached: false }],
+  weights: new Map(),
   params: 2,
   dtypes: { F32: 2 },
   downloadBytes: 10,
   missingBytes: 10,
 };
-const result: RunResult = { shape: [1], sample: new Float32Array(1), timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 }, provider: 'wasm' };
+const result: RunResult = { shape: [1], sample: new Float32Array(1), timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 }, provider: 'wasm', weights: 'float32' };
 const reduce = (actions: PreviewAction[], from: PreviewState = initialPreviewState) => actions.reduce(previewReducer, from);
 
 describe('preview state', () => {

@@ -4,7 +4,11 @@
 import '../../zod-jitless.ts';
 import { ConsisIDTransformer3DModel, type ModelEvents } from '../../model/consisid-model.ts';
 import type { ModelEnvironment } from '../../model/environment.ts';
+import type { ForwardArgs } from '../../model/forward-inputs.ts';
 import { openCache } from '../../model/loader/browser-cache.ts';
+import type { FileSource } from '../../model/loader/file-source.ts';
+import type { WeightPrecision } from '../../model/precision.ts';
+import { relativeError } from './inputs.ts';
 import { chunkedHubSource } from '../../model/loader/hub-file-chunks.ts';
 import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
@@ -12,7 +16,7 @@ import { serveRpc, type RpcContext } from './worker-rpc.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-let loaded: { model: ConsisIDTransformer3DModel; loadMs: number; source: Awaited<ReturnType<typeof weightSource>> } | null = null;
+let loaded: { model: ConsisIDTransformer3DModel; loadMs: number; source: Awaited<ReturnType<typeof weightSource>>; req: LoadRequest } | null = null;
 
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
 async function weightSource({ ref, files }: LoadRequest, ctx: RpcContext<LoadEvent>) {
@@ -28,24 +32,40 @@ async function weightSource({ ref, files }: LoadRequest, ctx: RpcContext<LoadEve
 }
 
 async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
-  const { ref, device, threads, fallback } = req;
   const t0 = performance.now();
   const source = await weightSource(req, ctx);
+  const model = await openModel(req, source, req.weights);
+  loaded = { model, loadMs: performance.now() - t0, source, req };
+  return { device: model.device as Device, loadMs: loaded.loadMs };
+}
+
+async function openModel({ ref, device, threads, fallback }: LoadRequest, source: FileSource, weights: WeightPrecision) {
   const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
   const environment: ModelEnvironment = { backend: async () => bundledWebBackend(), localSource: async () => null, defaultDevice: 'wasm' };
-  const model = await ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
+  return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
     device,
     threads,
     environment,
-    dtype: 'float32',
+    weights,
     // automatic choice: a WebGPU device that cannot run the graph falls back to WASM
     ...(fallback && device === 'webgpu' ? { fallbackDevice: 'wasm' as const } : {}),
     // one input shape at a time is enough for the page; older sessions are released (GPU memory)
     maxSessions: 1,
   });
-  loaded = { model, loadMs: performance.now() - t0, source };
-  return { device: model.device as Device, loadMs: loaded.loadMs };
+}
+
+/** the same forward in float32 on the same device, and the chosen precision's error against it */
+async function compareWithFloat32(l: NonNullable<typeof loaded>, args: ForwardArgs, sample: Float32Array, ctx: RpcContext<RunEvent>) {
+  ctx.emit({ type: 'stage', stage: 'the float32 forward pass to compare with' });
+  const reference = await openModel({ ...l.req, device: l.model.device as Device, fallback: false }, l.source, 'float32');
+  try {
+    let forwardMs = 0;
+    const { sample: ref } = await reference.forward({ ...args, return_dict: true }, { onStage: (e) => void (e.state === 'end' && e.stage === 'forward' && (forwardMs = e.ms)) });
+    return { error: relativeError(sample, ref.data as Float32Array), forwardMs };
+  } finally {
+    await reference.release();
+  }
 }
 
 const deviceName = (d: string) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
@@ -79,8 +99,9 @@ serveRpc<PreviewApi>(self, {
       stage: (stage) => ctx.emit({ type: 'stage', stage }),
       step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
     });
+    const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx) : undefined;
     ctx.transfer(out.sample.buffer);
-    return { ...out, timings, provider: l.model.device as Device };
+    return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
   },
   finishCache: async () => (loaded ? loaded.source.complete() : false),
 });

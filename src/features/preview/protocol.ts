@@ -1,5 +1,6 @@
 // The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
 import type { HubFileEntry } from '../../model/loader/hub-file-chunks.ts';
+import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
 
@@ -20,6 +21,8 @@ export interface RunRequest {
   /** classifier-free guidance scale; 1 or less turns it off */
   guidance: number;
   uploads: Uploads;
+  /** a forward pass is run again in float32 and compared (max relative error) */
+  compare: boolean;
 }
 
 export interface LoadRequest {
@@ -30,6 +33,8 @@ export interface LoadRequest {
   threads: number;
   /** WebGPU session failures fall back to WASM (automatic provider choice) */
   fallback: boolean;
+  /** how the large Linear layers hold their weights */
+  weights: WeightPrecision;
 }
 
 export interface Timings {
@@ -56,6 +61,9 @@ export interface RunResult {
   timings: Timings;
   /** the device the output was computed on (after any fallback) */
   provider: Device;
+  weights: WeightPrecision;
+  /** with `compare`: the same forward in float32, and max|out - float32| / max|float32| */
+  compared?: { error: number; forwardMs: number };
 }
 
 /** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */

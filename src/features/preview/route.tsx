@@ -1,6 +1,6 @@
 // The model preview page: pick a ConsisID checkpoint on the hub, look at it before downloading,
 // cache it in the browser, and run the transformer in a Web Worker on WebGPU or WASM.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
@@ -10,9 +10,11 @@ import { CheckpointPanel, DEMO_REPOS, type RepoChoice } from './checkpoint-panel
 import { defaultSpec } from './inputs.ts';
 import { InputsPanel, requestErrors, stepsValid } from './inputs-panel.tsx';
 import { OutputPanel } from './output-panel.tsx';
+import { precisionSizes } from './precision-sizes.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
-import { chooseDevice, probeWebGPU, type ProviderChoice, type ProviderProbe } from './provider.ts';
+import { chooseDevice, defaultPrecision, probeWebGPU, type ProviderChoice, type ProviderProbe } from './provider.ts';
+import type { WeightPrecision } from '../../model/precision.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
@@ -40,7 +42,7 @@ function useProbe(): ProviderProbe | null {
 function useRunRequest(info: CheckpointInfo | null): [RunRequest | null, (r: RunRequest) => void] {
   const [draft, setDraft] = useState<{ ref: CheckpointRef; request: RunRequest } | null>(null);
   if (!info) return [null, () => undefined];
-  const kept = draft ?? { ref: null, request: { mode: 'forward', steps: 4, guidance: 1 } };
+  const kept = draft ?? { ref: null, request: { mode: 'forward', steps: 4, guidance: 1, compare: false } };
   const request: RunRequest = kept.ref === info.ref ? kept.request : { ...kept.request, spec: defaultSpec(info.config), uploads: {} };
   return [request, (r) => setDraft({ ref: info.ref, request: r })];
 }
@@ -56,9 +58,12 @@ export function Component() {
   const preview = usePreviewWorker();
   const { phase, info, loadedDevice, steps, result, notice } = preview.state;
   const [request, setRequest] = useRunRequest(info);
+  const [precision, setPrecision] = useState<WeightPrecision | null>(null);
   const busy = isBusy(phase);
   const device = probe ? chooseDevice(choice, probe) : null;
-  const runOptions = device && { device, fallback: choice === 'auto', threads: threadCount(params.get('threads')) };
+  const weights = precision ?? (device && probe ? defaultPrecision(device, probe) : 'float32');
+  const sizes = useMemo(() => (info && device ? precisionSizes(info.config, info.weights, device) : null), [info, device]);
+  const runOptions = device && { device, fallback: choice === 'auto', threads: threadCount(params.get('threads')), weights };
 
   const inspect = (c: RepoChoice) => void preview.inspect({ hubUrl: session?.baseUrl ?? window.location.origin, token: session?.token ?? null, ...c });
   const initial = { repoId: params.get('repo') ?? DEMO_REPOS[0]!, subfolder: params.get('subfolder') ?? 'transformer', revision: params.get('revision') ?? 'main' };
@@ -67,7 +72,7 @@ export function Component() {
     <div className="space-y-5">
       <PageHeader title="Model preview" description="Run a ConsisID video transformer checkpoint from the hub in this browser, on WebGPU or WebAssembly." />
       <CheckpointPanel initial={initial} info={info} inspecting={phase.kind === 'inspecting'} busy={busy} onInspect={inspect} />
-      <ProviderPanel probe={probe} choice={choice} onChoice={setChoice} disabled={busy} />
+      <ProviderPanel probe={probe} choice={choice} onChoice={setChoice} weights={weights} onWeights={setPrecision} sizes={sizes} device={device} disabled={busy} />
       {info && request && <InputsPanel info={info} request={request} onChange={setRequest} disabled={busy} />}
       {info && request && (
         <RunPanel

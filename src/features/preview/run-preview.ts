@@ -39,14 +39,14 @@ function baseArgs(c: ConsisIDConfig, req: RunRequest): { spec: RunRequest['spec'
   return { spec, args, rotaryMs: c.use_rotary_positional_embeddings ? performance.now() - t : 0 };
 }
 
-/** runs the request; `timings.forwardMs` etc. are filled by the caller's forward() */
-export async function runPreview(c: ConsisIDConfig, req: RunRequest, timings: Timings, hooks: RunHooks): Promise<{ shape: number[]; sample: Float32Array }> {
+/** runs the request (`args`: a forward pass's arguments); `timings.forwardMs` etc. are filled by the caller's forward() */
+export async function runPreview(c: ConsisIDConfig, req: RunRequest, timings: Timings, hooks: RunHooks): Promise<{ shape: number[]; sample: Float32Array; args?: ForwardArgs }> {
   const { spec, args: base, rotaryMs } = baseArgs(c, req);
   timings.rotaryMs = rotaryMs;
   if (req.mode === 'forward') {
     hooks.stage('forward pass');
     const out = await hooks.forward(base);
-    return { shape: out.shape, sample: out.data as Float32Array };
+    return { shape: out.shape, sample: out.data as Float32Array, args: base };
   }
 
   // DDIM loop: x holds out_channels latent channels; with in_channels > out_channels the model

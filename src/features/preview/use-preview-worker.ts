@@ -2,6 +2,7 @@
 // owns the model worker (load, run, cancel by terminating it). State changes go through the reducer.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { deleteCachedFiles } from '../../model/loader/browser-cache.ts';
+import type { WeightPrecision } from '../../model/precision.ts';
 import { downloadCheckpoint, inspectCheckpoint, type CheckpointInfo, type CheckpointRef, type DownloadProgress } from './checkpoint.ts';
 import { initialPreviewState, previewReducer } from './preview-state.ts';
 import type { Device, PreviewApi, RunRequest } from './protocol.ts';
@@ -12,6 +13,7 @@ export interface RunOptions {
   /** automatic provider choice: a WebGPU failure falls back to WASM */
   fallback: boolean;
   threads: number;
+  weights: WeightPrecision;
 }
 
 const isAbort = (e: unknown) => (e as Error)?.name === 'AbortError';
