@@ -151,6 +151,35 @@ test('uploaded text embeddings are used; a bad upload or repo gets a clear messa
   await expect(page.getByTestId('preview-error')).toContainText('config.json: not found on the hub (HTTP 404)');
 });
 
+test('weight precisions: sizes before loading, int8 runs on WASM, its error against float32 on request', async ({ page }) => {
+  await openPreview(page, FACE, 'webgpu');
+  // SwiftShader has no shader-f16: WebGPU keeps float32 and says why
+  await expect(page.getByTestId('adapter-info')).toContainText('shader-f16 no');
+  await expect(page.getByText(/This adapter has no shader-f16: WebGPU runs float32/)).toBeVisible();
+  await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
+  await inspect(page);
+  const weights = page.getByLabel('Weights');
+  await expect(weights).toHaveValue('float32');
+  const kb = async (precision: string) => {
+    const [, n, unit] = /\(([\d.]+) (B|KB|MB|GB)\)$/.exec((await weights.locator(`option[value="${precision}"]`).textContent())!.trim())!;
+    return Number(n) * { B: 1e-3, KB: 1, MB: 1e3, GB: 1e6 }[unit as 'B']!;
+  };
+  const [f32, f16, int8, int4] = [await kb('float32'), await kb('float16'), await kb('int8'), await kb('int4')];
+  expect(f16).toBeLessThan(0.6 * f32);
+  expect(int8).toBeLessThan(0.65 * f32);
+  expect(int4).toBeLessThan(int8);
+
+  await weights.selectOption('int8');
+  await page.getByLabel('Compare with float32').check();
+  await runForward(page, 'wasm');
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { weights: string; errorVsFloat32: number };
+  expect(summary.weights).toBe('int8');
+  // the model's stated int8 tolerance (src/model/test-support/fixtures.ts), and not float32 itself
+  expect(summary.errorVsFloat32).toBeGreaterThan(0);
+  expect(summary.errorVsFloat32).toBeLessThanOrEqual(1.2e-2);
+  await expect(page.getByTestId('precision-error')).toHaveText(summary.errorVsFloat32.toExponential(2));
+});
+
 test('a browser cache that cannot keep the weights gives an uncached run and a one-line notice', async ({ page, baseURL }) => {
   const ref = nodeReference(baseURL!, TINY);
   // a real refusal: Cache Storage over its quota (as in private mode, or a full disk)

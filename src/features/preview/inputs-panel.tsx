@@ -32,6 +32,11 @@ export function InputsPanel({ info, request, onChange, disabled }: { info: Check
             </select>
           )}
         </Field>
+        {request.mode === 'forward' && (
+          <Field label="Compare with float32" hint="Runs the forward pass again with float32 weights and reports the largest difference (for float16, int8, int4).">
+            {(p) => <input {...p} type="checkbox" className="h-4 w-4" checked={request.compare} disabled={disabled} onChange={(e) => set('compare')(e.target.checked)} />}
+          </Field>
+        )}
         {request.mode === 'denoise' && (
           <>
             <NumberField label="Steps" value={request.steps} min={1} max={50} onChange={set('steps')} disabled={disabled} />
