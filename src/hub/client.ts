@@ -43,6 +43,7 @@ import {
 } from './schemas/index.ts';
 import { filenameFromContentDisposition } from './content-disposition.ts';
 import { HubNetworkError, HubSchemaError } from './errors.ts';
+import { lenientResponse } from './lenient-response.ts';
 import { sseData } from './sse.ts';
 import { createTransport, encodePath, toIssues, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
 
@@ -125,7 +126,7 @@ export function createHubClient(options: HubClientOptions) {
         } catch {
           throw new HubSchemaError(endpoint, [{ path: '', message: 'a log event is not JSON' }]);
         }
-        const event = JobLogEvent.safeParse(json);
+        const event = lenientResponse(JobLogEvent).safeParse(json);
         if (!event.success) throw new HubSchemaError(endpoint, toIssues(event.error));
         yield event.data;
       }
