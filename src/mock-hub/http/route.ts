@@ -4,6 +4,7 @@ import type { OrgAccess, OrgGate } from '../auth/org-access.ts';
 import type { HubContext } from '../hub-context.ts';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type RouteExtension = { realHub: string } | 'mock-only' | 'tooling';
 type Obj = z.ZodObject;
 
 export interface RouteContext<P, Q, B> {
@@ -32,8 +33,15 @@ export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R e
   tag: string;
   summary: string;
   description?: string;
-  /** Not in the spec: marked `x-mock-extension: true` in the OpenAPI document. */
-  extension?: boolean;
+  /**
+   * Set on every route outside the spec (`x-mock-extension: true` in the OpenAPI document):
+   * - `{ realHub }`: the real hub serves it; `realHub` cites a public client that calls it (file and
+   *   function in huggingface_hub's hf_api.py or huggingface.js packages/hub).
+   * - `'mock-only'`: no public client calls it. `--spec-only` answers 404 for it, exactly as for an
+   *   unknown route, and leaves it out of /openapi.json; the console copes without it.
+   * - `'tooling'`: the mock's own tooling (health, OpenAPI, events), served in every mode.
+   */
+  extension?: RouteExtension;
   /**
    * `none`: no token read. `optional`: a token is used when sent (and must be valid).
    * `user`: any valid token. `org`: member of `{name}`, then `gate`.
@@ -66,6 +74,11 @@ export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R e
 }
 
 export type AnyRoute = RouteDef<Obj, Obj, z.ZodType, z.ZodType>;
+
+/** What a hub with only the spec's endpoints (plus the real hub's extensions) serves. */
+export function servedInSpecOnlyMode(route: Pick<AnyRoute, 'extension'>): boolean {
+  return route.extension !== 'mock-only';
+}
 
 export function defineRoute<P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<P, Q, B, R>): AnyRoute {
   return def as unknown as AnyRoute;

@@ -75,6 +75,7 @@ function operation(route: AnyRoute) {
       ),
     },
     ...(route.extension ? { 'x-mock-extension': true } : {}),
+    ...(typeof route.extension === 'object' ? { 'x-real-hub': route.extension.realHub } : {}),
   };
 }
 

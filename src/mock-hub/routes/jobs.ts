@@ -15,8 +15,10 @@ function checkNamespace(state: HubState, auth: AuthInfo, namespace: string) {
   throw notFound(`namespace "${namespace}" not found`);
 }
 
+// Real hub: huggingface_hub hf_api.py HfApi.list_jobs and huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs.
 const list = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}', tag: 'jobs', auth: 'user', extension: true,
+  method: 'get', path: '/api/jobs/{namespace}', tag: 'jobs', auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_jobs; huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs' },
   summary: 'Jobs of a user or org, newest first (webhook jobs included)',
   params: z.strictObject({ namespace: z.string() }),
   response: z.array(Job),
@@ -27,8 +29,10 @@ const list = defineRoute({
   },
 });
 
+// Real hub: huggingface_hub hf_api.py HfApi.inspect_job and huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob.
 const get = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}/{jobId}', tag: 'jobs', auth: 'user', extension: true,
+  method: 'get', path: '/api/jobs/{namespace}/{jobId}', tag: 'jobs', auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.inspect_job; huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob' },
   summary: 'One job',
   params: z.strictObject({ namespace: z.string(), jobId: z.string() }),
   response: Job,

@@ -8,8 +8,9 @@ import { findOwnWebhook } from './webhooks.ts';
 
 const tag = 'webhooks';
 
+// Mock tooling: makes an event happen (the real hub's events come from real pushes and comments).
 const emitEvent = defineRoute({
-  method: 'post', path: '/api/_mock/events', tag, auth: 'user', extension: true,
+  method: 'post', path: '/api/_mock/events', tag, auth: 'user', extension: 'tooling',
   summary: 'Make a repo or discussion event happen and deliver it to every matching webhook',
   description:
     'Matches enabled webhooks whose `watched` covers the repo (itself or its owner) and whose `domains` include the event family ' +
@@ -20,8 +21,10 @@ const emitEvent = defineRoute({
   handler: ({ body, auth, hub }) => deliveriesOf(hub).emit(body, auth.user.name),
 });
 
+// Mock-only: no public client reads a webhook's activity log (the spec has only the replay, and its
+// log record shape is "not shown"). The webhook page offers replay by log id without it.
 const logs = defineRoute({
-  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs', tag, auth: 'user', extension: 'mock-only',
   summary: 'Deliveries of a webhook, newest first',
   description: 'Each entry: time, event, target (URL or job), HTTP status or null with the error (refused, timeout), duration, and the `id` that replay takes.',
   params: z.strictObject({ webhookId: z.string() }),
