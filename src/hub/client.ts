@@ -87,15 +87,18 @@ export function createHubClient(options: HubClientOptions) {
     /** GET /api/whoami-v2 (the real hub's path; x-mock-extension). */
     whoami: (o: CallOptions = {}) => data('GET', '/api/whoami-v2', Whoami, o),
 
-    // Notifications
+    // Notifications. Bulk calls act on the listed ids, and with `applyToAll` also on every
+    // notification matching the filters; ids the hub does not know are ignored (README decisions).
     listNotifications: (filters: NotificationFilters = {}, o: CallOptions = {}) =>
       data('GET', '/api/notifications', NotificationList, { query: { schema: NotificationFilters, value: filters }, ...o }),
+    /** `discussionIds` are any strings (post and paper discussion ids are not id24); `{}` is a valid no-op. */
     markNotifications: (body: MarkAsReadBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
       data('POST', '/api/notifications/mark-as-read', NotShown, {
         query: { schema: NotificationBulkQuery, value: query },
         body: { schema: MarkAsReadBody, value: body },
         ...o,
       }),
+    /** `discussionIds`: at least one id24, as the spec has it. */
     deleteNotifications: (body: NotificationDeleteBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
       data('DELETE', '/api/notifications', NotShown, {
         query: { schema: NotificationBulkQuery, value: query },
