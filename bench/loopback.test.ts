@@ -24,7 +24,7 @@ describe('benchmarks target loopback only', () => {
   });
 
   it('the servers they start default to 127.0.0.1', () => {
-    for (const script of ['../scripts/serve.ts', '../src/mock-hub/cli.ts']) {
+    for (const script of ['../scripts/serve.ts', '../scripts/hub.ts']) {
       expect(readFileSync(new URL(script, dir), 'utf8'), script).toMatch(/flag\('host'\) \?\? '127\.0\.0\.1'/);
     }
   });

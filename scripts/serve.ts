@@ -1,13 +1,13 @@
 // Serves the built dashboard (dist/) and the mock hub from one process.
-// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory).
+// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory),
+// --spec-only (or MOCK_HUB_SPEC_ONLY=1: only what the real hub has; mock-only routes answer 404).
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
-import { createMockHub } from '../src/mock-hub/app.ts';
 import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
-import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
+import { createDemoHub, demoHubLines, specOnlyRequested } from './demo-hub.ts';
 import { securityHeaders } from './security-headers.ts';
 
 function flag(name: string): string | undefined {
@@ -20,10 +20,8 @@ const host = flag('host') ?? '127.0.0.1';
 const fresh = process.argv.includes('--fresh');
 const dataDir = fresh ? undefined : flag('data');
 
-const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
-// The model preview's demo checkpoints (deterministic random weights, diffusers layout).
-const demos = demoCheckpoints();
-for (const d of demos) hub.registerRepoFiles(d.repoId, d.files);
+const specOnly = specOnlyRequested();
+const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly });
 const app = new Hono();
 
 app.use('*', async (c, next) => {
@@ -49,7 +47,7 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       `Hub Console: ${url}`,
       `Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`,
       `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`,
-      `Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`,
+      ...demoHubLines(demoRepoIds, specOnly),
     ],
     hub,
   );
