@@ -22,6 +22,7 @@ export const router = createBrowserRouter([
       { path: 'webhooks/*', lazy: () => import('../features/webhooks/route.tsx') },
       { path: 'storage', lazy: () => import('../features/storage/route.tsx') },
       { path: 'orgs/:org', lazy: () => import('../features/organizations/route.tsx') },
+      { path: 'orgs/:org/resource-groups/:groupId', lazy: () => import('../features/organizations/route.tsx') },
       { path: 'orgs/:org/audit-log', lazy: () => import('../features/audit-log/route.tsx') },
       { path: 'preview', lazy: () => import('../features/preview/route.tsx') },
       { path: '*', element: <NotFound /> },

@@ -36,6 +36,7 @@ import {
   type AuditLogEvent,
 } from './schemas/index.ts';
 import { filenameFromContentDisposition } from './content-disposition.ts';
+import { HubEndpointNotExposedError } from './errors.ts';
 import { createTransport, encodePath, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
 
 export type HubClientOptions = TransportOptions;
@@ -80,11 +81,23 @@ export function createHubClient(options: HubClientOptions) {
     return (await send(method, template, response, parts)).data;
   }
 
+  /**
+   * Endpoints the spec does not have and no public client calls (mock extensions): a hub without
+   * them answers as for an unknown route, which becomes a HubEndpointNotExposedError.
+   */
+  async function mockOnly<T>(what: string, call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      throw HubEndpointNotExposedError.from(error, what);
+    }
+  }
+
   const ORG = '/api/organizations/{org}';
   const WEBHOOK = '/api/settings/webhooks/{webhookId}';
 
   return {
-    /** GET /api/whoami-v2 (the real hub's path; x-mock-extension). */
+    /** GET /api/whoami-v2: not in the spec; the real hub's path (huggingface_hub's whoami). */
     whoami: (o: CallOptions = {}) => data('GET', '/api/whoami-v2', Whoami, o),
 
     // Notifications. Bulk calls act on the listed ids, and with `applyToAll` also on every
@@ -107,18 +120,18 @@ export function createHubClient(options: HubClientOptions) {
       }),
 
     // Settings
-    /** x-mock-extension: the spec has no read for the current flags. */
-    getNotificationSettings: (o: CallOptions = {}) => data('GET', '/api/settings/notifications', NotificationSettings, o),
+    /** Mock-only: the spec has no read for the current flags. */
+    getNotificationSettings: (o: CallOptions = {}) => mockOnly('the current notification settings', data('GET', '/api/settings/notifications', NotificationSettings, o)),
     patchNotificationSettings: (body: NotificationSettingsPatch, o: CallOptions = {}) =>
       data('PATCH', '/api/settings/notifications', NotShown, { body: { schema: NotificationSettingsPatch, value: body }, ...o }),
-    /** x-mock-extension: the spec has no read for the current watch list. */
-    getWatchList: (o: CallOptions = {}) => data('GET', '/api/settings/watch', WatchList, o),
+    /** Mock-only: the spec has no read for the current watch list. */
+    getWatchList: (o: CallOptions = {}) => mockOnly('your current watch list', data('GET', '/api/settings/watch', WatchList, o)),
     patchWatch: (body: WatchPatch, o: CallOptions = {}) =>
       data('PATCH', '/api/settings/watch', NotShown, { body: { schema: WatchPatch, value: body }, ...o }),
     getMcpSettings: (o: CallOptions = {}) => data('GET', '/api/settings/mcp', McpSettings, o),
 
     // Papers
-    /** x-mock-extension (the real hub serves it too, with more fields). */
+    /** Not in the spec; the real hub serves it (huggingface_hub's paper_info), with more fields. */
     getPaper: (paperId: string, o: CallOptions = {}) => data('GET', '/api/papers/{paperId}', Paper, { params: { paperId }, ...o }),
     claimPaper: (body: PaperClaim, o: CallOptions = {}) =>
       data('POST', '/api/settings/papers/claim', PaperClaimResult, { body: { schema: PaperClaim, value: body }, ...o }),
@@ -148,9 +161,9 @@ export function createHubClient(options: HubClientOptions) {
       const checked = validateRequest(WebhookAction, action, `POST ${WEBHOOK}/{action}`);
       return (await data('POST', `${WEBHOOK}/{action}`, WebhookEnvelope, { params: { webhookId, action: checked }, ...o })).webhook;
     },
-    /** x-mock-extension: the real hub's activity log shape is not published. */
+    /** Mock-only: the real hub's activity log is not in its API (its shape is "not shown"). */
     listWebhookLogs: (webhookId: string, o: CallOptions = {}) =>
-      data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o }),
+      mockOnly("a webhook's delivery log", data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o })),
     replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
       data('POST', `${WEBHOOK}/replay/{logId}`, ReplayResult, { params: { webhookId, logId }, ...o }),
 
@@ -165,12 +178,12 @@ export function createHubClient(options: HubClientOptions) {
       });
       return { events: res.data, filename: filenameFromContentDisposition(res.headers.get('content-disposition')), raw: res.text };
     },
-    /** x-mock-extension. */
+    /** Mock-only: no public client lists resource groups. */
     listResourceGroups: (org: string, o: CallOptions = {}) =>
-      data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o }),
-    /** x-mock-extension. */
+      mockOnly('the list of resource groups', data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o })),
+    /** Mock-only: no public client creates resource groups. */
     createResourceGroup: (org: string, body: ResourceGroupCreate, o: CallOptions = {}) =>
-      data('POST', `${ORG}/resource-groups`, ResourceGroup, { params: { org }, body: { schema: ResourceGroupCreate, value: body }, ...o }),
+      mockOnly('creating resource groups', data('POST', `${ORG}/resource-groups`, ResourceGroup, { params: { org }, body: { schema: ResourceGroupCreate, value: body }, ...o })),
     getResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
       data('GET', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, { params: { org, resourceGroupId }, ...o }),
     patchResourceGroup: (org: string, resourceGroupId: string, body: ResourceGroupPatch, o: CallOptions = {}) =>

@@ -1,5 +1,5 @@
 // eslint-disable-next-line import/no-restricted-paths -- test-only: runs the client against the in-process mock hub
-import { createMockHub } from '../mock-hub/app.ts';
+import { createMockHub, type MockHubOptions } from '../mock-hub/app.ts';
 import { createHubClient, type HubClient } from './client.ts';
 import { HubApiError } from './errors.ts';
 
@@ -19,9 +19,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A fresh seeded mock hub per call; clients talk to it through `app.request`, no sockets. */
-export async function startMockHub(): Promise<Harness> {
-  const { app, close } = await createMockHub();
+/** A fresh seeded mock hub per call (`{ specOnly: true }`: as the real hub); clients talk to it through `app.request`, no sockets. */
+export async function startMockHub(opts: MockHubOptions = {}): Promise<Harness> {
+  const { app, close } = await createMockHub(opts);
   const fetch = (url: string, init: RequestInit) => Promise.resolve(app.request(url, init));
   return {
     as: (token) => createHubClient({ baseUrl: BASE_URL, token, fetch, maxRetries: 0 }),

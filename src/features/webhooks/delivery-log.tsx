@@ -1,15 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useHubClient } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { formatDateTime } from '../../components/ui/format.ts';
+import { NotExposedNote } from '../../components/ui/not-exposed-note.tsx';
 import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { webhookLogsQuery } from '../../hub/queries.ts';
 import type { WebhookLogEntry } from '../../hub/schemas/index.ts';
+import { ReplayById } from './replay-by-id.tsx';
+import { useDeliveryLog } from './use-delivery-log.ts';
 import { useReplayDelivery } from './use-webhook-mutations.ts';
 
 type ReplayOutcome = { ok: true; status: number } | { ok: false; message: string };
@@ -24,10 +24,12 @@ function DeliveryStatus({ entry }: { entry: WebhookLogEntry }) {
   );
 }
 
-/** Deliveries, newest first, each with a replay that reports the receiver's status. */
+/**
+ * Deliveries, newest first, each with a replay that reports the receiver's status. On a hub
+ * without the log endpoint: one line saying so, and replay by log id.
+ */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
-  const client = useHubClient();
-  const q = useQuery(webhookLogsQuery(client, webhookId));
+  const { query: q, notExposed } = useDeliveryLog(webhookId);
   const replay = useReplayDelivery(webhookId);
   const [outcomes, setOutcomes] = useState<Record<string, ReplayOutcome>>({});
   const entries = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
@@ -42,12 +44,20 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
     <section aria-labelledby="delivery-log-title">
       <div className="mb-2 flex items-center justify-between">
         <h2 id="delivery-log-title" className="text-lg font-semibold">Delivery log</h2>
-        <Button variant="ghost" onClick={() => void q.refetch()} disabled={q.isFetching}>
-          {q.isFetching ? 'Refreshing…' : 'Refresh'}
-        </Button>
+        {!notExposed && (
+          <Button variant="ghost" onClick={() => void q.refetch()} disabled={q.isFetching}>
+            {q.isFetching ? 'Refreshing…' : 'Refresh'}
+          </Button>
+        )}
       </div>
       {q.isPending && <Skeleton rows={3} label="Loading deliveries" />}
-      {q.isError && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
+      {notExposed && (
+        <>
+          <NotExposedNote error={notExposed}>replay a delivery here by its log id.</NotExposedNote>
+          <ReplayById webhookId={webhookId} />
+        </>
+      )}
+      {q.isError && !notExposed && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
       {q.data && entries.length === 0 && <EmptyState title="No deliveries yet">Events that reach this webhook appear here.</EmptyState>}
       {entries.length > 0 && (
         <SimpleTable columns={['Time', 'Event', 'Target', 'Status', 'Duration', <span key="replay" className="sr-only">Replay</span>]}>
