@@ -8,7 +8,7 @@ const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
 
 function server(p: number, flags: string) {
   return {
-    command: `node --import tsx scripts/serve.ts --port ${p} --no-open --fresh${flags}`,
+    command: `node --import tsx scripts/serve.ts --port ${p} --fresh${flags}`,
     url: `http://127.0.0.1:${p}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.ts';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 import { figure, median, type Figure } from './figure.ts';
 
 const REPS = 3;
-const TOKEN = 'hf_alice_write';
+const TOKEN = TOKENS.aliceWrite;
 const ORG = 'acme';
 
 function newestMtime(dir: string): number {
@@ -45,7 +46,7 @@ function freePort(): Promise<number> {
 
 async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', '--port', String(port), '--no-open', '--fresh'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', '--port', String(port), '--fresh'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

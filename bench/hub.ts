@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createRequire } from 'node:module';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 import { figure, median, type Figure } from './figure.ts';
 
 interface AutocannonResult {
@@ -20,7 +21,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const REPS = 5;
 const LOAD_SECONDS = 3;
 const CONNECTIONS = 10;
-const AUTH = { authorization: 'Bearer hf_alice_write' };
+const AUTH = { authorization: `Bearer ${TOKENS.aliceWrite}` };
 const EXPORT = '/api/organizations/acme/audit-log/export';
 const GROUP = '/api/organizations/acme/resource-groups/1945c495ec9458913a736cea';
 

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { chromiumArgs } from '../playwright.config.ts';
 import { securityHeaders } from '../scripts/security-headers.ts';
 import { createMockHub } from '../src/mock-hub/app.ts';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
@@ -103,7 +104,7 @@ export default async function run(): Promise<Figure[]> {
     const context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
     const page = await context.newPage();
     await page.goto(`/sign-in?next=${encodeURIComponent(`/preview?repo=${REPO}`)}`);
-    await page.getByLabel('Access token').fill('hf_alice_write');
+    await page.getByLabel('Access token').fill(TOKENS.aliceWrite);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((u) => u.pathname === '/preview');
     await page.getByTestId('provider-reason').filter({ hasNotText: 'Checking' }).waitFor();

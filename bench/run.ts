@@ -1,16 +1,11 @@
 // `npm run bench [-- hub|webhooks|model|dashboard|preview ...]`: every benchmark, one JSON line per figure.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
+import { parseOrExit } from '../src/cli/command-line.ts';
+import { BENCH_USAGE, parseBenchArgs } from './bench-args.ts';
 import type { Figure } from './figure.ts';
 
-const targets = ['hub', 'webhooks', 'model', 'dashboard', 'preview'] as const;
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const selected = wanted.length ? targets.filter((t) => wanted.includes(t)) : [...targets];
-const unknown = wanted.filter((w) => !(targets as readonly string[]).includes(w));
-if (unknown.length) {
-  console.error(`unknown bench target(s): ${unknown.join(', ')}; choose from ${targets.join(', ')}`);
-  process.exit(2);
-}
+const selected = parseOrExit(() => parseBenchArgs(process.argv.slice(2)), BENCH_USAGE);
 
 // Each target is bounded: one that runs past this is reported as an error figure and the rest go on.
 const TARGET_LIMIT_S = Number(process.env.BENCH_TARGET_TIMEOUT_S ?? 900);

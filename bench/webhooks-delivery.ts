@@ -2,6 +2,7 @@
 // fast while deliveries hang, and events keep being accepted at once.
 import { createMockHub } from '../src/mock-hub/app.ts';
 import { attachDeliveries } from '../src/mock-hub/delivery/registry.ts';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 import { listen } from '../src/webhooks/listen.ts';
 import { createWebhooksServer } from '../src/webhooks/server.ts';
 import { figure, median, type Figure } from './figure.ts';
@@ -18,7 +19,7 @@ async function probe(url: string): Promise<number[]> {
   const lat: number[] = [];
   for (let i = 0; i < PROBES; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${url}/api/settings/webhooks`, { headers: { authorization: 'Bearer hf_alice_write' } });
+    const res = await fetch(`${url}/api/settings/webhooks`, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`GET /api/settings/webhooks answered ${res.status}`);
     lat.push(performance.now() - t0);
@@ -34,7 +35,7 @@ export async function deliveryFigures(): Promise<Figure[]> {
   receiver.add(() => new Promise(() => {}), 'hang');
   const receiverHttp = await receiver.listen(0);
   const call = (path: string, body: unknown) =>
-    fetch(`${hubHttp.url}${path}`, { method: 'POST', headers: { authorization: 'Bearer hf_alice_write', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${hubHttp.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.aliceWrite}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   try {
     const created = await call('/api/settings/webhooks', { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: `${receiverHttp.url}/webhooks/hang`, secret: 's' });
     if (created.status !== 200) throw new Error(`creating the webhook answered ${created.status}`);

@@ -313,6 +313,8 @@ test.describe('inbox', () => {
   ] as const) {
     test(`${name} show the error panel, and Retry recovers`, async ({ page }) => {
       await signIn(page, TOKENS.aliceWrite, '/settings');
+      // The nav's unread badge reads the notifications too: let it load before the hub breaks.
+      await expect(page.getByTestId('inbox-unread-badge')).toBeVisible();
       await failFirst(page, /\/api\/notifications(\?|$)/, fault, times, 'GET');
       await page.getByRole('link', { name: 'Inbox' }).click();
       const panel = page.getByTestId('error-panel');

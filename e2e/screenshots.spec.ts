@@ -1,5 +1,8 @@
 // Writes docs/screenshots/<page>-<light|dark>.png for every dashboard page (npm run screenshots).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { hub } from './faults.ts';
 import { signIn, TOKENS } from './support.ts';
 
 test.skip(process.env.SCREENSHOTS !== '1', 'screenshots only with SCREENSHOTS=1 (npm run screenshots)');
@@ -33,6 +36,30 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto('/sign-in');
       await expect(page.getByRole('heading', { name: 'Sign in to Hub Console' })).toBeVisible();
       await page.screenshot({ path: `docs/screenshots/sign-in-${theme}.png` });
+    });
+
+    test('a delivery of a webhook', async ({ page, request }) => {
+      // A receiver on loopback answers the test event, so the detail shows a real exchange.
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"handled":"repo.content.update"}'));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const api = hub(request, TOKENS.aliceWrite);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/deploy`;
+      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', {
+        watched: [{ type: 'model', name: 'alice/llama-vision-model' }], domains: ['repo', 'discussion'], url, secret: 'screenshot-secret',
+      });
+      try {
+        const { logId } = await api.call<{ logId: string }>('POST', `/api/_mock/webhooks/${webhook.id}/test`, { sample: 'repo-update' });
+        await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}/deliveries/${logId}`);
+        await expect(page.getByTestId('payload')).toBeVisible();
+        await settle(page);
+        await page.screenshot({ path: `docs/screenshots/delivery-detail-${theme}.png` });
+      } finally {
+        await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
+        await new Promise<void>((r) => server.close(() => r()));
+      }
     });
 
     test('dashboard pages', async ({ page }) => {

@@ -29,7 +29,10 @@ test.describe('shell', () => {
     expect(JSON.parse(s.session!)).toMatchObject({ token: TOKENS.aliceWrite });
 
     await expect(page.getByTestId('whoami')).toContainText('Alice Liddell');
-    await expect(page).toHaveTitle('Inbox · Hub Console');
+    // The unread count leads the tab title.
+    const unread = await page.getByTestId('count-unread').textContent();
+    expect(Number(unread)).toBeGreaterThan(0);
+    await expect(page).toHaveTitle(`(${unread}) Inbox · Hub Console`);
     await expect(page.getByTestId('token-role')).toHaveText('write token');
     await expect(page.getByTestId('org-meta-acme')).toHaveText('Enterprise · admin');
     await expect(page.getByTestId('org-meta-teamco')).toHaveText('Team · admin');

@@ -37,7 +37,8 @@ test.describe('against a spec-only hub', () => {
       ['/settings', ['the current notification settings', 'your current watch list'], (p) => expect(p.getByTestId('builtin-tools')).toBeVisible()],
       ['/webhooks', [], (p) => expect(p.getByTestId('webhook-row').first()).toBeVisible()],
       ['/webhooks/new', [], (p) => expect(p.getByRole('form', { name: 'Webhook editor' })).toBeVisible()],
-      [`/webhooks/${ALICE_URL_WEBHOOK}`, ["a webhook's delivery log"], (p) => expect(p.getByRole('form', { name: 'Replay a delivery' })).toBeVisible()],
+      [`/webhooks/${ALICE_URL_WEBHOOK}`, ['the delivery log'], (p) => expect(p.getByRole('form', { name: 'Replay a delivery' })).toBeVisible()],
+      [`/webhooks/${ALICE_URL_WEBHOOK}/deliveries/ffffffffffffffffffffffff`, [], (p) => expect(p.getByTestId('delivery-missing')).toBeVisible()],
       ['/storage', [], (p) => expect(p.getByTestId('usage-row').first()).toBeVisible()],
       ['/orgs/acme', ['the list of resource groups'], (p) => expect(p.getByRole('form', { name: 'Revoke a member token' })).toBeVisible()],
       ['/orgs/acme/audit-log', [], (p) => expect(p.getByTestId('audit-count')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 })],
@@ -162,7 +163,7 @@ test.describe('against a spec-only hub', () => {
       const { logId } = reached.find((r) => r.webhookId === webhook.id)!;
       await expect.poll(() => received).toBe(1);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
-      await expect(notExposed(page)).toContainText("This hub does not expose a webhook's delivery log");
+      await expect(notExposed(page)).toContainText('This hub does not expose the delivery log');
       const form = page.getByRole('form', { name: 'Replay a delivery' });
       await form.getByRole('button', { name: 'Replay' }).click();
       await expect(form.getByRole('alert')).toContainText('Enter the log id');

@@ -1,13 +1,9 @@
 // Shared helpers for the e2e specs: sign in through the real form, run axe, watch the console.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { TOKENS } from '../src/mock-hub/seed/users.ts';
 
-export const TOKENS = {
-  aliceWrite: 'hf_alice_write',
-  aliceRead: 'hf_alice_read',
-  bobWrite: 'hf_bob_write',
-  carolFine: 'hf_carol_fine',
-} as const;
+export { TOKENS };
 
 /** Signs in through the sign-in form, then opens `path`. */
 export async function signIn(page: Page, token: string = TOKENS.aliceWrite, path = '/inbox') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDemoHub, specOnlyRequested } from './demo-hub.ts';
+import { createDemoHub } from './demo-hub.ts';
 
 describe('the demo hub (npm start, npm run hub, npm run dev)', () => {
   it('serves the demo checkpoint repos as hf_hub_download asks for them, in either mode', async () => {
@@ -14,11 +14,5 @@ describe('the demo hub (npm start, npm run hub, npm run dev)', () => {
       }
       await hub.close();
     }
-  });
-
-  it('turns spec-only on with --spec-only or MOCK_HUB_SPEC_ONLY=1', () => {
-    expect(specOnlyRequested(['node', 'hub.ts', '--spec-only'], {})).toBe(true);
-    expect(specOnlyRequested(['node', 'hub.ts'], { MOCK_HUB_SPEC_ONLY: '1' })).toBe(true);
-    expect(specOnlyRequested(['node', 'hub.ts', '--port', '1'], { MOCK_HUB_SPEC_ONLY: '0' })).toBe(false);
   });
 });

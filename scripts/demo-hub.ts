@@ -11,11 +11,6 @@ export async function createDemoHub(opts: MockHubOptions): Promise<{ hub: MockHu
   return { hub, demoRepoIds: demos.map((d) => d.repoId) };
 }
 
-/** `--spec-only` on the command line, or `MOCK_HUB_SPEC_ONLY=1`. */
-export function specOnlyRequested(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
-  return argv.includes('--spec-only') || env.MOCK_HUB_SPEC_ONLY === '1';
-}
-
 /** Banner lines both entry points print about the demo repos and the mode. */
 export function demoHubLines(demoRepoIds: string[], specOnly: boolean): string[] {
   return [

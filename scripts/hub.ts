@@ -1,21 +1,15 @@
-// `npm run hub -- --port <port> [--host <host>] [--data <dir>] [--spec-only]`: the mock hub alone,
+// `npm run hub -- [--port <port>] [--host <host>] [--data <dir>] [--spec-only]`: the mock hub alone,
 // with the demo checkpoint repos. MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers
 // with Retry-After; MOCK_HUB_SPEC_ONLY=1 is the same as --spec-only.
 import { serve } from '@hono/node-server';
+import { parseOrExit } from '../src/cli/command-line.ts';
+import { HUB_USAGE, parseHubArgs } from '../src/mock-hub/cli-args.ts';
 import { rateLimitFromEnv } from '../src/mock-hub/http/rate-limit.ts';
 import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
-import { createDemoHub, demoHubLines, specOnlyRequested } from './demo-hub.ts';
+import { createDemoHub, demoHubLines } from './demo-hub.ts';
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const port = Number(flag('port') ?? process.env.PORT ?? 4701);
-const host = flag('host') ?? '127.0.0.1';
-const dataDir = flag('data');
-const specOnly = specOnlyRequested();
+const { port, host, dataDir, specOnly } = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
 const limit = rateLimitFromEnv(process.env.MOCK_HUB_RATE_LIMIT);
 const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, ...(limit ? { rateLimit: limit } : {}) });
 

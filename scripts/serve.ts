@@ -1,26 +1,17 @@
-// Serves the built dashboard (dist/) and the mock hub from one process.
-// Flags: --port <n> (default 4700), --host <h>, --data <dir> (persist state), --fresh (in-memory),
-// --spec-only (or MOCK_HUB_SPEC_ONLY=1: only what the real hub has; mock-only routes answer 404).
+// Serves the built dashboard (dist/) and the mock hub from one process (`npm start`; flags in
+// serve-args.ts, --spec-only among them).
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
-import { createDemoHub, demoHubLines, specOnlyRequested } from './demo-hub.ts';
+import { createDemoHub, demoHubLines } from './demo-hub.ts';
 import { securityHeaders } from './security-headers.ts';
+import { serveArgsOrExit } from './serve-args.ts';
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const { port, host, dataDir, specOnly } = serveArgsOrExit(process.argv.slice(2), process.env);
 
-const port = Number(flag('port') ?? process.env.PORT ?? 4700);
-const host = flag('host') ?? '127.0.0.1';
-const fresh = process.argv.includes('--fresh');
-const dataDir = fresh ? undefined : flag('data');
-
-const specOnly = specOnlyRequested();
 const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly });
 const app = new Hono();
 

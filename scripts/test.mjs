@@ -1,9 +1,8 @@
-// `npm test`: everything a change must pass. Typecheck, lint, unit tests, build, e2e.
+// `npm test [-- <step>]`: everything a change must pass. Typecheck, lint, unit tests, build, e2e.
 import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { ensureChromium, ensureNodeModules } from './ensure-deps.mjs';
 
-ensureNodeModules();
-const only = process.argv[2];
 const steps = [
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
@@ -11,6 +10,16 @@ const steps = [
   ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['e2e', 'npx', ['playwright', 'test']],
 ];
+let only;
+try {
+  const { positionals } = parseArgs({ options: {}, allowPositionals: true, strict: true });
+  if (positionals.length > 1 || (positionals[0] && !steps.some(([name]) => name === positionals[0]))) throw new Error(`unknown step "${positionals.join(' ')}"`);
+  only = positionals[0];
+} catch (e) {
+  console.error(`${e.message}\nusage: npm test [-- ${steps.map(([name]) => name).join('|')}]`);
+  process.exit(2);
+}
+ensureNodeModules();
 const results = [];
 for (const [name, cmd, args] of steps) {
   if (only && only !== name) continue;

@@ -5,6 +5,7 @@ import { useHubClient, useSession } from '../components/session/session-context.
 import { Button } from '../components/ui/button.tsx';
 import { whoamiQuery } from '../hub/queries.ts';
 import { AccountBadge } from './account-menu.tsx';
+import { InboxNavLink } from './inbox-nav-link.tsx';
 import { navLinkClass } from './nav-link-class.ts';
 import { OrgNav } from './org-nav.tsx';
 import { applyTheme, initialTheme, type Theme } from './theme.ts';
@@ -31,7 +32,7 @@ export function Layout() {
         <p className="mb-4 text-lg font-semibold">Hub Console</p>
         <p className="sr-only">Keyboard: g then i, s, w, t or p goes to Inbox, Settings, Webhooks, Storage or Model preview.</p>
         <nav aria-label="Main" className="space-y-1">
-          <NavLink to="/inbox" className={navLinkClass}>Inbox</NavLink>
+          <InboxNavLink />
           <NavLink to="/settings" className={navLinkClass}>Settings</NavLink>
           <NavLink to="/webhooks" className={navLinkClass}>Webhooks</NavLink>
           <NavLink to="/storage" className={navLinkClass}>Storage</NavLink>

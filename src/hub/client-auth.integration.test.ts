@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubClient } from './client.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from './integration-test-harness.ts';
+import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 
 const ID = 'a'.repeat(24);
 const hook = { watched: [{ type: 'user' as const, name: 'alice' }], domains: ['repo' as const], url: 'https://example.test/h' };
@@ -27,7 +27,9 @@ const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unkn
   { name: 'deleteWebhook', write: true, run: (c) => c.deleteWebhook(ID) },
   { name: 'webhookAction', write: true, run: (c) => c.webhookAction(ID, 'disable') },
   { name: 'listWebhookLogs', write: false, run: (c) => c.listWebhookLogs(ID) },
+  { name: 'getWebhookDelivery', write: false, run: (c) => c.getWebhookDelivery(ID, 'log') },
   { name: 'replayWebhookDelivery', write: true, run: (c) => c.replayWebhookDelivery(ID, 'log') },
+  { name: 'sendWebhookTestEvent', write: true, run: (c) => c.sendWebhookTestEvent(ID, { sample: 'repo-create' }) },
   { name: 'revokeOrgToken', write: true, run: (c) => c.revokeOrgToken('acme', { token: TOKENS.bobWrite }) },
   { name: 'exportAuditLog', write: false, run: (c) => c.exportAuditLog('acme', { q: 'type:org.create' }) },
   { name: 'listResourceGroups', write: false, run: (c) => c.listResourceGroups('acme') },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from './integration-test-harness.ts';
+import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 
 let hub: Harness;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubEndpointNotExposedError} from './errors.ts';
 import { HubApiError, isEndpointNotExposed } from './errors.ts';
-import { TOKENS, startMockHub, type Harness } from './integration-test-harness.ts';
+import { TOKENS, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 import { isPermanentHubError } from './queries.ts';
 
 let hub: Harness | undefined;
@@ -17,7 +17,7 @@ describe('against a hub with only the spec (and the real hub) endpoints', () => 
     const calls: [Promise<unknown>, string][] = [
       [alice.getNotificationSettings(), 'the current notification settings'],
       [alice.getWatchList(), 'your current watch list'],
-      [alice.listWebhookLogs(webhooks[0]!.id), "a webhook's delivery log"],
+      [alice.listWebhookLogs(webhooks[0]!.id), 'the delivery log'],
       [alice.listResourceGroups('acme'), 'the list of resource groups'],
       [alice.createResourceGroup('acme', { name: 'x' }), 'creating resource groups'],
     ];

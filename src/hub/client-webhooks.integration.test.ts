@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, eventually, startMockHub, type Harness } from './integration-test-harness.ts';
+import { TOKENS, apiError, eventually, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 import type { WebhookInput } from './schemas/index.ts';
 
 let hub: Harness;
@@ -98,5 +98,19 @@ describe('webhooks', () => {
     expect(after.some((e) => e.replayOf === logs[0]!.id)).toBe(true);
     expect((await apiError(alice.replayWebhookDelivery(hook.id, 'no-such-log'))).status).toBe(404);
     expect((await apiError(hub.as(TOKENS.bobWrite).listWebhookLogs(hook.id))).status).toBe(404);
+  });
+
+  it('sends a test event and reads the delivery back with what was sent', async () => {
+    const alice = hub.as(TOKENS.aliceWrite);
+    const hook = await alice.createWebhook({ watched: [{ type: 'model', name: 'alice/tested' }], domains: ['discussion'], job: { dockerImage: 'python:3.12', flavor: 'cpu-basic' } });
+    const sent = await alice.sendWebhookTestEvent(hook.id, { sample: 'discussion-comment' });
+    expect(sent.status).toBe(200);
+    const delivery = await alice.getWebhookDelivery(hook.id, sent.logId);
+    expect(delivery).toMatchObject({ id: sent.logId, test: true, event: { scope: 'discussion.comment', action: 'create' }, repo: { type: 'model', name: 'alice/tested' }, response: null });
+    expect(JSON.parse(delivery.request!.payload)).toMatchObject({ comment: { content: expect.any(String) }, webhook: { id: hook.id } });
+    expect((await apiError(alice.sendWebhookTestEvent(hook.id, { sample: 'repo-create' }))).status).toBe(400);
+    expect((await apiError(alice.getWebhookDelivery(hook.id, 'no-such-log'))).status).toBe(404);
+    expect((await apiError(hub.as(TOKENS.bobWrite).getWebhookDelivery(hook.id, sent.logId))).status).toBe(404);
+    expect((await apiError(hub.as(TOKENS.aliceRead).sendWebhookTestEvent(hook.id, { sample: 'discussion-create' }))).status).toBe(403);
   });
 });

@@ -23,10 +23,13 @@ import {
   ResourceGroupCreate,
   ResourceGroupList,
   ResourceGroupPatch,
+  TestEventInput,
+  TestEventResult,
   TokenRevoke,
   WatchList,
   WatchPatch,
   WebhookAction,
+  WebhookDelivery,
   WebhookEnvelope,
   WebhookInput,
   WebhookUpdateInput,
@@ -163,9 +166,14 @@ export function createHubClient(options: HubClientOptions) {
     },
     /** Mock-only: the real hub's activity log is not in its API (its shape is "not shown"). */
     listWebhookLogs: (webhookId: string, o: CallOptions = {}) =>
-      mockOnly("a webhook's delivery log", data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o })),
-    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
+      mockOnly('the delivery log', data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o })),
+    /** Mock-only: one logged delivery with its request and the receiver's answer. */
+    getWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
+      mockOnly('the delivery log', data('GET', `${WEBHOOK}/logs/{logId}`, WebhookDelivery, { params: { webhookId, logId }, ...o })),    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
       data('POST', `${WEBHOOK}/replay/{logId}`, ReplayResult, { params: { webhookId, logId }, ...o }),
+    /** Mock-only: delivers a sample event to this webhook and answers once it is logged. */
+    sendWebhookTestEvent: (webhookId: string, body: TestEventInput, o: CallOptions = {}) =>
+      mockOnly('test events', data('POST', '/api/_mock/webhooks/{webhookId}/test', TestEventResult, { params: { webhookId }, body: { schema: TestEventInput, value: body }, ...o })),
 
     // Organizations
     revokeOrgToken: (org: string, body: TokenRevoke, o: CallOptions = {}) =>

@@ -35,6 +35,7 @@ export const hubKeys = {
     list: () => [...hubKeys.webhooks.all, 'list'] as const,
     detail: (webhookId: string) => [...hubKeys.webhooks.all, 'detail', webhookId] as const,
     logs: (webhookId: string) => [...hubKeys.webhooks.detail(webhookId), 'logs'] as const,
+    delivery: (webhookId: string, logId: string) => [...hubKeys.webhooks.logs(webhookId), logId] as const,
   },
   jobs: {
     all: ['hub', 'jobs'] as const,
@@ -66,6 +67,17 @@ export const whoamiQuery = (client: HubClient) =>
 export const notificationsQuery = (client: HubClient, filters: NotificationFilters = {}) =>
   queryOptions({ queryKey: hubKeys.notifications.list(filters), queryFn: ({ signal }) => client.listNotifications(filters, { signal }) });
 
+/** How often the unread badge and the inbox's "new notifications" check ask the hub while the page is visible. */
+export const NOTIFICATIONS_POLL_MS = 60_000;
+
+/**
+ * The first page of a view, kept fresh: refetched every minute while the page is visible (the
+ * interval pauses in a background tab) and whenever the window regains focus. The unread badge
+ * and the inbox's "N new notifications" banner read it; the rows people read never move by it.
+ */
+export const liveNotificationsQuery = (client: HubClient, filters: Omit<NotificationFilters, 'p'> = {}) =>
+  queryOptions({ ...notificationsQuery(client, filters), refetchInterval: NOTIFICATIONS_POLL_MS, refetchOnWindowFocus: 'always' });
+
 export const notificationSettingsQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.settings.notifications(), queryFn: ({ signal }) => client.getNotificationSettings({ signal }), enabled: whileExposed });
 
@@ -94,6 +106,13 @@ export const webhookQuery = (client: HubClient, webhookId: string) =>
 export const webhookLogsQuery = (client: HubClient, webhookId: string) =>
   queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }), enabled: whileExposed });
 
+export const webhookDeliveryQuery = (client: HubClient, webhookId: string, logId: string) =>
+  queryOptions({
+    queryKey: hubKeys.webhooks.delivery(webhookId, logId),
+    queryFn: ({ signal }) => client.getWebhookDelivery(webhookId, logId, { signal }),
+    enabled: whileExposed,
+  });
+
 export const resourceGroupsQuery = (client: HubClient, org: string) =>
   queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }), enabled: whileExposed });
 
@@ -102,9 +121,6 @@ export const resourceGroupQuery = (client: HubClient, org: string, resourceGroup
     queryKey: hubKeys.org(org).resourceGroup(resourceGroupId),
     queryFn: ({ signal }) => client.getResourceGroup(org, resourceGroupId, { signal }),
   });
-
-export const auditLogQuery = (client: HubClient, org: string, query: AuditLogQuery = {}) =>
-  queryOptions({ queryKey: hubKeys.org(org).auditLog(query), queryFn: ({ signal }) => client.exportAuditLog(org, query, { signal }) });
 
 export const jobsQuery = (client: HubClient, namespace: string) =>
   queryOptions({ queryKey: hubKeys.jobs.list(namespace), queryFn: ({ signal }) => client.listJobs(namespace, { signal }) });

@@ -1,6 +1,7 @@
 import { createMockHub, type MockHub, type MockHubOptions } from './app.ts';
+import { TOKENS } from './seed/users.ts';
 
-export const TOKENS = { alice: 'hf_alice_write', aliceRead: 'hf_alice_read', bob: 'hf_bob_write', carol: 'hf_carol_fine' } as const;
+export { TOKENS };
 
 export interface CallOptions {
   token?: string | null;
@@ -25,7 +26,7 @@ export function testHub(opts: MockHubOptions = {}): Promise<MockHub> {
 /** Calls the hub in-process, as alice (write) unless another token (or null) is given. */
 export async function call(hub: MockHub, method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...opts.headers };
-  const token = opts.token === undefined ? TOKENS.alice : opts.token;
+  const token = opts.token === undefined ? TOKENS.aliceWrite : opts.token;
   if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined = opts.rawBody;
   if (opts.body !== undefined) {

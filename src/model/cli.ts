@@ -1,7 +1,7 @@
 // `npm run consisid -- forward|export ...`
 import { exportCommand } from './cli/export-command.ts';
 import { forwardCommand } from './cli/forward-command.ts';
-import { UsageError } from './cli/flags.ts';
+import { HelpRequested, UsageError } from './cli/flags.ts';
 
 const USAGE = `usage:
   consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>
@@ -21,6 +21,10 @@ export async function main(argv: readonly string[], log: (line: string) => void 
     } else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      log(USAGE);
+      return 0;
+    }
     log(e instanceof UsageError ? `${e.message}\n${USAGE}` : `error: ${(e as Error).message}`);
     return e instanceof UsageError ? 2 : 1;
   }

@@ -4,6 +4,12 @@ import type { ConsisIDTransformer3DModel as Model } from './consisid-model.ts';
 import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
 import { ForwardInputError, prepareForward } from './forward-inputs.ts';
 import type { HostTensor } from './tensor.ts';
+import type { StageEvent } from './consisid-model.ts';
+import { ConsisIDTransformer3DModel as BaseModel } from './consisid-model.ts';
+import { loadCheckpoint } from './loader/load-checkpoint.ts';
+import { localSource } from './loader/local-source.ts';
+import { nodeBackend } from './runtime/node.ts';
+import type { InferenceBackend } from './runtime/types.ts';
 
 const models = new Map<string, Model>();
 async function model(name: string): Promise<Model> {
@@ -93,5 +99,84 @@ describe('ConsisIDTransformer3DModel forward on onnxruntime-node (cpu)', () => {
     await expect(mf.forward({ ...face.args, id_vit_hidden: face.args.id_vit_hidden!.slice(0, 1) })).rejects.toThrow(/LFE_num_scale \(2\) tensors/);
     await expect(mb.forward({ ...base.args, timestep: { dtype: 'int64', shape: [3], data: new BigInt64Array(3) } })).rejects.toThrow(ForwardInputError);
     await expect(mb.forward({ ...base.args, encoder_hidden_states: { dtype: 'float32', shape: [2, 8, 20], data: new Float32Array(320) } })).rejects.toThrow(/max_text_seq_length/);
+  });
+});
+
+describe('stage timings and the fallback device', () => {
+  const describeEvent = (e: StageEvent) => `${e.stage}:${e.state}:${e.device}`;
+
+  it('reports weights, graph, session and forward stages with their times; a second forward only runs', async () => {
+    const events: StageEvent[] = [];
+    const f = loadFixture('tiny-base');
+    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'cpu', onStage: (e) => events.push(e) });
+    models.set('tiny-base-events', m);
+    expect(events.map(describeEvent)).toEqual(['weights:start:cpu', 'weights:end:cpu']);
+    const perCall: StageEvent[] = [];
+    await m.forward(f.args, { onStage: (e) => perCall.push(e) });
+    expect(perCall.map(describeEvent)).toEqual(['graph:start:cpu', 'graph:end:cpu', 'session:start:cpu', 'session:end:cpu', 'forward:start:cpu', 'forward:end:cpu']);
+    expect(events.slice(2)).toEqual(perCall);
+    for (const e of perCall) if (e.state === 'end') expect(e.ms).toBeGreaterThanOrEqual(0);
+    perCall.length = 0;
+    await m.forward(f.args, { onStage: (e) => perCall.push(e) });
+    expect(perCall.map(describeEvent)).toEqual(['forward:start:cpu', 'forward:end:cpu']);
+  });
+
+  it('creates the session on the fallback device when the first one fails, and records it as the device', async () => {
+    const cpu = nodeBackend();
+    const flaky: InferenceBackend = {
+      devices: ['webgpu', 'cpu'],
+      createSession: (model, opts) => (opts.device === 'webgpu' ? Promise.reject(new Error('no adapter')) : cpu.createSession(model, opts)),
+    };
+    const f = loadFixture('tiny-base');
+    const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
+    const log: string[] = [];
+    const m = BaseModel.fromCheckpoint(checkpoint, {
+      backend: flaky,
+      device: 'webgpu',
+      fallbackDevice: 'cpu',
+      dtype: 'float32',
+      onStage: (e) => log.push(describeEvent(e)),
+      onFallback: (e) => log.push(`fallback ${e.from} -> ${e.to}: ${e.reason}`),
+    });
+    models.set('tiny-base-fallback', m);
+    expect(m.device).toBe('webgpu');
+    const info = await m.session(f.args);
+    expect(info.device).toBe('cpu');
+    expect(m.device).toBe('cpu');
+    expect(log).toEqual(['graph:start:webgpu', 'graph:end:webgpu', 'session:start:webgpu', 'fallback webgpu -> cpu: no adapter', 'session:start:cpu', 'session:end:cpu']);
+    const out = await m.forward(f.args);
+    expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(1e-4);
+    const strict = BaseModel.fromCheckpoint(checkpoint, { backend: flaky, device: 'webgpu', dtype: 'float32' });
+    await expect(strict.forward(f.args)).rejects.toThrow(/no adapter/);
+    expect(strict.device).toBe('webgpu');
+  });
+
+  it('keeps at most maxSessions sessions, releasing the oldest', async () => {
+    const cpu = nodeBackend();
+    let live = 0;
+    const counting: InferenceBackend = {
+      devices: ['cpu'],
+      async createSession(model, opts) {
+        const s = await cpu.createSession(model, opts);
+        live++;
+        return {
+          ...s,
+          release: async () => {
+            live--;
+            await s.release();
+          },
+        };
+      },
+    };
+    const f = loadFixture('tiny-base');
+    const m = BaseModel.fromCheckpoint(await loadCheckpoint(localSource(fixtureDir('tiny-base'))), { backend: counting, device: 'cpu', dtype: 'float32', maxSessions: 1 });
+    await m.forward(f.args);
+    const hs = f.args.hidden_states;
+    const [b, fr, c, h, w] = hs.shape as [number, number, number, number, number];
+    await m.forward({ ...f.args, hidden_states: { dtype: 'float32', shape: [b, fr, c, h, w + 2], data: new Float32Array(b * fr * c * h * (w + 2)) } });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(live).toBe(1);
+    await m.release();
+    expect(live).toBe(0);
   });
 });

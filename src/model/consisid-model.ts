@@ -12,11 +12,36 @@ import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
 import type { BackendSession, Device, InferenceBackend } from './runtime/types.ts';
 
-export interface FromPretrainedOptions extends LoadOptions {
+/** the stages of a first forward: reading the weights, building the graph, creating the session, running it */
+export type ModelStage = 'weights' | 'graph' | 'session' | 'forward';
+
+export type StageEvent =
+  | { stage: ModelStage; state: 'start'; device: Device }
+  | { stage: ModelStage; state: 'end'; device: Device; ms: number };
+
+export interface FallbackEvent {
+  from: Device;
+  to: Device;
+  /** why the first device failed */
+  reason: string;
+}
+
+export interface ModelEvents {
+  /** each stage's start, and its end with the time it took */
+  onStage?: (e: StageEvent) => void;
+  /** the session could not be created on the device and was created on the fallback device */
+  onFallback?: (e: FallbackEvent) => void;
+}
+
+export interface FromPretrainedOptions extends LoadOptions, ModelEvents {
   subfolder?: string;
   /** compute dtype; float16 where the provider supports it */
   dtype?: ComputeDtype;
   device?: Device;
+  /** where sessions go when `device` cannot create one (e.g. "webgpu" -> "wasm") */
+  fallbackDevice?: Device;
+  /** sessions kept for different input shapes (default 2); the oldest is released */
+  maxSessions?: number;
   revision?: string;
   hubUrl?: string;
   token?: string;
@@ -26,11 +51,13 @@ export interface FromPretrainedOptions extends LoadOptions {
   source?: FileSource;
 }
 
-export interface RuntimeOptions {
+export interface RuntimeOptions extends ModelEvents {
   backend: InferenceBackend;
   device: Device;
   dtype: ComputeDtype;
   threads?: number;
+  fallbackDevice?: Device;
+  maxSessions?: number;
 }
 
 /** Transformer2DModelOutput */
@@ -38,24 +65,65 @@ export interface Transformer2DModelOutput {
   sample: HostTensor;
 }
 
-interface CachedSession {
-  /** only the shape is kept: the graph's initializers would pin a second copy of the weights */
+/** what a created session runs on */
+export interface SessionInfo {
+  device: Device;
+  shape: GraphShape;
   outputShape: readonly number[];
+}
+
+interface CachedSession extends SessionInfo {
+  /** only the shape is kept: the graph's initializers would pin a second copy of the weights */
   session: BackendSession;
 }
 
-const MAX_SESSIONS = 2;
+const DEFAULT_MAX_SESSIONS = 2;
 
-export const graphKey = (s: GraphShape): string => JSON.stringify(s);
+const graphKey = (s: GraphShape): string => JSON.stringify(s);
+
+/** calls both listeners (model-wide, then per call) */
+function mergeEvents(a: ModelEvents, b: ModelEvents | undefined): ModelEvents {
+  if (!b) return a;
+  return {
+    onStage: (e) => {
+      a.onStage?.(e);
+      b.onStage?.(e);
+    },
+    onFallback: (e) => {
+      a.onFallback?.(e);
+      b.onFallback?.(e);
+    },
+  };
+}
+
+async function timedStage<T>(events: ModelEvents, stage: ModelStage, device: Device, fn: () => Promise<T> | T): Promise<T> {
+  events.onStage?.({ stage, state: 'start', device });
+  const t0 = performance.now();
+  const out = await fn();
+  events.onStage?.({ stage, state: 'end', device, ms: performance.now() - t0 });
+  return out;
+}
 
 export class ConsisIDTransformer3DModel {
   private readonly sessions = new Map<string, Promise<CachedSession>>();
+  private currentDevice: Device;
 
   constructor(
     readonly config: ConsisIDConfig,
     readonly weights: Checkpoint['weights'],
-    readonly runtime: RuntimeOptions,
-  ) {}
+    private readonly runtime: RuntimeOptions,
+  ) {
+    this.currentDevice = runtime.device;
+  }
+
+  /** the device new sessions are created on: the requested one, or the fallback after it failed */
+  get device(): Device {
+    return this.currentDevice;
+  }
+
+  get dtype(): ComputeDtype {
+    return this.runtime.dtype;
+  }
 
   static async resolveSource(repoIdOrPath: string, opts: FromPretrainedOptions, env: ModelEnvironment): Promise<FileSource> {
     if (opts.source) return opts.source;
@@ -68,15 +136,17 @@ export class ConsisIDTransformer3DModel {
 
   static async fromPretrained(repoIdOrPath: string, opts: FromPretrainedOptions = {}): Promise<ConsisIDTransformer3DModel> {
     const env = opts.environment ?? browserEnvironment;
+    const device = opts.device ?? env.defaultDevice;
     const source = await ConsisIDTransformer3DModel.resolveSource(repoIdOrPath, opts, env);
-    const checkpoint = await loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal });
+    const checkpoint = await timedStage(opts, 'weights', device, () => loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }));
     const backend = await env.backend();
-    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device: opts.device ?? env.defaultDevice, dtype: opts.dtype ?? 'float32', threads: opts.threads });
+    const { threads, fallbackDevice, maxSessions, onStage, onFallback } = opts;
+    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype: opts.dtype ?? 'float32', threads, fallbackDevice, maxSessions, onStage, onFallback });
   }
 
   static fromCheckpoint(checkpoint: Checkpoint, runtime: RuntimeOptions): ConsisIDTransformer3DModel {
-    if (!runtime.backend.devices.includes(runtime.device)) {
-      throw new Error(`device "${runtime.device}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
+    for (const d of [runtime.device, runtime.fallbackDevice]) {
+      if (d && !runtime.backend.devices.includes(d)) throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
     }
     return new ConsisIDTransformer3DModel(checkpoint.config, checkpoint.weights, runtime);
   }
@@ -86,19 +156,41 @@ export class ConsisIDTransformer3DModel {
     return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype });
   }
 
-  private session(shape: GraphShape): Promise<CachedSession> {
+  private async createSession(model: Uint8Array, events: ModelEvents): Promise<{ session: BackendSession; device: Device }> {
+    const threads = this.runtime.threads ? { threads: this.runtime.threads } : {};
+    const device = this.currentDevice;
+    try {
+      return { session: await timedStage(events, 'session', device, () => this.runtime.backend.createSession(model, { device, ...threads })), device };
+    } catch (e) {
+      const to = this.runtime.fallbackDevice;
+      if (!to || to === device) throw e;
+      events.onFallback?.({ from: device, to, reason: e instanceof Error ? e.message : String(e) });
+      this.currentDevice = to;
+      return { session: await timedStage(events, 'session', to, () => this.runtime.backend.createSession(model, { device: to, ...threads })), device: to };
+    }
+  }
+
+  /** the session for these inputs' shapes: built and created on first use, then cached */
+  async session(args: ForwardArgs, events?: ModelEvents): Promise<SessionInfo> {
+    const { device, shape, outputShape } = await this.cachedSession(prepareForward(this.config, args).shape, mergeEvents(this.runtime, events));
+    return { device, shape, outputShape };
+  }
+
+  private cachedSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
     const key = graphKey(shape);
     let s = this.sessions.get(key);
     if (!s) {
       s = (async () => {
-        const built = this.buildGraph(shape);
-        const bytes = encodeModel(built.model);
-        const session = await this.runtime.backend.createSession(bytes, { device: this.runtime.device, ...(this.runtime.threads ? { threads: this.runtime.threads } : {}) });
-        return { outputShape: built.outputShape, session };
+        const { bytes, outputShape } = await timedStage(events, 'graph', this.currentDevice, () => {
+          const built = this.buildGraph(shape);
+          return { bytes: encodeModel(built.model), outputShape: built.outputShape };
+        });
+        const { session, device } = await this.createSession(bytes, events);
+        return { outputShape, session, device, shape };
       })();
       s.catch(() => this.sessions.delete(key));
       this.sessions.set(key, s);
-      while (this.sessions.size > MAX_SESSIONS) {
+      while (this.sessions.size > (this.runtime.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
         const [oldKey, old] = this.sessions.entries().next().value as [string, Promise<CachedSession>];
         this.sessions.delete(oldKey);
         void old.then((o) => o.session.release()).catch(() => undefined);
@@ -107,13 +199,14 @@ export class ConsisIDTransformer3DModel {
     return s;
   }
 
-  forward(args: ForwardInputs & { return_dict?: true }): Promise<Transformer2DModelOutput>;
-  forward(args: ForwardInputs & { return_dict: false }): Promise<[HostTensor]>;
-  forward(args: ForwardArgs): Promise<Transformer2DModelOutput | [HostTensor]>;
-  async forward(args: ForwardArgs): Promise<Transformer2DModelOutput | [HostTensor]> {
+  forward(args: ForwardInputs & { return_dict?: true }, events?: ModelEvents): Promise<Transformer2DModelOutput>;
+  forward(args: ForwardInputs & { return_dict: false }, events?: ModelEvents): Promise<[HostTensor]>;
+  forward(args: ForwardArgs, events?: ModelEvents): Promise<Transformer2DModelOutput | [HostTensor]>;
+  async forward(args: ForwardArgs, events?: ModelEvents): Promise<Transformer2DModelOutput | [HostTensor]> {
     const prepared = prepareForward(this.config, args);
-    const { outputShape, session } = await this.session(prepared.shape);
-    const out = await session.run(prepared.feeds);
+    const all = mergeEvents(this.runtime, events);
+    const { outputShape, session, device } = await this.cachedSession(prepared.shape, all);
+    const out = await timedStage(all, 'forward', device, () => session.run(prepared.feeds));
     const sample = out.sample;
     if (!sample) throw new Error('the session returned no "sample" output');
     const tensor: HostTensor = { dtype: 'float32', shape: [...outputShape], data: sample.data };

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createHubClient, type HubClient } from '../../hub/client.ts';
 import { clearSession, loadSession, saveSession, type StoredSession } from './session-storage.ts';
+import { watchUnauthorized } from './watch-unauthorized.ts';
 
 interface SessionValue {
   session: StoredSession | null;
@@ -11,11 +13,15 @@ interface SessionValue {
   signOut(): void;
 }
 
-export const SESSION_EXPIRED_EVENT = 'hub-console:session-expired';
-
 const SessionContext = createContext<SessionValue | null>(null);
 
-export function SessionProvider({ children, onSignOut }: { children: ReactNode; onSignOut?: () => void }) {
+/**
+ * Holds the signed-in session, inside the QueryClientProvider whose client it watches: a 401 from
+ * any query or mutation ends the session (the token is gone or revoked), and ending it for any
+ * reason clears the cache, so the next user sees nothing of the last one's data.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
   const [session, setSession] = useState<StoredSession | null>(() => loadSession());
   const [expired, setExpired] = useState(false);
   const client = useMemo(() => (session ? createHubClient({ baseUrl: session.baseUrl, token: session.token }) : null), [session]);
@@ -24,23 +30,18 @@ export function SessionProvider({ children, onSignOut }: { children: ReactNode; 
     setExpired(false);
     setSession(s);
   }, []);
-  const signOut = useCallback(() => {
-    clearSession();
-    setExpired(false);
-    setSession(null);
-    onSignOut?.();
-  }, [onSignOut]);
-  useEffect(() => {
-    // Dispatched by the app when the hub answers 401: the token is gone or revoked.
-    const expire = () => {
+  const end = useCallback(
+    (why: 'signed-out' | 'expired') => {
       clearSession();
-      setExpired(true);
+      setExpired(why === 'expired');
       setSession(null);
-      onSignOut?.();
-    };
-    window.addEventListener(SESSION_EXPIRED_EVENT, expire);
-    return () => window.removeEventListener(SESSION_EXPIRED_EVENT, expire);
-  }, [onSignOut]);
+      queryClient.clear();
+    },
+    [queryClient],
+  );
+  const signOut = useCallback(() => end('signed-out'), [end]);
+  // RequireSession then sends the user to sign-in with ?next= the page they were on.
+  useEffect(() => watchUnauthorized(queryClient, () => end('expired')), [queryClient, end]);
   const value = useMemo(() => ({ session, client, expired, signIn, signOut }), [session, client, expired, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,9 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
+import { setPageTitle } from './document-title.ts';
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   // Bookmarks and the tab strip get the page's name.
   useEffect(() => {
-    document.title = `${title} · Hub Console`;
+    setPageTitle(title);
   }, [title]);
   return (
     <header className="mb-5 flex flex-wrap items-end justify-between gap-3">

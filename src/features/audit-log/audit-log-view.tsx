@@ -6,7 +6,7 @@ import type { AuditLogExportResult } from '../../hub/client.ts';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 import { AuditTable } from './audit-table.tsx';
 import { filterByType, hitExportCap, sortIndexes, typeCounts } from './audit-view.ts';
-import { saveText } from './download.ts';
+import { saveText } from '../../components/ui/save-text.ts';
 import { EventDrawer } from './event-drawer.tsx';
 import { TypeFacet } from './type-facet.tsx';
 import type { AuditParams, AuditParamsUpdate } from './use-audit-params.ts';

@@ -6,7 +6,7 @@ import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 import { exportInWorker } from './export-in-worker.ts';
 
 /**
- * The audit export (same query key as `auditLogQuery`), fetched and validated by the hub client
+ * The audit export (under `hubKeys.org(org).auditLog`), fetched and validated by the hub client
  * in a worker, plus the newest events as soon as they stream in (`preview`).
  */
 export function useAuditExport(org: string, q: string, enabled: boolean) {

@@ -10,12 +10,15 @@ import { notificationsQuery } from '../../hub/queries.ts';
 import { NOTIFICATIONS_PAGE_SIZE, type NotificationFilters } from '../../hub/schemas/index.ts';
 import { BulkBar } from './bulk-bar.tsx';
 import { targetSize, type BulkTarget } from './bulk-target.ts';
+import { MarkAllRead } from './mark-all-read.tsx';
+import { NewNotificationsBanner } from './new-notifications-banner.tsx';
 import { NotificationList } from './notification-list.tsx';
 import { viewOf } from './notification-view.ts';
 import { Pagination } from './pagination.tsx';
 import { useBulkActions, type BulkAction } from './use-bulk-actions.ts';
 import { useInboxKeys } from './use-inbox-keys.ts';
 import { useKeyedState } from './use-keyed-state.ts';
+import { useNewNotifications } from './use-new-notifications.ts';
 import { usePrefetchNextPage } from './use-prefetch-next-page.ts';
 import { useSelection } from './use-selection.ts';
 
@@ -47,6 +50,7 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
   const pageIds = rows.map((r) => r.view.id);
   const matching = list.data?.count.view ?? 0;
   usePrefetchNextPage(filters, page, !list.isPlaceholderData && (page + 1) * NOTIFICATIONS_PAGE_SIZE < matching);
+  const fresh = useNewNotifications(filters, page, setPage);
 
   function currentTarget(): BulkTarget | null {
     if (selection.allMatching) return { kind: 'all', filters, visibleIds: pageIds, count: matching };
@@ -88,6 +92,10 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
           </Button>
         </div>
       )}
+      <div className="mb-2 flex flex-wrap items-center gap-2">
+        <NewNotificationsBanner count={fresh.count} onShow={fresh.show} />
+        <MarkAllRead filters={filters} busy={bulk.isPending} run={(action, onSuccess) => bulk.mutate(action, { onSuccess })} />
+      </div>
       <BulkBar
         selection={selection}
         pageIds={pageIds}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Notification } from '../../hub/schemas/index.ts';
+import { hubWebUrl } from '../../hub/web-urls.ts';
 import { NotificationRow } from './notification-row.tsx';
 import type { NotificationView } from './notification-view.ts';
 
@@ -31,7 +32,7 @@ export function NotificationList({ rows, hubUrl, selected, allSelected, active, 
           }}
           notification={notification}
           view={view}
-          href={hubUrl + view.path}
+          href={hubWebUrl(hubUrl, view.path)}
           selected={allSelected || selected.has(view.id)}
           active={i === active}
           onToggle={() => onToggle(view.id)}

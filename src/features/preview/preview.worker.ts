@@ -3,12 +3,10 @@
 // builds the ONNX graph for the input shape, creates the onnxruntime-web session on WebGPU or
 // WASM and runs a forward pass or a DDIM loop, posting each step's latents as they come.
 import '../../zod-jitless.ts';
-import { ConsisIDTransformer3DModel, graphKey } from '../../model/consisid-model.ts';
+import { ConsisIDTransformer3DModel } from '../../model/consisid-model.ts';
 import type { ModelEnvironment } from '../../model/environment.ts';
 import type { FileSource } from '../../model/loader/file-source.ts';
-import { prepareForward, type ForwardArgs } from '../../model/forward-inputs.ts';
-import { encodeModel } from '../../model/onnx/onnx-proto.ts';
-import type { BackendSession } from '../../model/runtime/types.ts';
+import type { ForwardArgs } from '../../model/forward-inputs.ts';
 import type { HostTensor } from '../../model/tensor.ts';
 import { resolveUrl, type CheckpointRef } from './checkpoint.ts';
 import { forwardArgs, generateInputs, gaussian, numel, type F32Tensor } from './inputs.ts';
@@ -40,11 +38,7 @@ function cacheSource(ref: CheckpointRef, files: string[]): FileSource {
 
 interface Loaded {
   model: ConsisIDTransformer3DModel;
-  device: Device;
-  threads: number;
-  fallback: boolean;
   loadMs: number;
-  sessions: Map<string, Promise<{ session: BackendSession; outputShape: number[] }>>;
 }
 
 let loaded: Loaded | null = null;
@@ -53,58 +47,39 @@ async function load(ref: CheckpointRef, files: string[], device: Device, threads
   const t0 = performance.now();
   const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
   const environment: ModelEnvironment = { backend: async () => bundledWebBackend(), localSource: async () => null, defaultDevice: 'wasm' };
-  const model = await ConsisIDTransformer3DModel.fromPretrained(ref.repoId, { source: cacheSource(ref, files), device, threads, environment, dtype: 'float32' });
-  loaded = { model, device, threads, fallback, loadMs: performance.now() - t0, sessions: new Map() };
+  const model = await ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
+    source: cacheSource(ref, files),
+    device,
+    threads,
+    environment,
+    dtype: 'float32',
+    // automatic choice: a WebGPU device that cannot run the graph falls back to WASM
+    ...(fallback && device === 'webgpu' ? { fallbackDevice: 'wasm' as const } : {}),
+    // one shape at a time is enough for the page; older sessions are released (GPU memory)
+    maxSessions: 1,
+    onFallback: (e) => post({ type: 'fallback', from: e.from as Device, to: e.to as Device, reason: e.reason }),
+  });
+  loaded = { model, loadMs: performance.now() - t0 };
   let params = 0;
   for (const w of model.weights.values()) params += numel(w.shape);
-  post({ type: 'loaded', device, loadMs: loaded.loadMs, params });
+  post({ type: 'loaded', device: model.device as Device, loadMs: loaded.loadMs, params });
 }
 
-/** one forward pass with its own graph/session cache, so graph build and session creation are timed apart */
+/** one forward pass; the model reports graph build, session creation and forward times apart */
 async function forward(l: Loaded, args: ForwardArgs, timings: Timings, stage: (s: string) => void): Promise<HostTensor> {
-  const prepared = prepareForward(l.model.config, args);
-  const key = graphKey(prepared.shape);
-  let entry = l.sessions.get(key);
-  if (!entry) {
-    entry = (async () => {
-      stage('building the ONNX graph');
-      const t0 = performance.now();
-      const built = l.model.buildGraph(prepared.shape);
-      const bytes = encodeModel(built.model);
-      const t1 = performance.now();
-      timings.graphBuildMs.push(t1 - t0);
-      stage(`creating the ${l.device === 'webgpu' ? 'WebGPU' : 'WASM'} session`);
-      let session: BackendSession;
-      try {
-        session = await l.model.runtime.backend.createSession(bytes, { device: l.device, threads: l.threads });
-      } catch (e) {
-        if (l.device !== 'webgpu' || !l.fallback) throw e;
-        // automatic choice: a WebGPU device that cannot run the graph falls back to WASM
-        const reason = e instanceof Error ? e.message : String(e);
-        post({ type: 'fallback', from: 'webgpu', to: 'wasm', reason });
-        l.device = 'wasm';
-        stage('creating the WASM session');
-        session = await l.model.runtime.backend.createSession(bytes, { device: 'wasm', threads: l.threads });
+  const { sample } = await l.model.forward({ ...args, return_dict: true }, {
+    onStage: (e) => {
+      if (e.state === 'start') {
+        if (e.stage === 'graph') stage('building the ONNX graph');
+        if (e.stage === 'session') stage(`creating the ${e.device === 'webgpu' ? 'WebGPU' : 'WASM'} session`);
+        return;
       }
-      timings.sessionCreateMs.push(performance.now() - t1);
-      return { session, outputShape: [...built.outputShape] };
-    })();
-    entry.catch(() => l.sessions.delete(key));
-    l.sessions.set(key, entry);
-    // one shape at a time is enough for the page; release older sessions (GPU memory)
-    for (const [k, old] of l.sessions) {
-      if (k === key) continue;
-      l.sessions.delete(k);
-      void old.then((o) => o.session.release()).catch(() => undefined);
-    }
-  }
-  const { session, outputShape } = await entry;
-  const t = performance.now();
-  const out = await session.run(prepared.feeds);
-  timings.forwardMs.push(performance.now() - t);
-  const sample = out.sample;
-  if (!sample) throw new Error('the session returned no "sample" output');
-  return { dtype: 'float32', shape: outputShape, data: sample.data };
+      if (e.stage === 'graph') timings.graphBuildMs.push(e.ms);
+      if (e.stage === 'session') timings.sessionCreateMs.push(e.ms);
+      if (e.stage === 'forward') timings.forwardMs.push(e.ms);
+    },
+  });
+  return sample;
 }
 
 const zerosLike = (t: F32Tensor): F32Tensor => ({ dtype: 'float32', shape: [...t.shape], data: new Float32Array(t.data.length) });
@@ -140,7 +115,7 @@ async function run(id: number, req: RunRequest) {
     stage('forward pass');
     const out = await forward(l, base, timings, stage);
     const data = out.data as Float32Array;
-    post({ type: 'done', id, shape: out.shape, sample: data, timings, provider: l.device }, [data.buffer]);
+    post({ type: 'done', id, shape: out.shape, sample: data, timings, provider: l.model.device }, [data.buffer]);
     return;
   }
 
@@ -180,7 +155,7 @@ async function run(id: number, req: RunRequest) {
     const copy = x.slice();
     post({ type: 'step', id, index: i, total: ddim.timesteps.length, timestep: t, shape: xShape, latents: copy, forwardMs: ms }, [copy.buffer]);
   }
-  post({ type: 'done', id, shape: xShape, sample: x, timings, provider: l.device });
+  post({ type: 'done', id, shape: xShape, sample: x, timings, provider: l.model.device });
 }
 
 self.onmessage = async (e: MessageEvent<ToWorker>) => {

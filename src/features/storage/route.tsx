@@ -1,25 +1,34 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useHubClient } from '../../components/session/session-context.tsx';
+import { useHubClient, useSession } from '../../components/session/session-context.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
+import { formatBytes } from '../../components/ui/format.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { saveText } from '../../components/ui/save-text.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { repositoryUsageQuery, whoamiQuery } from '../../hub/queries.ts';
 import { StorageCharts } from './storage-chart.tsx';
 import { StorageFilters } from './storage-filters.tsx';
 import { useStorageParams } from './use-storage-params.ts';
+import { usageCsv, usageCsvName } from './usage-export.ts';
 import { summarize } from './usage-summary.ts';
 import { UsageTable } from './usage-table.tsx';
 import { UsageTotals } from './usage-totals.tsx';
 
 export function Component() {
   const client = useHubClient();
+  const { session } = useSession();
+  const hubUrl = session?.baseUrl ?? '';
   const [params, update] = useStorageParams();
   const me = useQuery(whoamiQuery(client));
+  const ownerQuery = { ...(params.org ? { org: params.org } : {}), sort: 'storage', direction: 'desc' } as const;
+  // Totals and charts cover every repository of the owner; search, type and limit narrow the table only.
+  const everything = useQuery({ ...repositoryUsageQuery(client, ownerQuery), placeholderData: keepPreviousData });
   const usage = useQuery({
     ...repositoryUsageQuery(client, {
-      ...(params.org ? { org: params.org } : {}),
+      ...ownerQuery,
       sort: params.sort,
       direction: params.direction,
       ...(params.search ? { search: params.search } : {}),
@@ -28,24 +37,34 @@ export function Component() {
     }),
     placeholderData: keepPreviousData,
   });
-  const summary = useMemo(() => summarize(usage.data ?? []), [usage.data]);
+  const summary = useMemo(() => summarize(everything.data ?? []), [everything.data]);
+  const shown = useMemo(() => summarize(usage.data ?? []), [usage.data]);
   const owner = params.org || me.data?.name || 'you';
+  const failed = everything.isError ? everything : usage.isError ? usage : undefined;
   return (
     <>
       <PageHeader title="Storage" description={`Repository storage for ${owner}. Sizes are in bytes (decimal units).`} />
       <StorageFilters params={params} onChange={update} me={me.data?.name ?? 'Me'} orgs={me.data?.orgs ?? []} />
-      {usage.isPending && <Skeleton label="Loading repository usage" />}
-      {usage.isError && <ErrorPanel error={usage.error} title="Could not load repository usage" onRetry={() => void usage.refetch()} />}
-      {usage.data && (
-        <div className={`space-y-6 ${usage.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={usage.isFetching}>
-          <UsageTotals summary={summary} />
+      {(everything.isPending || usage.isPending) && !failed && <Skeleton label="Loading repository usage" />}
+      {failed && <ErrorPanel error={failed.error} title="Could not load repository usage" onRetry={() => void Promise.all([everything.refetch(), usage.refetch()])} />}
+      {everything.data && usage.data && (
+        <div className={`space-y-6 ${usage.isPlaceholderData || everything.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={usage.isFetching || everything.isFetching}>
+          <UsageTotals summary={summary} owner={owner} />
+          {summary.count > 0 && <StorageCharts summary={summary} />}
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <p data-testid="shown-summary">
+              Showing {shown.count} of {summary.count} repositories · {formatBytes(shown.bytes)} of {formatBytes(summary.bytes)}
+            </p>
+            {usage.data.length > 0 && (
+              <Button className="ml-auto" onClick={() => saveText(usageCsv(usage.data, hubUrl), usageCsvName(owner), 'text/csv')}>
+                Export CSV
+              </Button>
+            )}
+          </div>
           {usage.data.length === 0 ? (
             <EmptyState title="No repositories match">Change the search or type filter.</EmptyState>
           ) : (
-            <>
-              <StorageCharts summary={summary} />
-              <UsageTable rows={usage.data} params={params} onChange={update} />
-            </>
+            <UsageTable rows={usage.data} params={params} hubUrl={hubUrl} onChange={update} />
           )}
         </div>
       )}

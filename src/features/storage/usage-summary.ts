@@ -1,22 +1,29 @@
 import { REPO_TYPES, type RepoType, type RepositoryUsage } from '../../hub/schemas/index.ts';
 
-export interface UsageSummary {
+type Visibility = RepositoryUsage['visibility'];
+interface Tally {
+  bytes: number;
   count: number;
-  totalBytes: number;
-  byType: { type: RepoType; bytes: number; count: number }[];
+}
+
+export interface UsageSummary extends Tally {
+  byType: ({ type: RepoType } & Tally)[];
+  byVisibility: Record<Visibility, Tally>;
   top: RepositoryUsage[];
 }
 
-/** Totals over the listed repositories, per type, and the largest few. */
-export function summarize(rows: RepositoryUsage[], topN = 5): UsageSummary {
-  const byType = new Map<RepoType, { bytes: number; count: number }>(REPO_TYPES.map((t) => [t, { bytes: 0, count: 0 }]));
-  let totalBytes = 0;
+/** Totals over the given repositories: all, per type, per visibility, and the largest few. */
+export function summarize(rows: readonly RepositoryUsage[], topN = 5): UsageSummary {
+  const byType = new Map<RepoType, Tally>(REPO_TYPES.map((t) => [t, { bytes: 0, count: 0 }]));
+  const byVisibility: Record<Visibility, Tally> = { public: { bytes: 0, count: 0 }, private: { bytes: 0, count: 0 }, protected: { bytes: 0, count: 0 } };
+  let bytes = 0;
   for (const r of rows) {
-    totalBytes += r.storage;
-    const t = byType.get(r.type)!;
-    t.bytes += r.storage;
-    t.count += 1;
+    bytes += r.storage;
+    for (const t of [byType.get(r.type)!, byVisibility[r.visibility]]) {
+      t.bytes += r.storage;
+      t.count += 1;
+    }
   }
   const top = [...rows].sort((a, b) => b.storage - a.storage).slice(0, topN);
-  return { count: rows.length, totalBytes, byType: REPO_TYPES.map((type) => ({ type, ...byType.get(type)! })), top };
+  return { count: rows.length, bytes, byType: REPO_TYPES.map((type) => ({ type, ...byType.get(type)! })), byVisibility, top };
 }

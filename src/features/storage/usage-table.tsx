@@ -1,5 +1,6 @@
 import { formatBytes, formatDateTime, formatRelative } from '../../components/ui/format.ts';
 import type { RepositoryUsage } from '../../hub/schemas/index.ts';
+import { repoWebUrl } from '../../hub/web-urls.ts';
 import type { Direction, SortKey, StorageParams } from './use-storage-params.ts';
 
 function SortHeader({ label, sortKey, params, onChange }: { label: string; sortKey: SortKey; params: StorageParams; onChange(p: Partial<StorageParams>): void }) {
@@ -16,7 +17,7 @@ function SortHeader({ label, sortKey, params, onChange }: { label: string; sortK
 }
 
 /** The hub sorts (sort/direction are query parameters); headers only change the URL. */
-export function UsageTable({ rows, params, onChange }: { rows: RepositoryUsage[]; params: StorageParams; onChange(p: Partial<StorageParams>): void }) {
+export function UsageTable({ rows, params, hubUrl, onChange }: { rows: RepositoryUsage[]; params: StorageParams; hubUrl: string; onChange(p: Partial<StorageParams>): void }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
       <table className="w-full text-left text-sm">
@@ -34,7 +35,11 @@ export function UsageTable({ rows, params, onChange }: { rows: RepositoryUsage[]
         <tbody>
           {rows.map((r) => (
             <tr key={`${r.type}:${r.id}`} className="border-t border-slate-200 dark:border-slate-800" data-testid="usage-row">
-              <td className="px-3 py-2 font-medium">{r.id}</td>
+              <td className="px-3 py-2 font-medium">
+                <a href={repoWebUrl(hubUrl, { type: r.type, name: r.id })} target="_blank" rel="noopener noreferrer" className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300">
+                  {r.id}
+                </a>
+              </td>
               <td className="px-3 py-2">{r.type}</td>
               <td className="px-3 py-2">{r.visibility}</td>
               <td className="whitespace-nowrap px-3 py-2 tabular-nums" data-bytes={r.storage}>{formatBytes(r.storage)}</td>

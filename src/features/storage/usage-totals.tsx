@@ -1,25 +1,41 @@
 import { formatBytes } from '../../components/ui/format.ts';
 import type { UsageSummary } from './usage-summary.ts';
 
-export function UsageTotals({ summary }: { summary: UsageSummary }) {
+function Stat({ label, bytes, count, testId }: { label: string; bytes: number; count: number; testId: string }) {
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7" data-testid="storage-totals">
-      <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-        <dt className="text-xs text-slate-600 dark:text-slate-400">Total</dt>
-        <dd className="text-lg font-semibold" data-testid="total-bytes">{formatBytes(summary.totalBytes)}</dd>
-      </div>
-      <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-        <dt className="text-xs text-slate-600 dark:text-slate-400">Repositories</dt>
-        <dd className="text-lg font-semibold" data-testid="total-count">{summary.count}</dd>
-      </div>
-      {summary.byType.map((t) => (
-        <div key={t.type} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-          <dt className="text-xs capitalize text-slate-600 dark:text-slate-400">{t.type}s</dt>
-          <dd className="text-sm font-medium">
-            {formatBytes(t.bytes)} <span className="text-xs text-slate-600 dark:text-slate-400">· {t.count}</span>
-          </dd>
+    <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800" data-testid={testId} data-bytes={bytes} data-count={count}>
+      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="text-sm font-medium">
+        {formatBytes(bytes)} <span className="text-xs text-slate-600 dark:text-slate-400">· {count}</span>
+      </dd>
+    </div>
+  );
+}
+
+/** Totals over every repository of the owner, whatever the table below is filtered to. */
+export function UsageTotals({ summary, owner }: { summary: UsageSummary; owner: string }) {
+  const { byVisibility: v } = summary;
+  return (
+    <section aria-labelledby="totals-title">
+      <h2 id="totals-title" className="mb-2 text-sm font-medium text-slate-700 dark:text-slate-300">
+        All of {owner}’s repositories
+      </h2>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8" data-testid="storage-totals">
+        <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Total</dt>
+          <dd className="text-lg font-semibold" data-testid="total-bytes" data-bytes={summary.bytes}>{formatBytes(summary.bytes)}</dd>
         </div>
-      ))}
-    </dl>
+        <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Repositories</dt>
+          <dd className="text-lg font-semibold" data-testid="total-count">{summary.count}</dd>
+        </div>
+        <Stat label="Public" bytes={v.public.bytes} count={v.public.count} testId="visibility-public" />
+        <Stat label="Private" bytes={v.private.bytes} count={v.private.count} testId="visibility-private" />
+        {v.protected.count > 0 && <Stat label="Protected" bytes={v.protected.bytes} count={v.protected.count} testId="visibility-protected" />}
+        {summary.byType.map((t) => (
+          <Stat key={t.type} label={`${t.type[0]!.toUpperCase()}${t.type.slice(1)}s`} bytes={t.bytes} count={t.count} testId={`type-${t.type}`} />
+        ))}
+      </dl>
+    </section>
   );
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../hub/client.ts';
-import { startMockHub, TOKENS, type Harness } from '../../hub/integration-test-harness.ts';
+import { startMockHub, TOKENS, type Harness } from '../../test-support/hub-harness.ts';
 import { WATCHED_TYPES, WEBHOOK_DOMAINS, WebhookInput, type Webhook } from '../../hub/schemas/index.ts';
 // eslint-disable-next-line import/no-restricted-paths -- test-only: stored webhooks sampled from the request schema, as the hardening suite does
 import { arbitraryFor, toJsonSchema } from '../../mock-hub/hardening/json-schema.ts';

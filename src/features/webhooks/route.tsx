@@ -1,4 +1,5 @@
 import { Route, Routes } from 'react-router-dom';
+import { DeliveryDetail } from './delivery-detail.tsx';
 import { WebhookCreate } from './webhook-create.tsx';
 import { WebhookDetail } from './webhook-detail.tsx';
 import { WebhookList } from './webhook-list.tsx';
@@ -9,6 +10,7 @@ export function Component() {
       <Route index element={<WebhookList />} />
       <Route path="new" element={<WebhookCreate />} />
       <Route path=":id" element={<WebhookDetail />} />
+      <Route path=":id/deliveries/:logId" element={<DeliveryDetail />} />
     </Routes>
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { hubKeys } from '../../hub/queries.ts';
-import type { Webhook, WebhookInput, WebhookUpdateInput } from '../../hub/schemas/index.ts';
+import type { TestEventSample, Webhook, WebhookInput, WebhookUpdateInput } from '../../hub/schemas/index.ts';
 
 function useRefresh() {
   const queryClient = useQueryClient();
@@ -47,5 +47,15 @@ export function useReplayDelivery(id: string) {
   return useMutation({
     mutationFn: (logId: string) => client.replayWebhookDelivery(id, logId),
     onSettled: () => queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.logs(id) }),
+  });
+}
+
+/** "Send test event": answered once the delivery is logged, so the log is refreshed right after. */
+export function useSendTestEvent(id: string) {
+  const client = useHubClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (sample: TestEventSample) => client.sendWebhookTestEvent(id, { sample }),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.logs(id) }), queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.detail(id), exact: true })]),
   });
 }

@@ -78,7 +78,7 @@ export function WebhookDetail() {
         actions={<WebhookActions webhook={w} />}
       />
       {/* Deliveries first: what people check daily; the configuration follows. */}
-      <DeliveryLog webhookId={w.id} />
+      <DeliveryLog webhook={w} />
       <h2 className="mb-3 mt-8 text-lg font-semibold">Configuration</h2>
       {/* Keyed by id (and save) so a different or saved webhook starts from its own values. */}
       <WebhookForm

@@ -15,10 +15,8 @@ export interface OrgGate {
 export const TEAM_OR_HIGHER: readonly OrgPlan[] = ['team', 'enterprise', 'enterprise_plus'];
 export const ENTERPRISE: readonly OrgPlan[] = ['enterprise', 'enterprise_plus'];
 
-export interface OrgAccess {
-  org: SeedOrg;
-  role: OrgRole;
-}
+/** The org, and the caller's role in it. */
+export type OrgAccess = SeedOrg & { role: OrgRole };
 
 /**
  * Org endpoints: unknown org 404; a known org the caller is not a member of 403 (its existence is
@@ -35,5 +33,5 @@ export function checkOrgAccess(state: HubState, auth: AuthInfo, name: string, wr
     throw forbidden(`${gate.planMessage ?? 'this organization plan does not include this feature'} (organization "${name}" is on the ${org.plan} plan)`);
   }
   if (gate.admin && role !== 'admin') throw forbidden(`this action needs the admin role in organization "${name}" (your role: ${role})`);
-  return { org, role };
+  return { ...org, role };
 }

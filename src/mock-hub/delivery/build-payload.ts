@@ -1,4 +1,4 @@
-import type { RepoType } from '../../hub/schemas/repo.ts';
+import { repoWebPath, type RepoType } from '../../hub/schemas/repo.ts';
 import { webhookPayloadSchema, type WebhookPayload } from '../../webhooks/payload-schema.ts';
 import type { MockEvent } from './event-schema.ts';
 import { stableId24 } from './ids.ts';
@@ -15,10 +15,8 @@ export interface RepoFacts {
   previousSha?: string;
 }
 
-const WEB_PREFIX: Record<RepoType, string> = { model: '', dataset: 'datasets/', space: 'spaces/', bucket: 'buckets/', kernel: 'kernels/' };
-
 export function repoUrls(baseUrl: string, type: RepoType, name: string) {
-  return { web: `${baseUrl}/${WEB_PREFIX[type]}${name}`, api: `${baseUrl}/api/${type}s/${name}` };
+  return { web: `${baseUrl}${repoWebPath(type, name)}`, api: `${baseUrl}/api/${type}s/${name}` };
 }
 
 /** The payload the hub sends for `event` to webhook `webhookId`; throws if it would not match the schema. */

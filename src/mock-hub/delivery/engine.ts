@@ -1,8 +1,8 @@
-import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
+import type { WebhookDelivery } from '../../hub/schemas/webhook-log.ts';
 import type { Webhook } from '../../hub/schemas/webhook.ts';
 import type { WebhookPayload } from '../../webhooks/payload-schema.ts';
 import { buildPayload, type RepoFacts } from './build-payload.ts';
-import { PayloadArchive } from './delivery-log.ts';
+import { replayablePayload, requestRecord } from './delivery-log.ts';
 import type { MockEvent, MockEventResult } from './event-schema.ts';
 import { FailureTracker, SUSPEND_AFTER_FAILURES } from './failure-tracker.ts';
 import type { DeliveryHost } from './host.ts';
@@ -25,17 +25,29 @@ interface Outcome extends SendResult {
   target: string;
 }
 
+/** How a delivery came about, beyond a hub event: a replay of a logged one, or a test event. */
+interface Origin {
+  replayOf?: string;
+  test?: boolean;
+}
+
 export interface DeliveryEngine {
   /**
    * Matches the event and starts its deliveries without waiting for them. `actor` is the user who
    * made the event happen (defaults to the repo owner).
    */
   emit(event: MockEvent, actor?: string): MockEventResult;
-  logs(webhookId: string): WebhookLogEntry[];
+  /** Newest first, each with its request and response. */
+  logs(webhookId: string): WebhookDelivery[];
+  /**
+   * Delivers `event` to this one webhook, whatever it watches (the "Send test event" button), and
+   * waits for it; undefined when the webhook is unknown.
+   */
+  sendTest(webhookId: string, event: MockEvent): Promise<{ logId: string; status: number } | undefined>;
   /** Re-sends a logged payload and waits for it; undefined when the webhook or log entry is unknown. */
   replay(webhookId: string, logId: string): Promise<{ status: number } | undefined>;
-  /** Whether the payload of a logged delivery is still kept (payloads live in memory only). */
-  canReplay(logId: string): boolean;
+  /** Whether the logged delivery kept its whole payload (payloads over the limit are cut). */
+  canReplay(webhookId: string, logId: string): boolean;
   /** Resolves once no delivery is in flight (tests, shutdown). */
   idle(): Promise<void>;
   resetFailures(webhookId: string): void;
@@ -48,7 +60,6 @@ export const NO_RESPONSE_STATUS = 0;
 export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngineOptions = {}): DeliveryEngine {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
-  const payloads = new PayloadArchive();
   const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
   const jobs = new JobRunner((job) => host.saveJob(job.owner.name, job), options.jobTiming ?? DEFAULT_JOB_TIMING, now, (id) => host.job(id));
   const inFlight = new Set<Promise<unknown>>();
@@ -81,13 +92,14 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
     const jobRequest = host.webhook(webhook.id)?.jobRequest;
     const url = webhook.url;
     if (url) return { target: url, ...(await limiter.run(webhook.id, () => sendPayload(url, JSON.stringify(payload), webhook.secret, timeoutMs))) };
+    const noRequest = { requestHeaders: {}, response: null };
     const t0 = performance.now();
     const template = webhook.job ? templateFromWebhookJob(webhook.job, jobRequest) : jobSource(webhook.jobSourceId);
     if (!template) {
-      return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, durationMs: 0 };
+      return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, failure: 'job', durationMs: 0, ...noRequest };
     }
     const job = jobs.start(template, JSON.stringify(payload), host.principal(owner));
-    return { target: `job ${job.owner.name}/${job.id}`, status: 200, error: null, durationMs: Math.round(performance.now() - t0) };
+    return { target: `job ${job.owner.name}/${job.id}`, status: 200, error: null, failure: null, durationMs: Math.round(performance.now() - t0), ...noRequest };
   }
 
   function jobSource(id: string | undefined) {
@@ -95,10 +107,9 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
     return job ? templateFromJob(job) : undefined;
   }
 
-  function settle(webhookId: string, entry: WebhookLogEntry, payload: WebhookPayload): void {
+  function settle(webhookId: string, entry: WebhookDelivery): void {
     const current = host.webhook(webhookId);
     if (!current) return; // deleted while the delivery was in flight
-    payloads.keep(entry.id, payload);
     host.appendLog(webhookId, entry);
     const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
     // A delivery that ends after the webhook was switched off does not count towards suspension.
@@ -112,24 +123,31 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
     return p;
   }
 
-  function run(owner: string, webhook: Webhook, payload: WebhookPayload, logId: string, replayOf?: string): Promise<Outcome> {
+  function run(owner: string, webhook: Webhook, payload: WebhookPayload, logId: string, origin: Origin = {}): Promise<Outcome> {
     const createdAt = now().toISOString();
     return track(
       deliver(owner, webhook, payload)
-        .catch((err: unknown): Outcome => ({ target: targetOf(webhook), status: null, error: String((err as Error)?.message ?? err), durationMs: 0 }))
+        .catch((err: unknown): Outcome => ({
+          target: targetOf(webhook), status: null, error: String((err as Error)?.message ?? err), failure: 'network', durationMs: 0, requestHeaders: {}, response: null,
+        }))
         .then((outcome) => {
-          const entry: WebhookLogEntry = {
+          const entry: WebhookDelivery = {
             id: logId,
             createdAt,
             event: { action: payload.event.action, scope: payload.event.scope },
+            repo: { type: payload.repo.type, name: payload.repo.name },
             target: outcome.target,
             status: outcome.status,
             error: outcome.error,
+            failure: outcome.failure,
             durationMs: outcome.durationMs,
-            ...(replayOf ? { replayOf } : {}),
+            ...(origin.replayOf ? { replayOf: origin.replayOf } : {}),
+            ...(origin.test ? { test: true } : {}),
+            request: requestRecord(outcome.requestHeaders, JSON.stringify(payload)),
+            response: outcome.response,
           };
           try {
-            settle(webhook.id, entry, payload);
+            settle(webhook.id, entry);
           } catch (err) {
             // Runs outside any request: a store failure here must not become an unhandled rejection.
             console.error(`mock hub: recording delivery ${logId} of webhook ${webhook.id} failed`, err);
@@ -162,15 +180,24 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       return { reached };
     },
     logs: (webhookId) => host.logs(webhookId),
+    async sendTest(webhookId, event) {
+      const hook = host.webhook(webhookId);
+      if (!hook) return undefined;
+      const payload = buildPayload(event, repoFacts(event, hook.owner), webhookId, host.baseUrl());
+      const logId = newId24();
+      host.patchWebhook(webhookId, { lastTriggerAt: now().toISOString() });
+      const outcome = await run(hook.owner, hook.webhook, payload, logId, { test: true });
+      return { logId, status: outcome.status ?? NO_RESPONSE_STATUS };
+    },
     async replay(webhookId, logId) {
       const hook = host.webhook(webhookId);
-      const payload = payloads.get(logId);
-      if (!hook || !payload || !host.logs(webhookId).some((e) => e.id === logId)) return undefined;
+      const payload = replayablePayload(host.logs(webhookId).find((e) => e.id === logId));
+      if (!hook || payload === undefined) return undefined;
       host.patchWebhook(webhookId, { lastTriggerAt: now().toISOString() });
-      const outcome = await run(hook.owner, hook.webhook, payload, newId24(), logId);
+      const outcome = await run(hook.owner, hook.webhook, JSON.parse(payload) as WebhookPayload, newId24(), { replayOf: logId });
       return { status: outcome.status ?? NO_RESPONSE_STATUS };
     },
-    canReplay: (logId) => payloads.get(logId) !== undefined,
+    canReplay: (webhookId, logId) => replayablePayload(host.logs(webhookId).find((e) => e.id === logId)) !== undefined,
     async idle() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },

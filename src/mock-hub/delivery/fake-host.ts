@@ -1,6 +1,6 @@
 import type { Job } from '../../hub/schemas/job.ts';
 import type { Webhook } from '../../hub/schemas/webhook.ts';
-import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
+import type { WebhookDelivery } from '../../hub/schemas/webhook-log.ts';
 import { insertLogEntry } from './delivery-log.ts';
 import type { DeliveryHost } from './host.ts';
 import { stableId24 } from './ids.ts';
@@ -8,7 +8,7 @@ import { stableId24 } from './ids.ts';
 /** An in-memory DeliveryHost for engine tests that do not need the whole mock hub. */
 export function fakeHost(hooks: { owner: string; webhook: Webhook }[], jobs: Job[] = []) {
   const savedJobs = new Map<string, Job>(jobs.map((j) => [j.id, j]));
-  const logs = new Map<string, WebhookLogEntry[]>();
+  const logs = new Map<string, WebhookDelivery[]>();
   const host: DeliveryHost & { jobs: Map<string, Job>; hooks: typeof hooks } = {
     hooks,
     jobs: savedJobs,

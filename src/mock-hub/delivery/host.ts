@@ -1,6 +1,6 @@
 import type { Job } from '../../hub/schemas/job.ts';
 import type { RepoId } from '../../hub/schemas/repo.ts';
-import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
+import type { WebhookDelivery } from '../../hub/schemas/webhook-log.ts';
 import type { WebhookJobRequest } from '../../hub/schemas/webhook-job.ts';
 import type { Webhook } from '../../hub/schemas/webhook.ts';
 import type { Principal } from './job-runner.ts';
@@ -20,8 +20,8 @@ export interface DeliveryHost {
   webhook(id: string): HostedWebhook | undefined;
   patchWebhook(id: string, patch: Pick<Partial<Webhook>, 'disabled' | 'lastTriggerAt'>): void;
   /** Adds a finished delivery to the webhook's log (newest first, see `insertLogEntry`). */
-  appendLog(webhookId: string, entry: WebhookLogEntry): void;
-  logs(webhookId: string): WebhookLogEntry[];
+  appendLog(webhookId: string, entry: WebhookDelivery): void;
+  logs(webhookId: string): WebhookDelivery[];
   /** Facts about a repo the store knows; undefined for a repo it does not (the event is still delivered). */
   repo(repo: RepoId): { private: boolean } | undefined;
   /** Whether `user` may see the repo (a private repo is seen by its owner and the owner org's members). */

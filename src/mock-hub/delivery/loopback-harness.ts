@@ -1,6 +1,7 @@
 import { listen, type Listening } from '../../webhooks/listen.ts';
 import { createWebhooksServer, type WebhooksServer } from '../../webhooks/server.ts';
 import { createMockHub, type MockHub } from '../app.ts';
+import { TOKENS } from '../seed/users.ts';
 import type { DeliveryEngine, DeliveryEngineOptions } from './engine.ts';
 import { attachDeliveries } from './registry.ts';
 
@@ -16,8 +17,8 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-export async function startLoopback(options: { receiverSecret?: string; deliveries?: DeliveryEngineOptions } = {}): Promise<Loopback> {
-  const hub = await createMockHub({ seed: false });
+export async function startLoopback(options: { receiverSecret?: string; deliveries?: DeliveryEngineOptions; dataDir?: string } = {}): Promise<Loopback> {
+  const hub = await createMockHub({ seed: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   const engine = attachDeliveries(hub.context, options.deliveries);
   const hubListening: Listening = await listen(hub.app.fetch, 0);
   const receiver = createWebhooksServer({ secret: options.receiverSecret ?? '', logger: { info() {}, warn() {}, error() {} } });
@@ -31,7 +32,7 @@ export async function startLoopback(options: { receiverSecret?: string; deliveri
     api: (path, init = {}) =>
       fetch(`${hubListening.url}${path}`, {
         method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-        headers: { authorization: `Bearer ${init.token ?? 'hf_alice_write'}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${init.token ?? TOKENS.aliceWrite}`, 'content-type': 'application/json' },
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       }),
     async close() {

@@ -1,5 +1,5 @@
 import type { RepoId } from '../../hub/schemas/repo.ts';
-import type { WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
+import type { WebhookDelivery } from '../../hub/schemas/webhook-log.ts';
 import type { HubContext } from '../hub-context.ts';
 import { findOrg, findUser } from '../seed/users.ts';
 import { stableId24 } from './ids.ts';
@@ -14,7 +14,7 @@ export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryH
 
   // Every store transaction copies the whole state first, so finished deliveries are written in
   // batches (one transaction per turn of the event loop, or before the log is read), not one each.
-  const pending: { webhookId: string; entry: WebhookLogEntry }[] = [];
+  const pending: { webhookId: string; entry: WebhookDelivery }[] = [];
   const flush = () => {
     if (!pending.length) return;
     const batch = pending.splice(0);

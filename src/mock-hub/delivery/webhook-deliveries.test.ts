@@ -4,7 +4,7 @@ import { WebhookEnvelope, WebhookList } from '../../hub/schemas/webhook.ts';
 import { ReplayResult } from '../../hub/schemas/webhook.ts';
 import { WebhookLogList, type WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
 import { webhookPayloadSchema, type ReceivedWebhookPayload } from '../../webhooks/payload-schema.ts';
-import { findUser } from '../seed/users.ts';
+import { TOKENS, findUser } from '../seed/users.ts';
 import { MockEventResult } from './event-schema.ts';
 import { eventually, startLoopback, type Loopback } from './loopback-harness.ts';
 
@@ -32,7 +32,7 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
   afterEach(async () => {
     // Each test starts with no webhooks, so a broad watch from one test cannot match another's events.
     await lb.engine.idle();
-    for (const token of ['hf_alice_write', 'hf_bob_write']) {
+    for (const token of [TOKENS.aliceWrite, TOKENS.bobWrite]) {
       for (const w of WebhookList.parse(await (await lb.api('/api/settings/webhooks', { token })).json())) {
         await lb.api(`/api/settings/webhooks/${w.id}`, { method: 'DELETE', token });
       }
@@ -68,7 +68,7 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     const otherRepo = await createHook({ watched: [{ type: 'model', name: 'acme/other' }], domains: ['repo'], url: urlOf('other-repo'), secret: RECEIVER_SECRET });
     const discussionOnly = await createHook({ watched: [{ type: 'org', name: 'acme' }], domains: ['discussion'], url: urlOf('discussion-hook'), secret: RECEIVER_SECRET });
     const datasetSameName = await createHook({ watched: [{ type: 'dataset', name: 'acme/vision' }], domains: ['repo'], url: urlOf('other-repo'), secret: RECEIVER_SECRET });
-    const bobHook = await createHook({ watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], url: urlOf('bob-hook'), secret: RECEIVER_SECRET }, 'hf_bob_write');
+    const bobHook = await createHook({ watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], url: urlOf('bob-hook'), secret: RECEIVER_SECRET }, TOKENS.bobWrite);
     const disabled = await createHook({ watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], url: urlOf('org-hook'), secret: RECEIVER_SECRET });
     expect((await lb.api(`/api/settings/webhooks/${disabled}/disable`, { method: 'POST' })).status).toBe(200);
 
@@ -101,14 +101,14 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
 
     // bob's webhook delivered, but its log is bob's: alice sees 404.
     expect((await lb.api(`/api/settings/webhooks/${bobHook}/logs`)).status).toBe(404);
-    expect((await lb.api(`/api/settings/webhooks/${bobHook}/logs`, { token: 'hf_bob_write' })).status).toBe(200);
+    expect((await lb.api(`/api/settings/webhooks/${bobHook}/logs`, { token: TOKENS.bobWrite })).status).toBe(200);
   });
 
   it('routes discussion events to discussion domains, with discussion fields in the payload', async () => {
     received.length = 0;
     const hook = await createHook({ watched: [{ type: 'user', name: 'alice' }], domains: ['discussion'], url: urlOf('discussion-hook'), secret: RECEIVER_SECRET });
     const repoOnly = await createHook({ watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: urlOf('repo-hook'), secret: RECEIVER_SECRET });
-    const result = await emit({ repo: { type: 'dataset', name: 'alice/data' }, scope: 'discussion.comment', action: 'create', discussion: { num: 4, title: 'Typo', comment: { content: 'Fixed?' } } }, 'hf_bob_write');
+    const result = await emit({ repo: { type: 'dataset', name: 'alice/data' }, scope: 'discussion.comment', action: 'create', discussion: { num: 4, title: 'Typo', comment: { content: 'Fixed?' } } }, TOKENS.bobWrite);
     expect(result.reached.map((r) => r.webhookId)).toEqual([hook]);
     await logsWhen(hook, 1);
     // What the mock sends is the strict payload, with every field typed.
@@ -150,12 +150,12 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     ]);
     expect((await lb.api(`/api/settings/webhooks/${id}/replay/${'0'.repeat(24)}`, { method: 'POST' })).status).toBe(404);
 
-    // An entry persisted by an earlier run of the hub has no payload left in memory.
+    // An entry without its request (logged by an older mock hub) has no payload to replay.
     const persisted = { ...first!, id: 'f'.repeat(24), createdAt: '2026-01-01T00:00:00Z' };
     lb.hub.store.transaction((s) => void s.webhookLogs[id]!.push(persisted));
     const gone = await lb.api(`/api/settings/webhooks/${id}/replay/${persisted.id}`, { method: 'POST' });
     expect(gone.status).toBe(410);
-    expect(await gone.json()).toEqual({ error: expect.stringMatching(/no longer kept/) });
+    expect(await gone.json()).toEqual({ error: expect.stringMatching(/not kept whole/) });
   });
 
   it('suspends a webhook after 5 consecutive failed deliveries; enable brings it back', async () => {
@@ -243,6 +243,8 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     const doc = (await (await lb.api('/openapi.json')).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     expect(doc.paths['/api/_mock/events']!.post!['x-mock-extension']).toBe(true);
     expect(doc.paths['/api/settings/webhooks/{webhookId}/logs']!.get!['x-mock-extension']).toBe(true);
+    expect(doc.paths['/api/settings/webhooks/{webhookId}/logs/{logId}']!.get!['x-mock-extension']).toBe(true);
+    expect(doc.paths['/api/_mock/webhooks/{webhookId}/test']!.post!['x-mock-extension']).toBe(true);
     expect(doc.paths['/api/settings/webhooks/{webhookId}/replay/{logId}']!.post!['x-mock-extension']).toBeUndefined();
   });
 

@@ -14,7 +14,7 @@ const RUNS = 30;
 const hub = await testHub();
 const label = (r: AnyRoute) => `${r.method.toUpperCase()} ${r.path}`;
 
-async function send(route: AnyRoute, req: { params: Record<string, string>; query: Record<string, string>; body: unknown; rawBody?: string }, token: string | null = TOKENS.alice) {
+async function send(route: AnyRoute, req: { params: Record<string, string>; query: Record<string, string>; body: unknown; rawBody?: string }, token: string | null = TOKENS.aliceWrite) {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined = req.rawBody;
@@ -140,7 +140,7 @@ describe('every mock-hub endpoint rejects invalid input and changes nothing', ()
         const inputs = routeInputs(route);
         const req = { params: inputs.params[0]!, query: inputs.query[0]!, body: inputs.body[0] };
         const before = { snap: snapshot(hub), version: hub.store.version };
-        for (const token of [null, 'hf_not_a_real_token', 'Bearer', `${TOKENS.alice}x`]) {
+        for (const token of [null, 'hf_not_a_real_token', 'Bearer', `${TOKENS.aliceWrite}x`]) {
           const res = await send(route, req, token);
           expectHubError(res, `${label(route)} token ${token}`);
           expect(res.status).toBe(401);

@@ -12,9 +12,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ResourceGroup, ResourceGroupList } from '../../hub/schemas/resource-group.ts';
 import { STATE_FILE } from '../store/persistence.ts';
 import { HubState } from '../store/state-schema.ts';
+import { TOKENS } from '../seed/users.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const AUTH = { authorization: 'Bearer hf_alice_write', 'content-type': 'application/json' };
+const AUTH = { authorization: `Bearer ${TOKENS.aliceWrite}`, 'content-type': 'application/json' };
 const GROUPS = '/api/organizations/teamco/resource-groups';
 const WORKERS = 6;
 

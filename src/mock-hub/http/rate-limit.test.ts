@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, testHub } from '../test-support.ts';
+import { TOKENS, call, testHub } from '../test-support.ts';
 import { rateLimitFromEnv } from './rate-limit.ts';
 
 describe('optional rate limit', () => {
@@ -13,7 +13,7 @@ describe('optional rate limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.error).toContain('rate limit');
     expect(refused.headers.get('access-control-expose-headers')).toContain('Retry-After');
-    expect((await call(hub, 'GET', '/api/settings/mcp', { token: 'hf_bob_write' })).status).toBe(200);
+    expect((await call(hub, 'GET', '/api/settings/mcp', { token: TOKENS.bobWrite })).status).toBe(200);
   });
 
   it('is off by default and parses MOCK_HUB_RATE_LIMIT', async () => {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { call, snapshot, testHub } from '../test-support.ts';
+import { TOKENS, call, snapshot, testHub } from '../test-support.ts';
 import { badRequest } from './http-error.ts';
 import { registerRoutes } from './register-routes.ts';
 import { defineRoute } from './route.ts';
@@ -66,11 +66,11 @@ describe('request pipeline', () => {
         },
       }),
     ], hub.context);
-    const broken = await app.request('/api/broken', { headers: { authorization: 'Bearer hf_alice_write' } });
+    const broken = await app.request('/api/broken', { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     expect(broken.status).toBe(500);
     expect(((await broken.json()) as { error: string }).error).toContain('response.n');
     const before = snapshot(hub);
-    const half = await app.request('/api/half-done', { method: 'POST', headers: { authorization: 'Bearer hf_alice_write' } });
+    const half = await app.request('/api/half-done', { method: 'POST', headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     expect(half.status).toBe(400);
     expect(half.headers.get('x-error-message')).toBe('changed my mind');
     expect(snapshot(hub)).toBe(before);

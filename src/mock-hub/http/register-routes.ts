@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { authenticate, type AuthInfo } from '../auth/authenticate.ts';
-import { checkOrgAccess, type OrgAccess } from '../auth/org-access.ts';
+import { checkOrgAccess } from '../auth/org-access.ts';
 import type { HubContext } from '../hub-context.ts';
 import { HttpError, badRequest } from './http-error.ts';
 import { errorResponse } from './respond.ts';
@@ -66,6 +66,17 @@ function createMemo(): Memo {
   return { version: -1, answers: new Map() };
 }
 
+/** `authenticate` has run on every route but `none` and tokenless `optional` ones. */
+function authenticated(auth: AuthInfo | undefined): AuthInfo {
+  if (!auth) throw new Error('an org route ran without authentication (a bug in the mock hub)');
+  return auth;
+}
+
+function orgName(params: Record<string, string>): string {
+  if (params.name === undefined) throw new Error('an org route without {name} in its path (a bug in the mock hub)');
+  return params.name;
+}
+
 async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo | undefined): Promise<Response> {
   const write = isWrite(route);
   const header = c.req.header('authorization');
@@ -90,15 +101,12 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   const query = parse(route.query ?? NONE, c.req.query(), 'query');
   const rawBody = route.body ? await readBody(c) : undefined;
   const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
-  let org: OrgAccess | undefined;
-  if (route.auth === 'org') org = checkOrgAccess(hub.store.state, auth!, params.name!, write, route.gate);
+  const org = route.auth === 'org' ? checkOrgAccess(hub.store.state, authenticated(auth), orgName(params), write, route.gate) : undefined;
 
   const run = (): Response => {
     const headers: [string, string][] = [];
     const result = route.handler({
-      params, query, body, org, hub,
-      auth: auth as AuthInfo,
-      maybeAuth: auth,
+      params, query, body, auth, org, hub,
       setHeader: (name, value) => {
         headers.push([name, value]);
         c.header(name, value);

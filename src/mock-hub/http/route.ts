@@ -7,27 +7,37 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
 export type RouteExtension = { realHub: string } | 'mock-only' | 'tooling';
 type Obj = z.ZodObject;
 
-export interface RouteContext<P, Q, B> {
+/**
+ * `none`: no token read. `optional`: a token is used when sent (and must be valid).
+ * `user`: any valid token. `org`: member of `{name}`, then `gate`.
+ */
+export type AuthKind = 'none' | 'optional' | 'user' | 'org';
+
+interface BaseContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** The caller (on `user` and `org` routes). */
-  auth: AuthInfo;
-  /** The caller if a token was sent (on `optional` routes). */
-  maybeAuth: AuthInfo | undefined;
-  /** Set on org routes (path has `{name}`). */
-  org: OrgAccess | undefined;
   hub: HubContext;
   setHeader(name: string, value: string): void;
   /** The request URL (the raw Request is not handed out: materializing it costs on every call). */
   url: string;
 }
 
+/** What the auth kind guarantees: the caller on `user` and `org` routes, their org access on `org` routes. */
+interface AuthContext {
+  none: object;
+  optional: { /** The caller, if a token was sent. */ auth: AuthInfo | undefined };
+  user: { auth: AuthInfo };
+  org: { auth: AuthInfo; /** The org of `{name}`, with the caller's role in it. */ org: OrgAccess };
+}
+
+export type RouteContext<A extends AuthKind, P, Q, B> = BaseContext<P, Q, B> & AuthContext[A];
+
 /**
  * One row of the route table: it registers the handler and generates the OpenAPI operation, so
  * the two cannot drift. Path templates use OpenAPI `{param}` syntax.
  */
-export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType> {
+export interface RouteDef<A extends AuthKind, P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType> {
   method: Method;
   path: string;
   tag: string;
@@ -42,11 +52,9 @@ export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R e
    * - `'tooling'`: the mock's own tooling (health, OpenAPI, events), served in every mode.
    */
   extension?: RouteExtension;
-  /**
-   * `none`: no token read. `optional`: a token is used when sent (and must be valid).
-   * `user`: any valid token. `org`: member of `{name}`, then `gate`.
-   */
-  auth: 'none' | 'optional' | 'user' | 'org';
+  /** Also documents 401 (unless `none`) and, on `org` routes, 403 and 404. */
+  auth: A;
+  /** On `org` routes: the plans and role the route needs. */
   gate?: OrgGate;
   /** Defaults to every method but GET. Write routes need a write (or fine-grained) token. */
   write?: boolean;
@@ -67,19 +75,22 @@ export interface RouteDef<P extends Obj, Q extends Obj, B extends z.ZodType, R e
    * write (store version). For hot reads whose answer depends on nothing but state and request.
    */
   memo?: boolean;
-  /** Documented error statuses besides 400/401 (added for every route with input/auth). */
+  /** Documented error statuses besides those that follow from input and auth. */
   errors?: readonly number[];
   /** Synchronous on purpose: a write runs start to finish inside one store transaction. */
-  handler(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): z.input<R> | Response;
+  handler(ctx: RouteContext<A, z.output<P>, z.output<Q>, z.output<B>>): z.input<R> | Response;
 }
 
-export type AnyRoute = RouteDef<Obj, Obj, z.ZodType, z.ZodType>;
+/** A row as the pipeline sees it: it hands every handler the context its auth kind promises. */
+export type AnyRoute = Omit<RouteDef<AuthKind, Obj, Obj, z.ZodType, z.ZodType>, 'handler'> & {
+  handler(ctx: BaseContext<Record<string, string>, unknown, unknown> & { auth: AuthInfo | undefined; org: OrgAccess | undefined }): unknown;
+};
 
 /** What a hub with only the spec's endpoints (plus the real hub's extensions) serves. */
 export function servedInSpecOnlyMode(route: Pick<AnyRoute, 'extension'>): boolean {
   return route.extension !== 'mock-only';
 }
 
-export function defineRoute<P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<P, Q, B, R>): AnyRoute {
+export function defineRoute<A extends AuthKind, P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<A, P, Q, B, R>): AnyRoute {
   return def as unknown as AnyRoute;
 }

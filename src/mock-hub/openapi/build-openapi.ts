@@ -46,6 +46,8 @@ function operation(route: AnyRoute) {
   if (route.params || route.query || route.body) errors.add(400);
   if (route.auth !== 'none') errors.add(401);
   if (route.auth !== 'none' && isWrite(route)) errors.add(403);
+  // Unknown org 404; not a member, revoked token, plan or role too low 403.
+  if (route.auth === 'org') for (const s of [403, 404]) errors.add(s);
   if (route.body) errors.add(413);
   const body = route.body instanceof z.ZodOptional ? (route.body.unwrap() as z.ZodType) : route.body;
   const gate = route.gate;

@@ -102,7 +102,7 @@ describe('GET /api/notifications', () => {
 
   it('shows each user their own notifications', async () => {
     const hub = await testHub();
-    const bob = await call(hub, 'GET', '/api/notifications', { token: TOKENS.bob });
+    const bob = await call(hub, 'GET', '/api/notifications', { token: TOKENS.bobWrite });
     expect(bob.body.count.all).toBe(hub.store.state.notifications.bob!.length);
     expect(bob.body.count.all).not.toBe(hub.store.state.notifications.alice!.length);
   });

@@ -23,19 +23,19 @@ describe('POST /api/organizations/{name}/settings/tokens/revoke', () => {
   it('needs Enterprise, the admin role and a write token; 404 for unknown tokens; 400 for malformed', async () => {
     const hub = await testHub();
     const before = snapshot(hub);
-    const team = await call(hub, 'POST', '/api/organizations/teamco/settings/tokens/revoke', { body: { token: 'hf_carol_fine' } });
+    const team = await call(hub, 'POST', '/api/organizations/teamco/settings/tokens/revoke', { body: { token: TOKENS.carolFine } });
     expect(team.status).toBe(403);
     expect(team.body.error).toContain('Enterprise');
-    const bob = await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { token: TOKENS.bob, body: { token: TOKENS.alice } });
+    const bob = await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { token: TOKENS.bobWrite, body: { token: TOKENS.aliceWrite } });
     expect(bob.status).toBe(403);
     expect(bob.body.error).toContain('admin');
-    expect((await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { token: TOKENS.aliceRead, body: { token: TOKENS.bob } })).status).toBe(403);
+    expect((await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { token: TOKENS.aliceRead, body: { token: TOKENS.bobWrite } })).status).toBe(403);
     expect((await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: 'hf_unknown_token' } })).status).toBe(404);
-    expect((await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: TOKENS.carol } })).status).toBe(404);
+    expect((await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: TOKENS.carolFine } })).status).toBe(404);
     const malformed = await call(hub, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: 'abc' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toContain('body.token');
-    expect((await call(hub, 'POST', '/api/organizations/ghost/settings/tokens/revoke', { body: { token: TOKENS.bob } })).status).toBe(404);
+    expect((await call(hub, 'POST', '/api/organizations/ghost/settings/tokens/revoke', { body: { token: TOKENS.bobWrite } })).status).toBe(404);
     expect(snapshot(hub)).toBe(before);
   });
 });
@@ -81,8 +81,8 @@ describe('GET /api/organizations/{name}/audit-log/export', () => {
     expect(free.status).toBe(403);
     expect(free.body.error).toContain('Team or Enterprise');
     expect((await call(hub, 'GET', '/api/organizations/teamco/audit-log/export?q=type:org.create')).status).toBe(200);
-    expect((await call(hub, 'GET', '/api/organizations/acme/audit-log/export', { token: TOKENS.bob })).status).toBe(403);
-    expect((await call(hub, 'GET', '/api/organizations/acme/audit-log/export', { token: TOKENS.carol })).status).toBe(403);
+    expect((await call(hub, 'GET', '/api/organizations/acme/audit-log/export', { token: TOKENS.bobWrite })).status).toBe(403);
+    expect((await call(hub, 'GET', '/api/organizations/acme/audit-log/export', { token: TOKENS.carolFine })).status).toBe(403);
     expect((await call(hub, 'GET', '/api/organizations/acme/audit-log/export', { token: null })).status).toBe(401);
     expect((await call(hub, 'GET', '/api/organizations/ghost/audit-log/export')).status).toBe(404);
     const bad = await call(hub, 'GET', '/api/organizations/acme/audit-log/export?q=color:red');

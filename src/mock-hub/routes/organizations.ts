@@ -4,7 +4,7 @@ import { recordAuditEvent } from '../audit/record-audit-event.ts';
 import { ENTERPRISE, TEAM_OR_HIGHER } from '../auth/org-access.ts';
 import { notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
-import { findOrg, findToken } from '../seed/users.ts';
+import { findToken } from '../seed/users.ts';
 
 const OrgParams = z.strictObject({ name: z.string() });
 
@@ -19,10 +19,8 @@ const revoke = defineRoute({
   params: OrgParams,
   body: TokenRevoke,
   response: EmptyObject,
-  errors: [403, 404],
-  handler: ({ params, body, auth, hub }) => {
+  handler: ({ params, body, auth, org, hub }) => {
     const token = findToken(body.token);
-    const org = findOrg(params.name)!;
     if (!token || !(token.user in org.members)) throw notFound(`body.token: no access token of a member of "${params.name}" matches`);
     const state = hub.store.state;
     const revoked = (state.revokedTokens[params.name] ??= []);
@@ -49,7 +47,6 @@ const exportAudit = defineRoute({
   response: AuditLogExport,
   raw: { contentType: 'application/json', validatedBy: 'src/mock-hub/audit/audit-history.test.ts' },
   responseHeaders: { 'Content-Disposition': 'attachment; filename="<org>-audit-log-<YYYY-MM-DD>.json"' },
-  errors: [403, 404],
   handler: ({ params, query, hub }) => {
     const body = hub.audit.exportBody(params.name, query.q, hub.store.state.auditExtra[params.name] ?? []);
     const date = hub.store.now().toISOString().slice(0, 10);

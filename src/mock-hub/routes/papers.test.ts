@@ -15,10 +15,10 @@ describe('paper claim', () => {
 
   it('claims by claimAuthorId (either case) for the caller as targetUserId', async () => {
     const hub = await testHub();
-    const paper = (await call(hub, 'GET', '/api/papers/2501.00003', { token: TOKENS.carol })).body;
+    const paper = (await call(hub, 'GET', '/api/papers/2501.00003', { token: TOKENS.carolFine })).body;
     const entry = paper.authors.find((a: { name: string }) => a.name === 'Carol Danvers');
     const carol = findUser('carol')!;
-    const r = await call(hub, 'POST', '/api/settings/papers/claim', { token: TOKENS.carol, body: { paperId: '2501.00003', claimAuthorId: entry._id.toUpperCase(), targetUserId: carol.id } });
+    const r = await call(hub, 'POST', '/api/settings/papers/claim', { token: TOKENS.carolFine, body: { paperId: '2501.00003', claimAuthorId: entry._id.toUpperCase(), targetUserId: carol.id } });
     expect(r.status).toBe(200);
   });
 

@@ -38,8 +38,9 @@ const claim = defineRoute({
     if (target.id !== auth.user.id) throw forbidden('body.targetUserId: you can only claim papers for yourself');
     const held = paper.authors.find((a) => a.user?._id === target.id);
     if (held) throw conflict(`body.paperId: ${target.name} already holds author entry "${held.name}" on paper "${paper.id}"`);
-    const entry = body.claimAuthorId
-      ? paper.authors.find((a) => a._id === body.claimAuthorId!.toLowerCase())
+    const wanted = body.claimAuthorId?.toLowerCase();
+    const entry = wanted
+      ? paper.authors.find((a) => a._id === wanted)
       : paper.authors.find((a) => !a.user && a.name === target.fullname);
     if (!entry) {
       throw notFound(body.claimAuthorId

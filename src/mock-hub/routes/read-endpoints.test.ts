@@ -10,7 +10,7 @@ describe('GET /api/whoami-v2', () => {
     expect(me.name).toBe('alice');
     expect(me.orgs.map((o) => [o.name, o.roleInOrg, o.plan])).toEqual([['acme', 'admin', 'enterprise'], ['teamco', 'admin', 'team'], ['freeorg', 'admin', 'free']]);
     expect(me.auth.accessToken?.role).toBe('write');
-    const carol = (await call(hub, 'GET', '/api/whoami-v2', { token: TOKENS.carol })).body;
+    const carol = (await call(hub, 'GET', '/api/whoami-v2', { token: TOKENS.carolFine })).body;
     expect(carol.auth.accessToken.role).toBe('fineGrained');
     expect(carol.auth.accessToken.fineGrained.scoped.length).toBeGreaterThan(0);
     const unauth = await call(hub, 'GET', '/api/whoami-v2', { token: 'hf_bogus' });
@@ -25,9 +25,9 @@ describe('jobs', () => {
     const mine = (await call(hub, 'GET', '/api/jobs/alice')).body as Job[];
     expect(mine.map((j) => Job.parse(j).id)).toContain(SEED_JOB_IDS.aliceCompleted);
     expect((await call(hub, 'GET', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}`)).body.status.stage).toBe('RUNNING');
-    expect((await call(hub, 'GET', '/api/jobs/acme', { token: TOKENS.bob })).status).toBe(200);
-    expect((await call(hub, 'GET', '/api/jobs/alice', { token: TOKENS.bob })).status).toBe(403);
-    expect((await call(hub, 'GET', '/api/jobs/acme', { token: TOKENS.carol })).status).toBe(403);
+    expect((await call(hub, 'GET', '/api/jobs/acme', { token: TOKENS.bobWrite })).status).toBe(200);
+    expect((await call(hub, 'GET', '/api/jobs/alice', { token: TOKENS.bobWrite })).status).toBe(403);
+    expect((await call(hub, 'GET', '/api/jobs/acme', { token: TOKENS.carolFine })).status).toBe(403);
     expect((await call(hub, 'GET', '/api/jobs/nobody')).status).toBe(404);
     expect((await call(hub, 'GET', '/api/jobs/alice/ffffffffffffffffffffffff')).status).toBe(404);
   });
@@ -40,7 +40,7 @@ describe('repo listings', () => {
     const mine = HubRepoList.parse((await call(hub, 'GET', '/api/models?author=alice')).body);
     expect(anon.every((m) => !m.private && m.author === 'alice')).toBe(true);
     expect(mine.length).toBeGreaterThan(anon.length);
-    expect((await call(hub, 'GET', '/api/datasets?author=acme&limit=2', { token: TOKENS.bob })).body).toHaveLength(2);
+    expect((await call(hub, 'GET', '/api/datasets?author=acme&limit=2', { token: TOKENS.bobWrite })).body).toHaveLength(2);
     const spaces = HubRepoList.parse((await call(hub, 'GET', '/api/spaces?author=alice&full=true')).body);
     expect(spaces.every((s) => s.id.startsWith('alice/'))).toBe(true);
     expect((await call(hub, 'GET', '/api/models', { token: 'hf_bogus' })).status).toBe(401);

@@ -25,10 +25,10 @@ function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
     summary: `List ${kind} (real hub shape, subset); private ones only for their owner and org members`,
     query: HubRepoListQuery,
     response: HubRepoList,
-    handler: ({ query, maybeAuth, hub }) => {
+    handler: ({ query, auth, hub }) => {
       const search = typeof query.search === 'string' ? query.search.toLowerCase() : undefined;
       const rows = hub.store.state.repos
-        .filter((r) => r.type === type && (!query.author || r.owner === query.author) && (!search || r.id.toLowerCase().includes(search)) && canSee(r, maybeAuth))
+        .filter((r) => r.type === type && (!query.author || r.owner === query.author) && (!search || r.id.toLowerCase().includes(search)) && canSee(r, auth))
         .map((r) => ({
           _id: stableId(`repo:${r.id}`),
           id: r.id,

@@ -29,11 +29,11 @@ describe('repository usage', () => {
 
   it('org listing: members only, 404 unknown org, 403 non-member', async () => {
     const hub = await testHub();
-    const acme = await call(hub, 'GET', '/api/organizations/acme/settings/repositories?limit=5', { token: TOKENS.bob });
+    const acme = await call(hub, 'GET', '/api/organizations/acme/settings/repositories?limit=5', { token: TOKENS.bobWrite });
     expect(acme.status).toBe(200);
     expect(acme.body.every((x: RepositoryUsage) => x.id.startsWith('acme/'))).toBe(true);
     expect((await call(hub, 'GET', '/api/organizations/nope/settings/repositories')).status).toBe(404);
-    const outsider = await call(hub, 'GET', '/api/organizations/acme/settings/repositories', { token: TOKENS.carol });
+    const outsider = await call(hub, 'GET', '/api/organizations/acme/settings/repositories', { token: TOKENS.carolFine });
     expect(outsider.status).toBe(403);
     expect(outsider.body.error).toContain('not a member');
   });

@@ -43,7 +43,6 @@ const orgRepos = defineRoute({
   params: z.strictObject({ name: z.string() }),
   query: RepositoryUsageQuery,
   response: RepositoryUsageList,
-  errors: [403, 404],
   handler: ({ query, params, hub }) => usageOf(hub.store.state.repos, params.name, query),
 });
 

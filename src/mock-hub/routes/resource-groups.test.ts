@@ -10,7 +10,7 @@ describe('resource groups', () => {
     const hub = await testHub();
     const list = ResourceGroupList.parse((await call(hub, 'GET', '/api/organizations/acme/resource-groups')).body);
     expect(list.length).toBeGreaterThanOrEqual(2);
-    expect(ResourceGroup.parse((await call(hub, 'GET', research, { token: TOKENS.bob })).body).name).toBe('Research');
+    expect(ResourceGroup.parse((await call(hub, 'GET', research, { token: TOKENS.bobWrite })).body).name).toBe('Research');
 
     const created = await call(hub, 'POST', '/api/organizations/acme/resource-groups', { body: { name: 'Eval', description: 'Evaluation' } });
     expect(created.status).toBe(200);
@@ -29,10 +29,10 @@ describe('resource groups', () => {
     expect(free.status).toBe(403);
     expect(free.body.error).toContain('Team plan or higher');
     expect((await call(hub, 'GET', '/api/organizations/teamco/resource-groups')).body).toHaveLength(1);
-    expect((await call(hub, 'PATCH', research, { token: TOKENS.bob, body: { name: 'x' } })).status).toBe(403);
+    expect((await call(hub, 'PATCH', research, { token: TOKENS.bobWrite, body: { name: 'x' } })).status).toBe(403);
     expect((await call(hub, 'PATCH', research, { token: TOKENS.aliceRead, body: { name: 'x' } })).status).toBe(403);
-    expect((await call(hub, 'DELETE', `/api/organizations/teamco/resource-groups/${SEED_RESOURCE_GROUP_IDS.teamcoCore}`, { token: TOKENS.carol })).status).toBe(403);
-    expect((await call(hub, 'GET', research, { token: TOKENS.carol })).status).toBe(403);
+    expect((await call(hub, 'DELETE', `/api/organizations/teamco/resource-groups/${SEED_RESOURCE_GROUP_IDS.teamcoCore}`, { token: TOKENS.carolFine })).status).toBe(403);
+    expect((await call(hub, 'GET', research, { token: TOKENS.carolFine })).status).toBe(403);
     expect(snapshot(hub)).toBe(before);
   });
 

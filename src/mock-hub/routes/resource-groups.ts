@@ -29,7 +29,6 @@ const list = defineRoute({
   summary: 'Resource groups of the organization',
   params: OrgParams,
   response: ResourceGroupList,
-  errors: [403, 404],
   handler: ({ params, hub }) => hub.store.state.resourceGroups[params.name] ?? [],
 });
 
@@ -40,7 +39,6 @@ const create = defineRoute({
   params: OrgParams,
   body: ResourceGroupCreate,
   response: ResourceGroup,
-  errors: [403, 404],
   handler: ({ params, body, auth, hub }) => {
     const u = auth.user;
     const group: ResourceGroup = {
@@ -63,7 +61,6 @@ const get = defineRoute({
   summary: 'One resource group',
   params: GroupParams,
   response: ResourceGroup,
-  errors: [403, 404],
   handler: ({ params, hub }) => findGroup(hub.store.state, params.name, params.resourceGroupId).group,
 });
 
@@ -73,7 +70,6 @@ const patch = defineRoute({
   params: GroupParams,
   body: ResourceGroupPatch,
   response: ResourceGroup,
-  errors: [403, 404],
   handler: ({ params, body, auth, hub }) => {
     const { group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
     if (body.name !== undefined) group.name = body.name;
@@ -88,7 +84,6 @@ const remove = defineRoute({
   summary: 'Delete a resource group',
   params: GroupParams,
   response: DeleteSuccess,
-  errors: [403, 404],
   handler: ({ params, auth, hub }) => {
     const { groups, index, group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
     groups.splice(index, 1);

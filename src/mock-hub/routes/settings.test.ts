@@ -15,7 +15,7 @@ describe('notification settings', () => {
     expect(after.body.notifications.launch_prepaid_credits).toBe(true);
     expect(after.body.prepaidAmount).toBe('25');
     expect(after.body.notifications.user_follows).toBe(before.body.notifications.user_follows);
-    const bob = await call(hub, 'GET', '/api/settings/notifications', { token: TOKENS.bob });
+    const bob = await call(hub, 'GET', '/api/settings/notifications', { token: TOKENS.bobWrite });
     expect(bob.body.notifications.announcements).toBe(true);
   });
 
@@ -42,7 +42,7 @@ describe('notification settings', () => {
 
   it("lets carol's fine-grained token write her own settings", async () => {
     const hub = await testHub();
-    const r = await call(hub, 'PATCH', '/api/settings/notifications', { token: TOKENS.carol, body: { notifications: { announcements: false } } });
+    const r = await call(hub, 'PATCH', '/api/settings/notifications', { token: TOKENS.carolFine, body: { notifications: { announcements: false } } });
     expect(r.status).toBe(200);
   });
 });
@@ -75,7 +75,7 @@ describe('GET /api/settings/mcp', () => {
     const hub = await testHub();
     const r = await call(hub, 'GET', '/api/settings/mcp');
     expect(McpSettings.parse(r.body).spaceTools.length).toBeGreaterThan(0);
-    expect((await call(hub, 'GET', '/api/settings/mcp', { token: TOKENS.carol })).body.spaceTools).toEqual([]);
+    expect((await call(hub, 'GET', '/api/settings/mcp', { token: TOKENS.carolFine })).body.spaceTools).toEqual([]);
     expect((await call(hub, 'GET', '/api/settings/mcp', { token: null })).status).toBe(401);
   });
 });

@@ -15,7 +15,7 @@ describe('webhooks CRUD', () => {
     const hub = await testHub();
     const alice = WebhookList.parse((await call(hub, 'GET', '/api/settings/webhooks')).body);
     expect(alice.some((w) => w.url) && alice.some((w) => w.job)).toBe(true);
-    const bob = WebhookList.parse((await call(hub, 'GET', '/api/settings/webhooks', { token: TOKENS.bob })).body);
+    const bob = WebhookList.parse((await call(hub, 'GET', '/api/settings/webhooks', { token: TOKENS.bobWrite })).body);
     expect(bob.map((w) => w.id)).toEqual([SEED_WEBHOOK_IDS.bobUrl]);
   });
 
@@ -121,15 +121,15 @@ describe('webhooks CRUD', () => {
     const cleared = await call(hub, 'POST', `/api/settings/webhooks/${job.id}`, { body: { secret: '' } });
     expect(cleared.body.webhook.secret).toBeUndefined();
     expect((await request()).request).toEqual({ ...before.request, domains: ['repo'], secret: undefined });
-    expect((await call(hub, 'GET', `/api/_mock/webhooks/${job.id}/request`, { token: TOKENS.bob })).status).toBe(404);
+    expect((await call(hub, 'GET', `/api/_mock/webhooks/${job.id}/request`, { token: TOKENS.bobWrite })).status).toBe(404);
   });
 
   it("treats another user's webhook as not found", async () => {
     const hub = await testHub();
     const before = snapshot(hub);
-    expect((await call(hub, 'GET', `/api/settings/webhooks/${SEED_WEBHOOK_IDS.aliceUrl}`, { token: TOKENS.bob })).status).toBe(404);
-    expect((await call(hub, 'DELETE', `/api/settings/webhooks/${SEED_WEBHOOK_IDS.aliceUrl}`, { token: TOKENS.bob })).status).toBe(404);
-    expect((await call(hub, 'POST', `/api/settings/webhooks/${SEED_WEBHOOK_IDS.aliceUrl}/disable`, { token: TOKENS.bob })).status).toBe(404);
+    expect((await call(hub, 'GET', `/api/settings/webhooks/${SEED_WEBHOOK_IDS.aliceUrl}`, { token: TOKENS.bobWrite })).status).toBe(404);
+    expect((await call(hub, 'DELETE', `/api/settings/webhooks/${SEED_WEBHOOK_IDS.aliceUrl}`, { token: TOKENS.bobWrite })).status).toBe(404);
+    expect((await call(hub, 'POST', `/api/settings/webhooks/${SEED_WEBHOOK_IDS.aliceUrl}/disable`, { token: TOKENS.bobWrite })).status).toBe(404);
     expect(snapshot(hub)).toBe(before);
   });
 });

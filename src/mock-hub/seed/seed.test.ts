@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { call, testHub } from '../test-support.ts';
 import { REPO_TYPES } from '../../hub/schemas/index.ts';
 import { HubState } from '../store/state-schema.ts';
 import { initialState } from './initial-state.ts';
 import { XSS_TITLE } from './notifications.ts';
-import { DEMO_TOKENS, ORGS } from './users.ts';
+import { DEMO_TOKENS, ORGS, TOKENS } from './users.ts';
 
 describe('seed', () => {
   const state = initialState();
@@ -52,5 +53,12 @@ describe('seed', () => {
     const hub = await testHub({ seed: false });
     expect((await call(hub, 'GET', '/api/notifications')).body.count.all).toBe(0);
     expect((await call(hub, 'GET', '/api/settings/webhooks')).body).toEqual([]);
+  });
+
+  it("the README's token table lists exactly the demo tokens, by user and role", () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const rows = [...readme.matchAll(/^\| `(hf_\w+)` \| (\w+)[^|]*\| (\w+)/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]}`);
+    expect(rows).toEqual(DEMO_TOKENS.map((t) => `${t.token}:${t.user}:${t.role}`));
+    expect(DEMO_TOKENS.map((t) => t.token)).toEqual(Object.values(TOKENS));
   });
 });

@@ -45,14 +45,20 @@ export const ORGS: readonly SeedOrg[] = [
 ];
 
 /**
+ * The demo tokens by name: the one place the test harnesses, e2e, bench and the README take them
+ * from (the README's Seed data table is checked against it).
+ */
+export const TOKENS = { aliceWrite: 'hf_alice_write', aliceRead: 'hf_alice_read', bobWrite: 'hf_bob_write', carolFine: 'hf_carol_fine' } as const;
+
+/**
  * Demo tokens. carol's fine-grained token may read everything carol can see and write her own
  * user settings (notifications, watch, webhooks, paper claims), but has no org write scope.
  */
 export const DEMO_TOKENS: readonly DemoToken[] = [
-  { id: stableId('token:alice_write'), token: 'hf_alice_write', user: 'alice', role: 'write', displayName: 'alice-write' },
-  { id: stableId('token:alice_read'), token: 'hf_alice_read', user: 'alice', role: 'read', displayName: 'alice-read' },
-  { id: stableId('token:bob_write'), token: 'hf_bob_write', user: 'bob', role: 'write', displayName: 'bob-write' },
-  { id: stableId('token:carol_fine'), token: 'hf_carol_fine', user: 'carol', role: 'fineGrained', displayName: 'carol-fine-grained' },
+  { id: stableId('token:alice_write'), token: TOKENS.aliceWrite, user: 'alice', role: 'write', displayName: 'alice-write' },
+  { id: stableId('token:alice_read'), token: TOKENS.aliceRead, user: 'alice', role: 'read', displayName: 'alice-read' },
+  { id: stableId('token:bob_write'), token: TOKENS.bobWrite, user: 'bob', role: 'write', displayName: 'bob-write' },
+  { id: stableId('token:carol_fine'), token: TOKENS.carolFine, user: 'carol', role: 'fineGrained', displayName: 'carol-fine-grained' },
 ];
 
 export function findUser(name: string): SeedUser | undefined {

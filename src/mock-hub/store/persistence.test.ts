@@ -15,14 +15,14 @@ describe('persistence', () => {
     const first = await testHub({ dataDir: dir });
     const hook = await call(first, 'POST', '/api/settings/webhooks', { body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://r.test/x' } });
     await call(first, 'POST', '/api/notifications/mark-as-read?applyToAll=true');
-    await call(first, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: TOKENS.bob } });
+    await call(first, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: TOKENS.bobWrite } });
     await call(first, 'PATCH', `/api/organizations/acme/resource-groups/${SEED_RESOURCE_GROUP_IDS.acmeResearch}`, { body: { name: 'Renamed' } });
     await first.close();
 
     const second = await testHub({ dataDir: dir });
     expect((await call(second, 'GET', `/api/settings/webhooks/${hook.body.webhook.id}`)).status).toBe(200);
     expect((await call(second, 'GET', '/api/notifications')).body.count.unread).toBe(0);
-    expect((await call(second, 'GET', '/api/organizations/acme/settings/repositories', { token: TOKENS.bob })).status).toBe(403);
+    expect((await call(second, 'GET', '/api/organizations/acme/settings/repositories', { token: TOKENS.bobWrite })).status).toBe(403);
     expect((await call(second, 'GET', `/api/organizations/acme/resource-groups/${SEED_RESOURCE_GROUP_IDS.acmeResearch}`)).body.name).toBe('Renamed');
     const audit = (await call(second, 'GET', '/api/organizations/acme/audit-log/export?q=type:resource_group.settings')).body;
     expect(audit[0].message).toContain('Renamed');
@@ -58,7 +58,7 @@ describe('persistence', () => {
         try {
           const res = await fetch(`${base}/api/settings/webhooks`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${TOKENS.alice}`, 'content-type': 'application/json' },
+            headers: { authorization: `Bearer ${TOKENS.aliceWrite}`, 'content-type': 'application/json' },
             body: JSON.stringify({ watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: `https://burst.test/${w}/${i}` }),
           });
           if (res.status === 200) acked.push(((await res.json()) as { webhook: { id: string } }).webhook.id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   AuditLogEvent, Job, McpSettings, Notification, NotificationSettings, Paper, RepoName, RepoType, ResourceGroup, Timestamp,
-  Visibility, WatchItem, Webhook, WebhookJobRequest, WebhookLogEntry,
+  Visibility, WatchItem, Webhook, WebhookDelivery, WebhookJobRequest,
 } from '../../hub/schemas/index.ts';
 
 /** `mentioned` drives the `mention=mentions` filter; the wire notification has no such field. */
@@ -39,8 +39,8 @@ export const HubState = z.strictObject({
   papers: z.array(Paper),
   repos: z.array(StoredRepo),
   webhooks: z.array(StoredWebhook),
-  /** Delivery log per webhook id, newest first (filled by the delivery module). */
-  webhookLogs: z.record(z.string(), z.array(WebhookLogEntry)),
+  /** Delivery log per webhook id, newest first, bounded (filled by the delivery module): what was sent (payloads kept for replay) and answered. */
+  webhookLogs: z.record(z.string(), z.array(WebhookDelivery)),
   /** Jobs per namespace (user or org), newest first. */
   jobs: z.record(z.string(), z.array(Job)),
   resourceGroups: z.record(z.string(), z.array(ResourceGroup)),

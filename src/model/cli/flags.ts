@@ -1,8 +1,8 @@
-// `--name value` / `--flag` parsing for the consisid CLI.
+// Flags of the consisid commands, on the shared node:util parseArgs parser: `--name value`,
+// `--name=value`, switches; unknown or misspelt options are a UsageError.
+import { parseCommandLine, UsageError } from '../../cli/command-line.ts';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { HelpRequested, UsageError } from '../../cli/command-line.ts';
 
 export interface Flags {
   get(name: string): string | undefined;
@@ -11,28 +11,18 @@ export interface Flags {
 }
 
 export function parseFlags(argv: readonly string[], known: { values: readonly string[]; switches: readonly string[] }): Flags {
-  const values = new Map<string, string>();
-  const switches = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) throw new UsageError(`unexpected argument "${a}"`);
-    const [name, inline] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (known.switches.includes(name)) {
-      switches.add(name);
-      continue;
-    }
-    if (!known.values.includes(name)) throw new UsageError(`unknown option --${name}`);
-    const v = inline ?? argv[++i];
-    if (v === undefined) throw new UsageError(`--${name} needs a value`);
-    values.set(name, v);
-  }
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const name of known.values) options[name] = { type: 'string' };
+  for (const name of known.switches) options[name] = { type: 'boolean' };
+  const { values } = parseCommandLine(argv, options);
+  const get = (n: string) => (typeof values[n] === 'string' ? values[n] : undefined);
   return {
-    get: (n) => values.get(n),
+    get,
     need(n) {
-      const v = values.get(n);
+      const v = get(n);
       if (v === undefined) throw new UsageError(`--${n} is required`);
       return v;
     },
-    has: (n) => switches.has(n),
+    has: (n) => values[n] === true,
   };
 }

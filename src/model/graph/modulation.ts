@@ -6,6 +6,24 @@ import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
 import { constT, fusedLinear, type BuildContext, type LinearPart } from './context.ts';
 
+/**
+ * The chunks of `linear(silu(temb))`, in the order the reference slices them. ConsisIDBlock's
+ * norm1/norm2 are CogVideoXLayerNormZero (diffusers models/normalization.py, used by
+ * transformers/consisid_transformer_3d.py): `shift, scale, gate, enc_shift, enc_scale, enc_gate =
+ * self.linear(self.silu(temb)).chunk(6, dim=1)`. norm_out is AdaLayerNorm with chunk_dim=1:
+ * `shift, scale = temb.chunk(2, dim=1)`. Every `*scale` chunk is applied as `1 + scale`.
+ */
+export const LAYER_NORM_ZERO_CHUNKS = ['shift', 'scale', 'gate', 'enc_shift', 'enc_scale', 'enc_gate'] as const;
+export const NORM_OUT_CHUNKS = ['shift', 'scale'] as const;
+
+type Chunk = (typeof LAYER_NORM_ZERO_CHUNKS)[number];
+
+/** rows of one named chunk of a chunked projection, with `1 + scale` folded into the bias */
+function chunkRows(name: string, chunks: readonly Chunk[], chunk: Chunk, d: number): LinearPart {
+  const i = chunks.indexOf(chunk);
+  return { name, rows: [i * d, (i + 1) * d], biasOffset: chunk.endsWith('scale') ? 1 : 0 };
+}
+
 export interface NormModulation {
   shift: Value;
   /** 1 + scale */
@@ -26,39 +44,43 @@ export interface Modulations {
   out: { shift: Value; scale: Value };
 }
 
+const NORMS = ['norm1', 'norm2'] as const;
+const KINDS = ['shift', 'scale', 'gate'] as const;
+
 export function modulations(ctx: BuildContext, temb: Value, textLength: number, videoLength: number): Modulations {
   const { g, config: c } = ctx;
   return g.scoped('modulation', () => {
     const d = innerDim(c);
     const b = temb.dims[0]!;
+    // per block, norm and kind: the text (enc_*) chunk, then the video chunk
     const parts: LinearPart[] = [];
     for (let i = 0; i < c.num_layers; i++) {
-      for (const n of ['norm1', 'norm2']) {
-        for (let kind = 0; kind < 3; kind++) {
-          const name = `transformer_blocks.${i}.${n}.linear`;
-          const biasOffset = kind === 1 ? 1 : 0;
-          parts.push({ name, rows: [(3 + kind) * d, (4 + kind) * d], biasOffset });
-          parts.push({ name, rows: [kind * d, (kind + 1) * d], biasOffset });
-        }
+      for (const n of NORMS) {
+        const name = `transformer_blocks.${i}.${n}.linear`;
+        for (const kind of KINDS) parts.push(chunkRows(name, LAYER_NORM_ZERO_CHUNKS, `enc_${kind}`, d), chunkRows(name, LAYER_NORM_ZERO_CHUNKS, kind, d));
       }
     }
-    parts.push({ name: 'norm_out.linear', rows: [0, d] }, { name: 'norm_out.linear', rows: [d, 2 * d], biasOffset: 1 });
+    const perBlock = NORMS.length * KINDS.length;
+    for (const chunk of NORM_OUT_CHUNKS) parts.push(chunkRows('norm_out.linear', NORM_OUT_CHUNKS, chunk, d));
     const { w, b: bias } = fusedLinear(ctx, parts, 'modulation');
     const all = reshape(g, linear(g, silu(g, temb), w, bias), [b, parts.length, d]);
-    const pieces = split(g, all, [...Array<number>(c.num_layers * 6).fill(2), 1, 1], 1);
+    const pieces = split(g, all, [...Array<number>(c.num_layers * perBlock).fill(2), ...NORM_OUT_CHUNKS.map(() => 1)], 1);
     const seq = textLength + videoLength;
     const oneHot = new Float32Array(seq * 2);
     for (let s = 0; s < seq; s++) oneHot[s * 2 + (s < textLength ? 0 : 1)] = 1;
     const segments = constT(ctx, oneHot, [seq, 2], 'segment_one_hot');
     const build = (i: number, pick: (v: Value) => Value): BlockModulation => {
-      const at = (k: number) => pick(pieces[i * 6 + k]!);
-      return { norm1: { shift: at(0), scale: at(1), gate: at(2) }, norm2: { shift: at(3), scale: at(4), gate: at(5) } };
+      const norm = (n: number): NormModulation => {
+        const [shift, scale, gate] = KINDS.map((_, k) => pick(pieces[i * perBlock + n * KINDS.length + k]!)) as [Value, Value, Value];
+        return { shift, scale, gate };
+      };
+      return { norm1: norm(0), norm2: norm(1) };
     };
-    const n = c.num_layers * 6;
+    const n = c.num_layers * perBlock;
     return {
       joint: (i) => g.scoped('modulation', () => build(i, (v) => matmul(g, segments, v))),
       video: (i) => g.scoped('modulation', () => build(i, (v) => slice(g, v, 1, 1, 2))),
-      out: { shift: pieces[n]!, scale: pieces[n + 1]! },
+      out: { shift: pieces[n + NORM_OUT_CHUNKS.indexOf('shift')]!, scale: pieces[n + NORM_OUT_CHUNKS.indexOf('scale')]! },
     };
   });
 }

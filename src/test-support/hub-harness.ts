@@ -1,14 +1,9 @@
-// eslint-disable-next-line import/no-restricted-paths -- test-only: runs the client against the in-process mock hub
+// Integration tests of the hub client: the real client against a fresh in-process mock hub.
+import { createHubClient, type HubClient } from '../hub/client.ts';
+import { HubApiError } from '../hub/errors.ts';
 import { createMockHub, type MockHubOptions } from '../mock-hub/app.ts';
-import { createHubClient, type HubClient } from './client.ts';
-import { HubApiError } from './errors.ts';
 
-export const TOKENS = {
-  aliceWrite: 'hf_alice_write',
-  aliceRead: 'hf_alice_read',
-  bobWrite: 'hf_bob_write',
-  carolFine: 'hf_carol_fine',
-} as const;
+export { TOKENS } from '../mock-hub/seed/users.ts';
 
 const BASE_URL = 'http://mock-hub.test';
 

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs, TARGETS } from './bench-args.ts';
+
+describe('npm run bench arguments', () => {
+  it('runs every target when none is named, else the named ones in their usual order', () => {
+    expect(parseBenchArgs([])).toEqual([...TARGETS]);
+    expect(parseBenchArgs(['model', 'webhooks'])).toEqual(['webhooks', 'model']);
+  });
+
+  it('refuses unknown targets and flags instead of ignoring them', () => {
+    expect(() => parseBenchArgs(['webhook'])).toThrow(/unknown bench target\(s\): webhook; choose from hub, webhooks/);
+    expect(() => parseBenchArgs(['--quick', 'hub'])).toThrow(/unknown option --quick/);
+  });
+});
