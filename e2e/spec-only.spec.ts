@@ -57,9 +57,10 @@ test.describe('against a spec-only hub', () => {
   test('settings: each flag is leave unchanged / on / off, and Save sends only the flags set', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     await expect(notExposed(page).first()).toBeVisible();
-    const patches: { sent: unknown; answer: { notifications: Record<string, unknown> } }[] = [];
-    page.on('response', async (r) => {
-      if (r.request().method() === 'PATCH' && r.url().endsWith('/api/settings/notifications')) patches.push({ sent: r.request().postDataJSON(), answer: await r.json() });
+    const isPatch = (r: { method(): string; url(): string }) => r.method() === 'PATCH' && r.url().endsWith('/api/settings/notifications');
+    const sent: unknown[] = [];
+    page.on('request', (r) => {
+      if (isPatch(r)) sent.push(r.postDataJSON());
     });
     const flag = (name: string) => page.getByTestId(`tri-state-${name}`);
     await expect(flag('announcements').getByLabel('Leave unchanged')).toBeChecked();
@@ -72,15 +73,16 @@ test.describe('against a spec-only hub', () => {
     await flag('launch_prepaid_credits').getByLabel('On').check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByLabel('Prepaid amount')).toHaveAttribute('aria-invalid', 'true');
-    expect(patches).toHaveLength(0);
+    expect(sent).toHaveLength(0);
     await flag('launch_prepaid_credits').getByLabel('Leave unchanged').check();
     await expectAccessibleInBothThemes(page);
 
+    const answer = page.waitForResponse((r) => isPatch(r.request()));
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByTestId('settings-status')).toHaveText('Saved.');
-    expect(patches.map((p) => p.sent)).toEqual([{ notifications: { announcements: false, daily_papers_digest: true } }]);
+    expect(sent).toEqual([{ notifications: { announcements: false, daily_papers_digest: true } }]);
     // The hub kept every flag the user did not set (seed: secret_detected on, org_request on).
-    expect(patches[0]!.answer.notifications).toMatchObject({ announcements: false, daily_papers_digest: true, secret_detected: true, org_request: true });
+    expect(((await (await answer).json()) as { notifications: object }).notifications).toMatchObject({ announcements: false, daily_papers_digest: true, secret_detected: true, org_request: true });
     // What was set stays shown; a second save with nothing new is not offered.
     await expect(flag('announcements').getByLabel('Off')).toBeChecked();
     await expect(flag('secret_detected').getByLabel('Leave unchanged')).toBeChecked();
@@ -89,9 +91,10 @@ test.describe('against a spec-only hub', () => {
 
   test('watch list: add and stop watching by type and name, without the list', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
-    const answers: { watched: { type: string; id: string }[] }[] = [];
-    page.on('response', async (r) => {
-      if (r.request().method() === 'PATCH' && r.url().endsWith('/api/settings/watch')) answers.push(await r.json());
+    // Pushed in the order the answers come, read once they are in.
+    const answers: Promise<{ watched: { type: string; id: string }[] }>[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'PATCH' && r.url().endsWith('/api/settings/watch')) answers.push(r.json());
     });
     const form = page.getByRole('form', { name: 'Add to watch list' });
     await form.getByLabel('Type').selectOption('user');
@@ -102,8 +105,10 @@ test.describe('against a spec-only hub', () => {
     await form.getByLabel('Name').fill('acme');
     await form.getByRole('button', { name: 'Stop watching' }).click();
     await expect(page.getByTestId('watch-changes')).toContainText('Stopped watching organization acme');
-    expect(answers.at(-1)!.watched).toContainEqual({ type: 'user', id: 'bob' });
-    expect(answers.at(-1)!.watched).not.toContainEqual({ type: 'org', id: 'acme' });
+    await expect.poll(() => answers.length).toBe(2);
+    const { watched } = await answers[1]!;
+    expect(watched).toContainEqual({ type: 'user', id: 'bob' });
+    expect(watched).not.toContainEqual({ type: 'org', id: 'acme' });
     // A name that does not exist: the hub's answer, the form still there.
     await form.getByLabel('Type').selectOption('user');
     await form.getByLabel('Name').fill('nobody-by-this-name');
