@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { receiverForBlock } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 interface LogEntry {
@@ -16,21 +15,10 @@ const SECRET = 'e2e-inspector-secret';
 const rows = (page: Page) => page.getByTestId('delivery-row');
 
 test.describe('delivery inspector', () => {
-  let server: Server;
-  let receiverUrl = '';
-  let status = 200;
-  test.beforeAll(async () => {
-    // Answers with `status` and a body that names it, so the page can show what came back.
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ receivedBy: 'e2e receiver', status })));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/inspect`;
-  });
-  test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  // Answers with `status` and a body that names it, so the page can show what came back.
+  const receiver = receiverForBlock('/webhooks/inspect', (status) => JSON.stringify({ receivedBy: 'e2e receiver', status }));
   test.beforeEach(() => {
-    status = 200;
+    receiver.status = 200;
   });
 
   async function withWebhook(request: APIRequestContext, body: object, run: (id: string, api: ReturnType<typeof hub>) => Promise<void>) {
@@ -50,7 +38,7 @@ test.describe('delivery inspector', () => {
 
   test('a delivery opens its detail: payload, masked secret, status, timing, answer; replay from it', async ({ page, request, baseURL }) => {
     const repo = 'alice/e2e-inspect-model';
-    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl, secret: SECRET }, async (id, api) => {
+    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiver.url, secret: SECRET }, async (id, api) => {
       const [entry] = await deliver(api, id, repo, 1);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${id}`);
       await rows(page).first().getByRole('link', { name: /details/ }).click();
@@ -64,7 +52,7 @@ test.describe('delivery inspector', () => {
       await expect(summary.getByTestId('delivery-status')).toHaveText('HTTP 200');
       await expect(summary).toContainText(/Response time\s*\d+ ms/);
       await expect(summary).toContainText('None: delivered.');
-      await expect(summary).toContainText(receiverUrl);
+      await expect(summary).toContainText(receiver.url);
 
       // The payload as the receiver got it, pretty-printed; the secret only masked.
       const payload = page.getByTestId('payload');
@@ -75,7 +63,7 @@ test.describe('delivery inspector', () => {
       await expect(page.getByTestId('response-body')).toHaveText(JSON.stringify({ receivedBy: 'e2e receiver', status: 200 }));
       await expectAccessibleInBothThemes(page);
 
-      status = 202;
+      receiver.status = 202;
       await page.getByRole('button', { name: 'Replay' }).click();
       await expect(page.getByTestId('replay-result')).toContainText('Replayed: HTTP 202');
       await page.getByRole('link', { name: 'View the replay' }).click();
@@ -88,9 +76,9 @@ test.describe('delivery inspector', () => {
 
   test('filters the log by outcome, and a failed delivery says why', async ({ page, request }) => {
     const repo = 'alice/e2e-outcome-model';
-    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl }, async (id, api) => {
+    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiver.url }, async (id, api) => {
       await deliver(api, id, repo, 1);
-      status = 503;
+      receiver.status = 503;
       await deliver(api, id, repo, 2);
       await deliver(api, id, repo, 3);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${id}`);
@@ -118,7 +106,7 @@ test.describe('delivery inspector', () => {
 
   test('"Send test event" delivers a sample and the entry appears without a reload', async ({ page, request }) => {
     const repo = 'alice/e2e-test-event-model';
-    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl }, async (id, api) => {
+    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiver.url }, async (id, api) => {
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${id}`);
       await expect(page.getByTestId('empty-state')).toContainText('No deliveries yet');
       await page.evaluate(() => ((window as { __samePage?: boolean }).__samePage = true));

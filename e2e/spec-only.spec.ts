@@ -1,11 +1,10 @@
 // Every page against a hub that has only what the real hub has (`serve.ts --spec-only`: the mock's
 // own reads such as the current settings, the watch list, the delivery log and the resource group
 // list answer 404 as unknown routes). Run by the `spec-only` Playwright project on its own server.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { receiverForBlock } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 const ALICE_URL_WEBHOOK = 'e857a8431ff820c91a81398e';
@@ -144,29 +143,16 @@ test.describe('against a spec-only hub', () => {
   });
 
   test.describe('webhook delivery log', () => {
-    let server: Server;
-    let receiverUrl = '';
-    let received = 0;
-    test.beforeAll(async () => {
-      server = createServer((req, res) => {
-        req.resume();
-        req.on('end', () => {
-          received++;
-          res.writeHead(202, { 'content-type': 'application/json' }).end('{}');
-        });
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/spec-only`;
-    });
-    test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+    const receiver = receiverForBlock('/webhooks/spec-only');
 
     test('is explained as unavailable, and a delivery is replayed by its log id', async ({ page, request }) => {
       const api = hub(request, TOKENS.aliceWrite);
-      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiverUrl });
+      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiver.url });
       const { reached } = await api.call<{ reached: { webhookId: string; logId: string }[] }>('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/spec-only-model' }, scope: 'repo', action: 'create' });
       // Other webhooks of alice's watch her repos too; this one's delivery is the one to replay.
       const { logId } = reached.find((r) => r.webhookId === webhook.id)!;
-      await expect.poll(() => received).toBe(1);
+      receiver.status = 202;
+      await expect.poll(() => receiver.received).toBe(1);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
       await expect(notExposed(page)).toContainText('This hub does not expose the delivery log');
       const form = page.getByRole('form', { name: 'Replay a delivery' });
@@ -178,7 +164,7 @@ test.describe('against a spec-only hub', () => {
       await form.getByLabel('Delivery log id').fill(logId);
       await form.getByRole('button', { name: 'Replay' }).click();
       await expect(form.getByTestId('replay-result')).toHaveText(`Replayed ${logId}: HTTP 202`);
-      expect(received).toBe(2);
+      expect(receiver.received).toBe(2);
       await expectAccessibleInBothThemes(page);
     });
   });

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
+import { receiverForBlock } from './receiver.ts';
 import { captureConsole, signIn, TOKENS } from './support.ts';
 
 interface Webhook {
@@ -135,31 +134,20 @@ test.describe('webhooks', () => {
   });
 
   test.describe('delivery log', () => {
-    let server: Server;
-    let receiverUrl = '';
-    let status = 200;
-    test.beforeAll(async () => {
-      server = createServer((req, res) => {
-        req.resume();
-        req.on('end', () => res.writeHead(status, { 'content-type': 'application/json' }).end('{}'));
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/e2e`;
-    });
-    test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+    const receiver = receiverForBlock('/webhooks/e2e');
 
     test('lists deliveries newest first and replays one, showing the HTTP status', async ({ page, request }) => {
       const api = hub(request, TOKENS.aliceWrite);
       const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', {
         watched: [{ type: 'model', name: 'alice/e2e-delivery-model' }],
         domains: ['repo'],
-        url: receiverUrl,
+        url: receiver.url,
       });
       try {
-        status = 200;
+        receiver.status = 200;
         await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/e2e-delivery-model' }, scope: 'repo', action: 'create' });
         await expect.poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length).toBe(1);
-        status = 503;
+        receiver.status = 503;
         await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/e2e-delivery-model' }, scope: 'repo.content', action: 'update' });
         await expect.poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length).toBe(2);
 
@@ -171,11 +159,11 @@ test.describe('webhooks', () => {
         await expect(deliveries.nth(0)).toContainText('HTTP 503');
         await expect(deliveries.nth(1)).toContainText('repo.create');
         await expect(deliveries.nth(1)).toContainText('HTTP 200');
-        await expect(deliveries.nth(1)).toContainText(receiverUrl);
+        await expect(deliveries.nth(1)).toContainText(receiver.url);
         await expect(deliveries.nth(1)).toContainText(/\d+ ms/);
         await expectAccessibleInBothThemes(page);
 
-        status = 202;
+        receiver.status = 202;
         await deliveries.nth(0).getByRole('button', { name: /Replay/ }).click();
         await expect(page.getByTestId('replay-result').filter({ hasText: 'Replayed: HTTP 202' })).toBeVisible();
         await expect(deliveries).toHaveCount(3);
