@@ -9,7 +9,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 // schemas; model imports nothing from hub or features; features never import each other.
 // src/cli (command-line parsing) imports nothing from src, so every command line may use it.
 // src/test-support may import both the client and the mock hub; only tests import test support.
-const featureDirs = ['inbox', 'settings', 'webhooks', 'storage', 'organizations', 'audit-log', 'preview', 'auth'];
+const featureDirs = ['inbox', 'settings', 'webhooks', 'jobs', 'storage', 'organizations', 'audit-log', 'preview', 'auth'];
 const featureZones = featureDirs.map((name) => ({
   target: `./src/features/${name}`,
   from: './src/features',

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
-import { receiverForBlock } from './receiver.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 interface LogEntry {
@@ -15,8 +15,14 @@ const SECRET = 'e2e-inspector-secret';
 const rows = (page: Page) => page.getByTestId('delivery-row');
 
 test.describe('delivery inspector', () => {
-  // Answers with `status` and a body that names it, so the page can show what came back.
-  const receiver = receiverForBlock('/webhooks/inspect', (status) => JSON.stringify({ receivedBy: 'e2e receiver', status }));
+  let receiver: Receiver;
+  let receiverUrl = '';
+  test.beforeAll(async () => {
+    // Its body names the status, so the page can show what came back.
+    receiver = await startReceiver((status) => JSON.stringify({ receivedBy: 'e2e receiver', status }));
+    receiverUrl = receiver.url('/webhooks/inspect');
+  });
+  test.afterAll(() => receiver.close());
   test.beforeEach(() => {
     receiver.status = 200;
   });
@@ -38,7 +44,7 @@ test.describe('delivery inspector', () => {
 
   test('a delivery opens its detail: payload, masked secret, status, timing, answer; replay from it', async ({ page, request, baseURL }) => {
     const repo = 'alice/e2e-inspect-model';
-    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiver.url, secret: SECRET }, async (id, api) => {
+    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl, secret: SECRET }, async (id, api) => {
       const [entry] = await deliver(api, id, repo, 1);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${id}`);
       await rows(page).first().getByRole('link', { name: /details/ }).click();
@@ -52,7 +58,7 @@ test.describe('delivery inspector', () => {
       await expect(summary.getByTestId('delivery-status')).toHaveText('HTTP 200');
       await expect(summary).toContainText(/Response time\s*\d+ ms/);
       await expect(summary).toContainText('None: delivered.');
-      await expect(summary).toContainText(receiver.url);
+      await expect(summary).toContainText(receiverUrl);
 
       // The payload as the receiver got it, pretty-printed; the secret only masked.
       const payload = page.getByTestId('payload');
@@ -76,7 +82,7 @@ test.describe('delivery inspector', () => {
 
   test('filters the log by outcome, and a failed delivery says why', async ({ page, request }) => {
     const repo = 'alice/e2e-outcome-model';
-    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiver.url }, async (id, api) => {
+    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl }, async (id, api) => {
       await deliver(api, id, repo, 1);
       receiver.status = 503;
       await deliver(api, id, repo, 2);
@@ -106,7 +112,7 @@ test.describe('delivery inspector', () => {
 
   test('"Send test event" delivers a sample and the entry appears without a reload', async ({ page, request }) => {
     const repo = 'alice/e2e-test-event-model';
-    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiver.url }, async (id, api) => {
+    await withWebhook(request, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: receiverUrl }, async (id, api) => {
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${id}`);
       await expect(page.getByTestId('empty-state')).toContainText('No deliveries yet');
       await page.evaluate(() => ((window as { __samePage?: boolean }).__samePage = true));

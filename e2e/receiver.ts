@@ -1,32 +1,32 @@
-// A local webhook receiver for a describe block: listening before its tests, closed after them.
-import { createServer, type Server } from 'node:http';
+// A webhook receiver on loopback for the specs that look at deliveries: it answers every POST
+// with `status` (settable between deliveries) and the body `answer(status)` makes.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test } from '@playwright/test';
 
 export interface Receiver {
-  /** Where the hub should POST (set once the block's tests run). */
-  url: string;
-  /** The HTTP status it answers with; tests change it. */
+  /** The receiver's URL for `path` (e.g. `/webhooks/e2e`). */
+  url(path: string): string;
   status: number;
   /** Requests received so far. */
   received: number;
+  close(): Promise<void>;
 }
 
-/** Starts a receiver at `path` for the enclosing describe block; `body` is what it answers. */
-export function receiverForBlock(path: string, body: (status: number) => string = () => '{}'): Receiver {
-  const receiver: Receiver = { url: '', status: 200, received: 0 };
-  let server: Server;
-  test.beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        receiver.received++;
-        res.writeHead(receiver.status, { 'content-type': 'application/json' }).end(body(receiver.status));
-      });
+export async function startReceiver(answer: (status: number) => string = () => '{}'): Promise<Receiver> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      receiver.received++;
+      res.writeHead(receiver.status, { 'content-type': 'application/json' }).end(answer(receiver.status));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   });
-  test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const receiver: Receiver = {
+    url: (path) => `${base}${path}`,
+    status: 200,
+    received: 0,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
   return receiver;
 }

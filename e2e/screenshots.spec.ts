@@ -1,8 +1,8 @@
 // Writes docs/screenshots/<page>-<light|dark>.png for every dashboard page (npm run screenshots).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { SEED_JOB_IDS } from '../src/mock-hub/seed/webhooks.ts';
 import { hub } from './faults.ts';
+import { startReceiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 test.skip(process.env.SCREENSHOTS !== '1', 'screenshots only with SCREENSHOTS=1 (npm run screenshots)');
@@ -13,6 +13,9 @@ const PAGES: { name: string; path: string; ready?: (page: Page) => Promise<void>
   { name: 'settings', path: '/settings', ready: (p) => expect(p.getByRole('switch').first()).toBeVisible() },
   { name: 'webhooks', path: '/webhooks' },
   { name: 'webhook-editor', path: '/webhooks/new' },
+  { name: 'jobs', path: '/jobs', ready: (p) => expect(p.getByTestId('job-row').first()).toBeVisible() },
+  // The seeded job alice's job webhook started (payload, retry, secrets); its log is replayed and ends.
+  { name: 'job-detail', path: `/jobs/alice/${SEED_JOB_IDS.aliceCompleted}`, ready: (p) => expect(p.getByTestId('log-status')).toHaveAttribute('data-status', 'ended') },
   { name: 'storage', path: '/storage' },
   { name: 'organization', path: '/orgs/acme' },
   { name: 'audit-log', path: '/orgs/acme/audit-log' },
@@ -40,13 +43,9 @@ for (const theme of ['light', 'dark'] as const) {
 
     test('a delivery of a webhook', async ({ page, request }) => {
       // A receiver on loopback answers the test event, so the detail shows a real exchange.
-      const server = createServer((req, res) => {
-        req.resume();
-        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"handled":"repo.content.update"}'));
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const receiver = await startReceiver(() => '{"ok":true,"handled":"repo.content.update"}');
       const api = hub(request, TOKENS.aliceWrite);
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/deploy`;
+      const url = receiver.url('/webhooks/deploy');
       const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', {
         watched: [{ type: 'model', name: 'alice/llama-vision-model' }], domains: ['repo', 'discussion'], url, secret: 'screenshot-secret',
       });
@@ -58,7 +57,7 @@ for (const theme of ['light', 'dark'] as const) {
         await page.screenshot({ path: `docs/screenshots/delivery-detail-${theme}.png` });
       } finally {
         await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
-        await new Promise<void>((r) => server.close(() => r()));
+        await receiver.close();
       }
     });
 

@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
-import { receiverForBlock } from './receiver.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 const ALICE_URL_WEBHOOK = 'e857a8431ff820c91a81398e';
@@ -39,6 +39,8 @@ test.describe('against a spec-only hub', () => {
       [`/webhooks/${ALICE_URL_WEBHOOK}`, ['the delivery log'], (p) => expect(p.getByRole('form', { name: 'Replay a delivery' })).toBeVisible()],
       [`/webhooks/${ALICE_URL_WEBHOOK}/deliveries/ffffffffffffffffffffffff`, [], (p) => expect(p.getByTestId('delivery-missing')).toBeVisible()],
       ['/storage', [], (p) => expect(p.getByTestId('usage-row').first()).toBeVisible()],
+      ['/jobs', [], (p) => expect(p.getByTestId('job-row').first()).toBeVisible()],
+      ['/jobs/alice/1da67e5b2fa3928b84b4738c', [], (p) => expect(p.getByTestId('job-timeline')).toBeVisible()],
       ['/orgs/acme', ['the list of resource groups'], (p) => expect(p.getByRole('form', { name: 'Revoke a member token' })).toBeVisible()],
       ['/orgs/acme/audit-log', [], (p) => expect(p.getByTestId('audit-count')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 })],
       ['/preview', [], (p) => expect(p.getByRole('heading', { name: 'Model preview' })).toBeVisible()],
@@ -143,11 +145,17 @@ test.describe('against a spec-only hub', () => {
   });
 
   test.describe('webhook delivery log', () => {
-    const receiver = receiverForBlock('/webhooks/spec-only');
+    let receiver: Receiver;
+    let receiverUrl = '';
+    test.beforeAll(async () => {
+      receiver = await startReceiver();
+      receiverUrl = receiver.url('/webhooks/spec-only');
+    });
+    test.afterAll(() => receiver.close());
 
     test('is explained as unavailable, and a delivery is replayed by its log id', async ({ page, request }) => {
       const api = hub(request, TOKENS.aliceWrite);
-      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiver.url });
+      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiverUrl });
       const { reached } = await api.call<{ reached: { webhookId: string; logId: string }[] }>('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/spec-only-model' }, scope: 'repo', action: 'create' });
       // Other webhooks of alice's watch her repos too; this one's delivery is the one to replay.
       const { logId } = reached.find((r) => r.webhookId === webhook.id)!;

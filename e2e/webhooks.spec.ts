@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
-import { receiverForBlock } from './receiver.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
 import { captureConsole, signIn, TOKENS } from './support.ts';
 
 interface Webhook {
@@ -134,14 +134,20 @@ test.describe('webhooks', () => {
   });
 
   test.describe('delivery log', () => {
-    const receiver = receiverForBlock('/webhooks/e2e');
+    let receiver: Receiver;
+    let receiverUrl = '';
+    test.beforeAll(async () => {
+      receiver = await startReceiver();
+      receiverUrl = receiver.url('/webhooks/e2e');
+    });
+    test.afterAll(() => receiver.close());
 
     test('lists deliveries newest first and replays one, showing the HTTP status', async ({ page, request }) => {
       const api = hub(request, TOKENS.aliceWrite);
       const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', {
         watched: [{ type: 'model', name: 'alice/e2e-delivery-model' }],
         domains: ['repo'],
-        url: receiver.url,
+        url: receiverUrl,
       });
       try {
         receiver.status = 200;
@@ -159,7 +165,7 @@ test.describe('webhooks', () => {
         await expect(deliveries.nth(0)).toContainText('HTTP 503');
         await expect(deliveries.nth(1)).toContainText('repo.create');
         await expect(deliveries.nth(1)).toContainText('HTTP 200');
-        await expect(deliveries.nth(1)).toContainText(receiver.url);
+        await expect(deliveries.nth(1)).toContainText(receiverUrl);
         await expect(deliveries.nth(1)).toContainText(/\d+ ms/);
         await expectAccessibleInBothThemes(page);
 

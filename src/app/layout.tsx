@@ -30,11 +30,12 @@ export function Layout() {
       </a>
       <aside className="w-60 shrink-0 border-r border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-900">
         <p className="mb-4 text-lg font-semibold">Hub Console</p>
-        <p className="sr-only">Keyboard: g then i, s, w, t or p goes to Inbox, Settings, Webhooks, Storage or Model preview.</p>
+        <p className="sr-only">Keyboard: g then i, s, w, j, t or p goes to Inbox, Settings, Webhooks, Jobs, Storage or Model preview.</p>
         <nav aria-label="Main" className="space-y-1">
           <InboxNavLink />
           <NavLink to="/settings" className={navLinkClass}>Settings</NavLink>
           <NavLink to="/webhooks" className={navLinkClass}>Webhooks</NavLink>
+          <NavLink to="/jobs" className={navLinkClass}>Jobs</NavLink>
           <NavLink to="/storage" className={navLinkClass}>Storage</NavLink>
           <NavLink to="/preview" className={navLinkClass}>Model preview</NavLink>
         </nav>

@@ -29,6 +29,9 @@ export function OrgNav({ me }: { me: UseQueryResult<Whoami> }) {
             <NavLink to={`/orgs/${encodeURIComponent(o.name)}/audit-log`} className={(s) => `${navLinkClass(s)} pl-11 text-xs`}>
               Audit log
             </NavLink>
+            <NavLink to={`/orgs/${encodeURIComponent(o.name)}/jobs`} className={(s) => `${navLinkClass(s)} pl-11 text-xs`}>
+              Jobs
+            </NavLink>
           </li>
         ))}
       </ul>

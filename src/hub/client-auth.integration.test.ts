@@ -39,6 +39,14 @@ const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unkn
   { name: 'deleteResourceGroup', write: true, run: (c) => c.deleteResourceGroup('acme', ID) },
   { name: 'listJobs', write: false, run: (c) => c.listJobs('alice') },
   { name: 'getJob', write: false, run: (c) => c.getJob('alice', 'x') },
+  { name: 'cancelJob', write: true, run: (c) => c.cancelJob('alice', 'x') },
+  {
+    name: 'streamJobLogs',
+    write: false,
+    run: async (c) => {
+      for await (const e of c.streamJobLogs('alice', 'x')) void e;
+    },
+  },
 ];
 
 let hub: Harness;

@@ -139,4 +139,19 @@ describe('jobs', () => {
     expect((await apiError(alice.getJob('alice', 'no-such-job'))).status).toBe(404);
     expect((await apiError(hub.as(TOKENS.bobWrite).listJobs('alice'))).status).toBe(403);
   });
+
+  it('filters on the hub, cancels a running job, and streams a finished job’s log to its end', async () => {
+    const alice = hub.as(TOKENS.aliceWrite);
+    const running = await alice.listJobs('alice', { stage: ['RUNNING'] });
+    expect(running.map((j) => j.status.stage)).toEqual(['RUNNING']);
+    expect(running[0]!.owner.type).toBe('user');
+    await alice.cancelJob('alice', running[0]!.id);
+    expect((await alice.getJob('alice', running[0]!.id)).status.stage).toBe('CANCELED');
+    expect(await alice.listJobs('alice', { stage: ['RUNNING'] })).toEqual([]);
+    expect((await apiError(alice.cancelJob('alice', 'no-such-job'))).status).toBe(404);
+    const lines: string[] = [];
+    for await (const e of alice.streamJobLogs('alice', running[0]!.id)) lines.push(e.data);
+    expect(lines[0]).toMatch(/^===== Job started/);
+    expect(lines.at(-1)).toBe('Canceled by alice');
+  });
 });

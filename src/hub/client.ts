@@ -5,6 +5,9 @@ import {
   AuditLogQuery,
   DeleteSuccess,
   Job,
+  JobListQuery,
+  JobLogEvent,
+  JobLogsQuery,
   MarkAsReadBody,
   McpSettings,
   NotificationBulkQuery,
@@ -39,8 +42,9 @@ import {
   type AuditLogEvent,
 } from './schemas/index.ts';
 import { filenameFromContentDisposition } from './content-disposition.ts';
-import { HubEndpointNotExposedError } from './errors.ts';
-import { createTransport, encodePath, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
+import { HubEndpointNotExposedError, HubNetworkError, HubSchemaError } from './errors.ts';
+import { sseData } from './sse.ts';
+import { createTransport, encodePath, toIssues, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
 
 export type HubClientOptions = TransportOptions;
 
@@ -60,6 +64,8 @@ export interface AuditLogExportResult {
 /** Bodies the spec leaves "not shown": any JSON object, or nothing at all. */
 const NotShown = z.preprocess((v) => (v === undefined ? {} : v), AnyObject);
 const JobList = z.array(Job);
+/** Pages of a job list followed through `Link: rel="next"` (huggingface_hub's `paginate` follows them too). */
+export const MAX_JOB_PAGES = 20;
 
 interface SendParts {
   params?: Record<string, string>;
@@ -70,7 +76,7 @@ interface SendParts {
 }
 
 export function createHubClient(options: HubClientOptions) {
-  const { request } = createTransport(options);
+  const { request, stream, nextPagePath } = createTransport(options);
 
   async function send<S extends z.ZodType>(method: HttpMethod, template: string, response: S, parts: SendParts = {}) {
     const label = `${method} ${template}`;
@@ -93,6 +99,51 @@ export function createHubClient(options: HubClientOptions) {
       return await call;
     } catch (error) {
       throw HubEndpointNotExposedError.from(error, what);
+    }
+  }
+
+  const JOB = '/api/jobs/{namespace}/{jobId}';
+
+  async function listJobs(namespace: string, query: JobListQuery = {}, o: CallOptions = {}): Promise<Job[]> {
+    const first = await send('GET', '/api/jobs/{namespace}', JobList, { params: { namespace }, query: { schema: JobListQuery, value: query }, ...o });
+    const jobs = [...first.data];
+    let next = nextPagePath(first.headers);
+    for (let page = 1; next && page < MAX_JOB_PAGES; page++) {
+      const res = await request({ method: 'GET', path: next, response: JobList, signal: o.signal });
+      jobs.push(...res.data);
+      next = nextPagePath(res.headers);
+    }
+    return jobs;
+  }
+
+  async function* streamJobLogs(namespace: string, jobId: string, query: JobLogsQuery = {}, o: CallOptions = {}): AsyncGenerator<JobLogEvent> {
+    const label = `GET ${JOB}/logs`;
+    const path = encodePath(label, { namespace, jobId }, `${JOB}/logs`);
+    const body = await stream({ path, query: validateRequest(JobLogsQuery, query, label), signal: o.signal });
+    const endpoint = `GET ${path}`;
+    const events = sseData(body);
+    try {
+      for (;;) {
+        let next: IteratorResult<string>;
+        try {
+          next = await events.next();
+        } catch (cause) {
+          throw new HubNetworkError(endpoint, o.signal?.aborted ? 'aborted' : 'network', o.signal?.aborted ? '' : 'the log stream broke off', { cause });
+        }
+        if (next.done) return;
+        let json: unknown;
+        try {
+          json = JSON.parse(next.value);
+        } catch {
+          throw new HubSchemaError(endpoint, [{ path: '', message: 'a log event is not JSON' }]);
+        }
+        const event = JobLogEvent.safeParse(json);
+        if (!event.success) throw new HubSchemaError(endpoint, toIssues(event.error));
+        yield event.data;
+      }
+    } finally {
+      // Stopping early (or failing) closes the connection.
+      await events.return(undefined);
     }
   }
 
@@ -203,10 +254,17 @@ export function createHubClient(options: HubClientOptions) {
     deleteResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
       data('DELETE', `${ORG}/resource-groups/{resourceGroupId}`, DeleteSuccess, { params: { org, resourceGroupId }, ...o }),
 
-    // Jobs (Job schema from the spec; the endpoints are the real hub's)
-    listJobs: (namespace: string, o: CallOptions = {}) => data('GET', '/api/jobs/{namespace}', JobList, { params: { namespace }, ...o }),
-    getJob: (namespace: string, jobId: string, o: CallOptions = {}) =>
-      data('GET', '/api/jobs/{namespace}/{jobId}', Job, { params: { namespace, jobId }, ...o }),
+    // Jobs: the Job schema is the spec's; the endpoints are the real hub's (huggingface_hub's
+    // list_jobs, inspect_job, cancel_job and fetch_job_logs call them).
+    /** GET /api/jobs/{namespace}, newest first; `stage` and `label` (key=value) filter on the hub; every page. */
+    listJobs,
+    getJob: (namespace: string, jobId: string, o: CallOptions = {}) => data('GET', JOB, Job, { params: { namespace, jobId }, ...o }),
+    /** POST .../cancel. The answer's body is not relied on (huggingface_hub reads only the status). */
+    cancelJob: async (namespace: string, jobId: string, o: CallOptions = {}): Promise<void> => {
+      await data('POST', `${JOB}/cancel`, NotShown, { params: { namespace, jobId }, ...o });
+    },
+    /** GET .../logs: server-sent events, each parsed as JobLogEvent; ends when the hub closes the stream (the job ended). */
+    streamJobLogs,
   };
 }
 

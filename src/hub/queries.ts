@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { HubClient } from './client.ts';
 import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError, isEndpointNotExposed } from './errors.ts';
-import type { AuditLogQuery, NotificationFilters, RepositoryUsageQuery } from './schemas/index.ts';
+import type { AuditLogQuery, JobListQuery, NotificationFilters, RepositoryUsageQuery } from './schemas/index.ts';
 
 export type RepositoryUsageParams = RepositoryUsageQuery & { org?: string };
 
@@ -39,8 +39,10 @@ export const hubKeys = {
   },
   jobs: {
     all: ['hub', 'jobs'] as const,
-    list: (namespace: string) => [...hubKeys.jobs.all, namespace] as const,
-    detail: (namespace: string, jobId: string) => [...hubKeys.jobs.list(namespace), jobId] as const,
+    /** Everything of one namespace: its lists (any filters) and its jobs. */
+    namespace: (namespace: string) => [...hubKeys.jobs.all, namespace] as const,
+    list: (namespace: string, query: JobListQuery = {}) => [...hubKeys.jobs.namespace(namespace), 'list', query] as const,
+    detail: (namespace: string, jobId: string) => [...hubKeys.jobs.namespace(namespace), 'detail', jobId] as const,
   },
   org: (org: string) => {
     const all = ['hub', 'org', org] as const;
@@ -122,8 +124,8 @@ export const resourceGroupQuery = (client: HubClient, org: string, resourceGroup
     queryFn: ({ signal }) => client.getResourceGroup(org, resourceGroupId, { signal }),
   });
 
-export const jobsQuery = (client: HubClient, namespace: string) =>
-  queryOptions({ queryKey: hubKeys.jobs.list(namespace), queryFn: ({ signal }) => client.listJobs(namespace, { signal }) });
+export const jobsQuery = (client: HubClient, namespace: string, query: JobListQuery = {}) =>
+  queryOptions({ queryKey: hubKeys.jobs.list(namespace, query), queryFn: ({ signal }) => client.listJobs(namespace, query, { signal }) });
 
 export const jobQuery = (client: HubClient, namespace: string, jobId: string) =>
   queryOptions({ queryKey: hubKeys.jobs.detail(namespace, jobId), queryFn: ({ signal }) => client.getJob(namespace, jobId, { signal }) });

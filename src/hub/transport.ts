@@ -28,6 +28,13 @@ export interface RequestSpec<S extends z.ZodType> {
   signal?: AbortSignal;
 }
 
+export interface StreamSpec {
+  /** Already encoded (see `encodePath`). */
+  path: string;
+  query?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
 export interface HubResponse<T> {
   data: T;
   headers: Headers;
@@ -70,9 +77,21 @@ export function createTransport(options: TransportOptions) {
   const token = options.token;
   const redact = (text: string) => redactSecrets(text, token);
 
-  async function attempt(spec: RequestSpec<z.ZodType>, endpoint: string) {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  function authHeaders(accept: string): Record<string, string> {
+    const headers: Record<string, string> = { Accept: accept };
     if (token) headers.Authorization = `Bearer ${token}`;
+    return headers;
+  }
+
+  function fetchFailure(endpoint: string, cause: unknown, signal: AbortSignal | undefined, timeout: AbortSignal | undefined) {
+    if (signal?.aborted) return new HubNetworkError(endpoint, 'aborted', '', { cause });
+    if (timeout?.aborted) return new HubNetworkError(endpoint, 'timeout', `no answer within ${timeoutMs} ms`, { cause });
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return new HubNetworkError(endpoint, 'network', redact(detail) || 'fetch failed', { cause });
+  }
+
+  async function attempt(spec: RequestSpec<z.ZodType>, endpoint: string) {
+    const headers = authHeaders('application/json');
     let body: string | undefined;
     if (spec.body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -88,14 +107,11 @@ export function createTransport(options: TransportOptions) {
       const text = await response.text();
       return { response, text };
     } catch (cause) {
-      if (spec.signal?.aborted) throw new HubNetworkError(endpoint, 'aborted', '', { cause });
-      if (timeout?.aborted) throw new HubNetworkError(endpoint, 'timeout', `no answer within ${timeoutMs} ms`, { cause });
-      const detail = cause instanceof Error ? cause.message : String(cause);
-      throw new HubNetworkError(endpoint, 'network', redact(detail) || 'fetch failed', { cause });
+      throw fetchFailure(endpoint, cause, spec.signal, timeout);
     }
   }
 
-  function apiError(spec: RequestSpec<z.ZodType>, response: Response, text: string, waitMs: number | null) {
+  function apiError(spec: { method: HttpMethod; path: string }, response: Response, text: string, waitMs: number | null) {
     return new HubApiError({
       status: response.status,
       message: redact(errorMessage(response, text)),
@@ -120,7 +136,39 @@ export function createTransport(options: TransportOptions) {
     }
   }
 
-  return { request };
+  /**
+   * Opens a streamed GET (server-sent events): the timeout covers the wait for the answer's
+   * headers only, the body then streams for as long as the hub keeps it open or `signal` allows.
+   */
+  async function stream(spec: StreamSpec): Promise<ReadableStream<Uint8Array>> {
+    const endpoint = `GET ${spec.path}`;
+    const connect = new AbortController();
+    const timer = timeoutMs > 0 ? setTimeout(() => connect.abort(), timeoutMs) : undefined;
+    const signal = spec.signal ? AbortSignal.any([spec.signal, connect.signal]) : connect.signal;
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${spec.path}${toQueryString(spec.query)}`, { method: 'GET', headers: authHeaders('text/event-stream'), signal });
+    } catch (cause) {
+      throw fetchFailure(endpoint, cause, spec.signal, connect.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok) throw apiError({ method: 'GET', path: spec.path }, response, await response.text().catch(() => ''), null);
+    if (!response.body) throw new HubSchemaError(endpoint, [{ path: '', message: 'the answer has no body to stream' }]);
+    return response.body;
+  }
+
+  /** The next page a `Link: <...>; rel="next"` header points at, as a path on this hub; never another origin (the token goes with it). */
+  function nextPagePath(headers: Headers): string | undefined {
+    const link = headers.get('link');
+    const target = link && /<([^>]+)>\s*;[^,]*\brel="?next"?/i.exec(link)?.[1];
+    if (!target) return undefined;
+    const url = new URL(target, `${baseUrl}/`);
+    const full = `${url.origin}${url.pathname}`;
+    return full === baseUrl || full.startsWith(`${baseUrl}/`) ? `${full.slice(baseUrl.length)}${url.search}` : undefined;
+  }
+
+  return { request, stream, nextPagePath };
 }
 
 function parseResponse<S extends z.ZodType>(schema: S, text: string, endpoint: string): z.output<S> {

@@ -29,6 +29,8 @@ describe('spec-only mode', () => {
       'GET /api/whoami-v2': 'real',
       'GET /api/jobs/{namespace}': 'real',
       'GET /api/jobs/{namespace}/{jobId}': 'real',
+      'POST /api/jobs/{namespace}/{jobId}/cancel': 'real',
+      'GET /api/jobs/{namespace}/{jobId}/logs': 'real',
       'GET /api/models': 'real',
       'GET /api/datasets': 'real',
       'GET /api/spaces': 'real',

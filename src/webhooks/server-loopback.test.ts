@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from './listen.ts';
 import { samplePayload } from './sample-payload.ts';
-import { createWebhooksServer } from './server.ts';
+import { createWebhooksServer, MAX_PAYLOAD_BYTES } from './server.ts';
 import { recordingLogger } from './test-logger.ts';
 
 describe('webhooks server over loopback', () => {
@@ -57,6 +57,26 @@ describe('webhooks server over loopback', () => {
     );
     expect(responses.every((r) => r.status === 200)).toBe(true);
     expect([...received].sort()).toEqual([...names].sort());
+  });
+
+  it('answers 413 past the size limit whether the length is declared or streamed, and accepts what fits', async () => {
+    received.length = 0;
+    const fits = JSON.stringify({ ...samplePayload(), padding: 'x'.repeat(MAX_PAYLOAD_BYTES - 1000) });
+    const huge = JSON.stringify({ ...samplePayload(), padding: 'x'.repeat(MAX_PAYLOAD_BYTES) });
+    // A ReadableStream body goes out chunked, without Content-Length.
+    const chunked = (body: string) =>
+      fetch(`${listening.url}/webhooks/count`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-secret': 'loop-secret' },
+        body: new Blob([body]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+    expect((await send('/webhooks/count', huge, 'loop-secret')).status).toBe(413);
+    expect((await chunked(huge)).status).toBe(413);
+    expect(received).toEqual([]);
+    expect((await send('/webhooks/count', fits, 'loop-secret')).status).toBe(200);
+    expect((await chunked(fits)).status).toBe(200);
+    expect(received).toEqual(['alice/tiny-model', 'alice/tiny-model']);
   });
 
   it('serves the landing page with the real URL', async () => {

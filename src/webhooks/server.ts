@@ -52,7 +52,17 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
   // One dynamic route dispatching through the map, so handlers can be added after the first request.
   const app = new Hono();
   app.get('/', (c) => c.html(renderLandingPage({ origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined })));
-  app.use('/webhooks/*', bodyLimit({ maxSize: MAX_PAYLOAD_BYTES, onError: (c) => c.json({ error: `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes.` }, 413) }));
+  const tooLarge = (c: Context) => c.json({ error: `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes.` }, 413);
+  const limitStream = bodyLimit({ maxSize: MAX_PAYLOAD_BYTES, onError: tooLarge });
+  // The hub sends Content-Length: checking it leaves the body to be read straight off the socket.
+  // Hono's bodyLimit touches `request.body`, which turns @hono/node-server's light request into a
+  // full Fetch Request (streams, abort signal) on every delivery; it only runs for bodies of unknown length.
+  app.use('/webhooks/*', (c, next) => {
+    const length = c.req.header('content-length');
+    const chunked = c.req.header('transfer-encoding');
+    if (length === undefined || chunked) return limitStream(c, next);
+    return Number(length) > MAX_PAYLOAD_BYTES ? Promise.resolve(tooLarge(c)) : next();
+  });
   app.post('/webhooks/:name', async (c: Context) => {
     const handler = handlers.get(c.req.param('name') ?? '');
     if (!handler) return c.json({ error: `No webhook handler at ${c.req.path}.` }, 404);

@@ -1,15 +1,8 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import { DescriptionRow } from '../../components/ui/description-row.tsx';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[8rem_1fr] gap-2 border-b border-slate-100 py-1.5 dark:border-slate-800">
-      <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className="min-w-0 break-words">{children}</dd>
-    </div>
-  );
-}
 
 /** Everything an event carries; hub text is rendered as text. */
 export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; onClose(): void }) {
@@ -36,13 +29,13 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
             <Button variant="ghost" onClick={onClose} aria-label="Close event details">✕</Button>
           </div>
           <dl className="text-sm">
-            <Row label="Message"><span data-testid="event-message">{e.message}</span></Row>
-            <Row label="Time"><time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en')}</time> <span className="text-xs text-slate-600 dark:text-slate-400">({e.createdAt})</span></Row>
-            <Row label="Author">
+            <DescriptionRow term="Message"><span data-testid="event-message">{e.message}</span></DescriptionRow>
+            <DescriptionRow term="Time"><time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en')}</time> <span className="text-xs text-slate-600 dark:text-slate-400">({e.createdAt})</span></DescriptionRow>
+            <DescriptionRow term="Author">
               {e.author.user} <span className="text-xs text-slate-600 dark:text-slate-400">({e.author.type}{e.author.deleted ? ', deleted' : ''})</span>
-            </Row>
-            <Row label="IP">{e.ip ?? '—'}</Row>
-            <Row label="Location">
+            </DescriptionRow>
+            <DescriptionRow term="IP">{e.ip ?? '—'}</DescriptionRow>
+            <DescriptionRow term="Location">
               {e.location ? (
                 <>
                   {e.location.formatted}
@@ -53,9 +46,9 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
               ) : (
                 '—'
               )}
-            </Row>
-            <Row label="User agent"><span className="font-mono text-xs">{e.userAgent ?? '—'}</span></Row>
-            <Row label="Token">
+            </DescriptionRow>
+            <DescriptionRow term="User agent"><span className="font-mono text-xs">{e.userAgent ?? '—'}</span></DescriptionRow>
+            <DescriptionRow term="Token">
               {e.token ? (
                 <span data-testid="event-token">
                   {e.token.type} {e.token.id}
@@ -66,13 +59,13 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
               ) : (
                 '—'
               )}
-            </Row>
-            <Row label="OAuth app">{e.oauth ? `${e.oauth.name ?? 'Unnamed app'} (client ${e.oauth.clientId})` : '—'}</Row>
-            <Row label="Event id"><span className="font-mono text-xs">{e._id}</span></Row>
+            </DescriptionRow>
+            <DescriptionRow term="OAuth app">{e.oauth ? `${e.oauth.name ?? 'Unnamed app'} (client ${e.oauth.clientId})` : '—'}</DescriptionRow>
+            <DescriptionRow term="Event id"><span className="font-mono text-xs">{e._id}</span></DescriptionRow>
             {e.data !== undefined && (
-              <Row label="Data">
+              <DescriptionRow term="Data">
                 <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs dark:bg-slate-800">{JSON.stringify(e.data, null, 2)}</pre>
-              </Row>
+              </DescriptionRow>
             )}
           </dl>
         </>

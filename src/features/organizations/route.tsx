@@ -9,6 +9,8 @@ import { planName } from './plan-rules.ts';
 import { ResourceGroupsSection } from './resource-groups-section.tsx';
 import { TokenRevokeSection } from './token-revoke-section.tsx';
 
+const actionLink = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800';
+
 export function Component() {
   const { org = '' } = useParams();
   const client = useHubClient();
@@ -22,9 +24,14 @@ export function Component() {
         title={info?.fullname || org}
         description={info ? `${org} · ${planName(info.plan)} plan · your role: ${info.roleInOrg ?? 'member'}` : `You are not a member of ${org}.`}
         actions={
-          <Link to="audit-log" relative="path" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
-            Audit log
-          </Link>
+          <>
+            <Link to="jobs" relative="path" className={actionLink}>
+              Jobs
+            </Link>
+            <Link to="audit-log" relative="path" className={actionLink}>
+              Audit log
+            </Link>
+          </>
         }
       />
       <div className="space-y-10">

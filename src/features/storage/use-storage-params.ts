@@ -1,5 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useMemo } from 'react';
+import { useSearchPatch } from '../../components/url/use-search-patch.ts';
 import { REPO_TYPES, type RepoType } from '../../hub/schemas/index.ts';
 
 export type SortKey = 'storage' | 'updatedAt';
@@ -19,7 +19,7 @@ const isRepoType = (v: string | null): v is RepoType => (REPO_TYPES as readonly 
 
 /** Filters live in the URL, so a view can be bookmarked; bad values fall back to defaults. */
 export function useStorageParams(): [StorageParams, (patch: Partial<StorageParams>) => void] {
-  const [sp, setSp] = useSearchParams();
+  const [sp, update] = useSearchPatch();
   const params = useMemo<StorageParams>(() => {
     const limit = Number(sp.get('limit'));
     return {
@@ -31,20 +31,5 @@ export function useStorageParams(): [StorageParams, (patch: Partial<StorageParam
       limit: Number.isInteger(limit) && limit >= 1 ? limit : null,
     };
   }, [sp]);
-  const update = useCallback(
-    (patch: Partial<StorageParams>) =>
-      setSp(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(patch)) {
-            if (v === '' || v === null || v === undefined) next.delete(k);
-            else next.set(k, String(v));
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setSp],
-  );
   return [params, update];
 }

@@ -1,3 +1,4 @@
+import { StatusPill } from '../../components/ui/status-pill.tsx';
 import type { WebhookDisabled } from '../../hub/schemas/index.ts';
 
 const STATES = {
@@ -15,10 +16,5 @@ export function webhookState(disabled: WebhookDisabled): keyof typeof STATES {
 export function StateBadge({ disabled }: { disabled: WebhookDisabled }) {
   const state = webhookState(disabled);
   const s = STATES[state];
-  return (
-    <span className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${s.className}`} data-testid="webhook-state" data-state={state}>
-      <span aria-hidden="true">{s.icon}</span>
-      {s.label}
-    </span>
-  );
+  return <StatusPill icon={s.icon} label={s.label} className={s.className} data-testid="webhook-state" data-state={state} />;
 }

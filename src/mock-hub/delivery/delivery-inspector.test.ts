@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookEnvelope, WebhookList } from '../../hub/schemas/webhook.ts';
 import { DELIVERY_RESPONSE_LIMIT_BYTES, TestEventResult, WebhookDelivery, WebhookLogList } from '../../hub/schemas/webhook-log.ts';
+import { TOKENS } from '../seed/users.ts';
 import { MASKED } from './delivery-log.ts';
 import { eventually, startLoopback, type Loopback } from './loopback-harness.ts';
 
@@ -79,7 +80,7 @@ describe('delivery inspector: what the log keeps of each delivery', () => {
     expect(detail.response).toEqual({ contentType: 'application/json', body: sent.body, bodyBytes: Buffer.byteLength(sent.body), bodyTruncated: false });
     expect(JSON.stringify(lb.hub.store.state.webhookLogs[id])).not.toContain('top-secret-value');
     expect((await lb.api(`/api/settings/webhooks/${id}/logs/${'0'.repeat(24)}`)).status).toBe(404);
-    expect((await lb.api(`/api/settings/webhooks/${id}/logs/${entry.id}`, { token: 'hf_bob_write' })).status).toBe(404);
+    expect((await lb.api(`/api/settings/webhooks/${id}/logs/${entry.id}`, { token: TOKENS.bobWrite })).status).toBe(404);
   });
 
   it('keeps only the first 4 KB of a long answer, and says how long it was', async () => {
@@ -126,7 +127,7 @@ describe('delivery inspector: what the log keeps of each delivery', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: expect.stringContaining('body.sample') });
     expect((await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'nope' } })).status).toBe(400);
-    expect((await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-update' }, token: 'hf_bob_write' })).status).toBe(404);
+    expect((await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-update' }, token: TOKENS.bobWrite })).status).toBe(404);
 
     const res = await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-update' } });
     expect(res.status).toBe(200);

@@ -154,6 +154,10 @@ describe('delivery engine (fake store, real receiver)', () => {
     expect(started.find((j) => j.dockerImage === 'python:3.12')!.secrets).toEqual({ HF_TOKEN: null });
     expect(engine.logs('6'.padStart(24, '0'))[0]).toMatchObject({ status: null, error: expect.stringMatching(/not found/) });
     expect(engine.logs('7'.padStart(24, '0'))[0]).toMatchObject({ status: 200, target: expect.stringMatching(/^job alice\//) });
+    // The log entry names the job it started; a delivery that started none has no jobId.
+    const startedId = started.find((j) => j.dockerImage === 'python:3.12')!.id;
+    expect(engine.logs('7'.padStart(24, '0'))[0]!.jobId).toBe(startedId);
+    expect(engine.logs('6'.padStart(24, '0'))[0]!.jobId).toBeUndefined();
 
     // Replaying a job delivery starts another job with the same payload.
     const [jobLog] = engine.logs('7'.padStart(24, '0'));

@@ -7,7 +7,9 @@ import type { MockEvent, MockEventResult } from './event-schema.ts';
 import { FailureTracker, SUSPEND_AFTER_FAILURES } from './failure-tracker.ts';
 import type { DeliveryHost } from './host.ts';
 import { newId24, newSha, stableId24 } from './ids.ts';
-import { DEFAULT_JOB_TIMING, JobRunner, templateFromJob, templateFromWebhookJob, type JobTiming } from './job-runner.ts';
+import { JobRunner } from './job-runner.ts';
+import type { JobTiming } from './job-switches.ts';
+import { templateFromJob, templateFromWebhookJob } from './job-template.ts';
 import { KeyedLimiter } from './limiter.ts';
 import { matchingWebhooks } from './matching.ts';
 import { DELIVERY_TIMEOUT_MS, sendPayload, type SendResult } from './send.ts';
@@ -17,12 +19,14 @@ export interface DeliveryEngineOptions {
   /** Deliveries in flight per webhook; more wait their turn. */
   concurrencyPerWebhook?: number;
   failureThreshold?: number;
-  jobTiming?: JobTiming;
+  jobTiming?: Partial<JobTiming>;
   now?: () => Date;
 }
 
 interface Outcome extends SendResult {
   target: string;
+  /** The job a job webhook's delivery started. */
+  jobId?: string;
 }
 
 /** How a delivery came about, beyond a hub event: a replay of a logged one, or a test event. */
@@ -52,6 +56,8 @@ export interface DeliveryEngine {
   idle(): Promise<void>;
   resetFailures(webhookId: string): void;
   close(): void;
+  /** Runs the jobs that job webhooks start (cancel and logs go through it too). */
+  jobs: JobRunner;
 }
 
 /** Status a replay reports when the receiver gave no HTTP response (refused, timeout). */
@@ -61,7 +67,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
   const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
-  const jobs = new JobRunner((job) => host.saveJob(job.owner.name, job), options.jobTiming ?? DEFAULT_JOB_TIMING, now, (id) => host.job(id));
+  const jobs = new JobRunner({ save: (job) => host.saveJob(job.owner.name, job), load: (id) => host.job(id), timing: options.jobTiming, now });
   const inFlight = new Set<Promise<unknown>>();
   const limiter = new KeyedLimiter(options.concurrencyPerWebhook ?? 8);
   const headShas = new Map<string, string>();
@@ -99,7 +105,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, failure: 'job', durationMs: 0, ...noRequest };
     }
     const job = jobs.start(template, JSON.stringify(payload), host.principal(owner));
-    return { target: `job ${job.owner.name}/${job.id}`, status: 200, error: null, failure: null, durationMs: Math.round(performance.now() - t0), ...noRequest };
+    return { target: `job ${job.owner.name}/${job.id}`, jobId: job.id, status: 200, error: null, failure: null, durationMs: Math.round(performance.now() - t0), ...noRequest };
   }
 
   function jobSource(id: string | undefined) {
@@ -143,6 +149,7 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
             durationMs: outcome.durationMs,
             ...(origin.replayOf ? { replayOf: origin.replayOf } : {}),
             ...(origin.test ? { test: true } : {}),
+            ...(outcome.jobId ? { jobId: outcome.jobId } : {}),
             request: requestRecord(outcome.requestHeaders, JSON.stringify(payload)),
             response: outcome.response,
           };
@@ -207,5 +214,6 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
     close() {
       jobs.close();
     },
+    jobs,
   };
 }

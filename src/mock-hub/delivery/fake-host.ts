@@ -23,7 +23,7 @@ export function fakeHost(hooks: { owner: string; webhook: Webhook }[], jobs: Job
     logs: (id) => logs.get(id) ?? [],
     repo: (r) => (r.name.endsWith('-private') ? { private: true } : undefined),
     canSee: (user, r) => !r.name.endsWith('-private') || r.name.startsWith(`${user}/`),
-    principal: (name) => ({ id: stableId24(`principal:${name}`), name }),
+    principal: (name) => ({ id: stableId24(`principal:${name}`), name, type: 'user' }),
     job: (id) => savedJobs.get(id),
     saveJob: (_ns, job) => void savedJobs.set(job.id, job),
   };

@@ -8,7 +8,7 @@ import type { Principal } from './job-runner.ts';
 export interface HostedWebhook {
   owner: string;
   webhook: Webhook;
-  /** The job part of the create request, for fields the response shape drops (arch, volumes). */
+  /** The job part of the create request, for fields the response shape drops (arch, attempts, volumes, expose, ssh). */
   jobRequest?: WebhookJobRequest;
 }
 

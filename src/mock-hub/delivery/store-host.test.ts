@@ -47,6 +47,7 @@ describe('storeHost', () => {
     expect(host.canSee('alice', { type: 'model', name: 'acme/secret' })).toBe(true); // acme admin
     expect(host.canSee('carol', { type: 'model', name: 'acme/secret' })).toBe(false);
     expect(host.canSee('carol', { type: 'model', name: 'acme/unknown' })).toBe(true);
-    expect(host.principal('alice')).toEqual({ id: findUser('alice')!.id, name: 'alice' });
+    expect(host.principal('alice')).toEqual({ id: findUser('alice')!.id, name: 'alice', type: 'user' });
+    expect(host.principal('acme')).toMatchObject({ name: 'acme', type: 'org' });
   });
 });

@@ -59,7 +59,8 @@ export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryH
       return stored.owner === user || findOrg(stored.owner)?.members[user] !== undefined;
     },
     principal(name) {
-      return { id: findUser(name)?.id ?? findOrg(name)?.id ?? stableId24(`principal:${name}`), name };
+      const org = findOrg(name);
+      return { id: findUser(name)?.id ?? org?.id ?? stableId24(`principal:${name}`), name, type: org ? 'org' : 'user' };
     },
     job: (id) => Object.values(store.state.jobs).flat().find((j) => j.id === id),
     saveJob(namespace, job) {

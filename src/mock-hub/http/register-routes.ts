@@ -25,6 +25,13 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: Where): z.
   return r.data;
 }
 
+/** One string per parameter, or an array when it is repeated (`?stage=A&stage=B`, as requests sends lists). */
+function queryValues(c: Context): Record<string, string | string[]> {
+  // Hono's map has no prototype and own keys only, so `__proto__` stays a parameter.
+  const all = c.req.queries();
+  return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v.length === 1 ? v[0]! : v]));
+}
+
 async function readBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return undefined;
@@ -98,7 +105,7 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   }
 
   const params = parse(route.params ?? NONE, c.req.param(), 'path') as Record<string, string>;
-  const query = parse(route.query ?? NONE, c.req.query(), 'query');
+  const query = parse(route.query ?? NONE, queryValues(c), 'query');
   const rawBody = route.body ? await readBody(c) : undefined;
   const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
   const org = route.auth === 'org' ? checkOrgAccess(hub.store.state, authenticated(auth), orgName(params), write, route.gate) : undefined;
