@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startReceiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 const ALICE_URL_WEBHOOK = 'e857a8431ff820c91a81398e';
@@ -144,22 +144,15 @@ test.describe('against a spec-only hub', () => {
     expect(gone.status()).toBe(404);
   });
 
-  test.describe('webhook delivery log', () => {
-    let receiver: Receiver;
-    let receiverUrl = '';
-    test.beforeAll(async () => {
-      receiver = await startReceiver();
-      receiverUrl = receiver.url('/webhooks/spec-only');
-    });
-    test.afterAll(() => receiver.close());
-
-    test('is explained as unavailable, and a delivery is replayed by its log id', async ({ page, request }) => {
-      const api = hub(request, TOKENS.aliceWrite);
-      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiverUrl });
+  test('webhook delivery log: explained as unavailable, and a delivery is replayed by its log id', async ({ page, request }) => {
+    const receiver = await startReceiver();
+    receiver.status = 202;
+    const api = hub(request, TOKENS.aliceWrite);
+    try {
+      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiver.url('/webhooks/spec-only') });
       const { reached } = await api.call<{ reached: { webhookId: string; logId: string }[] }>('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/spec-only-model' }, scope: 'repo', action: 'create' });
       // Other webhooks of alice's watch her repos too; this one's delivery is the one to replay.
       const { logId } = reached.find((r) => r.webhookId === webhook.id)!;
-      receiver.status = 202;
       await expect.poll(() => receiver.received).toBe(1);
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
       await expect(notExposed(page)).toContainText('This hub does not expose the delivery log');
@@ -174,6 +167,8 @@ test.describe('against a spec-only hub', () => {
       await expect(form.getByTestId('replay-result')).toHaveText(`Replayed ${logId}: HTTP 202`);
       expect(receiver.received).toBe(2);
       await expectAccessibleInBothThemes(page);
-    });
+    } finally {
+      await receiver.close();
+    }
   });
 });
