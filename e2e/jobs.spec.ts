@@ -45,7 +45,7 @@ test.describe('jobs', () => {
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
     await expect(page).toHaveURL(/\/jobs$/);
-    await expect(page).toHaveTitle('Jobs · Hub Console');
+    await expect(page).toHaveTitle(/^(\(\d+\) )?Jobs · Hub Console$/);
     await expect(rows(page)).toHaveCount(all.length);
     expect(await rowIds(page)).toEqual(newestFirst);
     await expect(rows(page).first().getByTestId('job-duration')).not.toHaveText('—');
@@ -116,7 +116,7 @@ test.describe('jobs', () => {
       await signIn(page, TOKENS.aliceWrite, '/jobs');
       await rows(page).filter({ has: page.getByRole('link', { name: `Job ${jobId}` }) }).getByRole('link').click();
       await expect(page).toHaveURL(new RegExp(`/jobs/alice/${jobId}$`));
-      await expect(page).toHaveTitle(`Job ${jobId} · Hub Console`);
+      await expect(page).toHaveTitle(new RegExp(`^(\\(\\d+\\) )?Job ${jobId} · Hub Console$`));
 
       // The stage moves to RUNNING on the page, without a reload.
       await expect(headerStage(page)).toHaveAttribute('data-stage', 'RUNNING');
