@@ -1,11 +1,17 @@
 // `npm run bench -- model`: ConsisID preview-s forward on onnxruntime-node CPU (2 threads).
 import { figure, median, type Figure } from './figure.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseConfig } from '../src/model/config.ts';
 import { buildConsisIDGraph } from '../src/model/graph/transformer.ts';
-import { encodeModel } from '../src/model/onnx/onnx-proto.ts';
 import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
 import { matmul } from '../src/model/onnx/ops.ts';
-import { fillUniform, prng, randomWeights, weightSetFromHost } from '../src/model/random-weights.ts';
+import { fillUniform, prng } from '../src/model/random-weights.ts';
+import { writeCheckpointFolder } from '../src/model/checkpoint-folder.ts';
+import { loadCheckpoint } from '../src/model/loader/load-checkpoint.ts';
+import { localSource } from '../src/model/loader/local-source.ts';
+import { sessionModel } from '../src/model/session-model.ts';
 import { prepareForward } from '../src/model/forward-inputs.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';
 import type { HostTensor } from '../src/model/tensor.ts';
@@ -15,21 +21,7 @@ const THREADS = 2;
 const RUNS = 5;
 const REFERENCE_S = 3.6;
 
-export const PREVIEW_S = {
-  num_attention_heads: 8,
-  attention_head_dim: 64,
-  num_layers: 8,
-  in_channels: 16,
-  out_channels: 16,
-  time_embed_dim: 512,
-  text_embed_dim: 4096,
-  sample_width: 44,
-  sample_height: 30,
-  sample_frames: 13,
-  is_train_face: true,
-  LFE_output_dim: 341,
-  cross_attn_interval: 2,
-};
+import { PREVIEW_S_CONFIG as PREVIEW_S } from '../src/model/named-configs.ts';
 
 function randn(shape: number[], seed: number): HostTensor {
   const n = shape.reduce((a, b) => a * b, 1);
@@ -45,7 +37,7 @@ async function matmulSession() {
   const a = g.input('a', 'float32', [n, n]);
   const w = g.initializer('w', 'float32', [n, n], new Uint8Array(fillUniform(new Float32Array(n * n), prng(7), 0.02).buffer));
   g.output(matmul(g, a, w), 'y');
-  const session = await nodeBackend().createSession(encodeModel(g.toModel()), { device: 'cpu', threads: THREADS });
+  const session = await nodeBackend().createSession({ model: g.toModel(), externalData: new Map() }, { device: 'cpu', threads: THREADS });
   const feeds = { a: { data: fillUniform(new Float32Array(n * n), prng(8), 1), dims: [n, n] } };
   await session.run(feeds);
   return { session, feeds, flops: 2 * n ** 3 };
@@ -61,7 +53,9 @@ async function timed(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: n
 
 export default async function run(): Promise<Figure[]> {
   const config = parseConfig(PREVIEW_S);
-  const weights = weightSetFromHost(randomWeights(config, 42));
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-model-'));
+  await writeCheckpointFolder(dir, { ...PREVIEW_S }, config, { seed: 42 });
+  const { weights, files } = await loadCheckpoint(localSource(dir));
   const args = {
     hidden_states: randn([1, 4, 16, 30, 44], 1),
     encoder_hidden_states: randn([1, 226, 4096], 2),
@@ -73,7 +67,7 @@ export default async function run(): Promise<Figure[]> {
 
   let t0 = performance.now();
   const built = buildConsisIDGraph(config, weights, prepared.shape);
-  const bytes = encodeModel(built.model);
+  const bytes = await sessionModel(built.model, files);
   const buildS = (performance.now() - t0) / 1000;
 
   t0 = performance.now();
@@ -91,6 +85,7 @@ export default async function run(): Promise<Figure[]> {
   }
   await session.release();
   await mm.session.release();
+  await rm(dir, { recursive: true, force: true });
   const times = fw.map((r) => r.wall);
   const med = median(times);
   const cpuPerRun = median(fw.map((r) => r.cpu));

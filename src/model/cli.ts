@@ -1,20 +1,27 @@
 // `npm run consisid -- forward|export ...`
 import { exportCommand } from './cli/export-command.ts';
 import { forwardCommand } from './cli/forward-command.ts';
+import { generateCommand } from './cli/generate-command.ts';
 import { HelpRequested, UsageError } from './cli/flags.ts';
 
 const USAGE = `usage:
   consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>
+                   [--repeat n] [--weights float32|float16|int8|int4] [--compare float32]
                    [--device cpu|wasm] [--dtype float32|float16] [--threads n]
                    [--subfolder transformer] [--revision main] [--hub-url URL] [--token T]
   consisid export  --model <dir | repo id> --out <model.onnx> [--shape batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond]
-                   [--dtype float32|float16] [--external-data | --no-external-data] [hub options as above]`;
+                   [--weights float32|float16|int8|int4] [--device cpu|wasm|webgpu (whose ops)]
+                   [--external-data | --no-external-data] [hub options as above]
+  consisid generate --config <name | config.json> --out <dir> [--dtype float32|float16|bfloat16] [--shards n]
+                   [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]
+                   names: tiny, demo-preview-s, preview-s, consisid`;
 
 export async function main(argv: readonly string[], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'forward') await forwardCommand(rest, log);
     else if (command === 'export') await exportCommand(rest, log);
+    else if (command === 'generate') await generateCommand(rest, log);
     else if (command === 'help' || command === '--help' || command === undefined) {
       log(USAGE);
       return command === undefined ? 2 : 0;

@@ -6,11 +6,12 @@ import type { FileSource } from './loader/file-source.ts';
 import { browserEnvironment, type ModelEnvironment } from './environment.ts';
 import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';
 import type { ComputeDtype } from './graph/context.ts';
-import { encodeModel } from './onnx/onnx-proto.ts';
+import { sessionModel } from './session-model.ts';
 import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
-import type { BackendSession, Device, InferenceBackend } from './runtime/types.ts';
+import type { BackendSession, Device, InferenceBackend, SessionModel } from './runtime/types.ts';
+import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 
 /** the stages of a first forward: reading the weights, building the graph, creating the session, running it */
 export type ModelStage = 'weights' | 'graph' | 'session' | 'forward';
@@ -35,7 +36,9 @@ export interface ModelEvents {
 
 export interface FromPretrainedOptions extends LoadOptions, ModelEvents {
   subfolder?: string;
-  /** compute dtype; float16 where the provider supports it */
+  /** how the large Linear layers hold their weights (default float32; int8/int4 are quantized when a session is made) */
+  weights?: WeightPrecision;
+  /** compute dtype; float16 where the provider supports it (the same as weights float16) */
   dtype?: ComputeDtype;
   device?: Device;
   /** where sessions go when `device` cannot create one (e.g. "webgpu" -> "wasm") */
@@ -55,6 +58,7 @@ export interface RuntimeOptions extends ModelEvents {
   backend: InferenceBackend;
   device: Device;
   dtype: ComputeDtype;
+  weights?: WeightPrecision;
   threads?: number;
   fallbackDevice?: Device;
   maxSessions?: number;
@@ -107,12 +111,15 @@ async function timedStage<T>(events: ModelEvents, stage: ModelStage, device: Dev
 export class ConsisIDTransformer3DModel {
   private readonly sessions = new Map<string, Promise<CachedSession>>();
   private currentDevice: Device;
+  readonly config: ConsisIDConfig;
+  readonly weights: Checkpoint['weights'];
 
   constructor(
-    readonly config: ConsisIDConfig,
-    readonly weights: Checkpoint['weights'],
+    private readonly checkpoint: Checkpoint,
     private readonly runtime: RuntimeOptions,
   ) {
+    this.config = checkpoint.config;
+    this.weights = checkpoint.weights;
     this.currentDevice = runtime.device;
   }
 
@@ -123,6 +130,10 @@ export class ConsisIDTransformer3DModel {
 
   get dtype(): ComputeDtype {
     return this.runtime.dtype;
+  }
+
+  get weightPrecision(): WeightPrecision {
+    return this.runtime.weights ?? 'float32';
   }
 
   static async resolveSource(repoIdOrPath: string, opts: FromPretrainedOptions, env: ModelEnvironment): Promise<FileSource> {
@@ -141,32 +152,51 @@ export class ConsisIDTransformer3DModel {
     const checkpoint = await timedStage(opts, 'weights', device, () => loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }));
     const backend = await env.backend();
     const { threads, fallbackDevice, maxSessions, onStage, onFallback } = opts;
-    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype: opts.dtype ?? 'float32', threads, fallbackDevice, maxSessions, onStage, onFallback });
+    const weights = opts.weights ?? 'float32';
+    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype: computeDtypeFor(weights, opts.dtype), weights, threads, fallbackDevice, maxSessions, onStage, onFallback });
   }
 
   static fromCheckpoint(checkpoint: Checkpoint, runtime: RuntimeOptions): ConsisIDTransformer3DModel {
     for (const d of [runtime.device, runtime.fallbackDevice]) {
       if (d && !runtime.backend.devices.includes(d)) throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
     }
-    return new ConsisIDTransformer3DModel(checkpoint.config, checkpoint.weights, runtime);
+    return new ConsisIDTransformer3DModel(checkpoint, runtime);
   }
 
-  /** the ONNX graph for one set of input shapes */
-  buildGraph(shape: GraphShape): BuiltGraph {
-    return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype });
+  /** the ONNX graph for one set of input shapes, with the ops the device runs fastest */
+  buildGraph(shape: GraphShape, device: Device = this.currentDevice): BuiltGraph {
+    const quantization = quantizationFor(this.weightPrecision, device);
+    return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype, quantization });
   }
 
-  private async createSession(model: Uint8Array, events: ModelEvents): Promise<{ session: BackendSession; device: Device }> {
-    const threads = this.runtime.threads ? { threads: this.runtime.threads } : {};
+  /** devices whose graphs are the same (the quantized ops differ on WebGPU) */
+  private sameGraph(a: Device, b: Device): boolean {
+    return quantizationFor(this.weightPrecision, a) === null || (a === 'webgpu') === (b === 'webgpu');
+  }
+
+  private async graphFor(shape: GraphShape, device: Device, events: ModelEvents): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
+    return timedStage(events, 'graph', device, async () => {
+      const built = this.buildGraph(shape, device);
+      return { model: await sessionModel(built.model, this.checkpoint.files), outputShape: built.outputShape };
+    });
+  }
+
+  /** builds and creates the session on the model's device, or on the fallback device when that fails */
+  private async createSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
+    const threads = { ...(this.runtime.threads ? { threads: this.runtime.threads } : {}), float16: this.runtime.dtype === 'float16' };
     const device = this.currentDevice;
+    const graph = await this.graphFor(shape, device, events);
     try {
-      return { session: await timedStage(events, 'session', device, () => this.runtime.backend.createSession(model, { device, ...threads })), device };
+      const session = await timedStage(events, 'session', device, () => this.runtime.backend.createSession(graph.model, { device, ...threads }));
+      return { session, device, shape, outputShape: graph.outputShape };
     } catch (e) {
       const to = this.runtime.fallbackDevice;
       if (!to || to === device) throw e;
       events.onFallback?.({ from: device, to, reason: e instanceof Error ? e.message : String(e) });
       this.currentDevice = to;
-      return { session: await timedStage(events, 'session', to, () => this.runtime.backend.createSession(model, { device: to, ...threads })), device: to };
+      const { model, outputShape } = this.sameGraph(device, to) ? graph : await this.graphFor(shape, to, events);
+      const session = await timedStage(events, 'session', to, () => this.runtime.backend.createSession(model, { device: to, ...threads }));
+      return { session, device: to, shape, outputShape };
     }
   }
 
@@ -180,14 +210,7 @@ export class ConsisIDTransformer3DModel {
     const key = graphKey(shape);
     let s = this.sessions.get(key);
     if (!s) {
-      s = (async () => {
-        const { bytes, outputShape } = await timedStage(events, 'graph', this.currentDevice, () => {
-          const built = this.buildGraph(shape);
-          return { bytes: encodeModel(built.model), outputShape: built.outputShape };
-        });
-        const { session, device } = await this.createSession(bytes, events);
-        return { outputShape, session, device, shape };
-      })();
+      s = this.createSession(shape, events);
       s.catch(() => this.sessions.delete(key));
       this.sessions.set(key, s);
       while (this.sessions.size > (this.runtime.maxSessions ?? DEFAULT_MAX_SESSIONS)) {

@@ -1,9 +1,7 @@
 // Deterministic random weights for a config (demo checkpoints, benchmarks, tests).
 import type { ConsisIDConfig } from './config.ts';
 import { expectedParameters } from './graph/parameters.ts';
-import { f32ToF16 } from './safetensors/dtype.ts';
-import type { WeightEntry, WeightSet } from './safetensors/weight-set.ts';
-import { SAFETENSORS_DTYPE } from './safetensors/dtype.ts';
+import { f32ToBf16, f32ToF16 } from './safetensors/dtype.ts';
 import { numel, type HostTensor } from './tensor.ts';
 import { prng } from './prng.ts';
 
@@ -26,21 +24,18 @@ function initFor(name: string, shape: number[], rand: () => number): Float32Arra
   return fillUniform(out, rand, 1 / Math.sqrt(fanIn));
 }
 
-export function randomWeights(config: ConsisIDConfig, seed: number, dtype: 'float32' | 'float16' = 'float32'): Map<string, HostTensor> {
+export type WeightDtype = 'float32' | 'float16' | 'bfloat16';
+
+/** the random parameters of a config one at a time, in checkpoint order (generated checkpoints stream them) */
+export function* randomTensors(config: ConsisIDConfig, seed: number, dtype: WeightDtype = 'float32'): Generator<[string, HostTensor]> {
   const rand = prng(seed);
-  const out = new Map<string, HostTensor>();
   for (const [name, shape] of expectedParameters(config)) {
     const values = initFor(name, shape, rand);
-    out.set(name, dtype === 'float16' ? { dtype, shape, data: f32ToF16(values) } : { dtype, shape, data: values });
+    if (dtype === 'float32') yield [name, { dtype, shape, data: values }];
+    else yield [name, { dtype, shape, data: dtype === 'float16' ? f32ToF16(values) : f32ToBf16(values) }];
   }
-  return out;
 }
 
-/** a WeightSet over in-memory tensors (no file) */
-export function weightSetFromHost(tensors: ReadonlyMap<string, HostTensor>, file = 'memory'): WeightSet {
-  const out = new Map<string, WeightEntry>();
-  for (const [name, t] of tensors) {
-    out.set(name, { name, file, dtype: SAFETENSORS_DTYPE[t.dtype], shape: t.shape, bytes: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) });
-  }
-  return out;
+export function randomWeights(config: ConsisIDConfig, seed: number, dtype: WeightDtype = 'float32'): Map<string, HostTensor> {
+  return new Map(randomTensors(config, seed, dtype));
 }

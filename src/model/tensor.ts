@@ -18,3 +18,15 @@ export function tensorF32(data: Float32Array | number[], shape: number[]): HostT
 }
 
 export const formatShape = (shape: readonly number[]): string => `(${shape.join(', ')})`;
+
+/** max|a - e| / max|e|: the fidelity measure of the fixtures, the precision tests and `forward --compare` */
+export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
+  if (actual.length !== expected.length) throw new Error(`relativeError: ${actual.length} values against ${expected.length}`);
+  let err = 0;
+  let max = 0;
+  for (let i = 0; i < expected.length; i++) {
+    err = Math.max(err, Math.abs(actual[i]! - expected[i]!));
+    max = Math.max(max, Math.abs(expected[i]!));
+  }
+  return err / max;
+}

@@ -2,7 +2,7 @@
 import { createHubClient, type HubClient } from '../hub/client.ts';
 import type { FetchLike } from '../hub/transport.ts';
 import { HubApiError } from '../hub/errors.ts';
-import { createMockHub } from '../mock-hub/app.ts';
+import { createMockHub, type MockHubOptions } from '../mock-hub/app.ts';
 
 export { TOKENS } from '../mock-hub/seed/users.ts';
 
@@ -16,9 +16,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A fresh seeded mock hub per call; clients talk to it through `app.request`, no sockets. */
-export async function startMockHub(): Promise<Harness> {
-  const { app, close } = await createMockHub();
+/** A fresh seeded mock hub per call (`{ specOnly: true }`: as the real hub); clients talk to it through `app.request`, no sockets. */
+export async function startMockHub(opts: MockHubOptions = {}): Promise<Harness> {
+  const { app, close } = await createMockHub(opts);
   const fetch: FetchLike = (url, init) => Promise.resolve(app.request(url, init));
   return {
     as: (token, through = (f) => f) => createHubClient({ baseUrl: BASE_URL, token, fetch: through(fetch), maxRetries: 0 }),

@@ -5,8 +5,11 @@ import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
 import { nodeEnvironment } from '../node.ts';
 import { loadCheckpoint } from '../loader/load-checkpoint.ts';
 import { buildConsisIDGraph } from '../graph/transformer.ts';
-import { encodeModel } from '../onnx/onnx-proto.ts';
-import { withExternalData } from '../onnx/external-data.ts';
+import { encodeModel, tensorBytes, type ExternalLocation, type TensorDef } from '../onnx/onnx-proto.ts';
+import { layoutExternalData } from '../onnx/external-data.ts';
+import { sessionModel } from '../session-model.ts';
+import { computeDtypeFor, quantizationFor } from '../precision.ts';
+import type { SessionModel } from '../runtime/types.ts';
 import { parseFlags, UsageError } from './flags.ts';
 import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
 import { parseShapeSpec } from './shape-spec.ts';
@@ -14,33 +17,56 @@ import { parseShapeSpec } from './shape-spec.ts';
 const PROTO_LIMIT = 2 ** 31 - 2 ** 26;
 const DEFAULT_EXTERNAL_THRESHOLD = 2 ** 30;
 
+/** the bytes an external location of a session model names */
+async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uint8Array> {
+  const source = m.externalData.get(loc.location);
+  if (!source) throw new Error(`no data for external location ${loc.location}`);
+  if (source.kind === 'bytes') return source.data.subarray(loc.offset, loc.offset + loc.length);
+  const fh = await open(source.path, 'r');
+  try {
+    const out = new Uint8Array(loc.length);
+    const { bytesRead } = await fh.read(out, 0, loc.length, loc.offset);
+    if (bytesRead !== loc.length) throw new Error(`${source.path}: short read at ${loc.offset}`);
+    return out;
+  } finally {
+    await fh.close();
+  }
+}
+
 export async function exportCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
   const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'out', 'shape'], switches: ['external-data', 'no-external-data'] });
   const modelId = flags.need('model');
   const out = flags.need('out');
-  const opts = modelOptions(flags, log);
+  const opts = modelOptions(flags, log, ['cpu', 'wasm', 'webgpu']);
   const source = await ConsisIDTransformer3DModel.resolveSource(modelId, opts, nodeEnvironment);
   log(`loading ${modelId}`);
-  const { config, weights } = await loadCheckpoint(source, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+  const { config, weights, files } = await loadCheckpoint(source, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
   const shape = parseShapeSpec(flags.get('shape'), config);
-  const built = buildConsisIDGraph(config, weights, shape, { dtype: opts.dtype ?? 'float32' });
-  const weightBytes = built.model.graph.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0);
+  const precision = opts.weights ?? 'float32';
+  const built = buildConsisIDGraph(config, weights, shape, { dtype: computeDtypeFor(precision, opts.dtype), quantization: quantizationFor(precision, opts.device ?? 'cpu') });
+  const m = await sessionModel(built.model, files);
+  const weightBytes = m.model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
   const external = flags.has('external-data') || (!flags.has('no-external-data') && weightBytes > DEFAULT_EXTERNAL_THRESHOLD);
   if (!external && weightBytes > PROTO_LIMIT) throw new UsageError(`the weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB protobuf limit: drop --no-external-data`);
   const inputs = built.inputs.map((i) => `${i.name} (${i.dims.join(', ')})`).join(', ');
   if (!external) {
-    await writeFile(out, encodeModel(built.model));
+    const initializers: TensorDef[] = [];
+    for (const t of m.model.graph.initializers) initializers.push(t.external ? { name: t.name, type: t.type, dims: t.dims, raw: await readLocation(m, t.external) } : t);
+    await writeFile(out, encodeModel({ ...m.model, graph: { ...m.model.graph, initializers } }));
     log(`wrote ${out}: inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
     return;
   }
   const location = `${path.basename(out)}.data`;
-  const ext = withExternalData(built.model, location);
-  await writeFile(out, ext.model);
+  const layout = layoutExternalData(m.model, location);
+  await writeFile(out, encodeModel(layout.model));
   const fh = await open(path.join(path.dirname(out), location), 'w');
   try {
-    for (const c of ext.chunks) await fh.write(c.bytes, 0, c.bytes.length, c.offset);
+    for (const move of layout.moves) {
+      const bytes = move.from instanceof Uint8Array ? move.from : await readLocation(m, move.from);
+      await fh.write(bytes, 0, bytes.length, move.offset);
+    }
   } finally {
     await fh.close();
   }
-  log(`wrote ${out} + ${location} (${(ext.dataLength / 2 ** 20).toFixed(1)} MiB): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
+  log(`wrote ${out} + ${location} (${(layout.dataLength / 2 ** 20).toFixed(1)} MiB, ${precision} weights): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
 }

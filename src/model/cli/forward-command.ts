@@ -4,26 +4,55 @@ import { ConsisIDTransformer3DModel } from '../node.ts';
 import { argsFromNamedTensors } from '../named-inputs.ts';
 import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
+import type { StageEvent } from '../consisid-model.ts';
 import { parseFlags } from './flags.ts';
-import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
+import { MODEL_VALUE_FLAGS, modelOptions, positiveInt, weightPrecision } from './model-options.ts';
+import { relativeError, type HostTensor } from '../tensor.ts';
+
+const ms = (v: number): string => `${v.toFixed(0)} ms`;
 
 export async function forwardCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'inputs', 'out'], switches: [] });
+  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'inputs', 'out', 'repeat', 'compare'], switches: [] });
   const modelId = flags.need('model');
   const inputsPath = flags.need('inputs');
   const outPath = flags.need('out');
+  const repeat = positiveInt(flags, 'repeat') ?? 1;
+  const compare = weightPrecision(flags, 'compare');
   const opts = modelOptions(flags, log);
   const st = parseSafetensors(new Uint8Array(await readFile(inputsPath)), inputsPath);
   const args = argsFromNamedTensors(new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, inputsPath)])), inputsPath);
   log(`loading ${modelId}`);
-  const model = await ConsisIDTransformer3DModel.fromPretrained(modelId, opts);
+  const stages: string[] = [];
+  const onStage = (e: StageEvent) => {
+    if (e.state === 'end' && e.stage !== 'forward') stages.push(`${e.stage} ${ms(e.ms)}`);
+  };
+  const model = await ConsisIDTransformer3DModel.fromPretrained(modelId, { ...opts, onStage });
+  let sample: HostTensor | undefined;
   try {
-    const t0 = performance.now();
-    const { sample } = await model.forward(args);
-    log(`forward on ${opts.device}: ${(performance.now() - t0).toFixed(0)} ms, sample (${sample.shape.join(', ')})`);
-    await writeFile(outPath, writeSafetensors({ sample }, { format: 'pt' }));
+    for (let i = 1; i <= repeat; i++) {
+      let forwardMs = 0;
+      const out = await model.forward(args, {
+        onStage: (e) => {
+          if (e.state === 'end' && e.stage === 'forward') forwardMs = e.ms;
+        },
+      });
+      sample = out.sample;
+      const setup = stages.splice(0).join(', ');
+      log(`forward ${i}/${repeat} on ${model.device}, ${model.weightPrecision} weights: ${ms(forwardMs)}${setup ? ` (${setup})` : ''}, sample (${sample.shape.join(', ')})`);
+    }
+    await writeFile(outPath, writeSafetensors({ sample: sample! }, { format: 'pt' }));
     log(`wrote ${outPath}`);
   } finally {
     await model.release();
+  }
+  if (compare) {
+    // the reference runs after the first model is released: one session's weights in memory at a time
+    const reference = await ConsisIDTransformer3DModel.fromPretrained(modelId, { ...opts, weights: compare, dtype: undefined });
+    try {
+      const { sample: expected } = await reference.forward(args);
+      log(`max relative error vs ${compare}: ${relativeError(sample!.data as Float32Array, expected.data as Float32Array).toExponential(2)} (max|a - e| / max|e|)`);
+    } finally {
+      await reference.release();
+    }
   }
 }

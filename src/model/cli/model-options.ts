@@ -2,20 +2,23 @@
 import type { FromPretrainedOptions } from '../consisid-model.ts';
 import type { Device } from '../runtime/types.ts';
 import { UsageError, type Flags } from './flags.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
 
-export const MODEL_VALUE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token', 'device', 'dtype', 'threads'] as const;
+export const MODEL_VALUE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token', 'device', 'dtype', 'weights', 'threads'] as const;
 
-export function modelOptions(flags: Flags, log: (line: string) => void): FromPretrainedOptions {
+/** `devices`: what --device may name (forward runs on cpu or wasm; export may write WebGPU's ops) */
+export function modelOptions(flags: Flags, log: (line: string) => void, devices: readonly Device[] = ['cpu', 'wasm']): FromPretrainedOptions {
   const device = flags.get('device') ?? 'cpu';
-  if (!['cpu', 'wasm'].includes(device)) throw new UsageError(`--device must be cpu or wasm, got ${device}`);
+  if (!(devices as readonly string[]).includes(device)) throw new UsageError(`--device must be ${devices.join(' or ')}, got ${device}`);
   const dtype = flags.get('dtype') ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'float16') throw new UsageError(`--dtype must be float32 or float16, got ${dtype}`);
-  const threads = flags.get('threads');
-  if (threads !== undefined && !(Number.isInteger(Number(threads)) && Number(threads) > 0)) throw new UsageError('--threads must be a positive integer');
+  const threads = positiveInt(flags, 'threads');
+  const weights = weightPrecision(flags, 'weights') ?? 'float32';
   const seen = new Map<string, number>();
   const opts: FromPretrainedOptions = {
     device: device as Device,
-    dtype,
+    weights,
+    ...(flags.get('dtype') === undefined ? {} : { dtype }),
     onProgress: (p) => {
       const step = p.total ? Math.floor((p.loaded / p.total) * 10) : -1;
       if (seen.get(p.file) === step) return;
@@ -32,6 +35,21 @@ export function modelOptions(flags: Flags, log: (line: string) => void): FromPre
   ] as const) {
     if (v !== undefined) opts[k] = v;
   }
-  if (threads) opts.threads = Number(threads);
+  if (threads) opts.threads = threads;
   return opts;
+}
+
+export function weightPrecision(flags: Flags, name: string): WeightPrecision | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  if (!(WEIGHT_PRECISIONS as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${WEIGHT_PRECISIONS.join(', ')}, got ${v}`);
+  return v as WeightPrecision;
+}
+
+export function positiveInt(flags: Flags, name: string): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${v}`);
+  return n;
 }

@@ -1,10 +1,11 @@
 // ConsisIDBlock: LayerNormZero, self-attention over [text; video] with per-head q/k LayerNorm and
 // optional rotary embeddings on the video tokens, gated residuals, feed-forward.
-import { add, gather, gelu, layerNorm, linear, mul, multiHeadAttention, reshape, silu, slice, split } from '../onnx/ops.ts';
+import { add, gather, gelu, layerNorm, mul, multiHeadAttention, reshape, silu, slice, split } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
 import { sigmoidGelu } from './activations.ts';
-import { fusedLinear, param, type BuildContext } from './context.ts';
+import { constT, param, type BuildContext } from './context.ts';
+import { linearLayer } from './linear.ts';
 import { ffProjWidth } from './parameters.ts';
 import type { Modulations, NormModulation } from './modulation.ts';
 
@@ -26,7 +27,7 @@ function norm(ctx: BuildContext, x: Value, prefix: string, eps: number): Value {
 }
 
 function ones(ctx: BuildContext, d: number): Value {
-  return ctx.g.constant(ctx.dtype, [d], ctx.dtype === 'float16' ? new Uint8Array(new Uint16Array(d).fill(0x3c00).buffer) : new Uint8Array(new Float32Array(d).fill(1).buffer), 'ones');
+  return constT(ctx, new Float32Array(d).fill(1), [d], 'ones');
 }
 
 function modulate(ctx: BuildContext, x: Value, m: NormModulation): Value {
@@ -44,9 +45,7 @@ function headNormRope(ctx: BuildContext, x: Value, prefix: string, rope: RotaryT
 
 function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
   const { g, config: c } = ctx;
-  const inP = fusedLinear(ctx, [{ name: `${prefix}.net.0.proj` }], `${prefix}.net.0.proj`);
-  const outP = fusedLinear(ctx, [{ name: `${prefix}.net.2` }], `${prefix}.net.2`);
-  const h = linear(g, x, inP.w, inP.b);
+  const h = linearLayer(ctx, x, `${prefix}.net.0.proj`, 'feed-forward');
   let a: Value;
   switch (c.activation_fn) {
     case 'gelu-approximate':
@@ -71,7 +70,7 @@ function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
     default:
       throw new Error(`unsupported activation_fn ${c.activation_fn}`);
   }
-  return linear(g, a, outP.w, outP.b);
+  return linearLayer(ctx, a, `${prefix}.net.2`, 'feed-forward');
 }
 
 /**
@@ -85,9 +84,9 @@ export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mods: 
     const eps = c.norm_eps;
     const joint = mods.joint(index);
     const n1 = modulate(ctx, norm(ctx, x, `${p}.norm1.norm`, eps), joint.norm1);
-    const qkvW = fusedLinear(ctx, [{ name: `${p}.attn1.to_q` }, { name: `${p}.attn1.to_k` }, { name: `${p}.attn1.to_v` }], `${p}.attn1.to_qkv`);
     const d = innerDim(c);
-    const [q, k, v] = split(g, linear(g, n1, qkvW.w, qkvW.b), [d, d, d], -1) as [Value, Value, Value];
+    const qkv = linearLayer(ctx, n1, [`${p}.attn1.to_q`, `${p}.attn1.to_k`, `${p}.attn1.to_v`], 'attention');
+    const [q, k, v] = split(g, qkv, [d, d, d], -1) as [Value, Value, Value];
     const s = x.dims[1]!;
     const t = opts.textLength;
     let qn = headNormRope(ctx, q, `${p}.attn1.norm_q`, rope);
@@ -102,8 +101,7 @@ export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mods: 
       mod2 = video.norm2;
     }
     const attn = multiHeadAttention(g, qn, headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
-    const o = fusedLinear(ctx, [{ name: `${p}.attn1.to_out.0` }], `${p}.attn1.to_out.0`);
-    const x1 = add(g, residual, mul(g, gate1, linear(g, attn, o.w, o.b)));
+    const x1 = add(g, residual, mul(g, gate1, linearLayer(ctx, attn, `${p}.attn1.to_out.0`, 'attention')));
     const n2 = modulate(ctx, norm(ctx, x1, `${p}.norm2.norm`, eps), mod2);
     return add(g, x1, mul(g, mod2.gate, feedForward(ctx, n2, `${p}.ff`)));
   });

@@ -1,12 +1,34 @@
-// What every graph-building function gets: the builder, the config and the weights.
-import { entryToFloat32 } from '../safetensors/read.ts';
-import type { WeightSet } from '../safetensors/weight-set.ts';
-import { f32ToF16 } from '../safetensors/dtype.ts';
+// What every graph-building function gets: the builder, the config and the weights. Weights enter
+// the graph as references to where they lie in the checkpoint files (ONNX external data); any
+// layout or dtype change is a graph op that onnxruntime folds when it creates the session.
+import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
+import { DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../safetensors/dtype.ts';
 import type { ConsisIDConfig } from '../config.ts';
 import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
-import { constF32 } from '../onnx/ops.ts';
+import type { ElemType, ExternalLocation } from '../onnx/onnx-proto.ts';
+import { cast, constF32 } from '../onnx/ops.ts';
 
 export type ComputeDtype = 'float32' | 'float16';
+
+/** how a quantized Linear layer holds its weights and multiplies */
+export type QuantizedMatMul =
+  /** com.microsoft MatMulNBits: blocks of `block` weights along the input axis, one scale each */
+  | { op: 'MatMulNBits'; bits: 4 | 8; block: number; accuracyLevel: 0 | 1 | 2 | 3 | 4; /** the bias as the op's 6th input (WebGPU's kernel takes 3 or 4 inputs) */ biasInput: boolean }
+  /** com.microsoft DynamicQuantizeMatMul: int8 weights with one scale per output, activations quantized per tensor at run time */
+  | { op: 'DynamicQuantizeMatMul' }
+  /** int8 weights with one scale per output, dequantized for a float Gemm at run time (weight-only: smaller, not faster) */
+  | { op: 'DequantizeLinear' };
+
+/** the Linear layers by what they do; layers without a role (time embedding, output projection) stay float */
+export const LINEAR_ROLES = ['attention', 'feed-forward', 'modulation', 'identity', 'text'] as const;
+export type LinearRole = (typeof LINEAR_ROLES)[number];
+
+/**
+ * How each Linear layer holds its weights: null keeps it float. `rows` is how many rows flow
+ * through it: a layer few rows flow through is weight-bound (its cost is its bytes), one many rows
+ * flow through is compute-bound (its cost is the product), so they may get different ops.
+ */
+export type Quantization = (role: LinearRole, rows: number) => QuantizedMatMul | null;
 
 export interface BuildContext {
   g: GraphBuilder;
@@ -15,36 +37,57 @@ export interface BuildContext {
   dtype: ComputeDtype;
   /** identity-module attention through folded K/V projections: 'auto' when there are fewer queries (or keys) than head channels */
   foldAttention?: 'auto' | 'always' | 'never';
+  /** quantized large Linear layers; null or absent: float weights */
+  quantization?: Quantization | null;
 }
 
-export function weight(ctx: BuildContext, name: string): Float32Array {
+const ELEM: Partial<Record<SafetensorsDtype, ElemType>> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' };
+
+export function entry(ctx: BuildContext, name: string): WeightEntry {
   const e = ctx.weights.get(name);
   if (!e) throw new Error(`weight "${name}" is missing`);
-  return entryToFloat32(e, e.file);
+  return e;
 }
 
-/** (rows, cols) row-major -> (cols, rows) */
-export function transpose2d(w: Float32Array, rows: number, cols: number): Float32Array {
-  const out = new Float32Array(rows * cols);
-  const B = 64;
-  for (let r0 = 0; r0 < rows; r0 += B) {
-    for (let c0 = 0; c0 < cols; c0 += B) {
-      const r1 = Math.min(rows, r0 + B);
-      const c1 = Math.min(cols, c0 + B);
-      for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out[c * rows + r] = w[r * cols + c]!;
-    }
-  }
-  return out;
+export function elemType(e: WeightEntry): ElemType {
+  const t = ELEM[e.dtype];
+  if (!t) throw new Error(`${e.file}: tensor "${e.name}": dtype ${e.dtype} is not a weight dtype (use F32, F16 or BF16)`);
+  return t;
 }
 
-/** an initializer in the compute dtype */
-export function init(ctx: BuildContext, name: string, values: Float32Array, dims: readonly number[]): Value {
-  if (ctx.dtype === 'float16') {
-    const h = f32ToF16(values);
-    return ctx.g.initializer(name, 'float16', dims, new Uint8Array(h.buffer));
-  }
-  return ctx.g.initializer(name, 'float32', dims, new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+export interface ParamOptions {
+  /** only these leading-axis rows (a contiguous part of the stored tensor) */
+  rows?: [number, number];
+  /** the stored bytes read with these dims (same element count) */
+  dims?: readonly number[];
 }
+
+/** where rows [r0, r1) of a checkpoint tensor lie in its file */
+export function weightLocation(ctx: BuildContext, name: string, rows?: [number, number]): { entry: WeightEntry; location: ExternalLocation; rows: number } {
+  const e = entry(ctx, name);
+  const rowsTotal = e.shape[0] ?? 1;
+  const [r0, r1] = rows ?? [0, rowsTotal];
+  if (r0 < 0 || r1 > rowsTotal || r0 > r1) throw new Error(`weight "${name}": rows [${r0}, ${r1}) outside [${e.shape.join(', ')}]`);
+  const rowBytes = rowsTotal ? e.length / rowsTotal : 0;
+  return { entry: e, location: { location: e.fileName, offset: e.offset + r0 * rowBytes, length: (r1 - r0) * rowBytes }, rows: r1 - r0 };
+}
+
+/** a checkpoint tensor (or some of its leading rows) where it lies, in its stored dtype */
+export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
+  const { entry: e, location } = weightLocation(ctx, name, opts.rows);
+  const dims = opts.dims ?? (opts.rows ? [opts.rows[1] - opts.rows[0], ...e.shape.slice(1)] : e.shape);
+  if (dims.reduce((a, b) => a * b, 1) * DTYPE_BYTES[e.dtype] !== location.length) {
+    throw new Error(`weight "${name}": dims [${dims.join(', ')}] do not cover the ${location.length} bytes of rows ${opts.rows ? `[${opts.rows.join(', ')})` : 'all'} of [${e.shape.join(', ')}]`);
+  }
+  const label = opts.rows ? `${name}.rows_${opts.rows[0]}_${opts.rows[1]}` : name;
+  return ctx.g.externalInitializer(label, elemType(e), dims, location);
+}
+
+/** a checkpoint tensor in the compute dtype (a Cast that onnxruntime folds when the dtypes differ) */
+export function param(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
+  return cast(ctx.g, storedParam(ctx, name, opts), ctx.dtype);
+}
+
 
 /** a small constant in the compute dtype */
 export function constT(ctx: BuildContext, values: ArrayLike<number>, dims: readonly number[], hint = 'const'): Value {
@@ -53,82 +96,4 @@ export function constT(ctx: BuildContext, values: ArrayLike<number>, dims: reado
     return ctx.g.constant('float16', dims, new Uint8Array(h.buffer), hint);
   }
   return constF32(ctx.g, values, dims, hint);
-}
-
-export const param = (ctx: BuildContext, name: string): Value => {
-  const e = ctx.weights.get(name);
-  if (!e) throw new Error(`weight "${name}" is missing`);
-  return init(ctx, name, weight(ctx, name), e.shape);
-};
-
-export interface LinearPart {
-  name: string;
-  /** scale applied to weight and bias (folds constant multipliers into the projection) */
-  scale?: number;
-  /** added to the bias (e.g. the 1 in `1 + scale` of adaptive norms) */
-  biasOffset?: number;
-  /** use only these output rows of the torch weight */
-  rows?: [number, number];
-}
-
-/** a float32 view of an F32 weight when aligned (read-only use), else a decoded copy */
-function weightView(ctx: BuildContext, name: string): Float32Array {
-  const e = ctx.weights.get(name);
-  if (!e) throw new Error(`weight "${name}" is missing`);
-  if (e.dtype === 'F32' && e.bytes.byteOffset % 4 === 0) return new Float32Array(e.bytes.buffer, e.bytes.byteOffset, e.bytes.length / 4);
-  return entryToFloat32(e, e.file);
-}
-
-/** writes rows [r0, r1) of w (rows x cols, row-major), transposed and scaled, into columns [col, col + r1 - r0) of out (cols x outCols) */
-function transposeInto(out: Float32Array, outCols: number, col: number, w: Float32Array, cols: number, r0: number, r1: number, scale: number): void {
-  const B = 64;
-  for (let rb = r0; rb < r1; rb += B) {
-    const re = Math.min(r1, rb + B);
-    for (let cb = 0; cb < cols; cb += B) {
-      const ce = Math.min(cols, cb + B);
-      for (let r = rb; r < re; r++) {
-        const o = col + r - r0;
-        const base = r * cols;
-        for (let c = cb; c < ce; c++) out[c * outCols + o] = w[base + c]! * scale;
-      }
-    }
-  }
-}
-
-/**
- * One MatMul weight (in, sum of outs) and its bias from torch Linear weights (out, in): fuses
- * projections that read the same input.
- */
-export function fusedLinear(ctx: BuildContext, parts: readonly LinearPart[], label: string): { w: Value; b: Value | null } {
-  const shapes = parts.map((p) => {
-    const e = ctx.weights.get(`${p.name}.weight`);
-    if (!e) throw new Error(`weight "${p.name}.weight" is missing`);
-    const [out, inp] = e.shape as [number, number];
-    const [r0, r1] = p.rows ?? [0, out];
-    return { inp, r0, r1 };
-  });
-  const inp = shapes[0]!.inp;
-  if (shapes.some((s) => s.inp !== inp)) throw new Error(`${label}: fused projections read different input sizes`);
-  const total = shapes.reduce((s, m) => s + m.r1 - m.r0, 0);
-  const wt = new Float32Array(inp * total);
-  const bias = new Float32Array(total);
-  let hasBias = false;
-  let col = 0;
-  parts.forEach((p, i) => {
-    const { r0, r1 } = shapes[i]!;
-    const scale = p.scale ?? 1;
-    transposeInto(wt, total, col, weightView(ctx, `${p.name}.weight`), inp, r0, r1, scale);
-    if (ctx.weights.has(`${p.name}.bias`)) {
-      const b = weightView(ctx, `${p.name}.bias`);
-      for (let r = r0; r < r1; r++) bias[col + r - r0] = b[r]! * scale;
-      hasBias = true;
-    }
-    if (p.biasOffset) {
-      for (let r = r0; r < r1; r++) bias[col + r - r0]! += p.biasOffset;
-      hasBias = true;
-    }
-    col += r1 - r0;
-  });
-  const w = init(ctx, `${label}.weight_t`, wt, [inp, total]);
-  return { w, b: hasBias ? init(ctx, `${label}.bias`, bias, [total]) : null };
 }

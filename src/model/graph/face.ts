@@ -1,8 +1,9 @@
 // Identity module: LocalFacialExtractor (perceiver resampler over ViT features) and the
 // PerceiverCrossAttention layers that add its output to the video tokens.
-import { add, concat, expand, gelu, layerNorm, leakyRelu, linear, matmul, multiHeadAttention, reshape, slice, softmax, split, transpose } from '../onnx/ops.ts';
+import { add, concat, expand, gelu, layerNorm, leakyRelu, matmul, mul, multiHeadAttention, reshape, slice, softmax, split, transpose } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
-import { fusedLinear, init, param, weight, type BuildContext } from './context.ts';
+import { constT, param, type BuildContext } from './context.ts';
+import { linearLayer } from './linear.ts';
 
 const LN_EPS = 1e-5;
 
@@ -10,10 +11,9 @@ function ln(ctx: BuildContext, x: Value, prefix: string): Value {
   return layerNorm(ctx.g, x, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), LN_EPS);
 }
 
-function lin(ctx: BuildContext, x: Value, name: string, scale?: number): Value {
-  const p = fusedLinear(ctx, [{ name, ...(scale === undefined ? {} : { scale }) }], name);
-  return linear(ctx.g, x, p.w, p.b);
-}
+const lin = (ctx: BuildContext, x: Value, name: string): Value => linearLayer(ctx, x, name, 'identity');
+
+const scaled = (ctx: BuildContext, x: Value, s: number): Value => mul(ctx.g, x, constT(ctx, [s], [], 'scale'));
 
 /** Linear, LayerNorm, LeakyReLU, Linear, LayerNorm, LeakyReLU, Linear */
 function mapping(ctx: BuildContext, x: Value, prefix: string): Value {
@@ -35,14 +35,17 @@ function perceiverAttention(ctx: BuildContext, context: Value, latents: Value, p
   return lin(ctx, multiHeadAttention(g, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
 }
 
+/** 'auto' folds when there are fewer queries than head channels, unless the identity module is quantized (folded products read the weights per head, which no quantized product does) */
 function foldAttention(ctx: BuildContext, queries: number, headDim: number): boolean {
   const mode = ctx.foldAttention ?? 'auto';
-  return mode === 'always' || (mode === 'auto' && queries < headDim);
+  return mode === 'always' || (mode === 'auto' && queries < headDim && !ctx.quantization?.('identity', Infinity));
 }
 
 /**
  * Attention of few queries over many context tokens without projecting the context:
- * scores = (q_h Wk_h) X^T and output_h = (P_h X) Wv_h^T, X the (normed) context.
+ * scores = (q_h Wk_h) X^T and output_h = (P_h X) Wv_h^T, X the (normed) context. Wk and Wv are
+ * the two halves of to_kv.weight read per head as they lie, (heads, dh, v); the softmax scale
+ * goes on the queries and the last product is taken transposed, so no weight is rearranged.
  */
 function foldedKvAttention(ctx: BuildContext, prefix: string, q: Value, x: Value): Value {
   const { g, config: c } = ctx;
@@ -51,17 +54,15 @@ function foldedKvAttention(ctx: BuildContext, prefix: string, q: Value, x: Value
   const inner = heads * dh;
   const [bi, nq] = q.dims as [number, number];
   const v = x.dims[2]!;
-  const wkv = weight(ctx, `${prefix}.to_kv.weight`);
-  const scale = 1 / Math.sqrt(dh);
-  const wk = wkv.slice(0, inner * v).map((w) => w * scale);
-  const wvHeads = new Float32Array(inner * v);
-  for (let h = 0; h < heads; h++) for (let i = 0; i < v; i++) for (let j = 0; j < dh; j++) wvHeads[(h * v + i) * dh + j] = wkv[(inner + h * dh + j) * v + i]!;
-  const qh = transpose(g, reshape(g, q, [bi, nq, heads, dh]), [0, 2, 1, 3]);
-  const a = reshape(g, matmul(g, qh, init(ctx, `${prefix}.to_k.weight_heads`, wk, [heads, dh, v])), [bi, heads * nq, v]);
+  const wk = param(ctx, `${prefix}.to_kv.weight`, { rows: [0, inner], dims: [heads, dh, v] });
+  const wv = param(ctx, `${prefix}.to_kv.weight`, { rows: [inner, 2 * inner], dims: [heads, dh, v] });
+  const qh = scaled(ctx, transpose(g, reshape(g, q, [bi, nq, heads, dh]), [0, 2, 1, 3]), 1 / Math.sqrt(dh));
+  const a = reshape(g, matmul(g, qh, wk), [bi, heads * nq, v]);
   const probs = softmax(g, matmul(g, a, transpose(g, x, [0, 2, 1])), -1);
   const o = reshape(g, matmul(g, probs, x), [bi, heads, nq, v]);
-  const out = matmul(g, o, init(ctx, `${prefix}.to_v.weight_heads`, wvHeads, [heads, v, dh]));
-  return reshape(g, transpose(g, out, [0, 2, 1, 3]), [bi, nq, inner]);
+  // (o_h Wv_hᵀ)ᵀ = Wv_h o_hᵀ: (bi, heads, dh, nq)
+  const outT = matmul(g, wv, transpose(g, o, [0, 1, 3, 2]));
+  return reshape(g, transpose(g, outT, [0, 3, 1, 2]), [bi, nq, inner]);
 }
 
 /** id_cond (Bi, id_dim), id_vit_hidden[i] (Bi, N, vit) -> (Bi, num_queries, LFE_output_dim) */
@@ -71,7 +72,7 @@ export function localFacialExtractor(ctx: BuildContext, idCond: Value, vitHidden
   return g.scoped(p, () => {
     const bi = idCond.dims[0]!;
     const v = c.LFE_vit_dim;
-    const latentsParam = init(ctx, `${p}.latents`, weight(ctx, `${p}.latents`), [1, c.LFE_num_querie, v]);
+    const latentsParam = param(ctx, `${p}.latents`);
     const idEmbeds = reshape(g, mapping(ctx, idCond, `${p}.id_embedding_mapping`), [bi, c.LFE_num_id_token, v]);
     let latents = concat(g, [expand(g, latentsParam, [bi, c.LFE_num_querie, v]), idEmbeds], 1);
     const perScale = c.LFE_depth / c.LFE_num_scale;
@@ -84,8 +85,7 @@ export function localFacialExtractor(ctx: BuildContext, idCond: Value, vitHidden
         latents = add(g, ff, latents);
       }
     }
-    const projOut = init(ctx, `${p}.proj_out`, weight(ctx, `${p}.proj_out`), [v, c.LFE_output_dim]);
-    return matmul(g, slice(g, latents, 1, 0, c.LFE_num_querie), projOut);
+    return matmul(g, slice(g, latents, 1, 0, c.LFE_num_querie), param(ctx, `${p}.proj_out`));
   });
 }
 
@@ -112,7 +112,7 @@ export function perceiverCrossAttention(ctx: BuildContext, faceEmb: Value, video
       k = expand(g, k, [b, nq, inner]);
       vv = expand(g, vv, [b, nq, inner]);
     }
-    return lin(ctx, multiHeadAttention(g, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`, c.local_face_scale);
+    return scaled(ctx, lin(ctx, multiHeadAttention(g, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`), c.local_face_scale);
   });
 }
 
@@ -120,24 +120,18 @@ function foldedCrossAttention(ctx: BuildContext, p: string, hs: Value, k: Value,
   const { g, config: c } = ctx;
   const heads = c.cross_attn_num_heads;
   const dh = c.cross_attn_dim_head;
-  const inner = dh * heads;
   const [b, v, d] = hs.dims as [number, number, number];
   const [bi, nq] = k.dims as [number, number];
-  // to_q.weight (H*Dh, d) -> (H, d, Dh), with the 1/sqrt(Dh) softmax scale folded in
-  const wq = weight(ctx, `${p}.to_q.weight`);
-  const scale = 1 / Math.sqrt(dh);
-  const wqHeads = new Float32Array(heads * d * dh);
-  for (let h = 0; h < heads; h++) for (let i = 0; i < d; i++) for (let j = 0; j < dh; j++) wqHeads[(h * d + i) * dh + j] = wq[(h * dh + j) * d + i]! * scale;
-  // to_out.weight (d, H*Dh) -> (H, Dh, d), with local_face_scale folded in
-  const wo = weight(ctx, `${p}.to_out.weight`);
-  const woHeads = new Float32Array(inner * d);
-  for (let r = 0; r < d; r++) for (let j = 0; j < inner; j++) woHeads[j * d + r] = wo[r * inner + j]! * c.local_face_scale;
-  const kT = transpose(g, reshape(g, k, [bi, nq, heads, dh]), [0, 2, 3, 1]);
-  const m = matmul(g, init(ctx, `${p}.to_q.weight_heads`, wqHeads, [heads, d, dh]), kT);
-  const mFlat = reshape(g, transpose(g, m, [0, 2, 1, 3]), [bi, d, heads * nq]);
+  // scores_h = hs (Wq_hᵀ k_hᵀ) / sqrt(dh), with (k_h Wq_h)ᵀ from to_q.weight read as (heads, dh, d)
+  const wq = param(ctx, `${p}.to_q.weight`, { dims: [heads, dh, d] });
+  const kh = scaled(ctx, transpose(g, reshape(g, k, [bi, nq, heads, dh]), [0, 2, 1, 3]), 1 / Math.sqrt(dh));
+  const mT = matmul(g, kh, wq);
+  const mFlat = reshape(g, transpose(g, mT, [0, 3, 1, 2]), [bi, d, heads * nq]);
   const scores = reshape(g, matmul(g, hs, mFlat), [b, v, heads, nq]);
   const probs = reshape(g, softmax(g, scores, -1), [b, v, heads * nq]);
-  const vh = transpose(g, reshape(g, vv, [bi, nq, heads, dh]), [0, 2, 1, 3]);
-  const n = reshape(g, matmul(g, vh, init(ctx, `${p}.to_out.weight_heads`, woHeads, [heads, dh, d])), [bi, heads * nq, d]);
+  // output = P (V_h Wo_hᵀ) * local_face_scale; Wo_h = to_out.weight[:, h]: a Transpose onnxruntime folds
+  const wo = transpose(g, param(ctx, `${p}.to_out.weight`, { dims: [d, heads, dh] }), [1, 2, 0]);
+  const vh = scaled(ctx, transpose(g, reshape(g, vv, [bi, nq, heads, dh]), [0, 2, 1, 3]), c.local_face_scale);
+  const n = reshape(g, matmul(g, vh, wo), [bi, heads * nq, d]);
   return matmul(g, probs, n);
 }

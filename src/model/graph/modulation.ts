@@ -1,10 +1,11 @@
 // All adaptive-norm projections of temb (every block's norm1/norm2 and norm_out) as one MatMul.
 // Each block modulation becomes a per-token (B, T + V, inner) tensor: text rows use the enc_*
 // chunks, video rows the others, selected by a one-hot (T + V, 2) matrix.
-import { matmul, reshape, silu, slice, split, linear } from '../onnx/ops.ts';
+import { add, matmul, reshape, silu, slice, split } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
-import { constT, fusedLinear, type BuildContext, type LinearPart } from './context.ts';
+import { constT, type BuildContext } from './context.ts';
+import { linearLayer } from './linear.ts';
 
 /**
  * The chunks of `linear(silu(temb))`, in the order the reference slices them. ConsisIDBlock's
@@ -18,10 +19,17 @@ export const NORM_OUT_CHUNKS = ['shift', 'scale'] as const;
 
 type Chunk = (typeof LAYER_NORM_ZERO_CHUNKS)[number];
 
-/** rows of one named chunk of a chunked projection, with `1 + scale` folded into the bias */
-function chunkRows(name: string, chunks: readonly Chunk[], chunk: Chunk, d: number): LinearPart {
+interface ChunkRows {
+  name: string;
+  rows: [number, number];
+  /** `1 + scale`: 1 is added to this chunk */
+  plusOne: boolean;
+}
+
+/** the weight rows of one named chunk of a chunked projection */
+function chunkRows(name: string, chunks: readonly Chunk[], chunk: Chunk, d: number): ChunkRows {
   const i = chunks.indexOf(chunk);
-  return { name, rows: [i * d, (i + 1) * d], biasOffset: chunk.endsWith('scale') ? 1 : 0 };
+  return { name, rows: [i * d, (i + 1) * d], plusOne: chunk.endsWith('scale') };
 }
 
 export interface NormModulation {
@@ -53,7 +61,7 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
     const d = innerDim(c);
     const b = temb.dims[0]!;
     // per block, norm and kind: the text (enc_*) chunk, then the video chunk
-    const parts: LinearPart[] = [];
+    const parts: ChunkRows[] = [];
     for (let i = 0; i < c.num_layers; i++) {
       for (const n of NORMS) {
         const name = `transformer_blocks.${i}.${n}.linear`;
@@ -62,8 +70,9 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
     }
     const perBlock = NORMS.length * KINDS.length;
     for (const chunk of NORM_OUT_CHUNKS) parts.push(chunkRows('norm_out.linear', NORM_OUT_CHUNKS, chunk, d));
-    const { w, b: bias } = fusedLinear(ctx, parts, 'modulation');
-    const all = reshape(g, linear(g, silu(g, temb), w, bias), [b, parts.length, d]);
+    // one product over the chunks' weight rows, stacked in this order
+    const plusOne = constT(ctx, parts.map((p) => (p.plusOne ? 1 : 0)), [parts.length, 1], 'modulation_plus_one');
+    const all = add(g, reshape(g, linearLayer(ctx, silu(g, temb), parts, 'modulation'), [b, parts.length, d]), plusOne);
     const pieces = split(g, all, [...Array<number>(c.num_layers * perBlock).fill(2), ...NORM_OUT_CHUNKS.map(() => 1)], 1);
     const seq = textLength + videoLength;
     const oneHot = new Float32Array(seq * 2);

@@ -2,7 +2,8 @@
 import { add, concat, linear, reshape, slice, transpose } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
-import { constT, fusedLinear, init, transpose2d, weight, type BuildContext } from './context.ts';
+import { constT, param, type BuildContext } from './context.ts';
+import { linearLayer } from './linear.ts';
 import { sincosPositionalTable } from './tables.ts';
 
 export interface LatentGrid {
@@ -30,17 +31,16 @@ export function patchEmbed(ctx: BuildContext, text: Value, latents: Value, grid:
     const hp = h / p;
     const wp = w / p;
     const ch = c.in_channels;
-    const tp = fusedLinear(ctx, [{ name: 'patch_embed.text_proj' }], 'patch_embed.text_proj');
-    let textEmb = linear(g, text, tp.w, tp.b);
+    let textEmb = linearLayer(ctx, text, 'patch_embed.text_proj', 'text');
     const x6 = reshape(g, latents, [b * f, ch, hp, p, wp, p]);
     const patches = reshape(g, transpose(g, x6, [0, 2, 4, 1, 3, 5]), [b, f * hp * wp, ch * p * p]);
-    const convW = init(ctx, 'patch_embed.proj.weight_t', transpose2d(weight(ctx, 'patch_embed.proj.weight'), d, ch * p * p), [ch * p * p, d]);
-    const convB = init(ctx, 'patch_embed.proj.bias', weight(ctx, 'patch_embed.proj.bias'), [d]);
-    let video = linear(g, patches, convW, convB);
+    // the patch Conv (d, ch, p, p) is a Linear over (ch, p, p) patches: the same bytes read as (d, ch*p*p)
+    const convW = param(ctx, 'patch_embed.proj.weight', { dims: [d, ch * p * p] });
+    let video = linear(g, patches, convW, param(ctx, 'patch_embed.proj.bias'));
     const pre = (f - 1) * c.temporal_compression_ratio + 1;
     const sameSize = c.sample_height === h && c.sample_width === w && c.sample_frames === pre;
     if (c.use_learned_positional_embeddings && sameSize) {
-      const learned = init(ctx, 'patch_embed.pos_embedding', weight(ctx, 'patch_embed.pos_embedding'), [1, c.max_text_seq_length + f * hp * wp, d]);
+      const learned = param(ctx, 'patch_embed.pos_embedding');
       textEmb = add(g, textEmb, slice(g, learned, 1, 0, c.max_text_seq_length));
       video = add(g, video, slice(g, learned, 1, c.max_text_seq_length, c.max_text_seq_length + f * hp * wp));
     } else if (!c.use_rotary_positional_embeddings || c.use_learned_positional_embeddings) {

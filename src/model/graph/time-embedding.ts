@@ -1,9 +1,10 @@
 // Timesteps (sinusoidal) + TimestepEmbedding (linear, act, linear), plus timestep_cond.
-import { add, concat, constF32, cos, linear, mul, reshape, sin, cast } from '../onnx/ops.ts';
+import { add, concat, constF32, cos, mul, reshape, sin, cast } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
 import { timestepActivation } from './activations.ts';
-import { fusedLinear, type BuildContext } from './context.ts';
+import type { BuildContext } from './context.ts';
+import { linearLayer } from './linear.ts';
 import { timestepFrequencies } from './tables.ts';
 
 /** timestep: (B,) float32 -> temb (B, time_embed_dim) */
@@ -18,10 +19,8 @@ export function timeEmbedding(ctx: BuildContext, timestep: Value, timestepCond: 
     const parts = c.flip_sin_to_cos ? [cos(g, args), sin(g, args)] : [sin(g, args), cos(g, args)];
     if (dim % 2 === 1) parts.push(constF32(g, new Float32Array(b), [b, 1], 'timestep_pad'));
     const tEmb = cast(g, concat(g, parts, 1), ctx.dtype);
-    const l1 = fusedLinear(ctx, [{ name: 'time_embedding.linear_1' }], 'time_embedding.linear_1');
-    const l2 = fusedLinear(ctx, [{ name: 'time_embedding.linear_2' }], 'time_embedding.linear_2');
-    const h = timestepActivation(g, linear(g, tEmb, l1.w, l1.b), c.timestep_activation_fn);
-    const emb = linear(g, h, l2.w, l2.b);
+    const h = timestepActivation(g, linearLayer(ctx, tEmb, 'time_embedding.linear_1', null), c.timestep_activation_fn);
+    const emb = linearLayer(ctx, h, 'time_embedding.linear_2', null);
     return timestepCond ? add(g, emb, timestepCond) : emb;
   });
 }

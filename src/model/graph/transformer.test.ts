@@ -2,20 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { nodeBackend } from '../runtime/node.ts';
 import { loadCheckpoint } from '../loader/load-checkpoint.ts';
 import { localSource } from '../loader/local-source.ts';
-import { encodeModel } from '../onnx/onnx-proto.ts';
+import { sessionModel } from '../session-model.ts';
+import { checkpointFromTensors } from '../checkpoint-writer.ts';
 import { prepareForward } from '../forward-inputs.ts';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
 import { buildConsisIDGraph } from './transformer.ts';
 import { parseConfig } from '../config.ts';
 import { CONSISID_PREVIEW_S_CONFIG } from '../demo-checkpoints.ts';
-import { randomWeights, weightSetFromHost } from '../random-weights.ts';
+import { randomWeights } from '../random-weights.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
 import { tensorF32 } from '../tensor.ts';
 
 describe('buildConsisIDGraph', () => {
   it('folded and multi-head-attention paths of the identity module agree with the reference', async () => {
     const f = loadFixture('tiny-face');
-    const { config, weights } = await loadCheckpoint(localSource(fixtureDir('tiny-face')));
+    const { config, weights, files } = await loadCheckpoint(localSource(fixtureDir('tiny-face')));
     const { shape, feeds } = prepareForward(config, f.args);
     const backend = nodeBackend();
     for (const foldAttention of ['always', 'never'] as const) {
@@ -23,7 +24,7 @@ describe('buildConsisIDGraph', () => {
       const ops = new Set(built.model.graph.nodes.map((n) => n.opType));
       expect(ops.has('Softmax')).toBe(foldAttention === 'always');
       expect(ops.has('MultiHeadAttention')).toBe(true);
-      const session = await backend.createSession(encodeModel(built.model), { device: 'cpu' });
+      const session = await backend.createSession(await sessionModel(built.model, files), { device: 'cpu' });
       const out = await session.run(feeds);
       await session.release();
       expect(relativeError(out.sample!.data, f.expected)).toBeLessThanOrEqual(1e-4);
@@ -32,7 +33,7 @@ describe('buildConsisIDGraph', () => {
 
   it('computing only the video rows in the last block changes nothing (identity module after every block)', async () => {
     const config = parseConfig({ ...CONSISID_PREVIEW_S_CONFIG, num_layers: 3, cross_attn_interval: 1 });
-    const weights = weightSetFromHost(randomWeights(config, 5));
+    const { weights, files } = await checkpointFromTensors(config, randomWeights(config, 5));
     const inputs = {
       hidden_states: tensorF32(Array.from({ length: 2 * 4 * 8 * 8 }, (_, i) => Math.sin(i)), [1, 2, 4, 8, 8]),
       encoder_hidden_states: tensorF32(Array.from({ length: 6 * 64 }, (_, i) => Math.cos(i)), [1, 6, 64]),
@@ -44,7 +45,7 @@ describe('buildConsisIDGraph', () => {
     const { shape, feeds } = prepareForward(config, inputs);
     const outs: Float32Array[] = [];
     for (const pruneLastBlockText of [true, false]) {
-      const session = await nodeBackend().createSession(encodeModel(buildConsisIDGraph(config, weights, shape, { pruneLastBlockText }).model), { device: 'cpu' });
+      const session = await nodeBackend().createSession(await sessionModel(buildConsisIDGraph(config, weights, shape, { pruneLastBlockText }).model, files), { device: 'cpu' });
       outs.push((await session.run(feeds)).sample!.data);
       await session.release();
     }
@@ -56,7 +57,7 @@ describe('buildConsisIDGraph', () => {
     const built = buildConsisIDGraph(config, weights, { batch: 1, frames: 3, height: 8, width: 12, textLength: 5, timestepCond: true, rotary: true, face: null });
     expect(built.flops).toBeGreaterThan(0);
     const ops = new Set(built.model.graph.nodes.map((n) => (n.domain ? `${n.domain}.${n.opType}` : n.opType)));
-    const supported = ['Add', 'Cast', 'Concat', 'Cos', 'Expand', 'Gather', 'Identity', 'LayerNormalization', 'MatMul', 'Mul', 'Reshape', 'Sigmoid', 'Sin', 'Slice', 'Softmax', 'Split', 'Sub', 'Transpose', 'LeakyRelu', 'com.microsoft.FastGelu', 'com.microsoft.Gelu', 'com.microsoft.MultiHeadAttention'];
+    const supported = ['Add', 'Cast', 'Concat', 'Cos', 'Expand', 'Gather', 'Gemm', 'Identity', 'LayerNormalization', 'MatMul', 'Mul', 'Reshape', 'Sigmoid', 'Sin', 'Slice', 'Softmax', 'Split', 'Sub', 'Transpose', 'LeakyRelu', 'com.microsoft.FastGelu', 'com.microsoft.Gelu', 'com.microsoft.MultiHeadAttention'];
     for (const op of ops) expect(supported).toContain(op);
   });
 });

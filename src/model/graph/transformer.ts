@@ -1,10 +1,11 @@
 // ConsisIDTransformer3DModel as one ONNX graph for a fixed set of input shapes.
 import { GraphBuilder, type Value } from '../onnx/graph-builder.ts';
-import { add, cast, concat, constI64, linear, mul, reshape, slice, transpose, layerNorm } from '../onnx/ops.ts';
+import { add, cast, concat, constI64, mul, reshape, slice, transpose, layerNorm } from '../onnx/ops.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
 import type { ConsisIDConfig } from '../config.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
-import { constT, fusedLinear, param, type BuildContext, type ComputeDtype } from './context.ts';
+import { constT, param, type BuildContext, type ComputeDtype, type Quantization } from './context.ts';
+import { linearLayer } from './linear.ts';
 import { consisIDBlock, type RotaryTables } from './block.ts';
 import { localFacialExtractor, perceiverCrossAttention } from './face.ts';
 import { modulations } from './modulation.ts';
@@ -49,9 +50,16 @@ function rotaryTables(ctx: BuildContext, cosIn: Value, sinIn: Value, textLength:
   return { cos: reshape(g, cosFull, [seq, 1, dh]), sin: reshape(g, sinFull, [seq, 1, dh]), swap: constI64(g, swap, [dh], 'rope_swap') };
 }
 
-export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: { dtype?: ComputeDtype; foldAttention?: BuildContext['foldAttention']; pruneLastBlockText?: boolean } = {}): BuiltGraph {
+export interface BuildOptions {
+  dtype?: ComputeDtype;
+  quantization?: Quantization | null;
+  foldAttention?: BuildContext['foldAttention'];
+  pruneLastBlockText?: boolean;
+}
+
+export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: BuildOptions = {}): BuiltGraph {
   const g = new GraphBuilder('consisid_transformer_3d');
-  const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32', foldAttention: opts.foldAttention ?? 'auto' };
+  const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32', foldAttention: opts.foldAttention ?? 'auto', quantization: opts.quantization ?? null };
   const c = config;
   const { batch: b, frames: f, height: h, width: w, textLength: t } = shape;
   const p = c.patch_size;
@@ -98,8 +106,7 @@ export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, s
   const out = g.scoped('output', () => {
     let v = finalNorm(ctx, x, 'norm_final');
     v = add(g, mul(g, finalNorm(ctx, v, 'norm_out.norm'), mods.out.scale), mods.out.shift);
-    const po = fusedLinear(ctx, [{ name: 'proj_out' }], 'proj_out');
-    v = linear(g, v, po.w, po.b);
+    v = linearLayer(ctx, v, 'proj_out', null);
     const hp = h / p;
     const wp = w / p;
     const co = c.out_channels;

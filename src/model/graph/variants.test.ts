@@ -1,10 +1,11 @@
 // Config variants the fixtures do not cover, checked against equivalent configurations.
 import { describe, expect, it } from 'vitest';
 import { nodeBackend } from '../runtime/node.ts';
-import { encodeModel } from '../onnx/onnx-proto.ts';
+import { sessionModel } from '../session-model.ts';
+import { checkpointFromTensors } from '../checkpoint-writer.ts';
 import { parseConfig, FEED_FORWARD_ACTIVATIONS, TIMESTEP_ACTIVATIONS, type ConsisIDConfig, type ConsisIDConfigInput } from '../config.ts';
 import { prepareForward, type ForwardInputs } from '../forward-inputs.ts';
-import { randomWeights, weightSetFromHost } from '../random-weights.ts';
+import { randomWeights } from '../random-weights.ts';
 import { relativeError } from '../test-support/fixtures.ts';
 import { tensorF32, type HostTensor } from '../tensor.ts';
 import { buildConsisIDGraph } from './transformer.ts';
@@ -32,7 +33,8 @@ const inputs = (frames = 2): ForwardInputs => ({
 
 async function run(config: ConsisIDConfig, weights: Map<string, HostTensor>, args: ForwardInputs): Promise<Float32Array> {
   const { shape, feeds } = prepareForward(config, args);
-  const session = await nodeBackend().createSession(encodeModel(buildConsisIDGraph(config, weightSetFromHost(weights), shape).model), { device: 'cpu' });
+  const checkpoint = await checkpointFromTensors(config, weights);
+  const session = await nodeBackend().createSession(await sessionModel(buildConsisIDGraph(config, checkpoint.weights, shape).model, checkpoint.files), { device: 'cpu' });
   try {
     return (await session.run(feeds)).sample!.data;
   } finally {

@@ -1,7 +1,10 @@
-// Node-only: checkpoint files from a local folder.
-import { readFile } from 'node:fs/promises';
+// Node-only: checkpoint files from a local folder. Weights are not read here: safetensors headers
+// are read in parts, and onnxruntime reads (maps) the tensors from the files itself.
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileSource } from './file-source.ts';
+import type { FileSource, RandomAccessFile } from './file-source.ts';
+
+const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
 export function localSource(dir: string): FileSource {
   return {
@@ -13,9 +16,45 @@ export function localSource(dir: string): FileSource {
         opts?.onProgress?.({ file, loaded: b.length, total: b.length });
         return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (isMissing(e)) return null;
         throw e;
       }
+    },
+    async open(file, opts): Promise<RandomAccessFile | null> {
+      opts?.signal?.throwIfAborted();
+      const full = path.resolve(dir, file);
+      let size: number;
+      try {
+        const fh = await open(full, 'r');
+        try {
+          size = (await fh.stat()).size;
+        } finally {
+          await fh.close();
+        }
+      } catch (e) {
+        if (isMissing(e)) return null;
+        throw e;
+      }
+      return {
+        size,
+        path: full,
+        async read(offset, length) {
+          if (offset < 0 || offset + length > size) throw new RangeError(`${full}: bytes [${offset}, ${offset + length}) lie outside the ${size}-byte file`);
+          const fh = await open(full, 'r');
+          try {
+            const out = new Uint8Array(length);
+            let done = 0;
+            while (done < length) {
+              const { bytesRead } = await fh.read(out, done, length - done, offset + done);
+              if (bytesRead === 0) throw new Error(`${full}: file ended at ${offset + done} while reading ${length} bytes at ${offset}`);
+              done += bytesRead;
+            }
+            return out;
+          } finally {
+            await fh.close();
+          }
+        },
+      };
     },
   };
 }

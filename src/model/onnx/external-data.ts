@@ -1,26 +1,36 @@
-// Moves large initializers out of the ModelProto into an external data file (the ONNX external
-// data convention: location/offset/length per tensor), so models over 2 GiB can be written.
-import { encodeModel, type ModelDef, type TensorDef } from './onnx-proto.ts';
+// Lays out the initializers of a model in one external data file (the ONNX external data
+// convention: location/offset/length per tensor, 4 KiB aligned), so standalone models over 2 GiB
+// can be written. Where each tensor's bytes come from stays with the caller.
+import type { ExternalLocation, ModelDef, TensorDef } from './onnx-proto.ts';
 
 const ALIGN = 4096;
 
-export interface ExternalDataModel {
-  model: Uint8Array;
-  /** data file chunks, written in order at their offsets */
-  chunks: { offset: number; bytes: Uint8Array }[];
+export interface DataMove {
+  /** where the bytes go in the data file */
+  offset: number;
+  /** where they come from: inline bytes, or another external location */
+  from: Uint8Array | ExternalLocation;
+}
+
+export interface ExternalDataLayout {
+  model: ModelDef;
+  moves: DataMove[];
   dataLength: number;
 }
 
-export function withExternalData(m: ModelDef, location: string, minBytes = 1024): ExternalDataModel {
+/** every initializer of at least `minBytes` moved to `location`; smaller inline ones stay inline */
+export function layoutExternalData(m: ModelDef, location: string, minBytes = 1024): ExternalDataLayout {
   let offset = 0;
-  const chunks: { offset: number; bytes: Uint8Array }[] = [];
+  const moves: DataMove[] = [];
   const initializers: TensorDef[] = m.graph.initializers.map((t) => {
-    if (!t.raw || t.raw.length < minBytes) return t;
+    if (t.computed) throw new Error(`initializer ${t.name} is computed when a session is made; materialize the model first`);
+    const length = t.raw?.length ?? t.external?.length ?? 0;
+    if (!t.external && length < minBytes) return t;
     offset = Math.ceil(offset / ALIGN) * ALIGN;
-    chunks.push({ offset, bytes: t.raw });
-    const ext: TensorDef = { name: t.name, type: t.type, dims: t.dims, external: { location, offset, length: t.raw.length } };
-    offset += t.raw.length;
-    return ext;
+    moves.push({ offset, from: t.raw ?? t.external! });
+    const moved: TensorDef = { name: t.name, type: t.type, dims: t.dims, external: { location, offset, length } };
+    offset += length;
+    return moved;
   });
-  return { model: encodeModel({ ...m, graph: { ...m.graph, initializers } }), chunks, dataLength: offset };
+  return { model: { ...m, graph: { ...m.graph, initializers } }, moves, dataLength: offset };
 }

@@ -1,6 +1,6 @@
 // A small graph-builder DSL: every value has a static shape, so ops can check their inputs and
 // the builder can count FLOPs while the graph is written.
-import type { AttrValue, ElemType, GraphDef, ModelDef, NodeDef, TensorDef, ValueInfoDef } from './onnx-proto.ts';
+import { tensorBytes, type AttrValue, type ComputedTensor, type ElemType, type ExternalLocation, type GraphDef, type ModelDef, type NodeDef, type TensorDef, type ValueInfoDef } from './onnx-proto.ts';
 
 export interface Value {
   readonly name: string;
@@ -78,6 +78,20 @@ export class GraphBuilder {
     return { name: n, type, dims };
   }
 
+  /** an initializer whose bytes stay in a file (a checkpoint tensor, referenced where it lies) */
+  externalInitializer(name: string, type: ElemType, dims: readonly number[], external: ExternalLocation): Value {
+    const n = this.unique(name);
+    this.initializers.push({ name: n, type, dims, external });
+    return { name: n, type, dims };
+  }
+
+  /** an initializer computed from other tensors' bytes when a session is made */
+  computedInitializer(name: string, type: ElemType, dims: readonly number[], computed: ComputedTensor): Value {
+    const n = this.unique(name);
+    this.initializers.push({ name: n, type, dims, computed });
+    return { name: n, type, dims };
+  }
+
   /** small constants are deduplicated by content */
   constant(type: ElemType, dims: readonly number[], raw: Uint8Array, hint = 'const'): Value {
     const key = raw.length <= 256 ? `${type}|${dims.join(',')}|${Array.from(raw).join(',')}` : '';
@@ -92,7 +106,10 @@ export class GraphBuilder {
     const base = this.scopedName(opType);
     const outs = outputs.map((o, i) => ({ name: outputs.length === 1 ? base : `${base}:${i}`, type: o.type, dims: o.dims }));
     for (const o of outs) this.names.add(o.name);
-    this.nodes.push({ opType, domain, name: base, inputs: inputs.map((i) => i?.name ?? ''), outputs: outs.map((o) => o.name), attributes });
+    const names = inputs.map((i) => i?.name ?? '');
+    // absent optional inputs at the end are left out
+    while (names.length && names[names.length - 1] === '') names.pop();
+    this.nodes.push({ opType, domain, name: base, inputs: names, outputs: outs.map((o) => o.name), attributes });
     return outs;
   }
 
@@ -113,7 +130,7 @@ export class GraphBuilder {
     return {
       nodes: this.nodes.length,
       initializers: this.initializers.length,
-      initializerBytes: this.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0),
+      initializerBytes: this.initializers.reduce((s, t) => s + tensorBytes(t), 0),
       opTypes: [...new Set(this.nodes.map((n) => (n.domain ? `${n.domain}.${n.opType}` : n.opType)))].sort(),
     };
   }

@@ -33,14 +33,36 @@ export interface ExternalLocation {
   length: number;
 }
 
+/**
+ * Tensors made when a session is created from the bytes of other tensors (e.g. block-quantized
+ * weights and their scales, from checkpoint weights), so graphs can be built, planned and encoded
+ * without reading weights. One group computes several outputs from one read of its inputs.
+ */
+export interface ComputedGroup {
+  inputs: readonly ExternalLocation[];
+  compute(inputs: readonly Uint8Array[]): Uint8Array[];
+}
+
+export interface ComputedTensor {
+  byteLength: number;
+  group: ComputedGroup;
+  /** which of the group's outputs */
+  output: number;
+}
+
 export interface TensorDef {
   name: string;
   type: ElemType;
   dims: readonly number[];
-  /** little-endian raw bytes; omitted when `external` is set */
+  /** little-endian raw bytes; omitted when `external` or `computed` is set */
   raw?: Uint8Array;
+  /** bytes in a file (ONNX external data): checkpoint tensors are referenced where they lie */
   external?: ExternalLocation;
+  computed?: ComputedTensor;
 }
+
+/** bytes of an initializer, wherever they are */
+export const tensorBytes = (t: TensorDef): number => t.raw?.length ?? t.external?.length ?? t.computed?.byteLength ?? 0;
 
 export type AttrValue =
   | { kind: 'int'; value: number }
@@ -81,6 +103,7 @@ export interface ModelDef {
 }
 
 function encodeTensor(t: TensorDef): Encoded {
+  if (t.computed) throw new Error(`initializer ${t.name} is computed when a session is made; materialize the model first`);
   const w = new MessageWriter();
   if (t.dims.length) w.packedInts(1, t.dims);
   w.int(2, ELEM_TYPE_CODE[t.type]);
@@ -162,7 +185,7 @@ export const MAX_PROTO_BYTES = 2 ** 31 - 1;
 export function encodeModel(m: ModelDef): Uint8Array {
   const weights = m.graph.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0);
   if (weights > MAX_PROTO_BYTES) {
-    throw new Error(`the graph's weights (${(weights / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB ONNX protobuf limit: use float16 compute, or export with external data (consisid export --external-data)`);
+    throw new Error(`the graph's inline weights (${(weights / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB ONNX protobuf limit: keep them as external data (consisid export --external-data)`);
   }
   const w = new MessageWriter().int(1, m.irVersion);
   w.string(2, m.producer ?? 'hub-console');

@@ -79,10 +79,19 @@ export function matmul(g: GraphBuilder, a: Value, b: Value): Value {
   return g.node('MatMul', [a, b], [{ type: a.type, dims: [...batch, m, n] }])[0]!;
 }
 
-/** x @ w (+ b): w is (in, out) */
+/**
+ * x (..., in) @ wᵀ (+ b) with w stored (out, in) like torch Linear weights: one Gemm (transB) on
+ * the flattened leading dims, so checkpoint weights are used as they lie in the file.
+ */
 export function linear(g: GraphBuilder, x: Value, w: Value, b?: Value | null): Value {
-  const y = matmul(g, x, w);
-  return b ? add(g, y, b) : y;
+  const [n, k] = w.dims as [number, number];
+  const lead = x.dims.slice(0, -1);
+  if (w.dims.length !== 2 || x.dims[x.dims.length - 1] !== k) throw new Error(`linear: input [${x.dims.join(',')}] does not match weight [${w.dims.join(',')}] (out, in)`);
+  if (b && (b.dims.length !== 1 || b.dims[0] !== n)) throw new Error(`linear: bias [${b.dims.join(',')}] does not match ${n} outputs`);
+  const m = prod(lead);
+  g.flops += 2 * m * n * k;
+  const y = g.node('Gemm', b ? [reshape(g, x, [m, k]), w, b] : [reshape(g, x, [m, k]), w], [{ type: x.type, dims: [m, n] }], { transB: attr.int(1) })[0]!;
+  return reshape(g, y, [...lead, n]);
 }
 
 export function layerNorm(g: GraphBuilder, x: Value, scale: Value, bias: Value | null, eps: number, axis = -1): Value {

@@ -1,4 +1,5 @@
 // Provider-agnostic inference interface: the model code only sees these types.
+import type { ModelDef } from '../onnx/onnx-proto.ts';
 
 export type Device = 'cpu' | 'wasm' | 'webgpu';
 
@@ -13,6 +14,25 @@ export interface SessionOptions {
   threads?: number;
   /** cpu: let idle intra-op threads spin (default false: spinning steals cores on shared machines) */
   spin?: boolean;
+  /** the graph computes in float16 (WebGPU needs the adapter's shader-f16 for it) */
+  float16?: boolean;
+}
+
+/** where the bytes of one external-data location are */
+export type ExternalDataSource =
+  /** a file onnxruntime reads (maps) itself: Node only */
+  | { kind: 'path'; path: string }
+  /** bytes in memory: a checkpoint file a source delivered whole, tensors read in parts, computed tensors */
+  | { kind: 'bytes'; data: Uint8Array };
+
+/**
+ * A model as a session takes it: the graph, whose large initializers are ONNX external data
+ * (location, offset, length), and where each location's bytes are. Weights go from there to the
+ * session once, never through one big in-memory protobuf.
+ */
+export interface SessionModel {
+  model: ModelDef;
+  externalData: ReadonlyMap<string, ExternalDataSource>;
 }
 
 export interface BackendSession {
@@ -24,7 +44,7 @@ export interface BackendSession {
 
 export interface InferenceBackend {
   readonly devices: readonly Device[];
-  createSession(model: Uint8Array, opts: SessionOptions): Promise<BackendSession>;
+  createSession(model: SessionModel, opts: SessionOptions): Promise<BackendSession>;
 }
 
 export class UnsupportedDeviceError extends Error {

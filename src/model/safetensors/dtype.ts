@@ -68,6 +68,17 @@ export function f32ToF16(values: Float32Array): Uint16Array {
   return out;
 }
 
+/** round-to-nearest-even float32 -> bfloat16 bits */
+export function f32ToBf16(values: Float32Array): Uint16Array {
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < u.length; i++) {
+    const x = u[i]!;
+    out[i] = (x & 0x7f800000) === 0x7f800000 && x & 0x7fffff ? (x >>> 16) | 0x40 : (x + 0x7fff + ((x >>> 16) & 1)) >>> 16;
+  }
+  return out;
+}
+
 /** copies little-endian bytes into a typed array of the dtype (unaligned input is fine) */
 export function typedFromBytes(dtype: DType, bytes: Uint8Array): TensorData {
   const copy = bytes.slice();

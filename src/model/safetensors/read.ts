@@ -16,12 +16,26 @@ const entrySchema = z.object({
 });
 const metadataSchema = z.record(z.string(), z.string());
 
-export interface SafetensorsEntry {
+/** where a tensor lies in its file: `offset` counts from the file's first byte */
+export interface SafetensorsTensorInfo {
   name: string;
   dtype: SafetensorsDtype;
   shape: number[];
+  offset: number;
+  length: number;
+}
+
+export interface SafetensorsEntry extends SafetensorsTensorInfo {
   /** a view into the file bytes */
   bytes: Uint8Array;
+}
+
+export interface SafetensorsHeader {
+  file: string;
+  metadata: Record<string, string>;
+  tensors: Map<string, SafetensorsTensorInfo>;
+  /** bytes before the data section (8 + header length) */
+  dataStart: number;
 }
 
 export interface SafetensorsFile {
@@ -39,19 +53,22 @@ export function readHeaderLength(bytes: Uint8Array, file: string, maxHeaderBytes
   return Number(n);
 }
 
-export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHeaderBytes?: number } = {}): SafetensorsFile {
-  const n = readHeaderLength(bytes, file, opts.maxHeaderBytes);
-  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: truncated, header says ${n} bytes but the file has ${bytes.length - 8} after the length`);
+/**
+ * The header of a safetensors file of `fileSize` bytes, from its JSON bytes (the `readHeaderLength`
+ * bytes after the first 8): every entry checked against the file size, no tensor data needed.
+ */
+export function parseSafetensorsHeader(json: Uint8Array, fileSize: number, file: string): SafetensorsHeader {
+  const dataStart = 8 + json.length;
+  if (dataStart > fileSize) throw new SafetensorsError(`${file}: truncated, header says ${json.length} bytes but the file has ${fileSize - 8} after the length`);
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n)));
+    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch (e) {
     throw new SafetensorsError(`${file}: header is not valid UTF-8 JSON (${(e as Error).message})`, { cause: e });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SafetensorsError(`${file}: header must be a JSON object`);
-  const dataStart = 8 + n;
-  const dataLength = bytes.length - dataStart;
-  const tensors = new Map<string, SafetensorsEntry>();
+  const dataLength = fileSize - dataStart;
+  const tensors = new Map<string, SafetensorsTensorInfo>();
   let metadata: Record<string, string> = {};
   const spans: { name: string; begin: number; end: number }[] = [];
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -71,7 +88,7 @@ export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHea
       throw new SafetensorsError(`${file}: tensor "${name}": ${dtype} shape [${shape.join(', ')}] needs ${expected} bytes but data_offsets span ${end - begin}`);
     }
     spans.push({ name, begin, end });
-    tensors.set(name, { name, dtype, shape, bytes: bytes.subarray(dataStart + begin, dataStart + end) });
+    tensors.set(name, { name, dtype, shape, offset: dataStart + begin, length: end - begin });
   }
   spans.sort((a, b) => a.begin - b.begin || a.end - b.end);
   for (let i = 1; i < spans.length; i++) {
@@ -79,7 +96,16 @@ export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHea
     const cur = spans[i]!;
     if (cur.begin < prev.end) throw new SafetensorsError(`${file}: tensors "${prev.name}" [${prev.begin}, ${prev.end}] and "${cur.name}" [${cur.begin}, ${cur.end}] overlap`);
   }
-  return { file, metadata, tensors };
+  return { file, metadata, tensors, dataStart };
+}
+
+export function parseSafetensors(bytes: Uint8Array, file: string, opts: { maxHeaderBytes?: number } = {}): SafetensorsFile {
+  const n = readHeaderLength(bytes, file, opts.maxHeaderBytes);
+  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: truncated, header says ${n} bytes but the file has ${bytes.length - 8} after the length`);
+  const header = parseSafetensorsHeader(bytes.subarray(8, 8 + n), bytes.length, file);
+  const tensors = new Map<string, SafetensorsEntry>();
+  for (const [name, t] of header.tensors) tensors.set(name, { ...t, bytes: bytes.subarray(t.offset, t.offset + t.length) });
+  return { file, metadata: header.metadata, tensors };
 }
 
 export function entryToHost(entry: SafetensorsEntry, file: string): HostTensor {

@@ -1,0 +1,54 @@
+// `consisid generate`: a checkpoint folder with random weights for a config (tests, benchmarks,
+// trying the preview page with a big checkpoint), and optionally random inputs for `forward`.
+import { writeFile } from 'node:fs/promises';
+import { writeCheckpointFolder } from '../checkpoint-folder.ts';
+import { fillUniform, prng, type WeightDtype } from '../random-weights.ts';
+import { prepareRotaryEmbeddings } from '../rope.ts';
+import { writeSafetensors } from '../safetensors/write.ts';
+import type { ConsisIDConfig } from '../config.ts';
+import type { GraphShape } from '../graph/transformer.ts';
+import type { HostTensor } from '../tensor.ts';
+import { readConfigArg } from './config-arg.ts';
+import { parseFlags, UsageError } from './flags.ts';
+import { positiveInt } from './model-options.ts';
+import { parseShapeSpec } from './shape-spec.ts';
+
+const DTYPES: readonly WeightDtype[] = ['float32', 'float16', 'bfloat16'];
+
+/** random forward inputs of a shape, under the names `forward --inputs` reads */
+export function randomInputs(c: ConsisIDConfig, s: GraphShape, seed: number): Record<string, HostTensor> {
+  const rand = prng(seed);
+  const randn = (shape: number[]): HostTensor => ({ dtype: 'float32', shape, data: fillUniform(new Float32Array(shape.reduce((a, b) => a * b, 1)), rand, 1) });
+  const out: Record<string, HostTensor> = {
+    hidden_states: randn([s.batch, s.frames, c.in_channels, s.height, s.width]),
+    encoder_hidden_states: randn([s.batch, s.textLength, c.text_embed_dim]),
+    timestep: { dtype: 'int64', shape: [s.batch], data: new BigInt64Array(s.batch).fill(500n) },
+  };
+  if (s.timestepCond) out.timestep_cond = randn([s.batch, c.time_embed_dim]);
+  if (s.rotary) {
+    const [cos, sin] = prepareRotaryEmbeddings(c, { height: s.height * 8, width: s.width * 8, numFrames: s.frames });
+    out['image_rotary_emb.cos'] = cos;
+    out['image_rotary_emb.sin'] = sin;
+  }
+  if (s.face) {
+    out.id_cond = randn([s.face.idBatch, c.LFE_id_dim]);
+    s.face.vitLengths.forEach((n, i) => (out[`id_vit_hidden.${i}`] = randn([s.face!.idBatch, n, c.LFE_vit_dim])));
+  }
+  return out;
+}
+
+export async function generateCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
+  const flags = parseFlags(argv, { values: ['config', 'out', 'dtype', 'shards', 'seed', 'inputs', 'shape'], switches: [] });
+  const { raw, config, label } = await readConfigArg(flags.need('config'));
+  const dtype = (flags.get('dtype') ?? 'float32') as WeightDtype;
+  if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);
+  const seed = positiveInt(flags, 'seed') ?? 42;
+  const out = flags.need('out');
+  const bytes = await writeCheckpointFolder(out, raw, config, { dtype, seed, shards: positiveInt(flags, 'shards') ?? 1 });
+  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights`);
+  const inputs = flags.get('inputs');
+  if (inputs) {
+    await writeFile(inputs, writeSafetensors(randomInputs(config, parseShapeSpec(flags.get('shape'), config), seed + 1), { format: 'pt' }));
+    log(`wrote ${inputs}`);
+  }
+}

@@ -1,0 +1,117 @@
+// torch Linear layers as graph ops, on the checkpoint weights where they lie: float (one Gemm on
+// the stored (out, in) weights) or quantized when the session is made (MatMulNBits blocks, or
+// per-column int8 for DynamicQuantizeMatMul).
+import { add, cast, concat, linear, reshape } from '../onnx/ops.ts';
+import { MS_DOMAIN, attr, type Value } from '../onnx/graph-builder.ts';
+import type { ComputedGroup } from '../onnx/onnx-proto.ts';
+import { HOST_DTYPE, f32ToF16, toFloat32, typedFromBytes } from '../safetensors/dtype.ts';
+import type { WeightEntry } from '../safetensors/weight-set.ts';
+import { blocksPerRow, quantizeColumnsInto, quantizeRowsInto } from './quantize.ts';
+import { param, weightLocation, type BuildContext, type LinearRole, type QuantizedMatMul } from './context.ts';
+
+/** a torch Linear, or some of its output rows */
+export interface LinearPart {
+  name: string;
+  rows?: [number, number];
+}
+
+type Parts = string | readonly (string | LinearPart)[];
+
+const partsOf = (p: Parts): LinearPart[] => (typeof p === 'string' ? [{ name: p }] : p.map((x) => (typeof x === 'string' ? { name: x } : x)));
+
+const partParam = (ctx: BuildContext, p: LinearPart, suffix: 'weight' | 'bias'): Value => param(ctx, `${p.name}.${suffix}`, p.rows ? { rows: p.rows } : {});
+
+/** the parts' biases stacked like their weights, or null when none has one */
+function stackedBias(ctx: BuildContext, parts: readonly LinearPart[]): Value | null {
+  const have = parts.filter((p) => ctx.weights.has(`${p.name}.bias`));
+  if (!have.length) return null;
+  if (have.length !== parts.length) throw new Error(`${parts.map((p) => p.name).join(', ')}: some biases are missing`);
+  return concat(ctx.g, parts.map((p) => partParam(ctx, p, 'bias')), 0);
+}
+
+/** (k, n) -> (n, k) */
+function transposeInt8(q: Int8Array, k: number, n: number): Int8Array {
+  const out = new Int8Array(k * n);
+  for (let i = 0; i < k; i++) for (let j = 0; j < n; j++) out[j * k + i] = q[i * n + j]!;
+  return out;
+}
+
+/** float32 values of a weight's bytes (a view when they are aligned float32 already) */
+function decode(e: WeightEntry, bytes: Uint8Array): Float32Array {
+  if (e.dtype === 'F32' && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  return toFloat32(HOST_DTYPE[e.dtype]!, typedFromBytes(HOST_DTYPE[e.dtype]!, bytes));
+}
+
+/**
+ * One or more Linear layers (or row ranges of them) reading the same input, e.g. to_q, to_k, to_v,
+ * as one matrix product over their weights stacked along the output axis: outputs come in the
+ * order of `parts`. The role says whether the context quantizes it (null: always float).
+ */
+export function linearLayer(ctx: BuildContext, x: Value, parts: Parts, role: LinearRole | null): Value {
+  const list = partsOf(parts);
+  const bias = stackedBias(ctx, list);
+  const q = role && ctx.quantization ? ctx.quantization(role, x.dims.slice(0, -1).reduce((a, b) => a * b, 1)) : null;
+  if (q) return quantizedProduct(ctx, x, list, q, bias);
+  const w = concat(ctx.g, list.map((p) => partParam(ctx, p, 'weight')), 0);
+  return linear(ctx.g, x, w, bias);
+}
+
+/** x @ Wᵀ (+ bias) with W the parts' weights quantized when the session is made */
+function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPart[], q: QuantizedMatMul, bias: Value | null): Value {
+  const { g } = ctx;
+  const locs = parts.map((p) => weightLocation(ctx, `${p.name}.weight`, p.rows));
+  const k = locs[0]!.entry.shape[1]!;
+  if (locs.some((l) => l.entry.shape.length !== 2 || l.entry.shape[1] !== k)) throw new Error(`${parts.map((p) => p.name).join(', ')}: stacked layers read different input sizes`);
+  const n = locs.reduce((s, l) => s + l.rows, 0);
+  const lead = x.dims.slice(0, -1);
+  const m = lead.reduce((a, b) => a * b, 1);
+  const label = `${parts[0]!.name}${parts.length > 1 ? `+${parts.length - 1}` : ''}`;
+  const inputs = locs.map((l) => l.location);
+  if (q.op === 'DynamicQuantizeMatMul' || q.op === 'DequantizeLinear') {
+    // per-column int8: (k, n) for DynamicQuantizeMatMul, (n, k) as stored for DequantizeLinear + Gemm
+    const transposed = q.op === 'DynamicQuantizeMatMul';
+    const group: ComputedGroup = {
+      inputs,
+      compute(bytes) {
+        const out = { q: new Int8Array(k * n), scales: new Float32Array(n) };
+        let col = 0;
+        locs.forEach((l, i) => {
+          quantizeColumnsInto(out, col, n, decode(l.entry, bytes[i]!), l.rows, k);
+          col += l.rows;
+        });
+        const qBytes = transposed ? out.q : transposeInt8(out.q, k, n);
+        return [new Uint8Array(qBytes.buffer), new Uint8Array(out.scales.buffer)];
+      },
+    };
+    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', transposed ? [k, n] : [n, k], { byteLength: k * n, group, output: 0 });
+    const scale = g.computedInitializer(`${label}.weight_scale`, 'float32', [n], { byteLength: 4 * n, group, output: 1 });
+    if (!transposed) {
+      const w = g.node('DequantizeLinear', [b, scale], [{ type: 'float32', dims: [n, k] }], { axis: attr.int(0) })[0]!;
+      return linear(g, x, cast(g, w, ctx.dtype), bias);
+    }
+    g.flops += 2 * m * n * k;
+    const y = g.node('DynamicQuantizeMatMul', [reshape(g, x, [m, k]), b, scale, null, bias], [{ type: x.type, dims: [m, n] }], {}, MS_DOMAIN)[0]!;
+    return reshape(g, y, [...lead, n]);
+  }
+  const blocks = blocksPerRow(k, q.block);
+  const blob = (q.block * q.bits) / 8;
+  const half = ctx.dtype === 'float16';
+  const group: ComputedGroup = {
+    inputs,
+    compute(bytes) {
+      const out = { q: new Uint8Array(n * blocks * blob), scales: new Float32Array(n * blocks) };
+      let row = 0;
+      locs.forEach((l, i) => {
+        quantizeRowsInto(out, row, decode(l.entry, bytes[i]!), l.rows, k, q.bits, q.block);
+        row += l.rows;
+      });
+      return [out.q, half ? new Uint8Array(f32ToF16(out.scales).buffer) : new Uint8Array(out.scales.buffer)];
+    },
+  };
+  const b = g.computedInitializer(`${label}.weight_q${q.bits}`, 'uint8', [n, blocks, blob], { byteLength: n * blocks * blob, group, output: 0 });
+  const scales = g.computedInitializer(`${label}.weight_scales`, ctx.dtype, [n * blocks], { byteLength: n * blocks * (half ? 2 : 4), group, output: 1 });
+  g.flops += 2 * m * n * k;
+  const attrs = { K: attr.int(k), N: attr.int(n), bits: attr.int(q.bits), block_size: attr.int(q.block), accuracy_level: attr.int(q.accuracyLevel) };
+  const y = g.node('MatMulNBits', [x, b, scales, null, null, q.biasInput ? bias : null], [{ type: x.type, dims: [...lead, n] }], attrs, MS_DOMAIN)[0]!;
+  return bias && !q.biasInput ? add(g, y, bias) : y;
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { GraphBuilder, MS_DOMAIN, attr } from '../onnx/graph-builder.ts';
+import { nodeBackend } from '../runtime/node.ts';
+import { fillUniform, prng } from '../random-weights.ts';
+import { relativeError } from '../tensor.ts';
+import { blocksPerRow, dequantizeBlocks, quantizeColumnsInto, quantizeRowsInto } from './quantize.ts';
+
+const M = 8;
+const K = 80; // not a multiple of the block: the last block is padded
+const N = 24;
+
+function blockQuantized(w: Float32Array, bits: 4 | 8, block: number) {
+  const blocks = blocksPerRow(K, block);
+  const q = { q: new Uint8Array(N * blocks * ((block * bits) / 8)), scales: new Float32Array(N * blocks) };
+  quantizeRowsInto(q, 0, w, N, K, bits, block);
+  return q;
+}
+
+/** x (M, K) @ wᵀ on onnxruntime-node with one op */
+async function runOp(build: (g: GraphBuilder, x: ReturnType<GraphBuilder['input']>) => ReturnType<GraphBuilder['input']>, x: Float32Array): Promise<Float32Array> {
+  const g = new GraphBuilder('q');
+  g.output(build(g, g.input('x', 'float32', [M, K])), 'y');
+  const s = await nodeBackend().createSession({ model: g.toModel(), externalData: new Map() }, { device: 'cpu' });
+  try {
+    return (await s.run({ x: { data: x, dims: [M, K] } })).y!.data;
+  } finally {
+    await s.release();
+  }
+}
+
+function product(x: Float32Array, w: Float32Array): Float32Array {
+  const y = new Float32Array(M * N);
+  for (let m = 0; m < M; m++) for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) y[m * N + n]! += x[m * K + k]! * w[n * K + k]!;
+  return y;
+}
+
+describe('block quantization', () => {
+  it('every weight comes back within half a step of its block', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(4 as const, 8 as const), fc.constantFrom(16, 32, 64), (seed, bits, block) => {
+        const w = fillUniform(new Float32Array(N * K), prng(seed), 1);
+        const q = blockQuantized(w, bits, block);
+        const back = dequantizeBlocks(q, N, K, bits, block);
+        const blocks = blocksPerRow(K, block);
+        for (let i = 0; i < w.length; i++) {
+          const scale = q.scales[Math.floor(i / K) * blocks + Math.floor((i % K) / block)]!;
+          if (Math.abs(back[i]! - w[i]!) > scale / 2 + 1e-6) return false;
+        }
+        return true;
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("is the layout onnxruntime's MatMulNBits reads: its product equals the dequantized weights' product", async () => {
+    const w = fillUniform(new Float32Array(N * K), prng(3), 0.1);
+    const x = fillUniform(new Float32Array(M * K), prng(4), 1);
+    for (const bits of [4, 8] as const) {
+      const block = 32;
+      const q = blockQuantized(w, bits, block);
+      const blocks = blocksPerRow(K, block);
+      const y = await runOp((g, xin) => {
+        const b = g.initializer('b', 'uint8', [N, blocks, (block * bits) / 8], q.q);
+        const s = g.initializer('s', 'float32', [N * blocks], new Uint8Array(q.scales.buffer));
+        return g.node('MatMulNBits', [xin, b, s], [{ type: 'float32', dims: [M, N] }], { K: attr.int(K), N: attr.int(N), bits: attr.int(bits), block_size: attr.int(block), accuracy_level: attr.int(0) }, MS_DOMAIN)[0]!;
+      }, x);
+      expect(relativeError(y, product(x, dequantizeBlocks(q, N, K, bits, block)))).toBeLessThan(1e-5);
+      expect(relativeError(y, product(x, w))).toBeLessThan(bits === 8 ? 1e-2 : 1e-1);
+    }
+  });
+
+  it("per-column int8 is the layout DynamicQuantizeMatMul reads (activations quantized per tensor at run time)", async () => {
+    const w = fillUniform(new Float32Array(N * K), prng(5), 0.1);
+    const x = fillUniform(new Float32Array(M * K), prng(6), 1);
+    const q = { q: new Int8Array(K * N), scales: new Float32Array(N) };
+    quantizeColumnsInto(q, 0, N, w, N, K);
+    const back = new Float32Array(N * K);
+    for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) back[n * K + k] = q.q[k * N + n]! * q.scales[n]!;
+    for (let i = 0; i < w.length; i++) expect(Math.abs(back[i]! - w[i]!)).toBeLessThanOrEqual(q.scales[Math.floor(i / K)]! / 2 + 1e-7);
+    const y = await runOp((g, xin) => {
+      const b = g.initializer('b', 'int8', [K, N], new Uint8Array(q.q.buffer));
+      const s = g.initializer('s', 'float32', [N], new Uint8Array(q.scales.buffer));
+      return g.node('DynamicQuantizeMatMul', [xin, b, s], [{ type: 'float32', dims: [M, N] }], {}, MS_DOMAIN)[0]!;
+    }, x);
+    // 8-bit activations: within a few steps of the dequantized weights' product
+    expect(relativeError(y, product(x, back))).toBeLessThan(2e-2);
+  });
+});

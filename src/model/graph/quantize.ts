@@ -1,0 +1,97 @@
+// Block quantization of torch Linear weights (out, in), at session creation, from the checkpoint
+// weights: onnxruntime's com.microsoft MatMulNBits layout (B: (N, blocks, block * bits / 8) uint8,
+// low nibble first; scales: (N * blocks); zero point implied at 2^(bits - 1)), symmetric, round to
+// nearest. Also per-column int8 for DynamicQuantizeMatMul (B: (K, N) int8, one scale per column).
+
+export interface BlockQuantized {
+  /** (rows, blocks, block * bits / 8) */
+  q: Uint8Array;
+  /** (rows * blocks) */
+  scales: Float32Array;
+}
+
+export const blocksPerRow = (k: number, block: number): number => Math.ceil(k / block);
+
+/**
+ * Quantizes rows [0, rows) of `w` (rows x k, row-major) into `out` starting at output row `row0`:
+ * each block of `block` values along k gets scale = max|w| / (2^(bits-1) - 1) and
+ * q = round(w / scale) + 2^(bits-1), so q - zero point lies in [-(2^(bits-1) - 1), 2^(bits-1) - 1].
+ */
+export function quantizeRowsInto(out: BlockQuantized, row0: number, w: Float32Array, rows: number, k: number, bits: 4 | 8, block: number): void {
+  const blocks = blocksPerRow(k, block);
+  const blob = (block * bits) / 8;
+  const zp = 1 << (bits - 1);
+  const qmax = zp - 1;
+  const { q, scales } = out;
+  for (let r = 0; r < rows; r++) {
+    const base = r * k;
+    for (let b = 0; b < blocks; b++) {
+      const k0 = base + b * block;
+      const k1 = base + Math.min(k, (b + 1) * block);
+      let amax = 0;
+      for (let i = k0; i < k1; i++) {
+        const a = w[i]! < 0 ? -w[i]! : w[i]!;
+        if (a > amax) amax = a;
+      }
+      const scale = amax / qmax;
+      // |w| <= amax, so w / scale + zp lies in [1, 2 zp - 1]: round half up is a truncation of
+      // w / scale + zp + 0.5, and no clamp is needed
+      const inv = scale > 0 ? 1 / scale : 0;
+      const bias = zp + 0.5;
+      const at = (row0 + r) * blocks + b;
+      scales[at] = scale;
+      const o = at * blob;
+      const n = k1 - k0;
+      if (bits === 8) {
+        for (let i = 0; i < n; i++) q[o + i] = (w[k0 + i]! * inv + bias) | 0;
+        for (let i = n; i < block; i++) q[o + i] = zp;
+      } else if (n === block) {
+        for (let i = 0; i < block; i += 2) q[o + (i >> 1)] = ((w[k0 + i]! * inv + bias) | 0) | (((w[k0 + i + 1]! * inv + bias) | 0) << 4);
+      } else {
+        for (let i = 0; i < block; i += 2) {
+          const lo = i < n ? (w[k0 + i]! * inv + bias) | 0 : zp;
+          const hi = i + 1 < n ? (w[k0 + i + 1]! * inv + bias) | 0 : zp;
+          q[o + (i >> 1)] = lo | (hi << 4);
+        }
+      }
+    }
+  }
+}
+
+export function dequantizeBlocks(m: BlockQuantized, rows: number, k: number, bits: 4 | 8, block: number): Float32Array {
+  const blocks = blocksPerRow(k, block);
+  const blob = (block * bits) / 8;
+  const zp = 1 << (bits - 1);
+  const out = new Float32Array(rows * k);
+  for (let r = 0; r < rows; r++) {
+    for (let b = 0; b < blocks; b++) {
+      const at = r * blocks + b;
+      for (let i = 0; i < block && b * block + i < k; i++) {
+        const byte = m.q[at * blob + (bits === 8 ? i : i >> 1)]!;
+        const v = bits === 8 ? byte : i & 1 ? byte >> 4 : byte & 15;
+        out[r * k + b * block + i] = (v - zp) * m.scales[at]!;
+      }
+    }
+  }
+  return out;
+}
+
+export interface ColumnQuantized {
+  /** (k, n) int8: the transposed weight */
+  q: Int8Array;
+  /** (n) */
+  scales: Float32Array;
+}
+
+/** rows [0, rows) of `w` (rows x k) as columns [col0, col0 + rows) of a (k, n) int8 matrix, one symmetric scale per column */
+export function quantizeColumnsInto(out: ColumnQuantized, col0: number, n: number, w: Float32Array, rows: number, k: number): void {
+  for (let r = 0; r < rows; r++) {
+    let amax = 0;
+    for (let i = 0; i < k; i++) amax = Math.max(amax, Math.abs(w[r * k + i]!));
+    const scale = amax / 127;
+    const inv = scale > 0 ? 1 / scale : 0;
+    out.scales[col0 + r] = scale;
+    // round half up within [-127, 127] (|w| <= amax): shifted to stay positive for the truncation
+    for (let i = 0; i < k; i++) out.q[i * n + col0 + r] = ((w[r * k + i]! * inv + 127.5) | 0) - 127;
+  }
+}

@@ -1,0 +1,81 @@
+// Each weight precision against the golden fixtures, with its measured, stated tolerance.
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConsisIDTransformer3DModel } from './node.ts';
+import type { ConsisIDTransformer3DModel as Model } from './consisid-model.ts';
+import { FIXTURE_CASES, PRECISION_TOLERANCE, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
+import { prepareForward } from './forward-inputs.ts';
+import { tensorBytes } from './onnx/onnx-proto.ts';
+import { computeDtypeFor, type WeightPrecision } from './precision.ts';
+
+const opened: Model[] = [];
+afterAll(async () => {
+  for (const m of opened) await m.release();
+});
+
+async function open(name: string, weights: WeightPrecision, device: 'cpu' | 'wasm' = 'cpu'): Promise<Model> {
+  const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir(name), { device, weights });
+  opened.push(m);
+  return m;
+}
+
+const opsOf = (m: Model, shape: ReturnType<typeof prepareForward>['shape'], device: 'cpu' | 'webgpu' = 'cpu') => m.buildGraph(shape, device).model.graph.nodes.map((n) => n.opType);
+
+describe('weight precisions against the reference', () => {
+  for (const weights of ['float16', 'int8', 'int4'] as const) {
+    for (const name of FIXTURE_CASES) {
+      it(`${name} ${weights}: within ${PRECISION_TOLERANCE[weights]} of the reference, and not bit-identical to float32`, async () => {
+        const f = loadFixture(name);
+        const m = await open(name, weights);
+        const err = relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected);
+        expect(err).toBeLessThanOrEqual(PRECISION_TOLERANCE[weights]);
+        // a precision that silently ran float32 would be about 2e-7 off
+        expect(err).toBeGreaterThan(1e-5);
+      });
+    }
+  }
+
+  for (const weights of ['int8', 'int4'] as const) {
+    it(`tiny-face ${weights} on onnxruntime-web WASM: the same graph, within the same tolerance`, async () => {
+      const f = loadFixture('tiny-face');
+      const m = await open('tiny-face', weights, 'wasm');
+      expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(PRECISION_TOLERANCE[weights]);
+    });
+  }
+
+  it('quantized graphs use the ops each device runs fastest, and hold fewer weight bytes', async () => {
+    const f = loadFixture('tiny-face');
+    const bytes: Record<string, number> = {};
+    for (const weights of ['float32', 'int8', 'int4'] as const) {
+      const m = await open('tiny-face', weights);
+      const shape = prepareForward(m.config, f.args).shape;
+      const ops = opsOf(m, shape);
+      bytes[weights] = m.buildGraph(shape).model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
+      if (weights === 'float32') {
+        expect(ops).not.toContain('DynamicQuantizeMatMul');
+        expect(ops).not.toContain('MatMulNBits');
+        continue;
+      }
+      // int8: per-column int8 everywhere on the CPU kernels; int4: 4-bit blocks, the identity module at 8 bits
+      expect(ops).toContain('DynamicQuantizeMatMul');
+      expect(ops.includes('MatMulNBits')).toBe(weights === 'int4');
+      // WebGPU has neither DynamicQuantizeMatMul nor 8-bit MatMulNBits: int8 is dequantized there
+      const gpu = m.buildGraph(shape, 'webgpu').model.graph;
+      const gpuOps = gpu.nodes.map((n) => n.opType);
+      expect(gpuOps).not.toContain('DynamicQuantizeMatMul');
+      expect(gpuOps).toContain('DequantizeLinear');
+      const bits = new Set(gpu.nodes.filter((n) => n.opType === 'MatMulNBits').map((n) => (n.attributes.bits as { value: number }).value));
+      expect([...bits]).toEqual(weights === 'int8' ? [] : [4]);
+    }
+    // on this tiny config small float tensors (norms, biases, embeddings) weigh relatively more than on preview-s
+    expect(bytes.int8!).toBeLessThan(0.65 * bytes.float32!);
+    expect(bytes.int4!).toBeLessThan(bytes.int8!);
+  });
+
+  it('float16 weights are float16 compute; quantized weights multiply float32 activations', () => {
+    expect(computeDtypeFor('float16', undefined)).toBe('float16');
+    expect(computeDtypeFor('float32', 'float16')).toBe('float16');
+    expect(computeDtypeFor('int4', undefined)).toBe('float32');
+    expect(() => computeDtypeFor('float16', 'float32')).toThrow(/weights float16 run in float16/);
+    expect(() => computeDtypeFor('int8', 'float16')).toThrow(/multiply float32 activations/);
+  });
+});

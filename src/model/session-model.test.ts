@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCheckpoint } from './loader/load-checkpoint.ts';
+import { localSource } from './loader/local-source.ts';
+import type { FileSource } from './loader/file-source.ts';
+import { ConsisIDTransformer3DModel } from './consisid-model.ts';
+import { nodeBackend, nodeSessionInput } from './runtime/node.ts';
+import { buildConsisIDGraph } from './graph/transformer.ts';
+import { prepareForward } from './forward-inputs.ts';
+import { sessionModel } from './session-model.ts';
+import { fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
+
+/** a source that can only be read in parts (like Range requests), counting the bytes read */
+function partsOnly(dir: string): { source: FileSource; bytesRead: () => number } {
+  let read = 0;
+  const local = localSource(dir);
+  return {
+    bytesRead: () => read,
+    source: {
+      describe: local.describe,
+      read: local.read,
+      async open(file) {
+        const whole = new Uint8Array(readFileSync(path.join(dir, file)));
+        return {
+          size: whole.length,
+          read: async (offset, length) => {
+            read += length;
+            return whole.slice(offset, offset + length);
+          },
+        };
+      },
+    },
+  };
+}
+
+describe('weights flow from the checkpoint files to the session', () => {
+  it('a local checkpoint is read up to its headers; the session model names its files for onnxruntime to map', async () => {
+    const dir = fixtureDir('tiny-face');
+    const ck = await loadCheckpoint(localSource(dir));
+    expect([...ck.weights.values()].every((w) => w.bytes === undefined)).toBe(true);
+    const f = loadFixture('tiny-face');
+    const m = await sessionModel(buildConsisIDGraph(ck.config, ck.weights, prepareForward(ck.config, f.args).shape).model, ck.files);
+    expect([...m.externalData.values()].map((s) => (s.kind === 'path' ? path.basename(s.path) : s.kind)).sort()).toEqual([...ck.files.keys()].sort());
+    // only small tables (positions, one-hot rows) are inline; every weight is a reference into the files
+    const inline = m.model.graph.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0);
+    const referenced = m.model.graph.initializers.reduce((s, t) => s + (t.external?.length ?? 0), 0);
+    expect(inline).toBeLessThan(referenced / 20);
+    expect(referenced).toBeGreaterThan(0.9 * [...ck.weights.values()].reduce((s, w) => s + w.length, 0));
+    const input = nodeSessionInput(m);
+    expect(input.folder).toBe(path.resolve(dir));
+    expect(input.externalData).toBeUndefined();
+  });
+
+  it('a source read in parts (Range requests): each tensor the graph uses is read once, and the forward matches', async () => {
+    const f = loadFixture('tiny-rope');
+    const { source, bytesRead } = partsOnly(fixtureDir('tiny-rope'));
+    const model = await ConsisIDTransformer3DModel.fromPretrained('tiny-rope', { source, environment: { backend: async () => nodeBackend(), localSource: async () => null, defaultDevice: 'cpu' } });
+    const headerBytes = bytesRead();
+    const shape = prepareForward(model.config, f.args).shape;
+    const refs = model.buildGraph(shape).model.graph.initializers.flatMap((t) => (t.external ? [t.external.length] : []));
+    const out = await model.forward(f.args);
+    expect(bytesRead() - headerBytes).toBe(refs.reduce((a, b) => a + b, 0));
+    expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(f.meta.tolerance.max_abs_error_relative_to_max_abs_expected);
+    await model.release();
+  });
+
+  it('onnxruntime-node gets in-memory locations inline when files are mapped, all from memory otherwise', () => {
+    const tensor = (name: string, location: string, offset: number) => ({ name, type: 'float32' as const, dims: [2], external: { location, offset, length: 8 } });
+    const model = { irVersion: 8, opsets: [], graph: { name: 'g', nodes: [], inputs: [], outputs: [], initializers: [tensor('a', 'w.safetensors', 16), tensor('b', 'computed-1.bin', 8)] } };
+    const data = new Uint8Array(16).map((_, i) => i);
+    const mixed = nodeSessionInput({ model, externalData: new Map([['w.safetensors', { kind: 'path', path: '/ck/w.safetensors' }], ['computed-1.bin', { kind: 'bytes', data }]]) });
+    expect(mixed.folder).toBe('/ck');
+    expect(mixed.externalData).toBeUndefined();
+    expect(Buffer.from(mixed.model).includes(Buffer.from(data.subarray(8, 16)))).toBe(true);
+    const memory = nodeSessionInput({ model, externalData: new Map([['w.safetensors', { kind: 'bytes', data }], ['computed-1.bin', { kind: 'bytes', data }]]) });
+    expect(memory.folder).toBeUndefined();
+    expect(memory.externalData?.map((e) => e.path)).toEqual(['w.safetensors', 'computed-1.bin']);
+    expect(() => nodeSessionInput({ model, externalData: new Map([['w.safetensors', { kind: 'path', path: '/a/w.safetensors' }], ['computed-1.bin', { kind: 'path', path: '/b/computed-1.bin' }]]) })).toThrow(/one folder/);
+  });
+});
