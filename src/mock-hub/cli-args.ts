@@ -6,6 +6,7 @@ export const HUB_SERVER_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   data: { type: 'string' },
+  'spec-only': { type: 'boolean' },
 } as const;
 
 export interface HubServerArgs {
@@ -13,22 +14,31 @@ export interface HubServerArgs {
   host: string;
   /** Persist state here; in memory when undefined. */
   dataDir: string | undefined;
+  /** Serve only what the real hub has (mock-only routes answer 404). */
+  specOnly: boolean;
+}
+
+/** `MOCK_HUB_SPEC_ONLY=1`: spec-only without a flag (also for `npm run dev`, which takes no flags). */
+export function specOnlyFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return env.MOCK_HUB_SPEC_ONLY === '1';
 }
 
 /** A flag the user gives wins over the environment (`PORT`), which wins over the default. */
-export function hubServerArgs(values: { port?: string | undefined; host?: string | undefined; data?: string | undefined }, env: NodeJS.ProcessEnv, defaultPort: number): HubServerArgs {
+export function hubServerArgs(values: { port?: string | undefined; host?: string | undefined; data?: string | undefined; 'spec-only'?: boolean | undefined }, env: NodeJS.ProcessEnv, defaultPort: number): HubServerArgs {
   const port = values.port ?? env.PORT;
   return {
     port: port === undefined ? defaultPort : portValue(port, values.port === undefined ? 'PORT' : '--port'),
     host: values.host ?? '127.0.0.1',
     dataDir: values.data,
+    specOnly: values['spec-only'] === true || specOnlyFromEnv(env),
   };
 }
 
-export const HUB_USAGE = `usage: npm run hub -- [--port 4701] [--host 127.0.0.1] [--data <dir>]
-  --port   port to listen on (default: $PORT, else 4701; 0 picks a free one)
-  --host   interface to bind (default 127.0.0.1)
-  --data   persist state in this folder (default: in memory)
+export const HUB_USAGE = `usage: npm run hub -- [--port 4701] [--host 127.0.0.1] [--data <dir>] [--spec-only]
+  --port       port to listen on (default: $PORT, else 4701; 0 picks a free one)
+  --host       interface to bind (default 127.0.0.1)
+  --data       persist state in this folder (default: in memory)
+  --spec-only  only what the real hub has: mock-only routes answer 404 (also MOCK_HUB_SPEC_ONLY=1)
   MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers with Retry-After.`;
 
 export function parseHubArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): HubServerArgs {

@@ -1,7 +1,7 @@
 // Integration tests of the hub client: the real client against a fresh in-process mock hub.
 import { createHubClient, type HubClient } from '../hub/client.ts';
 import { HubApiError } from '../hub/errors.ts';
-import { createMockHub } from '../mock-hub/app.ts';
+import { createMockHub, type MockHubOptions } from '../mock-hub/app.ts';
 
 export { TOKENS } from '../mock-hub/seed/users.ts';
 
@@ -14,9 +14,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A fresh seeded mock hub per call; clients talk to it through `app.request`, no sockets. */
-export async function startMockHub(): Promise<Harness> {
-  const { app, close } = await createMockHub();
+/** A fresh seeded mock hub per call (`{ specOnly: true }`: as the real hub); clients talk to it through `app.request`, no sockets. */
+export async function startMockHub(opts: MockHubOptions = {}): Promise<Harness> {
+  const { app, close } = await createMockHub(opts);
   const fetch = (url: string, init: RequestInit) => Promise.resolve(app.request(url, init));
   return {
     as: (token) => createHubClient({ baseUrl: BASE_URL, token, fetch, maxRetries: 0 }),
