@@ -1,114 +1,120 @@
-// `npm run bench -- model`: ConsisID preview-s forward on onnxruntime-node CPU (2 threads).
-import { figure, median, type Figure } from './figure.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
+// `npm run bench -- model`: ConsisID preview-s (829 MiB of float32 weights, generated into a
+// checkpoint folder) on onnxruntime-node CPU, 2 threads, for every weight precision in one run:
+// each precision in its own process (its own peak RSS), the precisions interleaved round by round
+// so they share the machine's load; the CLI's wall time to a written output next to them.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { figure, median, type Figure } from './figure.ts';
+import type { ChildReport, Timed } from './model-child.ts';
 import { parseConfig } from '../src/model/config.ts';
-import { buildConsisIDGraph } from '../src/model/graph/transformer.ts';
-import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
-import { matmul } from '../src/model/onnx/ops.ts';
-import { fillUniform, prng } from '../src/model/random-weights.ts';
 import { writeCheckpointFolder } from '../src/model/checkpoint-folder.ts';
-import { loadCheckpoint } from '../src/model/loader/load-checkpoint.ts';
-import { localSource } from '../src/model/loader/local-source.ts';
-import { sessionModel } from '../src/model/session-model.ts';
-import { prepareForward } from '../src/model/forward-inputs.ts';
-import { nodeBackend } from '../src/model/runtime/node.ts';
-import type { HostTensor } from '../src/model/tensor.ts';
+import { randomInputs } from '../src/model/cli/generate-command.ts';
+import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
+import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
+import { writeSafetensors } from '../src/model/safetensors/write.ts';
+import { relativeError } from '../src/model/tensor.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
 
 const BENCH = 'model';
-const THREADS = 2;
-const RUNS = 5;
+const ROUNDS = Number(process.env.MODEL_BENCH_ROUNDS ?? 2);
+const RUNS = Number(process.env.MODEL_BENCH_RUNS ?? 3);
 const REFERENCE_S = 3.6;
+const SHAPE = 'frames=4,height=30,width=44,text=226,vit=577';
+const root = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
 
-import { PREVIEW_S_CONFIG as PREVIEW_S } from '../src/model/named-configs.ts';
+/** targets for the quantized precisions: one of them at <= 0.5x the float32 time, error <= 3e-2, >= 4x smaller */
+const QUANTIZED = new Set<WeightPrecision>(['int8', 'int4']);
 
-function randn(shape: number[], seed: number): HostTensor {
-  const n = shape.reduce((a, b) => a * b, 1);
-  return { dtype: 'float32', shape, data: fillUniform(new Float32Array(n), prng(seed), 1) };
+async function child(dir: string, weights: WeightPrecision, matmul: boolean): Promise<ChildReport & { sample: Float32Array }> {
+  const out = path.join(dir, `sample-${weights}.f32`);
+  const args = ['--import', 'tsx', path.join(root, 'bench/model-child.ts'), '--dir', path.join(dir, 'checkpoint'), '--inputs', path.join(dir, 'inputs.safetensors'), '--weights', weights, '--runs', String(RUNS), '--out', out, ...(matmul ? ['--matmul'] : [])];
+  const { stdout } = await run(process.execPath, args, { cwd: root, maxBuffer: 2 ** 24 });
+  const bytes = await readFile(out);
+  return { ...(JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport), sample: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) };
 }
 
-const MATMUL_N = 2048;
-
-/** one large MatMul on the same runtime and threads: the machine's fp32 GEMM rate */
-async function matmulSession() {
-  const n = MATMUL_N;
-  const g = new GraphBuilder('matmul_rate');
-  const a = g.input('a', 'float32', [n, n]);
-  const w = g.initializer('w', 'float32', [n, n], new Uint8Array(fillUniform(new Float32Array(n * n), prng(7), 0.02).buffer));
-  g.output(matmul(g, a, w), 'y');
-  const session = await nodeBackend().createSession({ model: g.toModel(), externalData: new Map() }, { device: 'cpu', threads: THREADS });
-  const feeds = { a: { data: fillUniform(new Float32Array(n * n), prng(8), 1), dims: [n, n] } };
-  await session.run(feeds);
-  return { session, feeds, flops: 2 * n ** 3 };
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  const c0 = process.cpuUsage();
+/** `consisid forward` as a user runs it: process start to the written output */
+async function cliRun(dir: string): Promise<number> {
   const t0 = performance.now();
-  await fn();
-  const c = process.cpuUsage(c0);
-  return { wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
+  await run(process.execPath, ['--import', 'tsx', path.join(root, 'src/model/cli.ts'), 'forward', '--model', path.join(dir, 'checkpoint'), '--inputs', path.join(dir, 'inputs.safetensors'), '--out', path.join(dir, 'cli-out.safetensors'), '--threads', '2'], { cwd: root });
+  return (performance.now() - t0) / 1000;
 }
 
-export default async function run(): Promise<Figure[]> {
-  const config = parseConfig(PREVIEW_S);
+const med = (xs: Timed[], k: keyof Timed) => median(xs.map((x) => x[k]));
+
+export default async function runBench(): Promise<Figure[]> {
+  const config = parseConfig(PREVIEW_S_CONFIG);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-model-'));
-  await writeCheckpointFolder(dir, { ...PREVIEW_S }, config, { seed: 42 });
-  const { weights, files } = await loadCheckpoint(localSource(dir));
-  const args = {
-    hidden_states: randn([1, 4, 16, 30, 44], 1),
-    encoder_hidden_states: randn([1, 226, 4096], 2),
-    timestep: 500,
-    id_cond: randn([1, 1280], 3),
-    id_vit_hidden: [0, 1, 2, 3, 4].map((i) => randn([1, 577, 1024], 10 + i)),
-  };
-  const prepared = prepareForward(config, args);
-
-  let t0 = performance.now();
-  const built = buildConsisIDGraph(config, weights, prepared.shape);
-  const bytes = await sessionModel(built.model, files);
-  const buildS = (performance.now() - t0) / 1000;
-
-  t0 = performance.now();
-  const session = await nodeBackend().createSession(bytes, { device: 'cpu', threads: THREADS });
-  const sessionS = (performance.now() - t0) / 1000;
-
-  await session.run(prepared.feeds);
-  const mm = await matmulSession();
-  // forward and MatMul runs alternate, so both see the same machine load
-  const fw: { wall: number; cpu: number }[] = [];
-  const mmRuns: { wall: number; cpu: number }[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    fw.push(await timed(() => session.run(prepared.feeds)));
-    mmRuns.push(await timed(() => mm.session.run(mm.feeds)));
+  try {
+    await writeCheckpointFolder(path.join(dir, 'checkpoint'), { ...PREVIEW_S_CONFIG }, config, { seed: 42 });
+    await writeFile(path.join(dir, 'inputs.safetensors'), writeSafetensors(randomInputs(config, parseShapeSpec(SHAPE, config), 43)));
+    const reports = new Map<WeightPrecision, (ChildReport & { sample: Float32Array })[]>();
+    const cli: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const w of WEIGHT_PRECISIONS) {
+        console.error(`# model: round ${r + 1}/${ROUNDS}, ${w}`);
+        reports.set(w, [...(reports.get(w) ?? []), await child(dir, w, w === 'float32')]);
+      }
+      cli.push(await cliRun(dir));
+    }
+    return figures(reports, cli);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  await session.release();
-  await mm.session.release();
-  await rm(dir, { recursive: true, force: true });
-  const times = fw.map((r) => r.wall);
-  const med = median(times);
-  const cpuPerRun = median(fw.map((r) => r.cpu));
-  const rate = { wall: mm.flops / median(mmRuns.map((r) => r.wall)), cpu: mm.flops / median(mmRuns.map((r) => r.cpu)) };
-  const achieved = built.flops / med;
-  const peakRss = process.resourceUsage().maxRSS * 1024;
-  // the model's FLOPs as diffusers computes it: the same graph without the algebraic folds
-  const referenceFlops = buildConsisIDGraph(config, weights, prepared.shape, { foldAttention: 'never', pruneLastBlockText: false }).flops;
-  return [
-    figure(BENCH, 'graph_build_time', buildS, 's'),
-    figure(BENCH, 'session_create_time', sessionS, 's'),
-    figure(BENCH, 'forward_median', med, 's', { op: '<=', value: REFERENCE_S / 1.8 }),
-    figure(BENCH, 'forward_runs', times.map((t) => t.toFixed(3)).join(' '), 's'),
-    figure(BENCH, 'peak_rss', peakRss / 2 ** 20, 'MiB'),
-    figure(BENCH, 'model_flops', referenceFlops / 1e9, 'GFLOP'),
-    figure(BENCH, 'graph_flops_executed', built.flops / 1e9, 'GFLOP'),
+}
+
+function figures(reports: Map<WeightPrecision, (ChildReport & { sample: Float32Array })[]>, cli: number[]): Figure[] {
+  const f32 = reports.get('float32')!;
+  const f32Warm = f32.flatMap((r) => r.warm);
+  const base = { wall: med(f32Warm, 'wall'), cpu: med(f32Warm, 'cpu') };
+  const out: Figure[] = [];
+  for (const [w, rs] of reports) {
+    const warm = rs.flatMap((r) => r.warm);
+    const stage = (s: keyof ChildReport['stages']) => median(rs.map((r) => r.stages[s].wall));
+    const ratio = med(warm, 'wall') / base.wall;
+    const err = relativeError(rs[0]!.sample, f32[0]!.sample);
+    const smaller = f32[0]!.weightBytes / rs[0]!.weightBytes;
+    const q = QUANTIZED.has(w);
+    out.push(
+      figure(BENCH, `${w}.load`, stage('weights'), 's'),
+      figure(BENCH, `${w}.graph_build`, stage('graph'), 's'),
+      figure(BENCH, `${w}.graph_build_cpu`, median(rs.map((r) => r.stages.graph.cpu)), 'CPU-s'),
+      figure(BENCH, `${w}.session_create`, stage('session'), 's'),
+      figure(BENCH, `${w}.first_forward`, med(rs.map((r) => r.first), 'wall'), 's'),
+      figure(BENCH, `${w}.forward_median`, med(warm, 'wall'), 's', w === 'float32' ? { op: '<=', value: REFERENCE_S / 1.8 } : undefined),
+      figure(BENCH, `${w}.forward_runs`, warm.map((t) => t.wall.toFixed(2)).join(' '), 's'),
+      figure(BENCH, `${w}.forward_cpu`, med(warm, 'cpu'), 'CPU-s'),
+      figure(BENCH, `${w}.ratio_to_float32`, ratio, 'x', q ? { op: '<=', value: 0.5 } : undefined),
+      figure(BENCH, `${w}.ratio_to_float32_cpu`, med(warm, 'cpu') / base.cpu, 'x'),
+      figure(BENCH, `${w}.max_rel_error_vs_float32`, err, 'ratio', q ? { op: '<=', value: 3e-2 } : undefined),
+      figure(BENCH, `${w}.weight_bytes`, rs[0]!.weightBytes / 2 ** 20, 'MiB'),
+      figure(BENCH, `${w}.weights_smaller`, smaller, 'x', q ? { op: '>=', value: 4 } : undefined),
+      figure(BENCH, `${w}.peak_rss`, median(rs.map((r) => r.peakRss)) / 2 ** 20, 'MiB'),
+      // `consisid plan`'s figure for the same graph: weights + activation peak (no runtime or Node baseline)
+      figure(BENCH, `${w}.planned_weights_plus_activations`, (rs[0]!.weightBytes + rs[0]!.activationPeakBytes) / 2 ** 20, 'MiB'),
+    );
+  }
+  const weights = f32[0]!.weightBytes;
+  const cliWall = median(cli);
+  const mm = f32.flatMap((r) => r.matmul);
+  const rate = { wall: f32[0]!.matmulFlops / med(mm, 'wall'), cpu: f32[0]!.matmulFlops / med(mm, 'cpu') };
+  const flops = f32[0]!.graphFlops;
+  out.push(
+    figure(BENCH, 'float32.peak_rss_over_weights', median(f32.map((r) => r.peakRss)) / weights, 'x', { op: '<=', value: 1.5 }),
+    figure(BENCH, 'cli_wall_to_output', cliWall, 's'),
+    figure(BENCH, 'cli_wall_over_warm_forward', cliWall / base.wall, 'x', { op: '<=', value: 3 }),
+    figure(BENCH, 'model_flops', f32[0]!.nominalFlops / 1e9, 'GFLOP'),
+    figure(BENCH, 'graph_flops_executed', flops / 1e9, 'GFLOP'),
     figure(BENCH, 'matmul_rate_fp32', rate.wall / 1e9, 'GFLOP/s'),
-    figure(BENCH, 'achieved_rate', achieved / 1e9, 'GFLOP/s'),
     // efficiency counts the FLOPs the graph executes; utilization the model's nominal FLOPs
-    figure(BENCH, 'efficiency', achieved / rate.wall, 'ratio', { op: '>=', value: 0.75 }),
-    figure(BENCH, 'model_flops_utilization', referenceFlops / med / rate.wall, 'ratio'),
-    figure(BENCH, 'forward_cpu_time', cpuPerRun, 'CPU-s'),
-    figure(BENCH, 'efficiency_cpu_time', built.flops / cpuPerRun / rate.cpu, 'ratio'),
-    figure(BENCH, 'speedup_vs_reference', REFERENCE_S / med, 'x', { op: '>=', value: 1.8 }),
-  ];
+    figure(BENCH, 'efficiency', flops / base.wall / rate.wall, 'ratio', { op: '>=', value: 0.75 }),
+    figure(BENCH, 'efficiency_cpu_time', flops / base.cpu / rate.cpu, 'ratio'),
+    figure(BENCH, 'model_flops_utilization', f32[0]!.nominalFlops / base.wall / rate.wall, 'ratio'),
+    figure(BENCH, 'speedup_vs_reference', REFERENCE_S / base.wall, 'x', { op: '>=', value: 1.8 }),
+  );
+  return out;
 }

@@ -1,7 +1,8 @@
-// `npm run consisid -- forward|export ...`
+// `npm run consisid -- forward|export|generate|plan ...`
 import { exportCommand } from './cli/export-command.ts';
 import { forwardCommand } from './cli/forward-command.ts';
 import { generateCommand } from './cli/generate-command.ts';
+import { planCommand } from './cli/plan-command.ts';
 import { HelpRequested, UsageError } from './cli/flags.ts';
 
 const USAGE = `usage:
@@ -14,7 +15,9 @@ const USAGE = `usage:
                    [--external-data | --no-external-data] [hub options as above]
   consisid generate --config <name | config.json> --out <dir> [--dtype float32|float16|bfloat16] [--shards n]
                    [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]
-                   names: tiny, demo-preview-s, preview-s, consisid`;
+                   names: tiny, demo-preview-s, preview-s, consisid
+  consisid plan    --model <config name | dir | repo id> [--shape <as for export>]
+                   [--gpu-limits maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>] [hub options]`;
 
 export async function main(argv: readonly string[], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
   const [command, ...rest] = argv;
@@ -22,6 +25,7 @@ export async function main(argv: readonly string[], log: (line: string) => void 
     if (command === 'forward') await forwardCommand(rest, log);
     else if (command === 'export') await exportCommand(rest, log);
     else if (command === 'generate') await generateCommand(rest, log);
+    else if (command === 'plan') await planCommand(rest, log);
     else if (command === 'help' || command === '--help' || command === undefined) {
       log(USAGE);
       return command === undefined ? 2 : 0;

@@ -89,7 +89,6 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
       const w = g.node('DequantizeLinear', [b, scale], [{ type: 'float32', dims: [n, k] }], { axis: attr.int(0) })[0]!;
       return linear(g, x, cast(g, w, ctx.dtype), bias);
     }
-    g.flops += 2 * m * n * k;
     const y = g.node('DynamicQuantizeMatMul', [reshape(g, x, [m, k]), b, scale, null, bias], [{ type: x.type, dims: [m, n] }], {}, MS_DOMAIN)[0]!;
     return reshape(g, y, [...lead, n]);
   }
@@ -110,7 +109,6 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
   };
   const b = g.computedInitializer(`${label}.weight_q${q.bits}`, 'uint8', [n, blocks, blob], { byteLength: n * blocks * blob, group, output: 0 });
   const scales = g.computedInitializer(`${label}.weight_scales`, ctx.dtype, [n * blocks], { byteLength: n * blocks * (half ? 2 : 4), group, output: 1 });
-  g.flops += 2 * m * n * k;
   const attrs = { K: attr.int(k), N: attr.int(n), bits: attr.int(q.bits), block_size: attr.int(q.block), accuracy_level: attr.int(q.accuracyLevel) };
   const y = g.node('MatMulNBits', [x, b, scales, null, null, q.biasInput ? bias : null], [{ type: x.type, dims: [...lead, n] }], attrs, MS_DOMAIN)[0]!;
   return bias && !q.biasInput ? add(g, y, bias) : y;

@@ -2,6 +2,7 @@
 import { GraphBuilder, type Value } from '../onnx/graph-builder.ts';
 import { add, cast, concat, constI64, mul, reshape, slice, transpose, layerNorm } from '../onnx/ops.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
+import { graphFlops } from '../onnx/graph-cost.ts';
 import type { ConsisIDConfig } from '../config.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import { constT, param, type BuildContext, type ComputeDtype, type Quantization } from './context.ts';
@@ -114,5 +115,6 @@ export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, s
     return reshape(g, transpose(g, six, [0, 3, 1, 4, 2, 5]), [b, f, co, h, w]);
   });
   g.output(cast(g, out, 'float32'), 'sample');
-  return { model: g.toModel(), flops: g.flops, inputs, outputShape: [b, f, c.out_channels, h, w] };
+  const model = g.toModel();
+  return { model, flops: graphFlops(model.graph), inputs, outputShape: [b, f, c.out_channels, h, w] };
 }

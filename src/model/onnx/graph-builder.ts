@@ -26,12 +26,11 @@ export class GraphBuilder {
   private readonly initializers: TensorDef[] = [];
   private readonly inputs: ValueInfoDef[] = [];
   private readonly outputs: ValueInfoDef[] = [];
+  private readonly valueInfo: ValueInfoDef[] = [];
   private readonly names = new Set<string>();
   private readonly constCache = new Map<string, Value>();
   private counter = 0;
   private scopes: string[] = [];
-  /** multiply-adds count as 2 FLOPs; only MatMul/Gemm/attention are counted */
-  flops = 0;
 
   constructor(readonly name: string) {}
 
@@ -67,6 +66,7 @@ export class GraphBuilder {
     if (value.name !== name) {
       this.names.add(name);
       this.nodes.push({ opType: 'Identity', domain: '', name: `${name}_identity`, inputs: [value.name], outputs: [name], attributes: {} });
+      this.valueInfo.push({ name, type: value.type, dims: value.dims });
       v = { ...value, name };
     }
     this.outputs.push({ name: v.name, type: v.type, dims: v.dims });
@@ -105,7 +105,10 @@ export class GraphBuilder {
   node(opType: string, inputs: readonly (Value | null)[], outputs: readonly { type: ElemType; dims: readonly number[] }[], attributes: Attrs = {}, domain = ''): Value[] {
     const base = this.scopedName(opType);
     const outs = outputs.map((o, i) => ({ name: outputs.length === 1 ? base : `${base}:${i}`, type: o.type, dims: o.dims }));
-    for (const o of outs) this.names.add(o.name);
+    for (const o of outs) {
+      this.names.add(o.name);
+      this.valueInfo.push({ name: o.name, type: o.type, dims: o.dims });
+    }
     const names = inputs.map((i) => i?.name ?? '');
     // absent optional inputs at the end are left out
     while (names.length && names[names.length - 1] === '') names.pop();
@@ -114,7 +117,7 @@ export class GraphBuilder {
   }
 
   toGraph(): GraphDef {
-    return { name: this.name, nodes: this.nodes, initializers: this.initializers, inputs: this.inputs, outputs: this.outputs };
+    return { name: this.name, nodes: this.nodes, initializers: this.initializers, inputs: this.inputs, outputs: this.outputs, valueInfo: this.valueInfo };
   }
 
   toModel(): ModelDef {

@@ -93,6 +93,8 @@ export interface GraphDef {
   initializers: readonly TensorDef[];
   inputs: readonly ValueInfoDef[];
   outputs: readonly ValueInfoDef[];
+  /** type and static shape of every node output (the builder's; not encoded: onnxruntime infers its own) */
+  valueInfo?: readonly ValueInfoDef[];
 }
 
 export interface ModelDef {

@@ -75,7 +75,6 @@ export function matmul(g: GraphBuilder, a: Value, b: Value): Value {
   const [k2, n] = b.dims.slice(-2) as [number, number];
   if (k !== k2) throw new Error(`matmul inner dims differ: [${a.dims.join(',')}] x [${b.dims.join(',')}]`);
   const batch = broadcastDims(a.dims.slice(0, -2), b.dims.slice(0, -2));
-  g.flops += 2 * prod(batch) * m * n * k;
   return g.node('MatMul', [a, b], [{ type: a.type, dims: [...batch, m, n] }])[0]!;
 }
 
@@ -89,7 +88,6 @@ export function linear(g: GraphBuilder, x: Value, w: Value, b?: Value | null): V
   if (w.dims.length !== 2 || x.dims[x.dims.length - 1] !== k) throw new Error(`linear: input [${x.dims.join(',')}] does not match weight [${w.dims.join(',')}] (out, in)`);
   if (b && (b.dims.length !== 1 || b.dims[0] !== n)) throw new Error(`linear: bias [${b.dims.join(',')}] does not match ${n} outputs`);
   const m = prod(lead);
-  g.flops += 2 * m * n * k;
   const y = g.node('Gemm', b ? [reshape(g, x, [m, k]), w, b] : [reshape(g, x, [m, k]), w], [{ type: x.type, dims: [m, n] }], { transB: attr.int(1) })[0]!;
   return reshape(g, y, [...lead, n]);
 }
@@ -192,7 +190,6 @@ export function multiHeadAttention(g: GraphBuilder, q: Value, k: Value, v: Value
   const [b, s, hd] = q.dims as [number, number, number];
   const [, l, vd] = v.dims as [number, number, number];
   if (k.dims[2] !== hd || k.dims[1] !== l) throw new Error(`attention key shape [${k.dims.join(',')}] does not match query [${q.dims.join(',')}] / value [${v.dims.join(',')}]`);
-  g.flops += 2 * b * s * l * hd + 2 * b * s * l * vd;
   const attrs = { num_heads: attr.int(numHeads), ...(scale === undefined ? {} : { scale: attr.float(scale) }) };
   return g.node('MultiHeadAttention', [q, k, v], [{ type: q.type, dims: [b, s, vd] }], attrs, MS_DOMAIN)[0]!;
 }

@@ -1,0 +1,59 @@
+// `consisid plan`: what a config needs (weights per precision, activation peak, FLOPs) and whether
+// it fits a browser, from the graph the model builds; no weight is read.
+import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
+import { nodeEnvironment } from '../node.ts';
+import { parseConfig, type ConsisIDConfig } from '../config.ts';
+import { NAMED_CONFIGS } from '../named-configs.ts';
+import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan.ts';
+import type { GraphShape } from '../graph/transformer.ts';
+import { parseFlags, UsageError } from './flags.ts';
+import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
+import { parseShapeSpec } from './shape-spec.ts';
+
+const size = (b: number): string => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`);
+const flops = (f: number): string => (f >= 1e12 ? `${(f / 1e12).toFixed(1)} TFLOP` : `${(f / 1e9).toFixed(1)} GFLOP`);
+
+/** a config name, or a checkpoint folder or repo: only its config.json is read */
+async function planConfig(model: string, flags: Parameters<typeof modelOptions>[0], log: (l: string) => void): Promise<ConsisIDConfig> {
+  const named = NAMED_CONFIGS[model];
+  if (named) return parseConfig(named, model);
+  const source = await ConsisIDTransformer3DModel.resolveSource(model, modelOptions(flags, log), nodeEnvironment);
+  const bytes = await source.read('config.json');
+  if (!bytes) throw new UsageError(`${source.describe('config.json')} not found (or name a config: ${Object.keys(NAMED_CONFIGS).join(', ')})`);
+  return parseConfig(JSON.parse(new TextDecoder().decode(bytes)), source.describe('config.json'));
+}
+
+function parseLimits(spec: string | undefined): WebGpuLimits {
+  if (!spec) return WEBGPU_DEFAULT_LIMITS;
+  const limits = { ...WEBGPU_DEFAULT_LIMITS };
+  for (const part of spec.split(',')) {
+    const [k, v] = part.split('=') as [string, string | undefined];
+    if (!(k in limits) || !/^\d+$/.test(v ?? '')) throw new UsageError(`--gpu-limits: use maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>, got "${part}"`);
+    limits[k as keyof WebGpuLimits] = Number(v);
+  }
+  return limits;
+}
+
+const describeShape = (s: GraphShape): string =>
+  `batch ${s.batch}, ${s.frames} latent frames of ${s.height}x${s.width}, ${s.textLength} text tokens${s.face ? `, ${s.face.vitLengths.length}x${s.face.vitLengths[0]} ViT tokens` : ''}`;
+
+export async function planCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
+  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'shape', 'gpu-limits'], switches: [] });
+  const model = flags.need('model');
+  const config = await planConfig(model, flags, log);
+  const shape = parseShapeSpec(flags.get('shape'), config);
+  const limits = parseLimits(flags.get('gpu-limits'));
+  const wasm = planPrecisions(config, shape, 'wasm');
+  const webgpu = planPrecisions(config, shape, 'webgpu');
+  log(`plan for ${model}: ${describeShape(shape)}`);
+  log('precision  weights     activation peak  FLOPs / forward   largest buffer (WebGPU)                       WebGPU  WASM');
+  wasm.forEach((row, i) => {
+    const gpu = webgpu[i]!;
+    const fit = browserFit(gpu, row, limits);
+    const largest = `${size(gpu.largestBuffer.bytes)} ${gpu.largestBuffer.name}`;
+    log(`${row.weights.padEnd(10)} ${size(row.weightBytes).padEnd(11)} ${size(row.activationPeakBytes).padEnd(16)} ${flops(row.flops).padEnd(17)} ${largest.slice(0, 45).padEnd(45)} ${(fit.webgpu ? 'fits' : 'no').padEnd(7)} ${fit.wasm ? 'fits' : 'no'}`);
+    for (const r of fit.reasons) log(`             ${r}`);
+  });
+  log(`limits: WebGPU maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)}${flags.get('gpu-limits') ? '' : " (the spec's defaults; --gpu-limits for an adapter's own)"}; WASM heap 4 GiB`);
+  log('activation peak: run-time tensors alive at once, with the attention probabilities onnxruntime keeps per attention node');
+}

@@ -1,0 +1,145 @@
+// What a built graph costs, read off its nodes and their static shapes: FLOPs per forward, the
+// weight bytes a session holds, and the activation peak. The same walk serves the model (its
+// FLOP count), the benchmark and `consisid plan`.
+import { ELEM_TYPE_BYTES, tensorBytes, type ElemType, type GraphDef, type NodeDef } from './onnx-proto.ts';
+
+interface ValueShape {
+  type: ElemType;
+  dims: readonly number[];
+}
+
+const numel = (dims: readonly number[]): number => dims.reduce((a, b) => a * b, 1);
+const bytesOf = (v: ValueShape): number => numel(v.dims) * ELEM_TYPE_BYTES[v.type];
+
+/** every value's type and shape: inputs, initializers, node outputs */
+export function valueShapes(g: GraphDef): Map<string, ValueShape> {
+  const m = new Map<string, ValueShape>();
+  for (const v of [...g.inputs, ...(g.valueInfo ?? [])]) m.set(v.name, { type: v.type, dims: v.dims.map(Number) });
+  for (const t of g.initializers) m.set(t.name, { type: t.type, dims: t.dims });
+  return m;
+}
+
+/** multiply-adds count 2; only products count (MatMul, Gemm, the quantized products, attention) */
+export function nodeFlops(n: NodeDef, shape: (name: string) => ValueShape): number {
+  const out = () => numel(shape(n.outputs[0]!).dims);
+  const inner = (i: number) => shape(n.inputs[i]!).dims.at(-1)!;
+  switch (n.opType) {
+    case 'MatMul':
+    case 'DynamicQuantizeMatMul':
+    case 'MatMulNBits':
+      return 2 * out() * inner(0);
+    case 'Gemm': {
+      const trans = n.attributes.transA?.kind === 'int' && n.attributes.transA.value === 1;
+      return 2 * out() * shape(n.inputs[0]!).dims[trans ? 0 : 1]!;
+    }
+    case 'MultiHeadAttention': {
+      const [b, s, hd] = shape(n.inputs[0]!).dims as [number, number, number];
+      const [, l, vd] = shape(n.inputs[2]!).dims as [number, number, number];
+      return 2 * b * s * l * (hd + vd);
+    }
+    default:
+      return 0;
+  }
+}
+
+export const graphFlops = (g: GraphDef): number => {
+  const shapes = valueShapes(g);
+  const shape = (name: string) => shapes.get(name) ?? missing(name);
+  return g.nodes.reduce((s, n) => s + nodeFlops(n, shape), 0);
+};
+
+function missing(name: string): never {
+  throw new Error(`no shape for value ${name}`);
+}
+
+/** ops onnxruntime gives a view of their input (no new buffer) */
+const VIEWS = new Set(['Reshape', 'Identity', 'Squeeze', 'Unsqueeze', 'Flatten']);
+/** ops onnxruntime does not constant-fold (weight-only int8 dequantizes on every run) */
+const NOT_FOLDED = new Set(['DequantizeLinear']);
+
+/** scratch a kernel allocates beyond its outputs: onnxruntime's attention keeps the (B, H, S, L) probabilities */
+function workspace(n: NodeDef, shape: (name: string) => ValueShape): number {
+  if (n.opType !== 'MultiHeadAttention') return 0;
+  const heads = n.attributes.num_heads?.kind === 'int' ? n.attributes.num_heads.value : 1;
+  const q = shape(n.inputs[0]!);
+  const [b, s] = q.dims as [number, number];
+  const l = shape(n.inputs[1]!).dims[1]!;
+  return b * heads * s * l * ELEM_TYPE_BYTES[q.type];
+}
+
+export interface GraphCost {
+  flops: number;
+  /** bytes of the constants a session keeps: initializers, and what the constant subgraphs (casts, concats, transposes of weights) fold to */
+  weightBytes: number;
+  /** the most bytes of run-time tensors (inputs, intermediates, kernel scratch) alive at once */
+  activationPeakBytes: number;
+  /** the largest single buffer, weight or run-time (WebGPU binds each as one storage buffer) */
+  largestBuffer: PlannedBuffer;
+  /** every buffer, weight or run-time, largest first */
+  buffers: PlannedBuffer[];
+}
+
+export interface PlannedBuffer {
+  name: string;
+  bytes: number;
+}
+
+export function graphCost(g: GraphDef): GraphCost {
+  const shapes = valueShapes(g);
+  const shape = (name: string) => shapes.get(name) ?? missing(name);
+  const constant = new Set(g.initializers.map((t) => t.name));
+  const initBytes = new Map(g.initializers.map((t) => [t.name, tensorBytes(t)]));
+  // values a run-time node reads: the constants among them are what the session holds
+  const held = new Map<string, number>();
+  const root = new Map<string, string>();
+  const lastUse = new Map<string, number>();
+  const rootOf = (v: string) => root.get(v) ?? v;
+  g.nodes.forEach((n, i) => {
+    const folded = !NOT_FOLDED.has(n.opType) && n.inputs.every((x) => !x || constant.has(x));
+    if (folded) {
+      for (const o of n.outputs) constant.add(o);
+      return;
+    }
+    for (const x of n.inputs) {
+      if (!x) continue;
+      if (constant.has(x)) held.set(x, initBytes.get(x) ?? bytesOf(shape(x)));
+      else lastUse.set(rootOf(x), i);
+    }
+    if (VIEWS.has(n.opType) && n.inputs[0] && !constant.has(n.inputs[0])) root.set(n.outputs[0]!, rootOf(n.inputs[0]));
+  });
+  for (const o of g.outputs) lastUse.set(rootOf(o.name), g.nodes.length);
+  const buffers: PlannedBuffer[] = [];
+  const consider = (name: string, bytes: number) => buffers.push({ name, bytes });
+  for (const [name, bytes] of held) consider(name, bytes);
+  // run-time tensors: alive from their node (graph inputs: from the start) to their last reader
+  const live = new Map<string, number>();
+  let current = 0;
+  for (const v of g.inputs) {
+    live.set(v.name, bytesOf(shape(v.name)));
+    current += live.get(v.name)!;
+  }
+  let peak = current;
+  g.nodes.forEach((n, i) => {
+    if (n.outputs.every((o) => constant.has(o))) return;
+    let added = 0;
+    for (const o of n.outputs) {
+      if (root.has(o)) continue;
+      const b = bytesOf(shape(o));
+      live.set(o, b);
+      added += b;
+      consider(o, b);
+    }
+    const scratch = workspace(n, shape);
+    if (scratch) consider(`${n.name} (attention probabilities)`, scratch);
+    current += added;
+    peak = Math.max(peak, current + scratch);
+    for (const [v, b] of live) {
+      if ((lastUse.get(v) ?? -1) <= i) {
+        live.delete(v);
+        current -= b;
+      }
+    }
+  });
+  buffers.sort((a, b) => b.bytes - a.bytes);
+  return { flops: graphFlops(g), weightBytes: [...held.values()].reduce((a, b) => a + b, 0), activationPeakBytes: peak, largestBuffer: buffers[0] ?? { name: '', bytes: 0 }, buffers };
+}

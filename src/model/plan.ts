@@ -1,0 +1,66 @@
+// What a config needs, from the graph the model builds for it: weight bytes per precision,
+// activation peak and FLOPs of one forward, and whether that fits a browser's limits. Weights are
+// laid out as a checkpoint would hold them and never read, so any size can be planned.
+import type { ConsisIDConfig } from './config.ts';
+import { expectedParameters } from './graph/parameters.ts';
+import { buildConsisIDGraph, type GraphShape } from './graph/transformer.ts';
+import { graphCost, type GraphCost } from './onnx/graph-cost.ts';
+import { DTYPE_BYTES, type SafetensorsDtype } from './safetensors/dtype.ts';
+import type { WeightEntry, WeightSet } from './safetensors/weight-set.ts';
+import { computeDtypeFor, quantizationFor, WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
+import type { Device } from './runtime/types.ts';
+
+/** the parameters of a config laid out in one (never read) safetensors file */
+export function plannedWeights(config: ConsisIDConfig, dtype: SafetensorsDtype = 'F32'): WeightSet {
+  const out = new Map<string, WeightEntry>();
+  let offset = 0;
+  for (const [name, shape] of expectedParameters(config)) {
+    const length = shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[dtype];
+    out.set(name, { name, dtype, shape, offset, length, file: 'planned', fileName: 'planned.safetensors' });
+    offset += length;
+  }
+  return out;
+}
+
+export interface PrecisionPlan extends GraphCost {
+  weights: WeightPrecision;
+  device: Device;
+}
+
+/** one row per precision, with the ops `device` runs (WebGPU's differ for int8/int4) */
+export function planPrecisions(config: ConsisIDConfig, shape: GraphShape, device: Device, weights: WeightSet = plannedWeights(config)): PrecisionPlan[] {
+  return WEIGHT_PRECISIONS.map((precision) => {
+    const built = buildConsisIDGraph(config, weights, shape, { dtype: computeDtypeFor(precision, undefined), quantization: quantizationFor(precision, device) });
+    return { weights: precision, device, ...graphCost(built.model.graph) };
+  });
+}
+
+export interface WebGpuLimits {
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
+}
+
+/** what every WebGPU adapter gives (the spec's default limits); adapters may allow more when asked */
+export const WEBGPU_DEFAULT_LIMITS: WebGpuLimits = { maxBufferSize: 256 * 2 ** 20, maxStorageBufferBindingSize: 128 * 2 ** 20 };
+/** 32-bit WebAssembly memory: onnxruntime-web's WASM heap holds the weights and every activation */
+export const WASM_HEAP_BYTES = 4 * 2 ** 30;
+
+export interface BrowserFit {
+  webgpu: boolean;
+  wasm: boolean;
+  /** why not, one line per limit missed */
+  reasons: string[];
+}
+
+const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+export function browserFit(webgpu: GraphCost, wasm: GraphCost, limits: WebGpuLimits = WEBGPU_DEFAULT_LIMITS): BrowserFit {
+  const reasons: string[] = [];
+  const binding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+  const over = webgpu.buffers.filter((b) => b.bytes > binding);
+  if (over.length) reasons.push(`WebGPU: ${over.length} buffer(s) over the ${mib(binding)} one storage binding may hold, the largest ${over[0]!.name} (${mib(over[0]!.bytes)})`);
+  const heap = wasm.weightBytes + wasm.activationPeakBytes;
+  if (heap > WASM_HEAP_BYTES) reasons.push(`WASM: weights ${gib(wasm.weightBytes)} + activations ${gib(wasm.activationPeakBytes)} exceed the 4 GiB heap`);
+  return { webgpu: !reasons.some((r) => r.startsWith('WebGPU')), wasm: heap <= WASM_HEAP_BYTES, reasons };
+}
