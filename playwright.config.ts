@@ -2,6 +2,21 @@ import { defineConfig } from '@playwright/test';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const port = Number(process.env.E2E_PORT ?? 4790);
+/** The spec-only hub's dashboard listens on the next port. */
+const specOnlyPort = port + 1;
+const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
+
+function server(p: number, flags: string) {
+  return {
+    command: `node --import tsx scripts/serve.ts --port ${p} --fresh${flags}`,
+    url: `http://127.0.0.1:${p}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    // The banner lists the demo tokens: keep it out of test logs (errors still come through stderr).
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  };
+}
 
 // SwiftShader gives a real WebGPU adapter on machines without a GPU.
 export const chromiumArgs = [
@@ -30,15 +45,14 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     trace: 'off',
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: SPEC_ONLY_SPECS },
+    // Every page against a hub with only what the real hub has (mock-only routes answer 404).
+    { name: 'spec-only', use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` }, testMatch: SPEC_ONLY_SPECS },
+  ],
+  webServer: [
     // The built dashboard served by the same process as a fresh, in-memory mock hub.
-    command: `node --import tsx scripts/serve.ts --port ${port} --fresh`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    // The banner lists the demo tokens: keep it out of test logs (errors still come through stderr).
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    server(port, ''),
+    server(specOnlyPort, ' --spec-only'),
+  ],
 });

@@ -36,7 +36,7 @@ function cpuSeconds(pid: number): number | undefined {
 }
 
 async function startHub(): Promise<{ url: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/mock-hub/cli.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -40,7 +40,10 @@ describe.each([['receiver'], ['peer']])('bench server: %s', (name) => {
     expect(await post(s, delivery('b'), SECRET)).toBe(200);
     expect(await post(s, delivery('c'))).toBe(401);
     expect(await post(s, delivery('c'), 'wrong')).toBe(403);
-    expect(await post(s, { ...delivery('c'), webhook: { id: 'w', version: 2 } }, SECRET)).toBe(422);
+    // Not a payload for either: no repo. (Values a newer hub adds, such as webhook.version 4, are
+    // accepted by this project's receiver but refused by the pydantic peer, so they are not compared.)
+    const { repo: _repo, ...noRepo } = delivery('c');
+    expect(await post(s, noRepo, SECRET)).toBe(422);
     expect(await s.stats()).toEqual({ calls: 3, distinct: 2, duplicated: 1 });
     await s.reset();
     expect(await s.stats()).toEqual({ calls: 0, distinct: 0, duplicated: 0 });

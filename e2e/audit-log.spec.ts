@@ -28,6 +28,8 @@ test.describe('audit log', () => {
     test.info().annotations.push({ type: 'click to first rows', description: `${Date.now() - t0} ms` });
     await complete(page);
     await expect(page.getByTestId('audit-count')).toHaveText(/^100,000 of 100,000 events/);
+    // acme has 120,000 events: the export stopped at the cap, and the page says so.
+    await expect(page.getByTestId('audit-cap')).toHaveText('The newest 100,000 events; narrow the filter to see older ones.');
     await expect(grid(page)).toHaveAttribute('aria-rowcount', '100001');
 
     let maxRows = 0;
@@ -98,6 +100,9 @@ test.describe('audit log', () => {
     await expect(page).toHaveURL(new RegExp(`q=author%3A${author}`));
     await expect(page.getByTestId('filter-chip')).toHaveText(`author:${author}✕`);
     await expect.poll(async () => new Set(await cellTexts(page, 2))).toEqual(new Set([author]));
+    // Under the cap: nothing about it.
+    await expect(page.getByTestId('audit-count')).toHaveAttribute('data-complete', 'true');
+    await expect(page.getByTestId('audit-cap')).toHaveCount(0);
 
     await filter.getByLabel('Filter by').selectOption('type');
     await filter.getByLabel('Value').selectOption('repo.create');

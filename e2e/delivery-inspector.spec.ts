@@ -140,7 +140,7 @@ test.describe('delivery inspector', () => {
     );
     await signIn(page, TOKENS.aliceWrite, '/webhooks');
     await page.getByTestId('webhook-row').first().getByRole('link').click();
-    await expect(page.getByTestId('log-unavailable')).toContainText('This hub does not expose the delivery log');
+    await expect(page.getByTestId('not-exposed')).toContainText('This hub does not expose the delivery log');
     await expect(page.getByRole('button', { name: 'Send test event' })).toHaveCount(0);
     await expect(page.getByTestId('error-panel')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();

@@ -191,6 +191,28 @@ test.describe('inbox', () => {
     await expect(row).toHaveCount(0);
   });
 
+  test('a notification deleted elsewhere in the meantime does not fail a bulk action on the rest', async ({ page, request }) => {
+    // carol's inbox: nothing else in the suite changes it.
+    const api = hubApi(request, TOKENS.carolFine);
+    await signIn(page, TOKENS.carolFine, '/inbox?readStatus=unread');
+    await expect(rows(page).nth(1)).toBeVisible();
+    const [gone, kept] = await rows(page).evaluateAll((els) => els.slice(0, 2).map((e) => e.getAttribute('data-id')!));
+    const all = Number(await page.getByTestId('count-all').textContent());
+    await api.send('DELETE', '/api/notifications', { discussionIds: [gone] });
+    try {
+      for (const id of [gone, kept]) await page.locator(`[data-testid="notification-row"][data-id="${id}"]`).getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Mark read', exact: true }).click();
+      // The hub ignores the id it no longer has and marks the other; the refetch drops the stale row.
+      await expect(page.locator(`[data-testid="notification-row"][data-id="${kept}"]`)).toHaveCount(0);
+      await expect(page.locator(`[data-testid="notification-row"][data-id="${gone}"]`)).toHaveCount(0);
+      await expect(page.getByTestId('count-all')).toHaveText(String(all - 1));
+      await expect(page.getByTestId('error-panel')).toHaveCount(0);
+      expect((await allNotifications(api)).find((n) => discussionIdOf(n) === kept)?.read).toBe(true);
+    } finally {
+      await api.send('POST', '/api/notifications/mark-as-read', { discussionIds: [kept], read: false });
+    }
+  });
+
   test('"all matching the filters" marks exactly the matching notifications, then restores', async ({ page, request }) => {
     const api = hubApi(request, TOKENS.aliceWrite);
     const everything = await allNotifications(api);

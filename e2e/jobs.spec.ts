@@ -187,6 +187,27 @@ test.describe('jobs', () => {
     await expect(page.getByTestId('job-timeline')).toBeVisible();
   });
 
+  test('a hub whose Job also carries labels and initiator (the real hub’s does): the list and a job show as usual', async ({ page, request }) => {
+    const all = await hub(request, TOKENS.aliceWrite).call<Job[]>('GET', '/api/jobs/alice');
+    // huggingface_hub's JobInfo reads both fields (src/huggingface_hub/_jobs_api.py); the spec's Job has neither.
+    const richer = (j: Job & { createdBy: { id: string; name: string } }) => ({ ...j, labels: { team: 'ml' }, initiator: { type: 'user', id: j.createdBy.id, name: j.createdBy.name } });
+    let served = 0;
+    await page.route(/\/api\/jobs\/alice(\/[0-9a-f]{24})?(\?.*)?$/, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const res = await route.fetch();
+      if (!res.ok()) return route.fulfill({ response: res });
+      const body = (await res.json()) as Parameters<typeof richer>[0] | Parameters<typeof richer>[0][];
+      served++;
+      await route.fulfill({ response: res, json: Array.isArray(body) ? body.map(richer) : richer(body) });
+    });
+    await signIn(page, TOKENS.aliceWrite, '/jobs');
+    await expect(rows(page)).toHaveCount(all.length);
+    await rows(page).first().getByRole('link').click();
+    await expect(page.getByTestId('job-timeline')).toBeVisible();
+    await expect(page.getByTestId('error-panel')).toHaveCount(0);
+    expect(served).toBeGreaterThanOrEqual(2);
+  });
+
   test('a failed attempt is retried: the page shows the retry, then the job completes', async ({ page, request }) => {
     const started = await startWebhookJob(request, { environment: { MOCK_JOB_FAIL_ATTEMPTS: '1', MOCK_JOB_RUN_SECONDS: '1', MOCK_JOB_SCHEDULE_SECONDS: '0.5' }, attempts: 2 });
     try {

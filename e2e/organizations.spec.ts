@@ -30,7 +30,7 @@ test.describe('organizations', () => {
     await expect(groupButtons(page)).toHaveCount(groups.length);
     const g = groups.find((x) => x.users.length > 0)!;
     await groupButtons(page).filter({ hasText: g.name }).click();
-    await expect(page).toHaveURL(new RegExp(`group=${g.id}`));
+    await expect(page).toHaveURL(new RegExp(`/orgs/acme/resource-groups/${g.id}$`));
     await expect(detail(page).getByRole('heading', { name: g.name })).toBeVisible();
     await expect(detail(page).getByTestId('auto-join')).toContainText('Auto-join');
     const users = detail(page).getByRole('table', { name: 'Users' });
@@ -47,7 +47,7 @@ test.describe('organizations', () => {
     const [g] = await api.call<Group[]>('GET', '/api/organizations/acme/resource-groups');
     const writes = countGroupWrites(page);
     try {
-      await signIn(page, TOKENS.aliceWrite, `/orgs/acme?group=${g!.id}`);
+      await signIn(page, TOKENS.aliceWrite, `/orgs/acme/resource-groups/${g!.id}`);
       const name = detail(page).getByLabel('Name');
       await name.fill('x'.repeat(201));
       await expect(name).toHaveAttribute('aria-invalid', 'true');
@@ -77,7 +77,7 @@ test.describe('organizations', () => {
         ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'body.name: a resource group with this name already exists' }) })
         : route.fallback(),
     );
-    await signIn(page, TOKENS.aliceWrite, `/orgs/acme?group=${g!.id}`);
+    await signIn(page, TOKENS.aliceWrite, `/orgs/acme/resource-groups/${g!.id}`);
     await detail(page).getByLabel('Name').fill('Duplicate');
     await detail(page).getByRole('button', { name: 'Save' }).click();
     await expect(detail(page).getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
@@ -115,7 +115,7 @@ test.describe('organizations', () => {
         ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'injected delete failure' }) })
         : route.fallback(),
     );
-    await signIn(page, TOKENS.aliceWrite, `/orgs/acme?group=${g!.id}`);
+    await signIn(page, TOKENS.aliceWrite, `/orgs/acme/resource-groups/${g!.id}`);
     await detail(page).getByRole('button', { name: 'Delete group' }).click();
     const dialog = page.getByRole('dialog', { name: `Delete ${g!.name}?` });
     await dialog.getByRole('button', { name: 'Delete' }).click();
@@ -189,7 +189,7 @@ test.describe('organizations', () => {
     const name = '<img src=x onerror="window.__xss=1">';
     const g = await api.call<Group>('POST', '/api/organizations/teamco/resource-groups', { name, description: '<b>bold?</b>' });
     try {
-      await signIn(page, TOKENS.aliceWrite, `/orgs/teamco?group=${g.id}`);
+      await signIn(page, TOKENS.aliceWrite, `/orgs/teamco/resource-groups/${g.id}`);
       await expect(detail(page).getByRole('heading', { name })).toBeVisible();
       await expect(detail(page)).toContainText('<b>bold?</b>');
       await expect(page.locator('img[src="x"]')).toHaveCount(0);

@@ -315,22 +315,78 @@ test.describe('webhook jobs', () => {
     }
   });
 
-  test('editing a job webhook asks for stored secret values again, then keeps everything', async ({ page, request }) => {
+  test('an edit that leaves the job alone keeps every stored job field; a changed job says what it replaces and asks for secrets', async ({ page, request }) => {
     const api = hub(request, TOKENS.aliceWrite);
-    const job = (await api.call<(Webhook & { job?: { secrets?: string[] } })[]>('GET', '/api/settings/webhooks')).find((w) => w.job?.secrets?.length)!;
-    const secretName = job.job!.secrets![0]!;
-    const writes = countWrites(page);
-    await signIn(page, TOKENS.aliceWrite, `/webhooks/${job.id}`);
-    await expect(page.getByLabel('Secrets name 1')).toHaveValue(secretName);
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    // Saving with a blank value would wipe the stored secret: the editor refuses and says why.
-    await expect(page.getByRole('group', { name: 'Secrets' })).toContainText(`"${secretName}": enter its value again`);
-    await expect(page.getByLabel('Secrets name 1')).toBeFocused();
-    expect(writes()).toBe(0);
-    await page.getByLabel('Secrets value 1').fill('e2e-secret-value');
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-    const after = await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${job.id}`);
-    expect(after.webhook).toEqual(job);
+    const job = {
+      dockerImage: 'python:3.12', command: ['python', 'serve.py'], arguments: ['--port', '7860'], environment: { LOG_LEVEL: 'debug' },
+      secrets: { HF_TOKEN: 'e2e-stored-secret' }, flavor: 't4-small', arch: 'arm64', timeoutSeconds: 900, attempts: 3, labels: { team: 'ml' },
+      volumes: [{ type: 'dataset', source: 'acme/eval-data', mountPath: '/data', revision: 'v1', readOnly: true, path: 'sub' }, { type: 'bucket', source: 'alice/scratch', mountPath: '/scratch' }],
+      expose: { ports: [7860, 8080] }, ssh: { enabled: true },
+    };
+    const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', { watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], job, secret: 'hook-secret' });
+    const storedRequest = () => api.call<{ request: Record<string, unknown>; disabled: unknown }>('GET', `/api/_mock/webhooks/${webhook.id}/request`);
+    const sent: Record<string, unknown>[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === `/api/settings/webhooks/${webhook.id}`) sent.push(r.postDataJSON() as Record<string, unknown>);
+    });
+    try {
+      const before = await storedRequest();
+      expect(before.request.job).toEqual(job);
+      await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
+      // The editor says what it cannot show, and that it is kept while the job is left alone.
+      const notice = page.getByTestId('stored-job-notice');
+      await expect(notice).toHaveAttribute('data-touched', 'false');
+      await expect(notice).toContainText('architecture, attempts, volumes, exposed ports and SSH');
+      await expect(notice).toContainText('HF_TOKEN');
+
+      await page.getByLabel('Discussion events').check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).not.toHaveProperty('job');
+      expect(await storedRequest()).toEqual({ ...before, request: { ...before.request, domains: ['repo', 'discussion'] } });
+
+      // Changing the job: the warning comes before anything is sent, and secret values are asked for.
+      await page.getByLabel('Timeout (seconds)').fill('60');
+      await expect(notice).toHaveAttribute('data-touched', 'true');
+      await expect(notice).toContainText('saving replaces the whole stored job');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByRole('group', { name: 'Secrets' })).toContainText('"HF_TOKEN": enter its value again');
+      expect(sent).toHaveLength(1);
+      // "Keep the stored job" undoes the job edit; nothing was lost.
+      await notice.getByRole('button', { name: 'Keep the stored job' }).click();
+      await expect(notice).toHaveAttribute('data-touched', 'false');
+      await expect(page.getByLabel('Timeout (seconds)')).toHaveValue('900');
+      expect((await storedRequest()).request.job).toEqual(before.request.job);
+      await expectAccessibleInBothThemes(page);
+
+      // Saving a changed job with the secret entered again replaces the job as the warning said.
+      await page.getByLabel('Timeout (seconds)').fill('60');
+      await page.getByLabel('Secrets value 1').fill('e2e-new-secret');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+      const { arch: _a, attempts: _t, volumes: _v, expose: _e, ssh: _s, ...shown } = job;
+      expect((await storedRequest()).request.job).toEqual({ ...shown, timeoutSeconds: 60, attempts: 1, secrets: { HF_TOKEN: 'e2e-new-secret' } });
+    } finally {
+      await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
+    }
+  });
+
+  test('a cleared secret is removed on save', async ({ page, request }) => {
+    const api = hub(request, TOKENS.aliceWrite);
+    const { webhook } = await api.call<{ webhook: Webhook & { secret?: string } }>('POST', '/api/settings/webhooks', {
+      watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://receiver.example.test/secret', secret: 'to-remove',
+    });
+    try {
+      await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
+      await page.getByLabel('Secret', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+      const after = await api.call<{ webhook: Webhook & { secret?: string } }>('GET', `/api/settings/webhooks/${webhook.id}`);
+      expect(after.webhook.secret).toBeUndefined();
+      expect(after.webhook.url).toBe('https://receiver.example.test/secret');
+    } finally {
+      await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
+    }
   });
 });

@@ -1,23 +1,18 @@
 // Serves the built dashboard (dist/) and the mock hub from one process (`npm start`; flags in
-// serve-args.ts).
+// serve-args.ts, --spec-only among them).
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
-import { createMockHub } from '../src/mock-hub/app.ts';
 import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
-import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
+import { createDemoHub, demoHubLines } from './demo-hub.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveArgsOrExit } from './serve-args.ts';
 
-const { port, host, dataDir, repoFolders = [] } = serveArgsOrExit(process.argv.slice(2), process.env);
+const { port, host, dataDir, specOnly, repoFolders = [] } = serveArgsOrExit(process.argv.slice(2), process.env);
 
-const hub = await createMockHub({ dataDir, baseUrl: `http://${host}:${port}` });
-// The model preview's demo checkpoints (deterministic random weights, diffusers layout).
-const demos = demoCheckpoints();
-for (const d of demos) hub.registerRepoFiles(d.repoId, d.files);
-for (const r of repoFolders) hub.registerRepoFolder(r.repoId, r.dir);
+const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly }, repoFolders);
 const app = new Hono();
 
 app.use('*', async (c, next) => {
@@ -43,8 +38,7 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       `Hub Console: ${url}`,
       `Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`,
       `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`,
-      `Demo checkpoints: ${demos.map((d) => d.repoId).join(', ')}`,
-      ...repoFolders.map((r) => `Local repo: ${r.repoId} = ${r.dir}  (${url}/${r.repoId}/resolve/main/...)`),
+      ...demoHubLines(demoRepoIds, specOnly, repoFolders, url),
     ],
     hub,
   );

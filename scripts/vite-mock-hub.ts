@@ -10,10 +10,9 @@ export function mockHubPlugin(): Plugin {
     name: 'hub-console:mock-hub',
     apply: 'serve',
     async configureServer(server) {
-      const { createMockHub } = await import('../src/mock-hub/app.ts');
-      const { demoCheckpoints } = await import('../src/model/demo-checkpoints.ts');
-      const hub = await createMockHub({});
-      for (const d of demoCheckpoints()) hub.registerRepoFiles(d.repoId, d.files);
+      const { createDemoHub } = await import('./demo-hub.ts');
+      const { specOnlyFromEnv } = await import('../src/mock-hub/cli-args.ts');
+      const { hub } = await createDemoHub({ specOnly: specOnlyFromEnv(process.env) });
       const listener = getRequestListener(hub.app.fetch);
       server.middlewares.use((req, res, next) => {
         if (req.url && HUB_PATHS.test(req.url)) void listener(req, res);

@@ -23,6 +23,7 @@ export const router = createBrowserRouter([
       { path: 'storage', lazy: () => import('../features/storage/route.tsx') },
       { path: 'jobs/*', lazy: () => import('../features/jobs/route.tsx') },
       { path: 'orgs/:org', lazy: () => import('../features/organizations/route.tsx') },
+      { path: 'orgs/:org/resource-groups/:groupId', lazy: () => import('../features/organizations/route.tsx') },
       { path: 'orgs/:org/audit-log', lazy: () => import('../features/audit-log/route.tsx') },
       { path: 'orgs/:org/jobs', lazy: () => import('../features/jobs/route.tsx') },
       { path: 'preview', lazy: () => import('../features/preview/route.tsx') },

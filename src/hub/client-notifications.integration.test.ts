@@ -54,6 +54,17 @@ describe('notifications', () => {
     expect(after.count.unread).toBeLessThanOrEqual(before.count.unread);
   });
 
+  it('mark-as-read takes the spec defaults and non-id24 ids, and ignores ids the hub does not know', async () => {
+    const alice = hub.as(TOKENS.aliceWrite);
+    const before = await alice.listNotifications({ readStatus: 'unread' });
+    await expect(alice.markNotifications({})).resolves.toEqual({ count: 0 });
+    const id = notificationDiscussionId(before.notifications[0]!);
+    await alice.markNotifications({ discussionIds: [id, 'gone-post-slug', 'ffffffffffffffffffffffff'] });
+    expect((await alice.listNotifications({ readStatus: 'unread' })).count.unread).toBe(before.count.unread - 1);
+    // DELETE: id24 per the spec; an unknown id24 is ignored too.
+    await expect(alice.deleteNotifications({ discussionIds: ['ffffffffffffffffffffffff'] })).resolves.toEqual({ count: 0 });
+  });
+
   it('delete removes the listed notifications only', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
     const before = await alice.listNotifications();

@@ -42,7 +42,8 @@ import {
   type AuditLogEvent,
 } from './schemas/index.ts';
 import { filenameFromContentDisposition } from './content-disposition.ts';
-import { HubNetworkError, HubSchemaError } from './errors.ts';
+import { HubEndpointNotExposedError, HubNetworkError, HubSchemaError } from './errors.ts';
+import { lenientResponse } from './lenient-response.ts';
 import { sseData } from './sse.ts';
 import { createTransport, encodePath, toIssues, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
 
@@ -90,6 +91,18 @@ export function createHubClient(options: HubClientOptions) {
     return (await send(method, template, response, parts)).data;
   }
 
+  /**
+   * Endpoints the spec does not have and no public client calls (mock extensions): a hub without
+   * them answers as for an unknown route, which becomes a HubEndpointNotExposedError.
+   */
+  async function mockOnly<T>(what: string, call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      throw HubEndpointNotExposedError.from(error, what);
+    }
+  }
+
   const JOB = '/api/jobs/{namespace}/{jobId}';
 
   async function listJobs(namespace: string, query: JobListQuery = {}, o: CallOptions = {}): Promise<Job[]> {
@@ -125,7 +138,7 @@ export function createHubClient(options: HubClientOptions) {
         } catch {
           throw new HubSchemaError(endpoint, [{ path: '', message: 'a log event is not JSON' }]);
         }
-        const event = JobLogEvent.safeParse(json);
+        const event = lenientResponse(JobLogEvent).safeParse(json);
         if (!event.success) throw new HubSchemaError(endpoint, toIssues(event.error));
         yield event.data;
       }
@@ -139,18 +152,21 @@ export function createHubClient(options: HubClientOptions) {
   const WEBHOOK = '/api/settings/webhooks/{webhookId}';
 
   return {
-    /** GET /api/whoami-v2 (the real hub's path; x-mock-extension). */
+    /** GET /api/whoami-v2: not in the spec; the real hub's path (huggingface_hub's whoami). */
     whoami: (o: CallOptions = {}) => data('GET', '/api/whoami-v2', Whoami, o),
 
-    // Notifications
+    // Notifications. Bulk calls act on the listed ids, and with `applyToAll` also on every
+    // notification matching the filters; ids the hub does not know are ignored (README decisions).
     listNotifications: (filters: NotificationFilters = {}, o: CallOptions = {}) =>
       data('GET', '/api/notifications', NotificationList, { query: { schema: NotificationFilters, value: filters }, ...o }),
+    /** `discussionIds` are any strings (post and paper discussion ids are not id24); `{}` is a valid no-op. */
     markNotifications: (body: MarkAsReadBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
       data('POST', '/api/notifications/mark-as-read', NotShown, {
         query: { schema: NotificationBulkQuery, value: query },
         body: { schema: MarkAsReadBody, value: body },
         ...o,
       }),
+    /** `discussionIds`: at least one id24, as the spec has it. */
     deleteNotifications: (body: NotificationDeleteBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
       data('DELETE', '/api/notifications', NotShown, {
         query: { schema: NotificationBulkQuery, value: query },
@@ -159,18 +175,18 @@ export function createHubClient(options: HubClientOptions) {
       }),
 
     // Settings
-    /** x-mock-extension: the spec has no read for the current flags. */
-    getNotificationSettings: (o: CallOptions = {}) => data('GET', '/api/settings/notifications', NotificationSettings, o),
+    /** Mock-only: the spec has no read for the current flags. */
+    getNotificationSettings: (o: CallOptions = {}) => mockOnly('the current notification settings', data('GET', '/api/settings/notifications', NotificationSettings, o)),
     patchNotificationSettings: (body: NotificationSettingsPatch, o: CallOptions = {}) =>
       data('PATCH', '/api/settings/notifications', NotShown, { body: { schema: NotificationSettingsPatch, value: body }, ...o }),
-    /** x-mock-extension: the spec has no read for the current watch list. */
-    getWatchList: (o: CallOptions = {}) => data('GET', '/api/settings/watch', WatchList, o),
+    /** Mock-only: the spec has no read for the current watch list. */
+    getWatchList: (o: CallOptions = {}) => mockOnly('your current watch list', data('GET', '/api/settings/watch', WatchList, o)),
     patchWatch: (body: WatchPatch, o: CallOptions = {}) =>
       data('PATCH', '/api/settings/watch', NotShown, { body: { schema: WatchPatch, value: body }, ...o }),
     getMcpSettings: (o: CallOptions = {}) => data('GET', '/api/settings/mcp', McpSettings, o),
 
     // Papers
-    /** x-mock-extension (the real hub serves it too, with more fields). */
+    /** Not in the spec; the real hub serves it (huggingface_hub's paper_info), with more fields. */
     getPaper: (paperId: string, o: CallOptions = {}) => data('GET', '/api/papers/{paperId}', Paper, { params: { paperId }, ...o }),
     claimPaper: (body: PaperClaim, o: CallOptions = {}) =>
       data('POST', '/api/settings/papers/claim', PaperClaimResult, { body: { schema: PaperClaim, value: body }, ...o }),
@@ -200,17 +216,16 @@ export function createHubClient(options: HubClientOptions) {
       const checked = validateRequest(WebhookAction, action, `POST ${WEBHOOK}/{action}`);
       return (await data('POST', `${WEBHOOK}/{action}`, WebhookEnvelope, { params: { webhookId, action: checked }, ...o })).webhook;
     },
-    /** x-mock-extension: the real hub's activity log shape is not published. */
+    /** Mock-only: the real hub's activity log is not in its API (its shape is "not shown"). */
     listWebhookLogs: (webhookId: string, o: CallOptions = {}) =>
-      data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o }),
-    /** x-mock-extension: one logged delivery with its request and the receiver's answer. */
+      mockOnly('the delivery log', data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o })),
+    /** Mock-only: one logged delivery with its request and the receiver's answer. */
     getWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
-      data('GET', `${WEBHOOK}/logs/{logId}`, WebhookDelivery, { params: { webhookId, logId }, ...o }),
-    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
+      mockOnly('the delivery log', data('GET', `${WEBHOOK}/logs/{logId}`, WebhookDelivery, { params: { webhookId, logId }, ...o })),    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
       data('POST', `${WEBHOOK}/replay/{logId}`, ReplayResult, { params: { webhookId, logId }, ...o }),
-    /** x-mock-extension (mock hub only): delivers a sample event to this webhook and answers once it is logged. */
+    /** Mock-only: delivers a sample event to this webhook and answers once it is logged. */
     sendWebhookTestEvent: (webhookId: string, body: TestEventInput, o: CallOptions = {}) =>
-      data('POST', '/api/_mock/webhooks/{webhookId}/test', TestEventResult, { params: { webhookId }, body: { schema: TestEventInput, value: body }, ...o }),
+      mockOnly('test events', data('POST', '/api/_mock/webhooks/{webhookId}/test', TestEventResult, { params: { webhookId }, body: { schema: TestEventInput, value: body }, ...o })),
 
     // Organizations
     revokeOrgToken: (org: string, body: TokenRevoke, o: CallOptions = {}) =>
@@ -223,12 +238,12 @@ export function createHubClient(options: HubClientOptions) {
       });
       return { events: res.data, filename: filenameFromContentDisposition(res.headers.get('content-disposition')), raw: res.text };
     },
-    /** x-mock-extension. */
+    /** Mock-only: no public client lists resource groups. */
     listResourceGroups: (org: string, o: CallOptions = {}) =>
-      data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o }),
-    /** x-mock-extension. */
+      mockOnly('the list of resource groups', data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o })),
+    /** Mock-only: no public client creates resource groups. */
     createResourceGroup: (org: string, body: ResourceGroupCreate, o: CallOptions = {}) =>
-      data('POST', `${ORG}/resource-groups`, ResourceGroup, { params: { org }, body: { schema: ResourceGroupCreate, value: body }, ...o }),
+      mockOnly('creating resource groups', data('POST', `${ORG}/resource-groups`, ResourceGroup, { params: { org }, body: { schema: ResourceGroupCreate, value: body }, ...o })),
     getResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
       data('GET', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, { params: { org, resourceGroupId }, ...o }),
     patchResourceGroup: (org: string, resourceGroupId: string, body: ResourceGroupPatch, o: CallOptions = {}) =>

@@ -81,6 +81,33 @@ export class HubApiError extends HubError {
   }
 }
 
+/** Statuses with which a hub says it has no such endpoint (unknown route, method not allowed, not implemented). */
+const NOT_EXPOSED_STATUSES = new Set([404, 405, 501]);
+
+/**
+ * A read (or write) that only the mock hub serves, answered as an unknown route: this hub does not
+ * expose it (the real hub has only the spec's endpoints for it). Pages say so in one line and
+ * offer what works without it. Still a HubApiError with the hub's status and message.
+ */
+export class HubEndpointNotExposedError extends HubApiError {
+  /** What the page could not get, for people: "the current notification settings". */
+  readonly what: string;
+  constructor(cause: HubApiError, what: string) {
+    super({ status: cause.status, message: cause.hubMessage, method: cause.method, path: cause.path, requestId: cause.requestId, retryAfterMs: cause.retryAfterMs });
+    this.what = what;
+  }
+
+  /** `error` as a not-exposed error when it is the hub saying it has no such endpoint. */
+  static from(error: unknown, what: string): unknown {
+    return error instanceof HubApiError && !(error instanceof HubEndpointNotExposedError) && NOT_EXPOSED_STATUSES.has(error.status) ? new HubEndpointNotExposedError(error, what) : error;
+  }
+}
+
+/** The one test pages use: the hub does not expose this endpoint (see HubEndpointNotExposedError). */
+export function isEndpointNotExposed(error: unknown): error is HubEndpointNotExposedError {
+  return error instanceof HubEndpointNotExposedError;
+}
+
 /** A 2xx response whose body does not match its schema. */
 export class HubSchemaError extends HubError {
   readonly issues: HubIssue[];

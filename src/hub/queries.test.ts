@@ -1,7 +1,7 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { createHubClient } from './client.ts';
-import { HubApiError, HubNetworkError, HubSchemaError } from './errors.ts';
+import { HubApiError, HubNetworkError, HubSchemaError, isEndpointNotExposed } from './errors.ts';
 import { fakeFetch, json } from './fake-fetch.ts';
 import { hubKeys, repositoryUsageQuery, shouldRetryHubError, webhookLogsQuery, webhooksQuery } from './queries.ts';
 
@@ -32,6 +32,24 @@ describe('query factories', () => {
     expect(f.calls.map((c) => c.url.pathname)).toEqual(['/api/settings/webhooks', `/api/settings/webhooks/${'a'.repeat(24)}/logs`]);
     await qc.invalidateQueries({ queryKey: hubKeys.webhooks.all });
     expect(qc.getQueryState(webhookLogsQuery(client, 'a'.repeat(24)).queryKey)?.isInvalidated).toBe(true);
+  });
+});
+
+describe('reads only the mock hub has', () => {
+  it('stop once the hub says it does not expose them: invalidation does not refetch, a full hub keeps refetching', async () => {
+    for (const [reply, fetches] of [[json({ error: 'no route' }, 404), 1], [json([]), 2]] as const) {
+      const f = fakeFetch(reply);
+      const client = createHubClient({ baseUrl: 'http://hub.test', token: 't', fetch: f.fetch, maxRetries: 0 });
+      const qc = new QueryClient({ defaultOptions: { queries: { retry: shouldRetryHubError } } });
+      const observer = new QueryObserver(qc, webhookLogsQuery(client, 'w1'));
+      const unsubscribe = observer.subscribe(() => undefined);
+      await expect.poll(() => observer.getCurrentResult().fetchStatus).toBe('idle');
+      expect(isEndpointNotExposed(observer.getCurrentResult().error)).toBe(fetches === 1);
+      await qc.invalidateQueries({ queryKey: hubKeys.webhooks.all });
+      await expect.poll(() => observer.getCurrentResult().fetchStatus).toBe('idle');
+      expect(f.calls).toHaveLength(fetches);
+      unsubscribe();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { HubClient } from './client.ts';
-import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError } from './errors.ts';
+import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError, isEndpointNotExposed } from './errors.ts';
 import type { AuditLogQuery, JobListQuery, NotificationFilters, RepositoryUsageQuery } from './schemas/index.ts';
 
 export type RepositoryUsageParams = RepositoryUsageQuery & { org?: string };
@@ -56,6 +56,13 @@ export const hubKeys = {
   },
 };
 
+/**
+ * `enabled` of the reads only the mock hub has: once the hub said it does not expose one, the
+ * query stops (no refetch on invalidation or focus), so the page keeps its "not exposed" state
+ * instead of flashing back to loading after each write.
+ */
+export const whileExposed = (query: { state: { error: unknown } }): boolean => !isEndpointNotExposed(query.state.error);
+
 export const whoamiQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.whoami(), queryFn: ({ signal }) => client.whoami({ signal }) });
 
@@ -74,10 +81,10 @@ export const liveNotificationsQuery = (client: HubClient, filters: Omit<Notifica
   queryOptions({ ...notificationsQuery(client, filters), refetchInterval: NOTIFICATIONS_POLL_MS, refetchOnWindowFocus: 'always' });
 
 export const notificationSettingsQuery = (client: HubClient) =>
-  queryOptions({ queryKey: hubKeys.settings.notifications(), queryFn: ({ signal }) => client.getNotificationSettings({ signal }) });
+  queryOptions({ queryKey: hubKeys.settings.notifications(), queryFn: ({ signal }) => client.getNotificationSettings({ signal }), enabled: whileExposed });
 
 export const watchListQuery = (client: HubClient) =>
-  queryOptions({ queryKey: hubKeys.settings.watch(), queryFn: ({ signal }) => client.getWatchList({ signal }) });
+  queryOptions({ queryKey: hubKeys.settings.watch(), queryFn: ({ signal }) => client.getWatchList({ signal }), enabled: whileExposed });
 
 export const mcpSettingsQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.settings.mcp(), queryFn: ({ signal }) => client.getMcpSettings({ signal }) });
@@ -99,16 +106,17 @@ export const webhookQuery = (client: HubClient, webhookId: string) =>
   queryOptions({ queryKey: hubKeys.webhooks.detail(webhookId), queryFn: ({ signal }) => client.getWebhook(webhookId, { signal }) });
 
 export const webhookLogsQuery = (client: HubClient, webhookId: string) =>
-  queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }) });
+  queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }), enabled: whileExposed });
 
 export const webhookDeliveryQuery = (client: HubClient, webhookId: string, logId: string) =>
   queryOptions({
     queryKey: hubKeys.webhooks.delivery(webhookId, logId),
     queryFn: ({ signal }) => client.getWebhookDelivery(webhookId, logId, { signal }),
+    enabled: whileExposed,
   });
 
 export const resourceGroupsQuery = (client: HubClient, org: string) =>
-  queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }) });
+  queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }), enabled: whileExposed });
 
 export const resourceGroupQuery = (client: HubClient, org: string, resourceGroupId: string) =>
   queryOptions({

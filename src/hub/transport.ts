@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError, formatIssuePath, redactSecrets, type HubIssue } from './errors.ts';
+import { lenientResponse } from './lenient-response.ts';
 import { toQueryString } from './query-string.ts';
 import { retryAfterMs } from './retry-after.ts';
 
@@ -171,6 +172,7 @@ export function createTransport(options: TransportOptions) {
   return { request, stream, nextPagePath };
 }
 
+/** Parses a 2xx body: unknown keys are dropped (see lenientResponse), anything else off-schema throws HubSchemaError. */
 function parseResponse<S extends z.ZodType>(schema: S, text: string, endpoint: string): z.output<S> {
   let json: unknown;
   if (text.trim() !== '') {
@@ -180,7 +182,7 @@ function parseResponse<S extends z.ZodType>(schema: S, text: string, endpoint: s
       throw new HubSchemaError(endpoint, [{ path: '', message: 'response body is not JSON' }]);
     }
   }
-  const result = schema.safeParse(json);
+  const result = lenientResponse(schema).safeParse(json);
   if (!result.success) throw new HubSchemaError(endpoint, toIssues(result.error));
   return result.data;
 }

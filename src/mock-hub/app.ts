@@ -8,7 +8,7 @@ import { hubHeaders } from './http/hub-headers.ts';
 import { rateLimit, type RateLimitOptions } from './http/rate-limit.ts';
 import { registerRoutes } from './http/register-routes.ts';
 import { errorResponse } from './http/respond.ts';
-import type { AnyRoute } from './http/route.ts';
+import { servedInSpecOnlyMode, type AnyRoute } from './http/route.ts';
 import { buildOpenApi } from './openapi/build-openapi.ts';
 import { apiRoutes } from './routes/index.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -27,6 +27,11 @@ export interface MockHubOptions {
   seed?: boolean;
   /** Refuse callers over this rate with 429 + Retry-After (off by default; `MOCK_HUB_RATE_LIMIT` in the CLI). */
   rateLimit?: RateLimitOptions;
+  /**
+   * Serve only what the real hub has: the spec's endpoints and the extensions a public client calls.
+   * Mock-only routes answer 404 like an unknown route and are left out of /openapi.json.
+   */
+  specOnly?: boolean;
 }
 
 export interface MockHub {
@@ -53,7 +58,8 @@ export async function createMockHub(opts: MockHubOptions = {}): Promise<MockHub>
   const context: HubContext = { store, baseUrl: opts.baseUrl ?? 'http://127.0.0.1', audit: createAuditLog(), events, files };
 
   let doc: object | undefined;
-  const routes: AnyRoute[] = [...metaRoutes(() => (doc ??= buildOpenApi(routes))), ...apiRoutes];
+  const table: AnyRoute[] = [...metaRoutes(() => (doc ??= buildOpenApi(routes))), ...apiRoutes];
+  const routes = opts.specOnly ? table.filter(servedInSpecOnlyMode) : table;
 
   const app = new Hono();
   for (const path of ['/api/*', '/openapi.json', '/:ns/:repo/resolve/*', '/datasets/:ns/:repo/resolve/*', '/spaces/:ns/:repo/resolve/*']) app.use(path, hubHeaders);

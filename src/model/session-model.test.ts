@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from './loader/load-checkpoint.ts';
@@ -47,7 +48,7 @@ describe('weights flow from the checkpoint files to the session', () => {
     const referenced = m.model.graph.initializers.reduce((s, t) => s + (t.external?.length ?? 0), 0);
     expect(inline).toBeLessThan(referenced / 20);
     expect(referenced).toBeGreaterThan(0.9 * [...ck.weights.values()].reduce((s, w) => s + w.length, 0));
-    const input = nodeSessionInput(m);
+    const input = await nodeSessionInput(m);
     expect(input.folder).toBe(path.resolve(dir));
     expect(input.externalData).toBeUndefined();
   });
@@ -65,17 +66,26 @@ describe('weights flow from the checkpoint files to the session', () => {
     await model.release();
   });
 
-  it('onnxruntime-node gets in-memory locations inline when files are mapped, all from memory otherwise', () => {
-    const tensor = (name: string, location: string, offset: number) => ({ name, type: 'float32' as const, dims: [2], external: { location, offset, length: 8 } });
-    const model = { irVersion: 8, opsets: [], graph: { name: 'g', nodes: [], inputs: [], outputs: [], initializers: [tensor('a', 'w.safetensors', 16), tensor('b', 'computed-1.bin', 8)] } };
-    const data = new Uint8Array(16).map((_, i) => i);
-    const mixed = nodeSessionInput({ model, externalData: new Map([['w.safetensors', { kind: 'path', path: '/ck/w.safetensors' }], ['computed-1.bin', { kind: 'bytes', data }]]) });
-    expect(mixed.folder).toBe('/ck');
-    expect(mixed.externalData).toBeUndefined();
-    expect(Buffer.from(mixed.model).includes(Buffer.from(data.subarray(8, 16)))).toBe(true);
-    const memory = nodeSessionInput({ model, externalData: new Map([['w.safetensors', { kind: 'bytes', data }], ['computed-1.bin', { kind: 'bytes', data }]]) });
+  it('onnxruntime-node: the smaller of files and memory moves to the other (files are read, or memory goes inline)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'node-input-'));
+    const file = path.join(dir, 'w.safetensors');
+    writeFileSync(file, Uint8Array.from({ length: 64 }, (_, i) => i));
+    const tensor = (name: string, location: string, offset: number, length: number) => ({ name, type: 'uint8' as const, dims: [length], external: { location, offset, length } });
+    const graph = (big: number) => ({ irVersion: 8, opsets: [], graph: { name: 'g', nodes: [], inputs: [], outputs: [], initializers: [tensor('a', 'w.safetensors', 16, 8), tensor('b', 'computed-1.bin', 0, big)] } });
+    const computed = (n: number) => new Uint8Array(n).fill(200);
+    // files hold more: the computed tensor goes inline, the folder is mapped
+    const inline = await nodeSessionInput({ model: graph(4), externalData: new Map([['w.safetensors', { kind: 'path', path: file }], ['computed-1.bin', { kind: 'bytes', data: computed(4) }]]) });
+    expect(inline.folder).toBe(dir);
+    expect(inline.externalData).toBeUndefined();
+    expect(Buffer.from(inline.model).includes(Buffer.from(computed(4)))).toBe(true);
+    // computed tensors outweigh what the files hold: the file's tensor is read, all from memory
+    const memory = await nodeSessionInput({ model: graph(32), externalData: new Map([['w.safetensors', { kind: 'path', path: file }], ['computed-1.bin', { kind: 'bytes', data: computed(32) }]]) });
     expect(memory.folder).toBeUndefined();
-    expect(memory.externalData?.map((e) => e.path)).toEqual(['w.safetensors', 'computed-1.bin']);
-    expect(() => nodeSessionInput({ model, externalData: new Map([['w.safetensors', { kind: 'path', path: '/a/w.safetensors' }], ['computed-1.bin', { kind: 'path', path: '/b/computed-1.bin' }]]) })).toThrow(/one folder/);
+    expect(memory.externalData!.map((e) => [e.path, Array.from(e.data.subarray(0, 2))])).toEqual([
+      ['computed-1.bin', [200, 200]],
+      ['w.safetensors@16', [16, 17]],
+    ]);
+    await expect(nodeSessionInput({ model: graph(4), externalData: new Map([['w.safetensors', { kind: 'path', path: file }], ['computed-1.bin', { kind: 'path', path: '/elsewhere/computed-1.bin' }]]) })).rejects.toThrow(/one folder/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,25 +1,27 @@
 // Integration tests of the hub client: the real client against a fresh in-process mock hub.
 import { createHubClient, type HubClient } from '../hub/client.ts';
+import type { FetchLike } from '../hub/transport.ts';
 import { HubApiError } from '../hub/errors.ts';
-import { createMockHub } from '../mock-hub/app.ts';
+import { createMockHub, type MockHubOptions } from '../mock-hub/app.ts';
 
 export { TOKENS } from '../mock-hub/seed/users.ts';
 
 const BASE_URL = 'http://mock-hub.test';
 
 export interface Harness {
-  as(token: string): HubClient;
+  /** `through` wraps the client's fetch, e.g. to answer as a hub richer than the mock. */
+  as(token: string, through?: (fetch: FetchLike) => FetchLike): HubClient;
   /** Bypasses the client, for requests it refuses to send. */
   raw(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
 
-/** A fresh seeded mock hub per call; clients talk to it through `app.request`, no sockets. */
-export async function startMockHub(): Promise<Harness> {
-  const { app, close } = await createMockHub();
-  const fetch = (url: string, init: RequestInit) => Promise.resolve(app.request(url, init));
+/** A fresh seeded mock hub per call (`{ specOnly: true }`: as the real hub); clients talk to it through `app.request`, no sockets. */
+export async function startMockHub(opts: MockHubOptions = {}): Promise<Harness> {
+  const { app, close } = await createMockHub(opts);
+  const fetch: FetchLike = (url, init) => Promise.resolve(app.request(url, init));
   return {
-    as: (token) => createHubClient({ baseUrl: BASE_URL, token, fetch, maxRetries: 0 }),
+    as: (token, through = (f) => f) => createHubClient({ baseUrl: BASE_URL, token, fetch: through(fetch), maxRetries: 0 }),
     raw: async (path, { token, ...init } = {}) => {
       const headers = new Headers(init.headers);
       if (token) headers.set('Authorization', `Bearer ${token}`);

@@ -3,7 +3,8 @@ import type { WebhooksServer } from './server.ts';
 
 /** Registered by its function name: `POST /webhooks/on_repo_update`. */
 export function on_repo_update(payload: ReceivedWebhookPayload) {
-  const updated = payload.event.action === 'update' && payload.event.scope.startsWith('repo');
+  // Newer hubs may send actions and scopes this handler does not know; they are simply not updates.
+  const updated = payload.event.action === 'update' && (payload.event.scope ?? '').startsWith('repo');
   return { received: true, updated, repo: payload.repo.name };
 }
 

@@ -37,14 +37,31 @@ describe('webhook payload schema', () => {
     expect(loose).toMatchObject({ futureField: 1, repo: { stars: 5 } });
   });
 
-  it.each([
-    ['webhook version other than 3', { ...samplePayload(), webhook: { id: 'w', version: 2 } }],
-    ['unknown event action', { ...samplePayload(), event: { action: 'explode', scope: 'repo' } }],
-    ['unknown repo type', { ...samplePayload(), repo: { ...samplePayload().repo, type: 'user' } }],
-    ['missing repo', { event: samplePayload().event, webhook: samplePayload().webhook }],
-    ['private not a boolean', { ...samplePayload(), repo: { ...samplePayload().repo, private: 'no' } }],
+  const newerHub = [
+    ['webhook version other than 3', { ...samplePayload(), webhook: { id: 'w', version: 4 } }],
+    ['unknown event action', { ...samplePayload(), event: { action: 'transfer', scope: 'repo' } }],
+    ['unknown repo type', { ...samplePayload(), repo: { ...samplePayload().repo, type: 'notebook' } }],
+    ['a field of another type', { ...samplePayload(), repo: { ...samplePayload().repo, private: 'no' } }],
     ['unknown discussion status', { ...samplePayload(), discussion: { ...discussion, status: 'locked' } }],
-  ])('rejects %s in both forms', (_label, payload) => {
+    ['event without a scope', { ...samplePayload(), event: { action: 'update' } }],
+  ] as const;
+
+  it.each(newerHub)('strict form (what the mock sends) rejects %s; a receiver accepts it as sent', (_label, payload) => {
+    expect(webhookPayloadSchema.safeParse(payload).success).toBe(false);
+    const received = receivedWebhookPayloadSchema.safeParse(payload);
+    expect(received.success).toBe(true);
+    expect(received.data).toEqual(payload);
+  });
+
+  it.each([
+    ['missing repo', { event: samplePayload().event, webhook: samplePayload().webhook }],
+    ['missing event', { repo: samplePayload().repo }],
+    ['event not an object', { ...samplePayload(), event: 'update' }],
+    ['repo null', { ...samplePayload(), repo: null }],
+    ['an array', [samplePayload()]],
+    ['a string', 'payload'],
+    ['null', null],
+  ])('both forms reject %s', (_label, payload) => {
     expect(webhookPayloadSchema.safeParse(payload).success).toBe(false);
     expect(receivedWebhookPayloadSchema.safeParse(payload).success).toBe(false);
   });

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { RepoType } from '../hub/schemas/repo.ts';
 
 // Webhook payload v3, as the hub sends it (huggingface_hub `_webhooks_payload.py` plus the hub's
-// webhook docs: `headSha`, `updatedRefs`, `updatedConfig`). Built twice from one definition:
-// strict for what the mock hub sends, loose for what a receiver accepts, because the real hub
-// may add fields a receiver must not reject.
+// webhook docs: `headSha`, `updatedRefs`, `updatedConfig`). Strict for what the mock hub sends;
+// a receiver accepts much more (see receivedWebhookPayloadSchema), because new hub versions add
+// fields, event actions and repo types that a receiver must not reject.
 
 type ObjectFactory<C extends z.core.$ZodObjectConfig> = <S extends z.core.$ZodLooseShape>(shape: S) => z.ZodObject<S, C>;
 
@@ -57,6 +57,30 @@ function buildPayloadSchema<C extends z.core.$ZodObjectConfig>(object: ObjectFac
 export const webhookPayloadSchema = buildPayloadSchema(z.strictObject);
 export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
 
-/** What a receiving server accepts: the known payload, extra fields kept. */
-export const receivedWebhookPayloadSchema = buildPayloadSchema(z.looseObject);
-export type ReceivedWebhookPayload = z.infer<typeof receivedWebhookPayloadSchema>;
+/**
+ * The known payload as a receiver sees it: every field optional, every enum open to values a newer
+ * hub adds (an event action, a repo type), and any other field allowed. Values of the known fields
+ * have the types the hub documents; the receiver does not check them.
+ */
+type Open<T> = T extends string
+  ? T | (string & {})
+  : T extends number
+    ? number
+    : T extends readonly (infer U)[]
+      ? Open<U>[]
+      : T extends object
+        ? { [K in keyof T]?: Open<T[K]> } & { [key: string]: unknown }
+        : T;
+
+/** What a handler gets: the body as sent (nothing stripped), with an `event` and a `repo` object. */
+export type ReceivedWebhookPayload = Open<WebhookPayload> & { event: Open<WebhookPayload['event']>; repo: Open<WebhookPayload['repo']> };
+
+/**
+ * What a receiving server accepts: any JSON object with an `event` object and a `repo` object.
+ * Unknown fields, event actions and values reach the handler as sent (422 only for JSON that is
+ * not an object or lacks event or repo). The cast gives handlers the open type above.
+ */
+export const receivedWebhookPayloadSchema = z.looseObject({
+  event: z.looseObject({}, 'event must be an object'),
+  repo: z.looseObject({}, 'repo must be an object'),
+}) as unknown as z.ZodType<ReceivedWebhookPayload>;

@@ -11,7 +11,7 @@ describe('webhooks server over loopback', () => {
   beforeAll(async () => {
     const server = createWebhooksServer({ secret: 'loop-secret', logger: recordingLogger() });
     server.add((p) => {
-      received.push(p.repo.name);
+      received.push(p.repo.name ?? '');
       return { got: p.repo.name };
     }, 'count');
     server.add(() => {

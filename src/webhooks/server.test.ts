@@ -117,16 +117,33 @@ describe('delivery', () => {
     expect(await res.text()).toBe('null');
   });
 
-  it('answers 400 for a body that is not JSON, 422 for JSON that is not a payload', async () => {
+  it('answers 400 for a body that is not JSON, 422 for JSON that is not an object with event and repo', async () => {
     const server = createWebhooksServer({ logger: recordingLogger() });
     const handler = vi.fn();
     server.add(handler, 'h');
     const bad = await server.app.request('/webhooks/h', post('{"event": '));
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: expect.stringMatching(/JSON/) });
-    const notPayload = await server.app.request('/webhooks/h', post({ hello: 'world' }));
-    expect(notPayload.status).toBe(422);
+    for (const body of [{ hello: 'world' }, { event: samplePayload().event }, [samplePayload()], 'text', 42]) {
+      const notPayload = await server.app.request('/webhooks/h', post(JSON.stringify(body)));
+      expect(notPayload.status, JSON.stringify(body)).toBe(422);
+      expect(((await notPayload.json()) as { error: string }).error).toContain('"event" object and a "repo" object');
+    }
     expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('passes payloads of a newer hub to the handler as sent: unknown fields, actions and values', async () => {
+    const server = createWebhooksServer({ logger: recordingLogger() });
+    const seen: unknown[] = [];
+    server.add((payload) => {
+      seen.push(payload);
+      return { action: payload.event.action, type: payload.repo.type };
+    }, 'h');
+    const newer = { ...samplePayload(), event: { action: 'transfer', scope: 'repo.ownership' }, repo: { ...samplePayload().repo, type: 'notebook', stars: 3 }, webhook: { id: 'w', version: 4 }, sbom: { format: 'spdx' } };
+    const res = await server.app.request('/webhooks/h', post(newer));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ action: 'transfer', type: 'notebook' });
+    expect(seen).toEqual([newer]);
   });
 
   it('answers 413 for a body over the size limit without calling the handler', async () => {

@@ -78,7 +78,7 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
     }
     const parsed = receivedWebhookPayloadSchema.safeParse(body);
     if (!parsed.success) {
-      return c.json({ error: 'Request body is not a webhook payload.', issues: parsed.error.issues }, 422);
+      return c.json({ error: 'Request body is not a webhook payload: it needs an "event" object and a "repo" object.', issues: parsed.error.issues }, 422);
     }
 
     try {

@@ -5,7 +5,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import type { AuditLogExportResult } from '../../hub/client.ts';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 import { AuditTable } from './audit-table.tsx';
-import { filterByType, sortIndexes, typeCounts } from './audit-view.ts';
+import { filterByType, hitExportCap, sortIndexes, typeCounts } from './audit-view.ts';
 import { saveText } from '../../components/ui/save-text.ts';
 import { EventDrawer } from './event-drawer.tsx';
 import { TypeFacet } from './type-facet.tsx';
@@ -46,6 +46,11 @@ export function AuditLogView({ org, events, result, params, update, fetching, on
           </Button>
         </div>
       </div>
+      {result && hitExportCap(events.length) && (
+        <p role="note" className="text-sm text-amber-900 dark:text-amber-200" data-testid="audit-cap">
+          The newest {events.length.toLocaleString('en')} events; narrow the filter to see older ones.
+        </p>
+      )}
       {events.length === 0 ? (
         <EmptyState title="No events match this filter" />
       ) : (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
-import { filterByType, sortIndexes, typeCounts } from './audit-view.ts';
+import { filterByType, hitExportCap, sortIndexes, typeCounts } from './audit-view.ts';
 
 const ev = (createdAt: string, type: string, user: string, ip?: string) =>
   ({ _id: '0'.repeat(24), createdAt, type, message: '', author: { _id: '0'.repeat(24), user, avatarUrl: '', type: 'user' }, ...(ip ? { ip } : {}) }) as AuditLogEvent;
@@ -24,5 +24,13 @@ describe('audit view', () => {
     const order = sortIndexes(events, 'createdAt', 'asc');
     expect(Array.from(filterByType(events, order, 'repo.create'))).toEqual([2, 0]);
     expect(filterByType(events, order, null)).toBe(order);
+  });
+});
+
+describe('hitExportCap', () => {
+  it('is true only when the export reached the hub\'s 100,000-event cap', () => {
+    expect(hitExportCap(100_000)).toBe(true);
+    expect(hitExportCap(99_999)).toBe(false);
+    expect(hitExportCap(0)).toBe(false);
   });
 });

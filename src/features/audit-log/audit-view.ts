@@ -1,4 +1,12 @@
-import type { AuditLogEvent } from '../../hub/schemas/index.ts';
+import { AUDIT_EXPORT_LIMIT, type AuditLogEvent } from '../../hub/schemas/index.ts';
+
+/**
+ * The export stopped at the hub's cap (the newest 100,000 events), so older matching events may
+ * exist. An export of exactly the cap counts as capped: the hub cannot say there were no more.
+ */
+export function hitExportCap(eventCount: number): boolean {
+  return eventCount >= AUDIT_EXPORT_LIMIT;
+}
 
 export type SortKey = 'createdAt' | 'type' | 'author' | 'ip';
 export type SortDir = 'asc' | 'desc';

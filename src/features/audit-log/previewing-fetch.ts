@@ -1,4 +1,5 @@
 import type { FetchLike } from '../../hub/transport.ts';
+import { lenientResponse } from '../../hub/lenient-response.ts';
 import { AuditLogEvent } from '../../hub/schemas/index.ts';
 import { createArrayPrefixScanner } from './array-prefix-scanner.ts';
 
@@ -8,8 +9,8 @@ export const PREVIEW_ROWS = 100;
 /**
  * A fetch for the hub client that passes the audit export through untouched while reading its
  * first events as they arrive. Parsing and validating 100,000 events takes seconds on a slow
- * machine; the newest events can be shown long before that. Each preview event is validated with
- * the same schema as the full export, and the client still parses and validates the whole body.
+ * machine; the newest events can be shown long before that. Each preview event is validated as the
+ * full export is (lenientResponse of the same schema), and the client still parses and validates the whole body.
  */
 export function previewingFetch(onPreview: (url: string, events: AuditLogEvent[]) => void, base: FetchLike = (i, init) => fetch(i, init)): FetchLike {
   return async (input, init) => {
@@ -23,7 +24,7 @@ export function previewingFetch(onPreview: (url: string, events: AuditLogEvent[]
       sent = true;
       const events: AuditLogEvent[] = [];
       for (const text of scanner.items()) {
-        const checked = AuditLogEvent.safeParse(JSON.parse(text));
+        const checked = lenientResponse(AuditLogEvent).safeParse(JSON.parse(text));
         // A bad event means no preview: the full parse reports the problem properly.
         if (!checked.success) return;
         events.push(checked.data);

@@ -1,17 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError, isForbidden } from '../../components/ui/describe-error.ts';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
+import { NotExposedNote } from '../../components/ui/not-exposed-note.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { resourceGroupsQuery } from '../../hub/queries.ts';
+import { isEndpointNotExposed } from '../../hub/errors.ts';
+import { resourceGroupsQuery, whileExposed } from '../../hub/queries.ts';
 import type { WhoamiOrg } from '../../hub/schemas/index.ts';
 import { GatePanel } from './gate-panel.tsx';
 import { GroupDetail } from './group-detail.tsx';
 import { GroupForm } from './group-form.tsx';
+import { OpenGroupForm } from './open-group-form.tsx';
 import { manageGroupsGate, resourceGroupsGate } from './plan-rules.ts';
 import { useCreateResourceGroup } from './use-resource-groups.ts';
 
@@ -19,21 +22,33 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
   const client = useHubClient();
   const gate = resourceGroupsGate(org, info);
   const manage = manageGroupsGate(org, info);
-  const q = useQuery({ ...resourceGroupsQuery(client, org), enabled: gate.allowed });
-  const [sp, setSp] = useSearchParams();
-  const selected = sp.get('group');
-  const select = (id: string | null) => setSp((prev) => {
-    const next = new URLSearchParams(prev);
-    if (id) next.set('group', id);
-    else next.delete('group');
-    return next;
-  });
+  const q = useQuery({ ...resourceGroupsQuery(client, org), enabled: (query) => gate.allowed && whileExposed(query) });
+  // The open group is in the address (/orgs/:org/resource-groups/:groupId), as on the hub.
+  const selected = useParams().groupId ?? null;
+  const navigate = useNavigate();
+  const orgPath = `/orgs/${encodeURIComponent(org)}`;
+  const select = (id: string | null) => navigate(id ? `${orgPath}/resource-groups/${encodeURIComponent(id)}` : orgPath);
+  const pane = selected ? (
+    <GroupDetail key={selected} org={org} id={selected} canManage={manage.allowed} onDeleted={() => select(null)} />
+  ) : (
+    <p className="text-sm text-slate-600 dark:text-slate-400">Select a group to see its users, roles and resources.</p>
+  );
   const create = useCreateResourceGroup(org);
   const [creating, setCreating] = useState(false);
 
   let body;
   if (!gate.allowed) body = <GatePanel title="Resource groups are not available">{gate.reason}</GatePanel>;
   else if (q.isPending) body = <Skeleton rows={3} label="Loading resource groups" />;
+  else if (isEndpointNotExposed(q.error))
+    body = (
+      <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+        <div>
+          <NotExposedNote error={q.error}>open a group by its id.</NotExposedNote>
+          <OpenGroupForm key={selected} current={selected} onOpen={select} />
+        </div>
+        <div className="min-w-0">{selected ? pane : <p className="text-sm text-slate-600 dark:text-slate-400">Open a group to see, rename or delete it.</p>}</div>
+      </div>
+    );
   else if (q.isError && isForbidden(q.error))
     body = (
       <GatePanel title="Resource groups are not available">
@@ -83,13 +98,7 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
             <Button onClick={() => setCreating(true)}>New resource group</Button>
           )}
         </div>
-        <div className="min-w-0">
-          {selected ? (
-            <GroupDetail key={selected} org={org} id={selected} canManage={manage.allowed} onDeleted={() => select(null)} />
-          ) : (
-            <p className="text-sm text-slate-600 dark:text-slate-400">Select a group to see its users, roles and resources.</p>
-          )}
-        </div>
+        <div className="min-w-0">{pane}</div>
       </div>
     );
   return (

@@ -5,17 +5,32 @@ import { WatchItem, type WatchItem as Item } from '../../hub/schemas/index.ts';
 
 const placeholders: Record<Item['type'], string> = { user: 'username', org: 'organization name', repo: 'owner/name' };
 
-export function AddWatchForm({ existing, busy, onAdd }: { existing: Item[]; busy: boolean; onAdd(item: Item): void }) {
+/**
+ * Type and name of an item to watch. With `onRemove` (the hub does not expose the list, so there
+ * are no rows to remove from) it also stops watching the item named.
+ */
+export function AddWatchForm({ existing, busy, onAdd, onRemove }: { existing: Item[]; busy: boolean; onAdd(item: Item): void; onRemove?(item: Item): void }) {
   const [type, setType] = useState<Item['type']>('repo');
   const [id, setId] = useState('');
   const [error, setError] = useState<string | undefined>();
+  function checked(): Item | undefined {
+    const parsed = WatchItem.safeParse({ id: id.trim(), type });
+    if (!parsed.success) return void setError(parsed.error.issues[0]?.path[0] === 'id' ? 'Enter a name to watch' : parsed.error.issues[0]?.message);
+    setError(undefined);
+    return parsed.data;
+  }
   function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = WatchItem.safeParse({ id: id.trim(), type });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.path[0] === 'id' ? 'Enter a name to watch' : parsed.error.issues[0]?.message);
-    if (existing.some((w) => w.id === parsed.data.id && w.type === parsed.data.type)) return setError(`You already watch ${parsed.data.type} ${parsed.data.id}`);
-    setError(undefined);
-    onAdd(parsed.data);
+    const item = checked();
+    if (!item) return;
+    if (existing.some((w) => w.id === item.id && w.type === item.type)) return setError(`You already watch ${item.type} ${item.id}`);
+    onAdd(item);
+    setId('');
+  }
+  function remove() {
+    const item = checked();
+    if (!item || !onRemove) return;
+    onRemove(item);
     setId('');
   }
   return (
@@ -47,6 +62,11 @@ export function AddWatchForm({ existing, busy, onAdd }: { existing: Item[]; busy
       <Button type="submit" variant="primary" disabled={busy}>
         Watch
       </Button>
+      {onRemove && (
+        <Button onClick={remove} disabled={busy}>
+          Stop watching
+        </Button>
+      )}
       {error && (
         <p id="watch-id-error" role="alert" className="w-full text-xs text-red-700 dark:text-red-400">
           {error}

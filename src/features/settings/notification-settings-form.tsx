@@ -8,13 +8,15 @@ import { FLAG_GROUPS } from './flag-groups.ts';
 import { PrepaidAmountField } from './prepaid-amount-field.tsx';
 import { ProductUpdatesField } from './product-updates-field.tsx';
 import { isDirty, patchFrom, type Draft } from './settings-draft.ts';
+import { TriStateFlag } from './tri-state-flag.tsx';
 import type { useSaveNotificationSettings } from './use-save-notification-settings.ts';
 
 /**
  * Keyed by the caller on the loaded settings, so a saved change starts a fresh draft; the save
- * mutation lives with the caller so its outcome survives that remount.
+ * mutation lives with the caller so its outcome survives that remount. `threeWay`: the current
+ * values are unknown, so each flag is leave unchanged / on / off and only what is set is sent.
  */
-export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: ReturnType<typeof useSaveNotificationSettings> }) {
+export function NotificationSettingsForm({ saved, save, threeWay = false, onSaved }: { saved: Draft; save: ReturnType<typeof useSaveNotificationSettings>; threeWay?: boolean; onSaved?(draft: Draft): void }) {
   const [draft, setDraft] = useState(saved);
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [dateError, setDateError] = useState<string | undefined>();
@@ -37,6 +39,7 @@ export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: 
       return;
     }
     save.mutate(patch, {
+      onSuccess: () => onSaved?.(draft),
       onError: (err) => {
         const f = hubFieldError(err, ['prepaidAmount'] as const);
         if (f) setFieldError(f.message);
@@ -66,12 +69,16 @@ export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: 
             <div className="divide-y divide-slate-100 dark:divide-slate-800">
               {group.flags.map((f) => (
                 <div key={f.flag}>
-                  <Toggle
-                    label={f.label}
-                    description={f.description}
-                    checked={draft.flags[f.flag]}
-                    onChange={(v) => setDraft((d) => ({ ...d, flags: { ...d.flags, [f.flag]: v } }))}
-                  />
+                  {threeWay ? (
+                    <TriStateFlag name={f.flag} label={f.label} description={f.description} value={draft.flags[f.flag]} onChange={(v) => setDraft((d) => ({ ...d, flags: { ...d.flags, [f.flag]: v } }))} />
+                  ) : (
+                    <Toggle
+                      label={f.label}
+                      description={f.description}
+                      checked={draft.flags[f.flag] === true}
+                      onChange={(v) => setDraft((d) => ({ ...d, flags: { ...d.flags, [f.flag]: v } }))}
+                    />
+                  )}
                   {f.flag === 'launch_prepaid_credits' && draft.flags.launch_prepaid_credits && (
                     <PrepaidAmountField
                       value={draft.prepaidAmount}
@@ -85,7 +92,7 @@ export function NotificationSettingsForm({ saved, save }: { saved: Draft; save: 
                 </div>
               ))}
               {group.id === 'product' && (
-                <ProductUpdatesField value={draft.productUpdatesAfter} error={dateError} onChange={(v) => setDraft((d) => ({ ...d, productUpdatesAfter: v }))} />
+                <ProductUpdatesField value={draft.productUpdatesAfter} error={dateError} unknown={threeWay} onChange={(v) => setDraft((d) => ({ ...d, productUpdatesAfter: v }))} />
               )}
             </div>
           </fieldset>

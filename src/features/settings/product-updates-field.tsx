@@ -7,10 +7,11 @@ function toLocal(iso: string): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-export function ProductUpdatesField({ value, error, onChange }: { value: string; error?: string; onChange(iso: string): void }) {
+export function ProductUpdatesField({ value, error, unknown, onChange }: { value: string; error?: string; unknown?: boolean; onChange(iso: string): void }) {
+  const hint = `Only product updates published after this moment are sent.${unknown ? ' Empty: left unchanged.' : ''}`;
   return (
     <div className="py-2">
-      <Field label="Product updates after" error={error} hint="Only product updates published after this moment are sent.">
+      <Field label="Product updates after" error={error} hint={hint}>
         {(p) => (
           <input
             {...p}

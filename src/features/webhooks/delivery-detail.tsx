@@ -8,13 +8,13 @@ import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { formatDateTime } from '../../components/ui/format.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { webhookDeliveryQuery, webhookLogsQuery, whoamiQuery } from '../../hub/queries.ts';
+import { isEndpointNotExposed } from '../../hub/errors.ts';
+import { webhookDeliveryQuery, webhookLogsQuery, whileExposed, whoamiQuery } from '../../hub/queries.ts';
 import { DELIVERY_LOG_LIMIT, type WebhookDelivery } from '../../hub/schemas/index.ts';
 import { repoWebUrl } from '../../hub/web-urls.ts';
 import { DeliveryRequestView, DeliveryResponseView } from './delivery-exchange.tsx';
 import { failureReason, jobPath } from './delivery-outcome.ts';
 import { DeliveryStatus, DeliveryTags } from './delivery-status.tsx';
-import { isLogUnavailable } from './log-availability.ts';
 import { useReplayDelivery } from './use-webhook-mutations.ts';
 
 const link = 'text-amber-800 underline-offset-2 hover:underline dark:text-amber-300';
@@ -32,7 +32,7 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 function ReplayButton({ webhookId, logId }: { webhookId: string; logId: string }) {
   const client = useHubClient();
   const replay = useReplayDelivery(webhookId);
-  const logs = useQuery({ ...webhookLogsQuery(client, webhookId), enabled: replay.isSuccess });
+  const logs = useQuery({ ...webhookLogsQuery(client, webhookId), enabled: (query) => replay.isSuccess && whileExposed(query) });
   const replayEntry = replay.isSuccess ? logs.data?.filter((e) => e.replayOf === logId).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] : undefined;
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -87,7 +87,7 @@ export function DeliveryDetail() {
     return (
       <>
         {back}
-        {isLogUnavailable(q.error) ? (
+        {isEndpointNotExposed(q.error) ? (
           <p className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="delivery-missing">
             This delivery is not in the log: the hub keeps the last {DELIVERY_LOG_LIMIT} deliveries of each webhook, and a hub without the delivery log (such as the real hub) has none to show.
           </p>

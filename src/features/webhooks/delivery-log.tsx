@@ -1,21 +1,20 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useHubClient } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { formatDateTime } from '../../components/ui/format.ts';
+import { NotExposedNote } from '../../components/ui/not-exposed-note.tsx';
 import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { webhookLogsQuery } from '../../hub/queries.ts';
 import type { Webhook } from '../../hub/schemas/index.ts';
 import { filterByOutcome, isOutcomeFilter, OUTCOME_FILTERS, type OutcomeFilter } from './delivery-outcome.ts';
 import { DeliveryStatus, DeliveryTags } from './delivery-status.tsx';
-import { isLogUnavailable } from './log-availability.ts';
 import { OutcomeFilterControl } from './outcome-filter.tsx';
+import { ReplayById } from './replay-by-id.tsx';
 import { SendTestEvent } from './send-test-event.tsx';
+import { useDeliveryLog } from './use-delivery-log.ts';
 import { useReplayDelivery } from './use-webhook-mutations.ts';
 
 type ReplayOutcome = { ok: true; status: number } | { ok: false; message: string };
@@ -28,17 +27,18 @@ function useOutcomeFilter(): [OutcomeFilter, (v: OutcomeFilter) => void] {
   return [isOutcomeFilter(raw) ? raw : 'all', set];
 }
 
-/** Deliveries, newest first, each opening its detail and offering a replay; plus "Send test event". */
+/**
+ * Deliveries, newest first, each opening its detail and offering a replay; plus "Send test event".
+ * On a hub without the log endpoint: one line saying so, and replay by log id.
+ */
 export function DeliveryLog({ webhook }: { webhook: Webhook }) {
-  const client = useHubClient();
-  const q = useQuery(webhookLogsQuery(client, webhook.id));
+  const { query: q, notExposed } = useDeliveryLog(webhook.id);
   const replay = useReplayDelivery(webhook.id);
   const [outcomes, setOutcomes] = useState<Record<string, ReplayOutcome>>({});
   const [filter, setFilter] = useOutcomeFilter();
   const all = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
   const entries = useMemo(() => filterByOutcome(all, filter), [all, filter]);
   const counts = useMemo(() => Object.fromEntries(OUTCOME_FILTERS.map((f) => [f, filterByOutcome(all, f).length])) as Record<OutcomeFilter, number>, [all]);
-  const unavailable = q.isError && isLogUnavailable(q.error);
 
   const run = (logId: string) =>
     replay.mutate(logId, {
@@ -61,12 +61,13 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       </div>
       {q.data && <SendTestEvent webhook={webhook} />}
       {q.isPending && <Skeleton rows={3} label="Loading deliveries" />}
-      {unavailable && (
-        <p className="rounded-lg border border-slate-200 p-3 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-300" data-testid="log-unavailable">
-          This hub does not expose the delivery log, so past deliveries cannot be listed here and test events cannot be sent from this page.
-        </p>
+      {notExposed && (
+        <>
+          <NotExposedNote error={notExposed}>past deliveries cannot be listed and test events cannot be sent here; replay a delivery by its log id.</NotExposedNote>
+          <ReplayById webhookId={webhook.id} />
+        </>
       )}
-      {q.isError && !unavailable && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
+      {q.isError && !notExposed && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
       {q.data && all.length === 0 && <EmptyState title="No deliveries yet">Events that reach this webhook appear here; send a test event to try it.</EmptyState>}
       {all.length > 0 && entries.length === 0 && <EmptyState title={`No ${filter} deliveries`}>Of the last {all.length} deliveries, none {filter === 'failed' ? 'failed' : 'succeeded'}.</EmptyState>}
       {entries.length > 0 && (

@@ -68,7 +68,7 @@ describe('webhook form model', () => {
     expect(fieldForPath('body.nothing', d)).toBeNull();
   });
 
-  it('round-trips a stored webhook and asks for secret values again when editing', () => {
+  it('round-trips a stored webhook and asks for secret values again when a stored job is replaced', () => {
     const w: Webhook = {
       id: 'a'.repeat(24),
       disabled: false,
@@ -78,6 +78,7 @@ describe('webhook form model', () => {
     };
     const d = draftFromWebhook(w);
     expect(blankSecretErrors(d, true)['job.secrets']).toMatch(/^"HF_TOKEN": enter its value again/);
+    // Not replacing the stored job (untouched, or a new webhook): nothing to enter again.
     expect(blankSecretErrors(d, false)).toEqual({});
     d.job.secrets[0]!.value = 'v';
     expect(blankSecretErrors(d, true)).toEqual({});

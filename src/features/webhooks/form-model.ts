@@ -217,11 +217,12 @@ export function errorsFromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, draft:
 }
 
 /**
- * The hub returns secret names only, and an update replaces the job: a stored secret saved with
- * a blank value would be wiped. So, when editing, each listed secret needs its value again.
+ * The hub returns secret names only, and saving a changed job replaces it: a stored secret saved
+ * with a blank value would be wiped. So, when a stored job is replaced, each listed secret needs
+ * its value again.
  */
-export function blankSecretErrors(d: WebhookDraft, editing: boolean): FieldErrors {
-  if (!editing || d.target !== 'job') return {};
+export function blankSecretErrors(d: WebhookDraft, replacingStoredJob: boolean): FieldErrors {
+  if (!replacingStoredJob || d.target !== 'job') return {};
   const blank = d.job.secrets.find((s) => s.key !== '' && s.value === '');
   return blank ? { 'job.secrets': `"${blank.key}": enter its value again (the hub never sends secret values back), or remove the row` } : {};
 }

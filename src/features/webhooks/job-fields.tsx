@@ -2,13 +2,22 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 import { FLAVORS } from '../../hub/schemas/index.ts';
 import type { FieldErrors, JobDraft } from './form-model.ts';
 import { KeyValueEditor } from './key-value-editor.tsx';
+import { StoredJobNotice } from './stored-job-notice.tsx';
 import { VolumesEditor } from './volumes-editor.tsx';
 
 /** Every field of a webhook job: what runs, where, with which resources and limits. */
-export function JobFields({ job, onChange, errors, editing }: { job: JobDraft; onChange(job: JobDraft): void; errors: FieldErrors; editing: boolean }) {
+export function JobFields({ job, onChange, errors, stored, onKeepStored }: {
+  job: JobDraft;
+  onChange(job: JobDraft): void;
+  errors: FieldErrors;
+  /** Set when editing a stored job: what the hub does not return, and whether the user changed the job. */
+  stored: { touched: boolean; hidden: string[]; secrets: string[] } | null;
+  onKeepStored(): void;
+}) {
   const set = (patch: Partial<JobDraft>) => onChange({ ...job, ...patch });
   return (
     <div className="space-y-4" data-testid="job-fields">
+      {stored && <StoredJobNotice {...stored} onKeep={onKeepStored} />}
       {errors.job && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-400">
           {errors.job}
@@ -77,7 +86,7 @@ export function JobFields({ job, onChange, errors, editing }: { job: JobDraft; o
         onChange={(secrets) => set({ secrets })}
         error={errors['job.secrets']}
         secretValues
-        {...(editing ? { hint: 'The hub never returns secret values and saving replaces them: enter each value again, or remove the secret.', valuePlaceholder: 'value (required again)' } : {})}
+        {...(stored?.touched ? { hint: 'The hub never returns secret values and saving a changed job replaces them: enter each value again, or remove the secret.', valuePlaceholder: 'value (required again)' } : {})}
       />
       <KeyValueEditor legend="Labels" rows={job.labels} onChange={(labels) => set({ labels })} error={errors['job.labels']} hint="Keys 1 to 100 and values up to 100 letters, digits, dots, dashes or underscores." />
       <VolumesEditor rows={job.volumes} onChange={(volumes) => set({ volumes })} errors={errors} />

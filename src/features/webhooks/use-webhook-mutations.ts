@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { hubKeys } from '../../hub/queries.ts';
-import type { TestEventSample, Webhook, WebhookInput } from '../../hub/schemas/index.ts';
+import type { TestEventSample, Webhook, WebhookInput, WebhookUpdateInput } from '../../hub/schemas/index.ts';
 
 function useRefresh() {
   const queryClient = useQueryClient();
@@ -11,13 +11,16 @@ function useRefresh() {
   };
 }
 
-export function useSaveWebhook(id: string | undefined) {
+export function useCreateWebhook() {
   const client = useHubClient();
   const refresh = useRefresh();
-  return useMutation({
-    mutationFn: (body: WebhookInput) => (id ? client.updateWebhook(id, body) : client.createWebhook(body)),
-    onSuccess: (w) => refresh(w),
-  });
+  return useMutation({ mutationFn: (body: WebhookInput) => client.createWebhook(body), onSuccess: (w) => refresh(w) });
+}
+
+export function useUpdateWebhook(id: string) {
+  const client = useHubClient();
+  const refresh = useRefresh();
+  return useMutation({ mutationFn: (body: WebhookUpdateInput) => client.updateWebhook(id, body), onSuccess: (w) => refresh(w) });
 }
 
 export function useWebhookAction(id: string) {

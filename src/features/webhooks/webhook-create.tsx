@@ -1,12 +1,12 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { emptyDraft } from './form-model.ts';
-import { useSaveWebhook } from './use-webhook-mutations.ts';
+import { useCreateWebhook } from './use-webhook-mutations.ts';
 import { WebhookForm } from './webhook-form.tsx';
 
 export function WebhookCreate() {
   const navigate = useNavigate();
-  const save = useSaveWebhook(undefined);
+  const save = useCreateWebhook();
   return (
     <>
       <p className="mb-2 text-sm"><Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">← All webhooks</Link></p>

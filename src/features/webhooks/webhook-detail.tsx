@@ -13,7 +13,7 @@ import type { Webhook } from '../../hub/schemas/index.ts';
 import { DeliveryLog } from './delivery-log.tsx';
 import { draftFromWebhook } from './form-model.ts';
 import { StateBadge, webhookState } from './state-badge.tsx';
-import { useDeleteWebhook, useSaveWebhook, useWebhookAction } from './use-webhook-mutations.ts';
+import { useDeleteWebhook, useUpdateWebhook, useWebhookAction } from './use-webhook-mutations.ts';
 import { WebhookForm } from './webhook-form.tsx';
 
 type Pending = 'enable' | 'disable' | 'delete' | null;
@@ -56,8 +56,10 @@ export function WebhookDetail() {
   const { id = '' } = useParams();
   const client = useHubClient();
   const q = useQuery(webhookQuery(client, id));
-  const save = useSaveWebhook(id);
+  const save = useUpdateWebhook(id);
   const [saved, setSaved] = useState(false);
+  // Bumped on each save: the editor restarts from what the hub now has (secret values blank again).
+  const [version, setVersion] = useState(0);
   if (q.isPending) return <Skeleton label="Loading webhook" />;
   if (q.isError) return <ErrorPanel error={q.error} title="Could not load this webhook" onRetry={() => void q.refetch()} />;
   const w = q.data;
@@ -78,9 +80,9 @@ export function WebhookDetail() {
       {/* Deliveries first: what people check daily; the configuration follows. */}
       <DeliveryLog webhook={w} />
       <h2 className="mb-3 mt-8 text-lg font-semibold">Configuration</h2>
-      {/* Keyed by id so a different webhook starts from its own values. */}
+      {/* Keyed by id (and save) so a different or saved webhook starts from its own values. */}
       <WebhookForm
-        key={w.id}
+        key={`${w.id}:${version}`}
         initial={draftFromWebhook(w)}
         editing
         submitLabel="Save changes"
@@ -88,6 +90,7 @@ export function WebhookDetail() {
           setSaved(false);
           await save.mutateAsync(body);
           setSaved(true);
+          setVersion((v) => v + 1);
         }}
       />
       {saved && <p role="status" className="mt-2 text-sm text-emerald-800 dark:text-emerald-300">Saved.</p>}

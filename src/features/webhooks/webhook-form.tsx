@@ -3,7 +3,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { HubApiError, HubRequestError } from '../../hub/errors.ts';
-import { WEBHOOK_DOMAINS, WebhookInput } from '../../hub/schemas/index.ts';
+import { WEBHOOK_DOMAINS, type WebhookInput, type WebhookUpdateInput } from '../../hub/schemas/index.ts';
+import { issuesOfCreate, issuesOfUpdate, replacesStoredJob, storedJobNotice, updateBody } from './edit-body.ts';
 import { FieldGroup } from './field-group.tsx';
 import { blankSecretErrors, draftToBody, errorsFromIssues, fieldForPath, type FieldErrors, type TargetKind, type WebhookDraft } from './form-model.ts';
 import { JobFields } from './job-fields.tsx';
@@ -16,12 +17,20 @@ const TARGETS: { value: TargetKind; label: string }[] = [
   { value: 'jobSource', label: 'Existing job (jobSourceId)' },
 ];
 
+type FormProps = { initial: WebhookDraft; submitLabel: string } & (
+  | { editing: false; onSubmit(body: WebhookInput): Promise<unknown> }
+  | { editing: true; onSubmit(body: WebhookUpdateInput): Promise<unknown> }
+);
+
 /**
  * Create/update editor. Every rule of the spec is checked with WebhookInput before anything is
- * sent; a 400 from the hub that names a field is shown next to that field too.
+ * sent (on edit, for the fields the update sends); a 400 from the hub that names a field is shown
+ * next to that field too. An edit sends the job only when the user changed it (see edit-body.ts).
  */
-export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; submitLabel: string; onSubmit(body: WebhookInput): Promise<unknown> }) {
-  const [draft, setDraft] = useState(props.initial);
+export function WebhookForm(props: FormProps) {
+  // The baseline an edit is compared with: what the user saw when the editor opened.
+  const [initial] = useState(props.initial);
+  const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -49,11 +58,12 @@ export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; su
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const body = draftToBody(draft);
-    const checked = WebhookInput.safeParse(body);
-    const secretErrors = blankSecretErrors(draft, props.editing);
-    if (!checked.success || Object.keys(secretErrors).length) {
-      const { fields, form } = checked.success ? { fields: {}, form: null } : errorsFromIssues(checked.error.issues, draft);
+    const full = draftToBody(draft);
+    const body = props.editing ? updateBody(initial, draft) : full;
+    const issues = props.editing ? issuesOfUpdate(initial, draft, body) : issuesOfCreate(full);
+    const secretErrors = blankSecretErrors(draft, props.editing && replacesStoredJob(initial, draft));
+    if (issues.length || Object.keys(secretErrors).length) {
+      const { fields, form } = errorsFromIssues(issues, draft);
       setErrors({ ...secretErrors, ...fields });
       setFormError(form ? new Error(form) : null);
       setAttempt((n) => n + 1);
@@ -63,7 +73,8 @@ export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; su
     setFormError(null);
     setBusy(true);
     try {
-      await props.onSubmit(body);
+      if (props.editing) await props.onSubmit(body);
+      else await props.onSubmit(full);
     } catch (err) {
       if (err instanceof HubApiError && err.status >= 400 && err.status < 500 && err.field) showFieldError(err.field, err.hubMessage.slice(err.hubMessage.startsWith(err.field) ? err.field.length : 0).replace(/^\s*:\s*/, ''), err);
       else if (err instanceof HubRequestError) showFieldError(err.field, err.issues[0]?.message ?? err.message, err);
@@ -111,7 +122,9 @@ export function WebhookForm(props: { initial: WebhookDraft; editing: boolean; su
             {(p) => <input {...p} type="url" className={inputClass} value={draft.url} placeholder="https://example.com/webhooks/on_repo_update" spellCheck={false} onChange={(e) => set({ url: e.target.value })} />}
           </Field>
         )}
-        {draft.target === 'job' && <JobFields job={draft.job} onChange={(job) => set({ job })} errors={errors} editing={props.editing} />}
+        {draft.target === 'job' && (
+          <JobFields job={draft.job} onChange={(job) => set({ job })} errors={errors} stored={props.editing ? storedJobNotice(initial, draft) : null} onKeepStored={() => set({ job: initial.job })} />
+        )}
         {draft.target === 'jobSource' && <JobSourceField value={draft.jobSourceId} onChange={(jobSourceId) => set({ jobSourceId })} error={errors.jobSourceId} />}
       </fieldset>
       <Field label="Secret" error={errors.secret} hint="Printable ASCII. Receivers compare it with the X-Webhook-Secret header.">

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Job } from '../../hub/schemas/job.ts';
 import type { Listening } from '../../webhooks/listen.ts';
-import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from '../../webhooks/payload-schema.ts';
+import { webhookPayloadSchema, type ReceivedWebhookPayload } from '../../webhooks/payload-schema.ts';
 import { createWebhooksServer } from '../../webhooks/server.ts';
 import { createDeliveryEngine, type DeliveryEngine } from './engine.ts';
 import { fakeHost, hook } from './fake-host.ts';
@@ -55,7 +55,7 @@ describe('delivery engine (fake store, real receiver)', () => {
     await engine.idle();
     expect(got).toHaveLength(1);
     expect(got[0]!.secret).toBe('s3');
-    expect(receivedWebhookPayloadSchema.parse(got[0]!.payload).repo.name).toBe('acme/vision');
+    expect(webhookPayloadSchema.parse(got[0]!.payload).repo.name).toBe('acme/vision');
     const logs = engine.logs('1'.padStart(24, '0'));
     expect(logs).toEqual([expect.objectContaining({ id: result.reached[0]!.logId, status: 200, error: null, target: `${receiver.url}/webhooks/a` })]);
     expect(host.hooks[0]!.webhook.lastTriggerAt).toBeDefined();
@@ -149,7 +149,7 @@ describe('delivery engine (fake store, real receiver)', () => {
     expect(started).toHaveLength(2);
     for (const j of started) {
       expect(Job.safeParse(j).success).toBe(true);
-      expect(receivedWebhookPayloadSchema.parse(JSON.parse(j.environment.WEBHOOK_PAYLOAD!)).event).toEqual({ action: 'create', scope: 'repo' });
+      expect(webhookPayloadSchema.parse(JSON.parse(j.environment.WEBHOOK_PAYLOAD!)).event).toEqual({ action: 'create', scope: 'repo' });
     }
     expect(started.find((j) => j.dockerImage === 'python:3.12')!.secrets).toEqual({ HF_TOKEN: null });
     expect(engine.logs('6'.padStart(24, '0'))[0]).toMatchObject({ status: null, error: expect.stringMatching(/not found/) });

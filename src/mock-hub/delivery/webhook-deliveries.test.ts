@@ -3,7 +3,7 @@ import { Job } from '../../hub/schemas/job.ts';
 import { WebhookEnvelope, WebhookList } from '../../hub/schemas/webhook.ts';
 import { ReplayResult } from '../../hub/schemas/webhook.ts';
 import { WebhookLogList, type WebhookLogEntry } from '../../hub/schemas/webhook-log.ts';
-import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from '../../webhooks/payload-schema.ts';
+import { webhookPayloadSchema, type ReceivedWebhookPayload } from '../../webhooks/payload-schema.ts';
 import { TOKENS, findUser } from '../seed/users.ts';
 import { MockEventResult } from './event-schema.ts';
 import { eventually, startLoopback, type Loopback } from './loopback-harness.ts';
@@ -89,7 +89,7 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     expect(received.map((r) => r.route).sort()).toEqual(['bob-hook', 'org-hook']);
     const atOrg = received.find((r) => r.route === 'org-hook')!;
     expect(atOrg.secret).toBe(RECEIVER_SECRET);
-    const payload = receivedWebhookPayloadSchema.parse(atOrg.payload);
+    const payload = webhookPayloadSchema.parse(atOrg.payload);
     expect(payload).toMatchObject({ event: { action: 'update', scope: 'repo.content' }, repo: { type: 'model', name: 'acme/vision', private: false }, webhook: { id: orgHook, version: 3 } });
     expect(payload.updatedRefs).toHaveLength(1);
 
@@ -111,7 +111,8 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     const result = await emit({ repo: { type: 'dataset', name: 'alice/data' }, scope: 'discussion.comment', action: 'create', discussion: { num: 4, title: 'Typo', comment: { content: 'Fixed?' } } }, TOKENS.bobWrite);
     expect(result.reached.map((r) => r.webhookId)).toEqual([hook]);
     await logsWhen(hook, 1);
-    const payload = received.find((r) => r.route === 'discussion-hook')!.payload;
+    // What the mock sends is the strict payload, with every field typed.
+    const payload = webhookPayloadSchema.parse(received.find((r) => r.route === 'discussion-hook')!.payload);
     expect(payload.discussion).toMatchObject({ num: 4, title: 'Typo', status: 'open', isPullRequest: false });
     expect(payload.comment).toMatchObject({ content: 'Fixed?' });
     // The caller (bob) is the author; the owner is the repo's namespace (alice).
@@ -211,7 +212,7 @@ describe('webhook delivery: mock hub and receiving server on loopback', () => {
     expect(job).toMatchObject({ dockerImage: 'python:3.12', command: ['python', 'train.py'], flavor: 't4-small', arch: 'amd64', owner: { name: 'alice' } });
     expect(job.secrets).toEqual({ HF_TOKEN: null });
     expect(JSON.stringify(job)).not.toContain('hf_secret_value');
-    const payload = receivedWebhookPayloadSchema.parse(JSON.parse(job.environment.WEBHOOK_PAYLOAD!));
+    const payload = webhookPayloadSchema.parse(JSON.parse(job.environment.WEBHOOK_PAYLOAD!));
     expect(payload).toMatchObject({ event: { scope: 'repo.content' }, repo: { name: 'alice/trained' }, webhook: { id } });
     expect(job.environment.MODE).toBe('eval');
 

@@ -27,7 +27,7 @@ interface Running {
 const started: ChildProcess[] = [];
 
 function startHub(dataDir: string): Promise<Running> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/mock-hub/cli.ts', '--port', '0', '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0', '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(proc);
   return new Promise((resolve, reject) => {
     let out = '';

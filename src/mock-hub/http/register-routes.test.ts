@@ -53,11 +53,13 @@ describe('request pipeline', () => {
     expect(snapshot(hub)).toBe(before);
   });
 
-  it('a response breaking its schema is a 500 naming the field; a throwing write rolls back', async () => {
+  it('a response breaking its schema (an unknown key too) is a 500 naming the field; a throwing write rolls back', async () => {
     const hub = await testHub();
     const app = new Hono();
     registerRoutes(app, [
       defineRoute({ method: 'get', path: '/api/broken', tag: 't', summary: 's', auth: 'user', response: z.strictObject({ n: z.number() }), handler: () => ({ n: 'one' }) as unknown as { n: number } }),
+      // The mock hub is the contract: a key its schema does not define is refused (the client drops it instead).
+      defineRoute({ method: 'get', path: '/api/richer', tag: 't', summary: 's', auth: 'user', response: z.strictObject({ n: z.number() }), handler: () => ({ n: 1, labels: {} }) as unknown as { n: number } }),
       defineRoute({
         method: 'post', path: '/api/half-done', tag: 't', summary: 's', auth: 'user', response: z.strictObject({}),
         handler: ({ hub: h }) => {
@@ -69,6 +71,9 @@ describe('request pipeline', () => {
     const broken = await app.request('/api/broken', { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     expect(broken.status).toBe(500);
     expect(((await broken.json()) as { error: string }).error).toContain('response.n');
+    const richer = await app.request('/api/richer', { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
+    expect(richer.status).toBe(500);
+    expect(((await richer.json()) as { error: string }).error).toContain('labels');
     const before = snapshot(hub);
     const half = await app.request('/api/half-done', { method: 'POST', headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     expect(half.status).toBe(400);

@@ -4,6 +4,7 @@ import type { OrgAccess, OrgGate } from '../auth/org-access.ts';
 import type { HubContext } from '../hub-context.ts';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type RouteExtension = { realHub: string } | 'mock-only' | 'tooling';
 type Obj = z.ZodObject;
 
 /**
@@ -42,8 +43,15 @@ export interface RouteDef<A extends AuthKind, P extends Obj, Q extends Obj, B ex
   tag: string;
   summary: string;
   description?: string;
-  /** Not in the spec: marked `x-mock-extension: true` in the OpenAPI document. */
-  extension?: boolean;
+  /**
+   * Set on every route outside the spec (`x-mock-extension: true` in the OpenAPI document):
+   * - `{ realHub }`: the real hub serves it; `realHub` cites a public client that calls it (file and
+   *   function in huggingface_hub's hf_api.py or huggingface.js packages/hub).
+   * - `'mock-only'`: no public client calls it. `--spec-only` answers 404 for it, exactly as for an
+   *   unknown route, and leaves it out of /openapi.json; the console copes without it.
+   * - `'tooling'`: the mock's own tooling (health, OpenAPI, events), served in every mode.
+   */
+  extension?: RouteExtension;
   /** Also documents 401 (unless `none`) and, on `org` routes, 403 and 404. */
   auth: A;
   /** On `org` routes: the plans and role the route needs. */
@@ -77,6 +85,11 @@ export interface RouteDef<A extends AuthKind, P extends Obj, Q extends Obj, B ex
 export type AnyRoute = Omit<RouteDef<AuthKind, Obj, Obj, z.ZodType, z.ZodType>, 'handler'> & {
   handler(ctx: BaseContext<Record<string, string>, unknown, unknown> & { auth: AuthInfo | undefined; org: OrgAccess | undefined }): unknown;
 };
+
+/** What a hub with only the spec's endpoints (plus the real hub's extensions) serves. */
+export function servedInSpecOnlyMode(route: Pick<AnyRoute, 'extension'>): boolean {
+  return route.extension !== 'mock-only';
+}
 
 export function defineRoute<A extends AuthKind, P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<A, P, Q, B, R>): AnyRoute {
   return def as unknown as AnyRoute;

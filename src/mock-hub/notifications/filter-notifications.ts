@@ -39,13 +39,11 @@ export function sortNewestFirst(list: StoredNotification[]): StoredNotification[
 }
 
 /**
- * Which notifications a bulk request targets: with applyToAll every notification matching the
- * filters, otherwise those whose discussion id is listed. Returns the unknown ids too.
+ * Which notifications a bulk request targets: those whose discussion id is listed, and with
+ * applyToAll also every one matching the filters (the spec: "listed, or applyToAll and
+ * matching"). Listed ids without a notification select nothing.
  */
-export function selectTargets(list: StoredNotification[], opts: { applyToAll: boolean; discussionIds: string[]; filters: Filters; user: string }) {
-  if (opts.applyToAll) return { targets: list.filter((s) => matchesFilters(s, opts.filters, opts.user)), unknown: [] as string[] };
+export function selectTargets(list: StoredNotification[], opts: { applyToAll: boolean; discussionIds: string[]; filters: Filters; user: string }): StoredNotification[] {
   const wanted = new Set(opts.discussionIds);
-  const targets = list.filter((s) => wanted.has(notificationDiscussionId(s.notification)));
-  const known = new Set(targets.map((s) => notificationDiscussionId(s.notification)));
-  return { targets, unknown: opts.discussionIds.filter((id) => !known.has(id)) };
+  return list.filter((s) => wanted.has(notificationDiscussionId(s.notification)) || (opts.applyToAll && matchesFilters(s, opts.filters, opts.user)));
 }

@@ -77,6 +77,7 @@ function operation(route: AnyRoute) {
       ),
     },
     ...(route.extension ? { 'x-mock-extension': true } : {}),
+    ...(typeof route.extension === 'object' ? { 'x-real-hub': route.extension.realHub } : {}),
   };
 }
 

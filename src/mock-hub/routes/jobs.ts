@@ -39,8 +39,10 @@ function findJob(state: HubState, namespace: string, jobId: string): Job {
 }
 
 /** huggingface_hub `list_jobs`: GET with `stage` and `label` (key=value) repeated per value, pages followed by Link. */
+// Real hub: huggingface_hub hf_api.py HfApi.list_jobs and huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs.
 const list = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/jobs/{namespace}', tag, auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_jobs; huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs' },
   summary: 'Jobs of a user or org, newest first (webhook jobs included)',
   description: 'Filters as huggingface_hub `list_jobs` sends them: `stage` (one or more) and `label` (`key=value`, one or more; a job must carry every label, kept in `tags` as `key=value`).',
   params: z.strictObject({ namespace: z.string() }),
@@ -58,8 +60,10 @@ const list = defineRoute({
 });
 
 /** huggingface_hub `inspect_job` (and `wait_for_job`, which polls it). */
+// Real hub: huggingface_hub hf_api.py HfApi.inspect_job and huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob.
 const get = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}/{jobId}', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/jobs/{namespace}/{jobId}', tag, auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.inspect_job; huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob' },
   summary: 'One job',
   params: JobParams,
   response: Job,
@@ -71,8 +75,10 @@ const get = defineRoute({
 });
 
 /** huggingface_hub `cancel_job`: POST without a body; it reads only the status code. */
+// Real hub: huggingface_hub hf_api.py HfApi.cancel_job and huggingface.js packages/hub/src/lib/jobs/cancel-job.ts cancelJob.
 const cancel = defineRoute({
-  method: 'post', path: '/api/jobs/{namespace}/{jobId}/cancel', tag, auth: 'user', extension: true,
+  method: 'post', path: '/api/jobs/{namespace}/{jobId}/cancel', tag, auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.cancel_job; huggingface.js packages/hub/src/lib/jobs/cancel-job.ts cancelJob' },
   summary: 'Cancel a scheduled or running job (stage becomes CANCELED); answers the job',
   description: 'A job already CANCELED is answered as it is; a COMPLETED, ERROR or DELETED job is a 409. In an organization this needs more than the read role; it is recorded in the audit log as `jobs.cancel`.',
   params: JobParams,
@@ -100,8 +106,10 @@ const event = (e: JobLogEvent) => encoder.encode(`data: ${JSON.stringify(JobLogE
  * `data: {`, parses `{data, timestamp}`, drops the `===== Job started` banner; with follow it
  * reads until the stream ends, then polls `inspect_job`.
  */
+// Real hub: huggingface_hub hf_api.py HfApi.fetch_job_logs (_fetch_running_job_sse) and huggingface.js packages/hub/src/lib/jobs/stream-job-logs.ts streamJobLogs.
 const logs = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}/{jobId}/logs', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/jobs/{namespace}/{jobId}/logs', tag, auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.fetch_job_logs; huggingface.js packages/hub/src/lib/jobs/stream-job-logs.ts streamJobLogs' },
   summary: "A job's log as server-sent events: what was logged so far, then new lines until the job ends",
   description:
     'Each event is `data: {"data": "<line>", "timestamp": "<ISO time>"}`. The stream closes when the job is (or becomes) COMPLETED, CANCELED, ERROR or DELETED; ' +

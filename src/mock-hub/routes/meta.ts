@@ -7,13 +7,13 @@ const OpenApiDoc = z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObj
 export function metaRoutes(doc: () => object) {
   return [
     defineRoute({
-      method: 'get', path: '/api/health', tag: 'docs', auth: 'none', extension: true,
+      method: 'get', path: '/api/health', tag: 'docs', auth: 'none', extension: 'tooling',
       summary: 'Liveness probe',
       response: Health,
       handler: () => ({ ok: true as const }),
     }),
     defineRoute({
-      method: 'get', path: '/openapi.json', tag: 'docs', auth: 'none', extension: true,
+      method: 'get', path: '/openapi.json', tag: 'docs', auth: 'none', extension: 'tooling',
       summary: 'This OpenAPI 3.1.0 document, generated from the route table',
       response: OpenApiDoc,
       handler: () => doc() as z.input<typeof OpenApiDoc>,

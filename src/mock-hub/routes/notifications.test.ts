@@ -131,14 +131,46 @@ describe('POST /api/notifications/mark-as-read', () => {
     expect(hub.store.state.notifications.alice!.some((s) => !s.notification.read)).toBe(true);
   });
 
-  it('refuses read tokens, empty selections and unknown ids without changing anything', async () => {
+  it('applyToAll also marks the listed ids outside the filters (listed, or matching)', async () => {
+    const hub = await testHub();
+    const all = hub.store.state.notifications.alice!;
+    const isModel = (s: (typeof all)[number]) => s.notification.type === 'repo' && s.notification.repo.type === 'model';
+    const outside = all.find((s) => !isModel(s) && !s.notification.read)!;
+    const r = await call(hub, 'POST', '/api/notifications/mark-as-read?applyToAll=true&repoType=model', { body: { discussionIds: [notificationDiscussionId(outside.notification)] } });
+    expect(r.status).toBe(200);
+    expect(outside.notification.read).toBe(true);
+    expect(all.filter(isModel).every((s) => s.notification.read)).toBe(true);
+    expect(all.some((s) => !s.notification.read)).toBe(true);
+  });
+
+  it('takes the spec defaults (no ids, read: true, no applyToAll) as a valid call that changes nothing', async () => {
+    const hub = await testHub();
+    const before = snapshot(hub);
+    for (const body of [{}, { discussionIds: [], read: true }, undefined]) {
+      const r = await call(hub, 'POST', '/api/notifications/mark-as-read', body === undefined ? {} : { body });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ count: 0 });
+    }
+    expect(snapshot(hub)).toBe(before);
+  });
+
+  it('takes any string as a discussion id and ignores ids without a notification', async () => {
+    const hub = await testHub();
+    const unread = hub.store.state.notifications.alice!.find((s) => !s.notification.read)!;
+    const id = notificationDiscussionId(unread.notification);
+    const r = await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [id, 'ffffffffffffffffffffffff', 'post-slug-not-an-id24'] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ count: 1 });
+    expect(unread.notification.read).toBe(true);
+  });
+
+  it('refuses read tokens, unknown fields and missing tokens without changing anything', async () => {
     const hub = await testHub();
     const before = snapshot(hub);
     const id = notificationDiscussionId(hub.store.state.notifications.alice![0]!.notification);
     expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { token: TOKENS.aliceRead, body: { discussionIds: [id] } })).status).toBe(403);
-    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: {} })).status).toBe(400);
     expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [id], extra: 1 } })).status).toBe(400);
-    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [id, 'ffffffffffffffffffffffff'] } })).status).toBe(404);
+    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [1] } })).status).toBe(400);
     expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { token: null, body: { discussionIds: [id] } })).status).toBe(401);
     expect(snapshot(hub)).toBe(before);
   });
@@ -163,6 +195,15 @@ describe('DELETE /api/notifications', () => {
     expect(list.body.count.all).toBeGreaterThan(0);
   });
 
+  it('ignores unknown ids and deletes the known ones', async () => {
+    const hub = await testHub();
+    const first = hub.store.state.notifications.alice![0]!.notification;
+    const r = await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: [notificationDiscussionId(first), 'ffffffffffffffffffffffff'] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ count: 1 });
+    expect((await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: ['ffffffffffffffffffffffff'] } })).body).toEqual({ count: 0 });
+  });
+
   it('validates ids (24 hex) and refuses a missing selection', async () => {
     const hub = await testHub();
     const before = snapshot(hub);
@@ -171,7 +212,6 @@ describe('DELETE /api/notifications', () => {
     expect(bad.body.error).toContain('body.discussionIds[0]');
     expect((await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: [] } })).status).toBe(400);
     expect((await call(hub, 'DELETE', '/api/notifications')).status).toBe(400);
-    expect((await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: ['ffffffffffffffffffffffff'] } })).status).toBe(404);
     expect(snapshot(hub)).toBe(before);
   });
 });

@@ -4,8 +4,10 @@ import { conflict, forbidden, notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
 import { findUserById } from '../seed/users.ts';
 
+// Real hub: huggingface_hub hf_api.py HfApi.paper_info calls GET {endpoint}/api/papers/{id}.
 const getPaper = defineRoute({
-  method: 'get', path: '/api/papers/{paperId}', tag: 'papers', auth: 'user', extension: true,
+  method: 'get', path: '/api/papers/{paperId}', tag: 'papers', auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.paper_info' },
   summary: 'A paper with its author entries (claimed entries carry the user)',
   params: z.strictObject({ paperId: z.string().min(1) }),
   response: Paper,

@@ -11,9 +11,17 @@ function canSee(repo: StoredRepo, auth: AuthInfo | undefined): boolean {
   return repo.owner === auth.user.name || auth.user.name in (findOrg(repo.owner)?.members ?? {});
 }
 
+// Real hub: huggingface_hub hf_api.py HfApi.list_models / list_datasets / list_spaces and huggingface.js
+// packages/hub/src/lib/list-models.ts listModels (list-datasets.ts, list-spaces.ts likewise).
+const EVIDENCE = {
+  models: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_models; huggingface.js packages/hub/src/lib/list-models.ts listModels',
+  datasets: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_datasets; huggingface.js packages/hub/src/lib/list-datasets.ts listDatasets',
+  spaces: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_spaces; huggingface.js packages/hub/src/lib/list-spaces.ts listSpaces',
+} as const;
+
 function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
   return defineRoute({
-    method: 'get', path: `/api/${kind}`, tag: kind, auth: 'optional', extension: true,
+    method: 'get', path: `/api/${kind}`, tag: kind, auth: 'optional', extension: { realHub: EVIDENCE[kind] },
     summary: `List ${kind} (real hub shape, subset); private ones only for their owner and org members`,
     query: HubRepoListQuery,
     response: HubRepoList,

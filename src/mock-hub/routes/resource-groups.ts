@@ -22,16 +22,19 @@ function findGroup(state: HubState, org: string, id: string) {
   return { groups, index, group: groups[index]! };
 }
 
+// Mock-only: no public client lists resource groups (huggingface_hub's docs have users copy a group id
+// from the hub's settings URL). The organization page opens a group by id without it.
 const list = defineRoute({
-  method: 'get', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: read, extension: true,
+  method: 'get', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: read, extension: 'mock-only',
   summary: 'Resource groups of the organization',
   params: OrgParams,
   response: ResourceGroupList,
   handler: ({ params, hub }) => hub.store.state.resourceGroups[params.name] ?? [],
 });
 
+// Mock-only: no public client creates resource groups.
 const create = defineRoute({
-  method: 'post', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: admin, extension: true,
+  method: 'post', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: admin, extension: 'mock-only',
   summary: 'Create a resource group (the creator joins it as admin)',
   params: OrgParams,
   body: ResourceGroupCreate,

@@ -11,8 +11,10 @@ function settingsOf(state: HubState, user: string): NotificationSettings {
   return (state.notificationSettings[user] ??= seedNotificationSettings());
 }
 
+// Mock-only: no public client (huggingface_hub hf_api.py, huggingface.js packages/hub) reads the
+// current flags; the spec has only the PATCH. The settings page copes without it (three-way flags).
 const getNotificationSettings = defineRoute({
-  method: 'get', path: '/api/settings/notifications', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/settings/notifications', tag, auth: 'user', extension: 'mock-only',
   summary: 'Current notification settings (every flag)',
   response: NotificationSettings,
   handler: ({ auth, hub }) => settingsOf(hub.store.state, auth.user.name),
@@ -33,8 +35,10 @@ const patchNotificationSettings = defineRoute({
   },
 });
 
+// Mock-only: no public client reads the watch list; the spec has only the PATCH. The settings page
+// adds and removes items without it.
 const getWatch = defineRoute({
-  method: 'get', path: '/api/settings/watch', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/settings/watch', tag, auth: 'user', extension: 'mock-only',
   summary: 'Current watch list',
   response: WatchList,
   handler: ({ auth, hub }) => ({ watched: hub.store.state.watch[auth.user.name] ?? [] }),

@@ -10,8 +10,9 @@ import { findOwnWebhook } from './webhooks.ts';
 
 const tag = 'webhooks';
 
+// Mock tooling: makes an event happen (the real hub's events come from real pushes and comments).
 const emitEvent = defineRoute({
-  method: 'post', path: '/api/_mock/events', tag, auth: 'user', extension: true,
+  method: 'post', path: '/api/_mock/events', tag, auth: 'user', extension: 'tooling',
   summary: 'Make a repo or discussion event happen and deliver it to every matching webhook',
   description:
     'Matches enabled webhooks whose `watched` covers the repo (itself or its owner) and whose `domains` include the event family ' +
@@ -22,8 +23,10 @@ const emitEvent = defineRoute({
   handler: ({ body, auth, hub }) => deliveriesOf(hub).emit(body, auth.user.name),
 });
 
+// Mock-only: no public client reads a webhook's activity log (the spec has only the replay, and its
+// log record shape is "not shown"). The webhook page offers replay by log id without it.
 const logs = defineRoute({
-  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs', tag, auth: 'user', extension: 'mock-only',
   summary: 'Deliveries of a webhook, newest first',
   description:
     'The last 50 deliveries. Each entry: time, event and its repo, target (URL or job), HTTP status or null with the error and the ' +
@@ -37,8 +40,9 @@ const logs = defineRoute({
   },
 });
 
+// Mock-only: no public client reads a logged delivery (the log itself is not in the real hub's API).
 const delivery = defineRoute({
-  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs/{logId}', tag, auth: 'user', extension: true,
+  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs/{logId}', tag, auth: 'user', extension: 'mock-only',
   summary: 'One logged delivery with its request and the receiver’s answer',
   description:
     `The log entry plus \`request\` (headers as sent with the secret masked, the payload JSON as sent, cut at ${DELIVERY_PAYLOAD_LIMIT_BYTES} bytes) ` +
@@ -92,8 +96,10 @@ const replay = defineRoute({
   },
 });
 
+// Mock-only: no public client sends a test event; the webhook page offers it only where the
+// delivery log is exposed (a hub that has one has this too).
 const sendTestEvent = defineRoute({
-  method: 'post', path: '/api/_mock/webhooks/{webhookId}/test', tag, auth: 'user', extension: true,
+  method: 'post', path: '/api/_mock/webhooks/{webhookId}/test', tag, auth: 'user', extension: 'mock-only',
   summary: 'Deliver a sample event to this webhook only, through the normal delivery path, and answer when it is logged',
   description:
     'The event is about the first repo the webhook watches (else a repo of the first user or org it watches). It is delivered even when ' +

@@ -109,6 +109,21 @@ describe('webhooks CRUD', () => {
     expect(r3.body.webhook.job).toBeUndefined();
   });
 
+  it('keeps a left-out job whole, secret values included, and removes the secret on secret: ""', async () => {
+    const hub = await testHub();
+    const job = Webhook.parse((await call(hub, 'POST', '/api/settings/webhooks', { body: { ...jobHook, secret: 'hook-secret' } })).body.webhook);
+    const request = async () => (await call(hub, 'GET', `/api/_mock/webhooks/${job.id}/request`)).body;
+    const before = await request();
+    expect(before.request.job).toMatchObject({ secrets: { HF_TOKEN: 'hf_xxx' }, expose: { ports: [8080] }, attempts: 1 });
+    await call(hub, 'POST', `/api/settings/webhooks/${job.id}`, { body: { domains: ['repo'] } });
+    expect((await request()).request.job).toEqual(before.request.job);
+
+    const cleared = await call(hub, 'POST', `/api/settings/webhooks/${job.id}`, { body: { secret: '' } });
+    expect(cleared.body.webhook.secret).toBeUndefined();
+    expect((await request()).request).toEqual({ ...before.request, domains: ['repo'], secret: undefined });
+    expect((await call(hub, 'GET', `/api/_mock/webhooks/${job.id}/request`, { token: TOKENS.bobWrite })).status).toBe(404);
+  });
+
   it("treats another user's webhook as not found", async () => {
     const hub = await testHub();
     const before = snapshot(hub);

@@ -4,6 +4,7 @@ import { EmptyObject, WebhookAction, WebhookEnvelope, WebhookInput, WebhookList,
 import { badRequest, notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
 import type { HubState } from '../store/state-schema.ts';
+import { StoredWebhookRequest, storedRequestOf } from '../webhooks/stored-request.ts';
 import { webhookFromInput } from '../webhooks/webhook-from-input.ts';
 
 const tag = 'webhooks';
@@ -67,7 +68,7 @@ const update = defineRoute({
     checkJobSource(state, body.jobSourceId);
     const prev = stored.webhook;
     const newTarget = body.url !== undefined || body.job !== undefined || body.jobSourceId !== undefined;
-    // A kept job is re-entered as its stored request (secret values blanked as when it was stored).
+    // A kept job re-enters validation as its stored request, secret values included.
     const merged = WebhookInput.safeParse({
       watched: body.watched?.length ? body.watched : prev.watched.map(({ type, name }) => ({ type, name })),
       domains: body.domains ?? prev.domains,
@@ -111,4 +112,15 @@ const action = defineRoute({
   },
 });
 
-export const webhookRoutes = [list, create, get, update, remove, action];
+// Mock tooling, mock-only: what an edit left of a stored webhook, secret values included (tests read it).
+const storedRequest = defineRoute({
+  method: 'get', path: '/api/_mock/webhooks/{webhookId}/request', tag, auth: 'user', extension: 'mock-only',
+  summary: 'The stored webhook as the request that would create it again, secret values included, with its state',
+  description: 'For tests: a field that differs before and after an edit is a field the edit changed. The real hub never returns secret values.',
+  params: IdParams,
+  response: StoredWebhookRequest,
+  errors: [404],
+  handler: ({ params, auth, hub }) => storedRequestOf(findOwnWebhook(hub.store.state, auth.user.name, params.webhookId).stored),
+});
+
+export const webhookRoutes = [list, create, get, update, remove, action, storedRequest];

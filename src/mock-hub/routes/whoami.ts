@@ -17,8 +17,10 @@ function fineGrained(user: string) {
   };
 }
 
+// Real hub: huggingface_hub hf_api.py HfApi.whoami (_inner_whoami) and huggingface.js packages/hub/src/lib/who-am-i.ts whoAmI.
 const whoami = defineRoute({
-  method: 'get', path: '/api/whoami-v2', tag: 'auth', auth: 'user', extension: true,
+  method: 'get', path: '/api/whoami-v2', tag: 'auth', auth: 'user',
+  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.whoami; huggingface.js packages/hub/src/lib/who-am-i.ts whoAmI' },
   summary: 'The token’s user, orgs (with role and plan) and token role, as the real hub answers',
   response: Whoami,
   handler: ({ auth }) => {

@@ -39,7 +39,7 @@ export function seedWebhooks(): StoredWebhook[] {
         watched: [{ type: 'org', name: 'acme', avatarUrl: 'https://cdn.example.test/avatars/acme.svg' }],
         domains: ['repo'],
       },
-      jobRequest: { dockerImage: 'python:3.12', command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'], environment: { LOG_LEVEL: 'info' }, secrets: { HF_TOKEN: '' }, flavor: 'cpu-basic', timeoutSeconds: 600, attempts: 2, labels: { team: 'ml' } },
+      jobRequest: { dockerImage: 'python:3.12', command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'], environment: { LOG_LEVEL: 'info' }, secrets: { HF_TOKEN: 'seeded-secret-value' }, flavor: 'cpu-basic', timeoutSeconds: 600, attempts: 2, labels: { team: 'ml' } },
     },
     {
       owner: 'alice',

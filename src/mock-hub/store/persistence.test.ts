@@ -41,7 +41,7 @@ describe('persistence', () => {
 
   it('a SIGKILL during a burst of writes loses no acknowledged write and leaves a parseable file', async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/mock-hub/cli.ts', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     const base = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {

@@ -24,7 +24,8 @@ export type StoredRepo = z.infer<typeof StoredRepo>;
 
 /**
  * `jobRequest` keeps the fields of the create request that the response shape drops (arch,
- * attempts, volumes, expose, ssh) so job deliveries can build the Job; secret values are blanked.
+ * attempts, volumes, expose, ssh, secret values) so job deliveries can build the Job and an update
+ * that leaves `job` out keeps all of it.
  */
 export const StoredWebhook = z.strictObject({ owner: z.string(), webhook: Webhook, jobRequest: WebhookJobRequest.optional() });
 export type StoredWebhook = z.infer<typeof StoredWebhook>;

@@ -34,10 +34,12 @@ export function webhookFromInput(id: string, owner: string, input: Input, previo
     ...(input.jobSourceId !== undefined ? { jobSourceId: input.jobSourceId } : {}),
     disabled: previous?.disabled ?? false,
     watched,
-    ...(input.secret !== undefined ? { secret: input.secret } : {}),
+    // `secret: ""` removes the secret (see the README's decisions): no secret is stored.
+    ...(input.secret ? { secret: input.secret } : {}),
     domains: [...new Set(input.domains)],
     ...(previous?.lastTriggerAt ? { lastTriggerAt: previous.lastTriggerAt } : {}),
   };
-  const jobRequest = input.job && { ...input.job, ...(input.job.secrets ? { secrets: Object.fromEntries(Object.keys(input.job.secrets).map((k) => [k, ''])) } : {}) };
-  return { owner, webhook, ...(jobRequest ? { jobRequest } : {}) };
+  // The whole job request is kept, secret values included: the hub needs them to run the job, and
+  // an update that leaves `job` out must keep them (only names are ever returned).
+  return { owner, webhook, ...(input.job ? { jobRequest: input.job } : {}) };
 }

@@ -1,5 +1,5 @@
 // Node backend: onnxruntime-node for "cpu", onnxruntime-web's WASM build for "wasm".
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { encodeModel, type TensorDef } from '../onnx/onnx-proto.ts';
@@ -7,17 +7,52 @@ import { wrapSession } from './ort-session.ts';
 import { UnsupportedDeviceError, type ExternalDataSource, type InferenceBackend, type SessionModel } from './types.ts';
 import { webBackend } from './web.ts';
 
+type NodeSessionInput = { model: Uint8Array; folder?: string; externalData?: { path: string; data: Uint8Array }[] };
+
+/** bytes [offset, offset + length) of a file */
+async function readRange(file: string, offset: number, length: number): Promise<Uint8Array> {
+  const fh = await open(file, 'r');
+  try {
+    const out = new Uint8Array(length);
+    const { bytesRead } = await fh.read(out, 0, length, offset);
+    if (bytesRead !== length) throw new Error(`${file}: ${bytesRead} of ${length} bytes at ${offset}`);
+    return out;
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * onnxruntime-node takes external data either from files in one folder (which it maps) or all from
- * memory, not both: with files, in-memory locations (computed tensors) go into the graph inline.
+ * memory, not both. Files only: the folder. Memory only: `externalData`. Both: the smaller side
+ * moves to the other, so copies stay small: in-memory tensors (computed weights) go into the graph
+ * inline when the files hold more, and the tensors the files hold are read into memory when the
+ * computed ones outweigh them (quantized precisions keep only a few small float weights).
  */
-export function nodeSessionInput(m: SessionModel): { model: Uint8Array; folder?: string; externalData?: { path: string; data: Uint8Array }[] } {
-  const files = [...m.externalData].filter((e): e is [string, Extract<ExternalDataSource, { kind: 'path' }>] => e[1].kind === 'path');
+export async function nodeSessionInput(m: SessionModel): Promise<NodeSessionInput> {
+  const files = new Map([...m.externalData].flatMap(([k, s]) => (s.kind === 'path' ? [[k, s.path] as const] : [])));
   const memory = new Map([...m.externalData].flatMap(([k, s]) => (s.kind === 'bytes' ? [[k, s.data] as const] : [])));
-  if (!files.length) return { model: encodeModel(m.model), externalData: [...memory].map(([p, data]) => ({ path: p, data })) };
-  const folder = path.dirname(files[0]![1].path);
-  for (const [location, s] of files) {
-    if (path.resolve(folder, location) !== path.resolve(s.path)) throw new Error(`external data ${location} (${s.path}) is not in ${folder}: onnxruntime reads external files from one folder`);
+  const allMemory = (model: SessionModel['model'], data: ReadonlyMap<string, Uint8Array>): NodeSessionInput => ({ model: encodeModel(model), externalData: [...data].map(([p, d]) => ({ path: p, data: d })) });
+  if (!files.size) return allMemory(m.model, memory);
+  const bytesIn = (where: ReadonlyMap<string, unknown>) => m.model.graph.initializers.reduce((s, t) => s + (t.external && where.has(t.external.location) ? t.external.length : 0), 0);
+  if (bytesIn(memory) > bytesIn(files)) {
+    const data = new Map(memory);
+    const initializers: TensorDef[] = [];
+    for (const t of m.model.graph.initializers) {
+      const file = t.external && files.get(t.external.location);
+      if (!file || !t.external) {
+        initializers.push(t);
+        continue;
+      }
+      const location = `${t.external.location}@${t.external.offset}`;
+      data.set(location, await readRange(file, t.external.offset, t.external.length));
+      initializers.push({ name: t.name, type: t.type, dims: t.dims, external: { location, offset: 0, length: t.external.length } });
+    }
+    return allMemory({ ...m.model, graph: { ...m.model.graph, initializers } }, data);
+  }
+  const folder = path.dirname([...files.values()][0]!);
+  for (const [location, file] of files) {
+    if (path.resolve(folder, location) !== path.resolve(file)) throw new Error(`external data ${location} (${file}) is not in ${folder}: onnxruntime reads external files from one folder`);
   }
   const initializers = m.model.graph.initializers.map((t): TensorDef => {
     const data = t.external && memory.get(t.external.location);
@@ -44,7 +79,7 @@ export function nodeBackend(): InferenceBackend {
     async createSession(model, opts) {
       if (opts.device === 'wasm') return web.createSession(await inMemory(model), opts);
       if (opts.device !== 'cpu') throw new UnsupportedDeviceError(`device "${opts.device}" is not available in Node; use "cpu" or "wasm"`);
-      const input = nodeSessionInput(model);
+      const input = await nodeSessionInput(model);
       const session = await ort.InferenceSession.create(input.model, {
         executionProviders: ['cpu'],
         graphOptimizationLevel: 'all',

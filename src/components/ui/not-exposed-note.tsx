@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+import type { HubEndpointNotExposedError } from '../../hub/errors.ts';
+
+/**
+ * One line saying what this hub does not expose (a read only the mock hub has), and what the page
+ * offers instead; the rest of the page goes on working. Pages show it for `isEndpointNotExposed`.
+ */
+export function NotExposedNote({ error, children }: { error: HubEndpointNotExposedError; children?: ReactNode }) {
+  return (
+    <p role="note" data-testid="not-exposed" className="mb-3 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
+      This hub does not expose {error.what}{children ? <>: {children}</> : '.'}
+    </p>
+  );
+}
