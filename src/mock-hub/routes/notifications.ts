@@ -4,6 +4,7 @@ import {
 } from '../../hub/schemas/index.ts';
 import { badRequest } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
+import type { HubContext } from '../hub-context.ts';
 import { matchesFilters, selectTargets, sortNewestFirst } from '../notifications/filter-notifications.ts';
 
 const tag = 'notifications';
@@ -39,16 +40,16 @@ const list = defineRoute({
   },
 });
 
-function bulkOptions(query: { applyToAll?: boolean; p?: number } & Record<string, unknown>, discussionIds: string[]) {
-  const { applyToAll = false, p: _p, ...filters } = query;
-  return { applyToAll, filters, discussionIds };
-}
-
 /**
  * The bulk calls' targets: the listed ids, and with applyToAll also every notification matching
  * the filters (the spec's "listed, or applyToAll and matching"). Ids the user has no notification
  * for are ignored, as the real hub most likely does (README decisions): the rest still changes.
  */
+function bulkTargets(hub: HubContext, user: string, query: { applyToAll?: boolean; p?: number } & Omit<NotificationFilters, 'p'>, discussionIds: string[]) {
+  const all = hub.store.state.notifications[user] ?? [];
+  const { applyToAll = false, p: _p, ...filters } = query;
+  return { all, applyToAll, targets: selectTargets(all, { applyToAll, filters, discussionIds, user }) };
+}
 
 const remove = defineRoute({
   method: 'delete', path: '/api/notifications', tag, auth: 'user',
@@ -58,13 +59,10 @@ const remove = defineRoute({
   body: NotificationDeleteBody.optional(),
   response: NotificationBulkResult,
   handler: ({ query, body, auth, hub }) => {
-    const user = auth.user.name;
-    const all = hub.store.state.notifications[user] ?? [];
-    const opts = bulkOptions(query, body?.discussionIds ?? []);
-    if (!opts.applyToAll && !body) throw badRequest('body.discussionIds: list at least one discussion id, or set applyToAll=true');
-    const targets = selectTargets(all, { ...opts, user });
+    const { all, applyToAll, targets } = bulkTargets(hub, auth.user.name, query, body?.discussionIds ?? []);
+    if (!applyToAll && !body) throw badRequest('body.discussionIds: list at least one discussion id, or set applyToAll=true');
     const gone = new Set(targets);
-    hub.store.state.notifications[user] = all.filter((s) => !gone.has(s));
+    hub.store.state.notifications[auth.user.name] = all.filter((s) => !gone.has(s));
     return { count: targets.length };
   },
 });
@@ -79,11 +77,8 @@ const markAsRead = defineRoute({
   body: MarkAsReadBody.optional(),
   response: NotificationBulkResult,
   handler: ({ query, body, auth, hub }) => {
-    const user = auth.user.name;
-    const all = hub.store.state.notifications[user] ?? [];
     const read = body?.read ?? true;
-    const opts = bulkOptions(query, body?.discussionIds ?? []);
-    const targets = selectTargets(all, { ...opts, user });
+    const { targets } = bulkTargets(hub, auth.user.name, query, body?.discussionIds ?? []);
     let changed = 0;
     for (const s of targets) {
       if (s.notification.read !== read) changed++;

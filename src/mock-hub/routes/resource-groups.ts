@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DeleteSuccess, ResourceGroup, ResourceGroupCreate, ResourceGroupList, ResourceGroupPatch } from '../../hub/schemas/index.ts';
 import { recordAuditEvent } from '../audit/record-audit-event.ts';
+import type { AuthInfo } from '../auth/authenticate.ts';
 import { TEAM_OR_HIGHER, type OrgGate } from '../auth/org-access.ts';
 import { notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
-import type { HubState } from '../store/state-schema.ts';
+import type { HubContext } from '../hub-context.ts';
 
 const tag = 'resource-groups';
 const planMessage = 'Resource groups need a Team plan or higher';
@@ -15,11 +16,16 @@ const OrgParams = z.strictObject({ name: z.string() });
 const GroupParams = z.strictObject({ name: z.string(), resourceGroupId: z.string() });
 
 /** A group id of another org is not found in this one. */
-function findGroup(state: HubState, org: string, id: string) {
-  const groups = state.resourceGroups[org] ?? [];
+function findGroup({ params: { name: org, resourceGroupId: id }, hub }: { params: { name: string; resourceGroupId: string }; hub: HubContext }) {
+  const groups = hub.store.state.resourceGroups[org] ?? [];
   const index = groups.findIndex((g) => g.id === id);
   if (index < 0) throw notFound(`resource group "${id}" not found in organization "${org}"`);
   return { groups, index, group: groups[index]! };
+}
+
+function auditGroup({ params: { name: org }, auth, hub }: { params: { name: string }; auth: AuthInfo; hub: HubContext }, change: 'create' | 'settings' | 'delete', group: ResourceGroup) {
+  const verb = { create: 'created', settings: 'updated', delete: 'deleted' }[change];
+  recordAuditEvent(hub.store.state, org, auth, hub.store.now(), `resource_group.${change}`, `${auth.user.name} ${verb} resource group ${group.name}`, { resourceGroupId: group.id });
 }
 
 // Mock-only: no public client lists resource groups (huggingface_hub's docs have users copy a group id
@@ -39,7 +45,8 @@ const create = defineRoute({
   params: OrgParams,
   body: ResourceGroupCreate,
   response: ResourceGroup,
-  handler: ({ params, body, auth, hub }) => {
+  handler: (ctx) => {
+    const { params, body, auth, hub } = ctx;
     const u = auth.user;
     const group: ResourceGroup = {
       id: randomBytes(12).toString('hex'),
@@ -51,7 +58,7 @@ const create = defineRoute({
       repos: [],
     };
     (hub.store.state.resourceGroups[params.name] ??= []).push(group);
-    recordAuditEvent(hub.store.state, params.name, auth, hub.store.now(), 'resource_group.create', `${u.name} created resource group ${group.name}`, { resourceGroupId: group.id });
+    auditGroup(ctx, 'create', group);
     return group;
   },
 });
@@ -61,7 +68,7 @@ const get = defineRoute({
   summary: 'One resource group',
   params: GroupParams,
   response: ResourceGroup,
-  handler: ({ params, hub }) => findGroup(hub.store.state, params.name, params.resourceGroupId).group,
+  handler: (ctx) => findGroup(ctx).group,
 });
 
 const patch = defineRoute({
@@ -70,11 +77,12 @@ const patch = defineRoute({
   params: GroupParams,
   body: ResourceGroupPatch,
   response: ResourceGroup,
-  handler: ({ params, body, auth, hub }) => {
-    const { group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
+  handler: (ctx) => {
+    const { body } = ctx;
+    const { group } = findGroup(ctx);
     if (body.name !== undefined) group.name = body.name;
     if (body.description !== undefined) group.description = body.description;
-    recordAuditEvent(hub.store.state, params.name, auth, hub.store.now(), 'resource_group.settings', `${auth.user.name} updated resource group ${group.name}`, { resourceGroupId: group.id });
+    auditGroup(ctx, 'settings', group);
     return group;
   },
 });
@@ -84,10 +92,10 @@ const remove = defineRoute({
   summary: 'Delete a resource group',
   params: GroupParams,
   response: DeleteSuccess,
-  handler: ({ params, auth, hub }) => {
-    const { groups, index, group } = findGroup(hub.store.state, params.name, params.resourceGroupId);
+  handler: (ctx) => {
+    const { groups, index, group } = findGroup(ctx);
     groups.splice(index, 1);
-    recordAuditEvent(hub.store.state, params.name, auth, hub.store.now(), 'resource_group.delete', `${auth.user.name} deleted resource group ${group.name}`, { resourceGroupId: group.id });
+    auditGroup(ctx, 'delete', group);
     return { success: true };
   },
 });

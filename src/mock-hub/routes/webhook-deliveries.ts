@@ -9,6 +9,7 @@ import { defineRoute } from '../http/route.ts';
 import { findOwnWebhook } from './webhooks.ts';
 
 const tag = 'webhooks';
+const LogParams = z.strictObject({ webhookId: z.string(), logId: z.string() });
 
 // Mock tooling: makes an event happen (the real hub's events come from real pushes and comments).
 const emitEvent = defineRoute({
@@ -34,11 +35,20 @@ const logs = defineRoute({
   params: z.strictObject({ webhookId: z.string() }),
   response: WebhookLogList,
   errors: [404],
-  handler: ({ params, auth, hub }) => {
-    findOwnWebhook(hub.store.state, auth.user.name, params.webhookId);
-    return deliveriesOf(hub).logs(params.webhookId).map(logSummary);
+  handler: (ctx) => {
+    findOwnWebhook(ctx);
+    return deliveriesOf(ctx.hub).logs(ctx.params.webhookId).map(logSummary);
   },
 });
+
+/** Entry `{logId}` of the log of the caller's webhook `{webhookId}`. */
+function findLoggedDelivery(ctx: Parameters<typeof findOwnWebhook>[0] & { params: { logId: string } }) {
+  findOwnWebhook(ctx);
+  const { webhookId, logId } = ctx.params;
+  const found = deliveriesOf(ctx.hub).logs(webhookId).find((e) => e.id === logId);
+  if (!found) throw notFound(`delivery "${logId}" not found in the log of webhook "${webhookId}"`);
+  return found;
+}
 
 // Mock-only: no public client reads a logged delivery (the log itself is not in the real hub's API).
 const delivery = defineRoute({
@@ -47,15 +57,10 @@ const delivery = defineRoute({
   description:
     `The log entry plus \`request\` (headers as sent with the secret masked, the payload JSON as sent, cut at ${DELIVERY_PAYLOAD_LIMIT_BYTES} bytes) ` +
     `and \`response\` (content type and the first ${DELIVERY_RESPONSE_LIMIT_BYTES} bytes of the body; null when no HTTP answer came or for job webhooks).`,
-  params: z.strictObject({ webhookId: z.string(), logId: z.string() }),
+  params: LogParams,
   response: WebhookDelivery,
   errors: [404],
-  handler: ({ params, auth, hub }) => {
-    findOwnWebhook(hub.store.state, auth.user.name, params.webhookId);
-    const found = deliveriesOf(hub).logs(params.webhookId).find((e) => e.id === params.logId);
-    if (!found) throw notFound(`delivery "${params.logId}" not found in the log of webhook "${params.webhookId}"`);
-    return found;
-  },
+  handler: findLoggedDelivery,
 });
 
 const encoder = new TextEncoder();
@@ -81,14 +86,14 @@ const replay = defineRoute({
   description:
     '`status` is 0 when the receiver gave no HTTP response (connection refused, 10 s timeout). A job webhook starts a new job and answers 200. ' +
     'The replay is logged like any delivery, with `replayOf` set.',
-  params: z.strictObject({ webhookId: z.string(), logId: z.string() }),
+  params: LogParams,
   response: ReplayResult,
   raw: { contentType: 'application/json', validatedBy: 'ReplayResult in webhook-deliveries.test.ts' },
   errors: [404, 410],
-  handler: ({ params, auth, hub }) => {
-    findOwnWebhook(hub.store.state, auth.user.name, params.webhookId);
+  handler: (ctx) => {
+    const { params, hub } = ctx;
+    findLoggedDelivery(ctx);
     const engine = deliveriesOf(hub);
-    if (!engine.logs(params.webhookId).some((e) => e.id === params.logId)) throw notFound(`delivery "${params.logId}" not found in the log of webhook "${params.webhookId}"`);
     if (!engine.canReplay(params.webhookId, params.logId)) {
       throw new HttpError(410, `the payload of delivery "${params.logId}" is not kept whole (over ${DELIVERY_PAYLOAD_LIMIT_BYTES} bytes, or logged by an older mock hub), so it cannot be replayed`);
     }
@@ -110,8 +115,9 @@ const sendTestEvent = defineRoute({
   response: TestEventResult,
   raw: { contentType: 'application/json', validatedBy: 'TestEventResult in webhook-deliveries.test.ts' },
   errors: [404],
-  handler: ({ params, body, auth, hub }) => {
-    const { stored } = findOwnWebhook(hub.store.state, auth.user.name, params.webhookId);
+  handler: (ctx) => {
+    const { params, body, hub } = ctx;
+    const { stored } = findOwnWebhook(ctx);
     const domain = testEventDomain(body.sample);
     if (!stored.webhook.domains.includes(domain)) throw badRequest(`body.sample: this webhook does not subscribe to ${domain} events`);
     const reposOf = (owner: string) => hub.store.state.repos.filter((r) => r.owner === owner).map((r) => ({ type: r.type, name: r.id }));

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { EmptyObject, WebhookAction, WebhookEnvelope, WebhookInput, WebhookList, WebhookUpdateInput } from '../../hub/schemas/index.ts';
+import type { AuthInfo } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
+import type { HubContext } from '../hub-context.ts';
 import type { HubState } from '../store/state-schema.ts';
 import { StoredWebhookRequest, storedRequestOf } from '../webhooks/stored-request.ts';
 import { webhookFromInput } from '../webhooks/webhook-from-input.ts';
@@ -10,9 +12,10 @@ import { webhookFromInput } from '../webhooks/webhook-from-input.ts';
 const tag = 'webhooks';
 const IdParams = z.strictObject({ webhookId: z.string() });
 
-/** A webhook of another user is reported as not found, like an unknown id. */
-export function findOwnWebhook(state: HubState, user: string, webhookId: string) {
-  const i = state.webhooks.findIndex((w) => w.owner === user && w.webhook.id === webhookId);
+/** The caller's webhook `{webhookId}`; one of another user is reported as not found, like an unknown id. */
+export function findOwnWebhook({ params: { webhookId }, auth, hub }: { params: { webhookId: string }; auth: AuthInfo; hub: HubContext }) {
+  const state = hub.store.state;
+  const i = state.webhooks.findIndex((w) => w.owner === auth.user.name && w.webhook.id === webhookId);
   if (i < 0) throw notFound(`webhook "${webhookId}" not found`);
   return { index: i, stored: state.webhooks[i]! };
 }
@@ -51,7 +54,7 @@ const get = defineRoute({
   params: IdParams,
   response: WebhookEnvelope,
   errors: [404],
-  handler: ({ params, auth, hub }) => ({ webhook: findOwnWebhook(hub.store.state, auth.user.name, params.webhookId).stored.webhook }),
+  handler: (ctx) => ({ webhook: findOwnWebhook(ctx).stored.webhook }),
 });
 
 const update = defineRoute({
@@ -62,9 +65,10 @@ const update = defineRoute({
   body: WebhookUpdateInput,
   response: WebhookEnvelope,
   errors: [404],
-  handler: ({ params, body, auth, hub }) => {
+  handler: (ctx) => {
+    const { body, hub } = ctx;
     const state = hub.store.state;
-    const { index, stored } = findOwnWebhook(state, auth.user.name, params.webhookId);
+    const { index, stored } = findOwnWebhook(ctx);
     checkJobSource(state, body.jobSourceId);
     const prev = stored.webhook;
     const newTarget = body.url !== undefined || body.job !== undefined || body.jobSourceId !== undefined;
@@ -90,11 +94,10 @@ const remove = defineRoute({
   params: IdParams,
   response: EmptyObject,
   errors: [404],
-  handler: ({ params, auth, hub }) => {
-    const state = hub.store.state;
-    const { index } = findOwnWebhook(state, auth.user.name, params.webhookId);
-    state.webhooks.splice(index, 1);
-    delete state.webhookLogs[params.webhookId];
+  handler: (ctx) => {
+    const state = ctx.hub.store.state;
+    state.webhooks.splice(findOwnWebhook(ctx).index, 1);
+    delete state.webhookLogs[ctx.params.webhookId];
     return {};
   },
 });
@@ -105,9 +108,9 @@ const action = defineRoute({
   params: z.strictObject({ webhookId: z.string(), action: WebhookAction }),
   response: WebhookEnvelope,
   errors: [404],
-  handler: ({ params, auth, hub }) => {
-    const { stored } = findOwnWebhook(hub.store.state, auth.user.name, params.webhookId);
-    stored.webhook.disabled = params.action === 'disable';
+  handler: (ctx) => {
+    const { stored } = findOwnWebhook(ctx);
+    stored.webhook.disabled = ctx.params.action === 'disable';
     return { webhook: stored.webhook };
   },
 });
@@ -120,7 +123,7 @@ const storedRequest = defineRoute({
   params: IdParams,
   response: StoredWebhookRequest,
   errors: [404],
-  handler: ({ params, auth, hub }) => storedRequestOf(findOwnWebhook(hub.store.state, auth.user.name, params.webhookId).stored),
+  handler: (ctx) => storedRequestOf(findOwnWebhook(ctx).stored),
 });
 
 export const webhookRoutes = [list, create, get, update, remove, action, storedRequest];
