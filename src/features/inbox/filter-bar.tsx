@@ -1,10 +1,15 @@
 import { useRef, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClass } from '../../components/ui/field.tsx';
+import { Select, optionsOf } from '../../components/ui/select.tsx';
 import { REPO_TYPES, type NotificationFilters } from '../../hub/schemas/index.ts';
 import { activeFilterCount, FILTER_KEYS } from './inbox-filters-url.ts';
 
 type Filters = Omit<NotificationFilters, 'p'>;
+
+const READ_STATUS_OPTIONS = [{ value: 'all', label: 'All' }, { value: 'unread', label: 'Unread' }];
+const MENTION_OPTIONS = [{ value: 'all', label: 'All' }, { value: 'participating', label: 'Participating' }, { value: 'mentions', label: 'Mentions' }];
+const REPO_TYPE_OPTIONS = [{ value: '', label: 'Any' }, ...optionsOf(REPO_TYPES)];
 
 /** datetime-local works in local time; the hub wants UTC with Z. */
 function toLocalInput(iso: string | undefined): string {
@@ -55,27 +60,13 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
   return (
     <form ref={form} onSubmit={submit} role="search" aria-label="Filter notifications" className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 md:grid-cols-4 xl:grid-cols-8 dark:border-slate-800">
       <Labelled label="Read status" htmlFor="f-readStatus">
-        <select id="f-readStatus" name="readStatus" defaultValue={filters.readStatus ?? 'all'} onChange={applyNow} className={inputClass}>
-          <option value="all">All</option>
-          <option value="unread">Unread</option>
-        </select>
+        <Select id="f-readStatus" name="readStatus" defaultValue={filters.readStatus ?? 'all'} onChange={applyNow} options={READ_STATUS_OPTIONS} />
       </Labelled>
       <Labelled label="Mention" htmlFor="f-mention">
-        <select id="f-mention" name="mention" defaultValue={filters.mention ?? 'all'} onChange={applyNow} className={inputClass}>
-          <option value="all">All</option>
-          <option value="participating">Participating</option>
-          <option value="mentions">Mentions</option>
-        </select>
+        <Select id="f-mention" name="mention" defaultValue={filters.mention ?? 'all'} onChange={applyNow} options={MENTION_OPTIONS} />
       </Labelled>
       <Labelled label="Repo type" htmlFor="f-repoType">
-        <select id="f-repoType" name="repoType" defaultValue={filters.repoType ?? ''} onChange={applyNow} className={inputClass}>
-          <option value="">Any</option>
-          {REPO_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
+        <Select id="f-repoType" name="repoType" defaultValue={filters.repoType ?? ''} onChange={applyNow} options={REPO_TYPE_OPTIONS} />
       </Labelled>
       <Labelled label="Repo name" htmlFor="f-repoName">
         <input id="f-repoName" name="repoName" defaultValue={filters.repoName ?? ''} placeholder="owner/name" className={inputClass} />

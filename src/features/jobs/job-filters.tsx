@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
+import { SelectField, type SelectOption } from '../../components/ui/select.tsx';
+import { useDebouncedDraft } from '../../components/ui/use-debounced-draft.ts';
 import { JOB_STAGES } from '../../hub/schemas/index.ts';
 import { stageLabel } from './stage-badge.tsx';
 import { labelError, type JobFilters } from './use-job-filters.ts';
+
+const STAGE_OPTIONS: SelectOption<JobFilters['stage']>[] = [{ value: '', label: 'All stages' }, ...JOB_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))];
 
 export interface NamespaceChoice {
   name: string;
@@ -23,35 +26,12 @@ export function JobFilterBar(props: {
   knownLabels: string[];
 }) {
   const { filters, onChange } = props;
-  const [label, setLabel] = useState(filters.label);
-  useEffect(() => setLabel(filters.label), [filters.label]);
-  useEffect(() => {
-    if (label === filters.label || labelError(label)) return;
-    const t = setTimeout(() => onChange({ label }), 400);
-    return () => clearTimeout(t);
-  }, [label, filters.label, onChange]);
+  const [label, setLabel] = useDebouncedDraft(filters.label, (l) => onChange({ label: l }), 400, labelError);
   const error = labelError(label);
   return (
     <div className="mb-5 grid items-start gap-3 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Job filters">
-      <Field label="Namespace">
-        {(p) => (
-          <select {...p} className={inputClass} value={props.namespace} onChange={(e) => props.onNamespace(e.target.value)}>
-            {props.namespaces.map((n) => (
-              <option key={n.name} value={n.name}>{n.label}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Stage">
-        {(p) => (
-          <select {...p} className={inputClass} value={filters.stage} onChange={(e) => onChange({ stage: e.target.value as JobFilters['stage'] })}>
-            <option value="">All stages</option>
-            {JOB_STAGES.map((s) => (
-              <option key={s} value={s}>{stageLabel(s)}</option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField label="Namespace" value={props.namespace} onValueChange={props.onNamespace} options={props.namespaces.map((n) => ({ value: n.name, label: n.label }))} />
+      <SelectField label="Stage" value={filters.stage} onValueChange={(stage) => onChange({ stage })} options={STAGE_OPTIONS} />
       <Field label="Label" error={error} hint={error ? undefined : 'key=value, e.g. team=ml'}>
         {(p) => (
           <>

@@ -1,56 +1,34 @@
-import { useEffect, useState } from 'react';
 import { Field, inputClass } from '../../components/ui/field.tsx';
+import { SelectField, optionsOf, type SelectOption } from '../../components/ui/select.tsx';
+import { useDebouncedDraft } from '../../components/ui/use-debounced-draft.ts';
 import { REPO_TYPES, type WhoamiOrg } from '../../hub/schemas/index.ts';
 import type { StorageParams } from './use-storage-params.ts';
 
 const LIMITS = [5, 10, 25, 50, 100, 500];
+const TYPE_OPTIONS: SelectOption<StorageParams['type']>[] = [{ value: '', label: 'All types' }, ...optionsOf(REPO_TYPES)];
+
+/** The usual limits, and the URL's own if it is another. */
+function limitOptions(limit: number | null): SelectOption[] {
+  const limits = [...new Set([...LIMITS, ...(limit ? [limit] : [])])].sort((a, b) => a - b);
+  return [{ value: '', label: 'No limit' }, ...limits.map((n) => ({ value: String(n), label: n }))];
+}
 
 /** Whose repositories, which ones, how many. Search is applied after a short pause in typing. */
 export function StorageFilters({ params, onChange, me, orgs }: { params: StorageParams; onChange(p: Partial<StorageParams>): void; me: string; orgs: WhoamiOrg[] }) {
-  const [search, setSearch] = useState(params.search);
-  useEffect(() => setSearch(params.search), [params.search]);
-  useEffect(() => {
-    if (search === params.search) return;
-    const t = setTimeout(() => onChange({ search }), 300);
-    return () => clearTimeout(t);
-  }, [search, params.search, onChange]);
+  const [search, setSearch] = useDebouncedDraft(params.search, (s) => onChange({ search: s }), 300);
   return (
     <div className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Repository filters">
-      <Field label="Owner">
-        {(p) => (
-          <select {...p} className={inputClass} value={params.org} onChange={(e) => onChange({ org: e.target.value })}>
-            <option value="">{me} (you)</option>
-            {orgs.map((o) => (
-              <option key={o.name} value={o.name}>
-                {o.name} (organization)
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField
+        label="Owner"
+        value={params.org}
+        onValueChange={(org) => onChange({ org })}
+        options={[{ value: '', label: `${me} (you)` }, ...orgs.map((o) => ({ value: o.name, label: `${o.name} (organization)` }))]}
+      />
       <Field label="Search repositories">
         {(p) => <input {...p} type="search" className={inputClass} value={search} placeholder="name contains…" onChange={(e) => setSearch(e.target.value)} />}
       </Field>
-      <Field label="Repository type">
-        {(p) => (
-          <select {...p} className={inputClass} value={params.type} onChange={(e) => onChange({ type: e.target.value as StorageParams['type'] })}>
-            <option value="">All types</option>
-            {REPO_TYPES.map((t) => (
-              <option key={t} value={t}>{t}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Limit">
-        {(p) => (
-          <select {...p} className={inputClass} value={params.limit ?? ''} onChange={(e) => onChange({ limit: e.target.value ? Number(e.target.value) : null })}>
-            <option value="">No limit</option>
-            {[...new Set([...LIMITS, ...(params.limit ? [params.limit] : [])])].sort((a, b) => a - b).map((n) => (
-              <option key={n} value={n}>{n}</option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField label="Repository type" value={params.type} onValueChange={(type) => onChange({ type })} options={TYPE_OPTIONS} />
+      <SelectField label="Limit" value={String(params.limit ?? '')} onValueChange={(v) => onChange({ limit: v ? Number(v) : null })} options={limitOptions(params.limit)} />
     </div>
   );
 }
