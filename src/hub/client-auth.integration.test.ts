@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HubClient } from './client.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
+import { TOKENS, apiError, withMockHub } from '../test-support/hub-harness.ts';
 
 const ID = 'a'.repeat(24);
 const hook = { watched: [{ type: 'user' as const, name: 'alice' }], domains: ['repo' as const], url: 'https://example.test/h' };
@@ -49,11 +49,7 @@ const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unkn
   },
 ];
 
-let hub: Harness;
-beforeAll(async () => {
-  hub = await startMockHub();
-});
-afterAll(() => hub.close());
+const hub = withMockHub({ once: true });
 
 describe('every endpoint', () => {
   it('has a call in this table', () => {

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
+import { TOKENS, apiError, withMockHub } from '../test-support/hub-harness.ts';
 import { notificationDiscussionId } from './schemas/index.ts';
 
-let hub: Harness;
-beforeEach(async () => {
-  hub = await startMockHub();
-});
-afterEach(() => hub.close());
+const hub = withMockHub();
 
 describe('notifications', () => {
   it('lists a page with counts and filters', async () => {

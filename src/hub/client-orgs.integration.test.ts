@@ -1,15 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
-
-let hub: Harness;
+import { TOKENS, apiError, withMockHub } from '../test-support/hub-harness.ts';
 
 // Exports only read, so one hub serves them all (the seed holds 120,000 events).
 describe('audit-log export', () => {
-  beforeAll(async () => {
-    hub = await startMockHub();
-  });
-  afterAll(() => hub.close());
+  const hub = withMockHub({ once: true });
 
   it('filters by type, newest first, with a filename', async () => {
     const res = await hub.as(TOKENS.aliceWrite).exportAuditLog('acme', { q: 'type:repo.create' });
@@ -48,10 +43,7 @@ describe('audit-log export', () => {
 });
 
 describe('token revoke', () => {
-  beforeEach(async () => {
-    hub = await startMockHub();
-  });
-  afterEach(() => hub.close());
+  const hub = withMockHub();
 
   it('cuts the token off that org only', async () => {
     const bob = hub.as(TOKENS.bobWrite);
@@ -75,10 +67,7 @@ describe('token revoke', () => {
 });
 
 describe('resource groups', () => {
-  beforeEach(async () => {
-    hub = await startMockHub();
-  });
-  afterEach(() => hub.close());
+  const hub = withMockHub();
 
   it('lists seeded groups per org', async () => {
     const alice = hub.as(TOKENS.aliceWrite);

@@ -1,15 +1,13 @@
 // The client against a hub that answers with more than the spec shows, as the real hub does.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKENS, startMockHub, type Harness } from '../test-support/hub-harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { TOKENS, withMockHub } from '../test-support/hub-harness.ts';
 import { Job } from './schemas/index.ts';
 import type { FetchLike } from './transport.ts';
 
-let hub: Harness;
-beforeEach(async () => {
-  hub = await startMockHub();
+const hub = withMockHub();
+beforeEach(() => {
   served = [];
 });
-afterEach(() => hub.close());
 
 type Json = Record<string, unknown>;
 /** What the richer hub answered, to show the extra fields were there. */

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, eventually, startMockHub, type Harness } from '../test-support/hub-harness.ts';
+import { TOKENS, apiError, eventually, withMockHub } from '../test-support/hub-harness.ts';
 import type { WebhookInput } from './schemas/index.ts';
 
-let hub: Harness;
-beforeEach(async () => {
-  hub = await startMockHub();
-});
-afterEach(() => hub.close());
+const hub = withMockHub();
 
 const urlHook: WebhookInput = { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://receiver.example.test/hook', secret: 's3cret' };
 

@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
-import { TOKENS, apiError, startMockHub, type Harness } from '../test-support/hub-harness.ts';
+import { TOKENS, apiError, withMockHub } from '../test-support/hub-harness.ts';
 
-let hub: Harness;
-beforeEach(async () => {
-  hub = await startMockHub();
-});
-afterEach(() => hub.close());
+const hub = withMockHub();
 
 describe('auth', () => {
   it('whoami names the user, their orgs and the token role', async () => {

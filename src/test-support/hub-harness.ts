@@ -1,4 +1,5 @@
 // Integration tests of the hub client: the real client against a fresh in-process mock hub.
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createHubClient, type HubClient } from '../hub/client.ts';
 import type { FetchLike } from '../hub/transport.ts';
 import { HubApiError } from '../hub/errors.ts';
@@ -30,6 +31,24 @@ export async function startMockHub(opts: MockHubOptions = {}): Promise<Harness> 
     },
     close,
   };
+}
+
+/**
+ * Starts a fresh mock hub before each test of the enclosing block (`once: true`: one for all of
+ * them, for tests that only read) and closes it after. The harness it returns always talks to the
+ * current hub.
+ */
+export function withMockHub({ once = false, ...opts }: MockHubOptions & { once?: boolean } = {}): Harness {
+  let current: Harness | undefined;
+  (once ? beforeAll : beforeEach)(async () => {
+    current = await startMockHub(opts);
+  });
+  (once ? afterAll : afterEach)(() => current?.close());
+  const hub = () => {
+    if (!current) throw new Error('the mock hub runs inside tests only');
+    return current;
+  };
+  return { as: (...args) => hub().as(...args), raw: (...args) => hub().raw(...args), close: () => hub().close() };
 }
 
 /** Resolves to the HubApiError a call fails with (fails the test when it succeeds). */

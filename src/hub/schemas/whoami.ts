@@ -10,12 +10,17 @@ export type TokenRole = z.infer<typeof TokenRole>;
  * `GET /api/whoami-v2` as the real hub answers it (subset). Loose objects: the real hub adds
  * fields over time and this endpoint is outside the spec.
  */
-export const WhoamiOrg = z.looseObject({
-  type: z.literal('org'),
+/** What the user and each of their orgs have alike. */
+const accountFields = {
   id: z.string(),
   name: z.string(),
   fullname: z.string(),
   avatarUrl: z.string(),
+};
+
+export const WhoamiOrg = z.looseObject({
+  type: z.literal('org'),
+  ...accountFields,
   roleInOrg: z.string().optional(),
   plan: z.string().optional(),
   isEnterprise: z.boolean().optional(),
@@ -24,10 +29,7 @@ export type WhoamiOrg = z.infer<typeof WhoamiOrg>;
 
 export const Whoami = z.looseObject({
   type: z.literal('user'),
-  id: z.string(),
-  name: z.string(),
-  fullname: z.string(),
-  avatarUrl: z.string(),
+  ...accountFields,
   email: z.string().optional(),
   isPro: z.boolean().optional(),
   orgs: z.array(WhoamiOrg),

@@ -124,30 +124,21 @@ function encodeTensor(t: TensorDef): Encoded {
   return w.finish();
 }
 
-const ATTR_TYPE = { float: 1, int: 2, string: 3, tensor: 4, floats: 6, ints: 7 } as const;
+/** AttributeProto: each kind's type code (field 20) and how its value is written (field per kind). */
+const ATTR_ENCODING: { [K in AttrValue['kind']]: { type: number; write(w: MessageWriter, value: Extract<AttrValue, { kind: K }>['value']): void } } = {
+  float: { type: 1, write: (w, v) => w.float(2, v) },
+  int: { type: 2, write: (w, v) => w.int(3, v) },
+  string: { type: 3, write: (w, v) => w.string(4, v) },
+  tensor: { type: 4, write: (w, v) => w.message(5, encodeTensor(v)) },
+  floats: { type: 6, write: (w, v) => w.packedFloats(7, v) },
+  ints: { type: 7, write: (w, v) => w.packedInts(8, v) },
+};
 
 function encodeAttribute(name: string, a: AttrValue): Encoded {
-  const w = new MessageWriter().string(1, name).int(20, ATTR_TYPE[a.kind]);
-  switch (a.kind) {
-    case 'float':
-      w.float(2, a.value);
-      break;
-    case 'int':
-      w.int(3, a.value);
-      break;
-    case 'string':
-      w.string(4, a.value);
-      break;
-    case 'tensor':
-      w.message(5, encodeTensor(a.value));
-      break;
-    case 'floats':
-      w.packedFloats(7, a.value);
-      break;
-    case 'ints':
-      w.packedInts(8, a.value);
-      break;
-  }
+  // The table pairs each kind with its own value type; TypeScript cannot follow that through a.kind.
+  const { type, write } = ATTR_ENCODING[a.kind] as { type: number; write(w: MessageWriter, value: AttrValue['value']): void };
+  const w = new MessageWriter().string(1, name).int(20, type);
+  write(w, a.value);
   return w.finish();
 }
 
