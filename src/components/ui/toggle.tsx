@@ -1,13 +1,11 @@
 import { cn } from './cn.ts';
+import { SettingLabel } from './setting-label.tsx';
 
 /** An accessible on/off switch (role="switch"). */
 export function Toggle({ checked, onChange, label, description, disabled }: { checked: boolean; onChange(v: boolean): void; label: string; description?: string; disabled?: boolean }) {
   return (
     <label className="flex cursor-pointer items-start justify-between gap-4 py-2">
-      <span>
-        <span className="block text-sm font-medium">{label}</span>
-        {description && <span className="block text-xs text-slate-600 dark:text-slate-400">{description}</span>}
-      </span>
+      <SettingLabel label={label} description={description} />
       <button
         type="button"
         role="switch"

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { SettingLabel } from '../../components/ui/setting-label.tsx';
 
 const CHOICES = [
   { value: undefined, label: 'Leave unchanged' },
@@ -14,10 +15,7 @@ export function TriStateFlag({ name, label, description, value, onChange }: { na
   const id = useId();
   return (
     <div role="radiogroup" aria-labelledby={id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-2" data-testid={`tri-state-${name}`}>
-      <span>
-        <span id={id} className="block text-sm font-medium">{label}</span>
-        {description && <span className="block text-xs text-slate-600 dark:text-slate-400">{description}</span>}
-      </span>
+      <SettingLabel id={id} label={label} description={description} />
       <span className="flex shrink-0 gap-3 text-sm">
         {CHOICES.map((c) => (
           <label key={c.label} className="flex items-center gap-1">

@@ -1,0 +1,11 @@
+/** A setting's name with its explanation below, as switches and flag choices show them. */
+export function SettingLabel({ id, label, description }: { id?: string; label: string; description?: string }) {
+  return (
+    <span>
+      <span id={id} className="block text-sm font-medium">
+        {label}
+      </span>
+      {description && <span className="block text-xs text-slate-600 dark:text-slate-400">{description}</span>}
+    </span>
+  );
+}
