@@ -1,6 +1,9 @@
-// `npm run bench -- preview`: the model preview page in headless Chromium (SwiftShader WebGPU, so
-// WebGPU here is a CPU figure too) on the tiny demo checkpoint: forward time per step on WebGPU
-// and on WASM, side by side with onnxruntime-node CPU measured in the same run on the same inputs.
+// `npm run bench -- preview`: the model preview page in headless Chromium.
+// - preview-s (829 MiB of float32 weights in one file) and a sharded checkpoint over 2 GB, generated
+//   into tmp/ and served as local hub repos: time to the first output on WASM with an empty cache
+//   and after a reload, peak memory of all Chromium processes against the weight bytes.
+// - the tiny demo checkpoint: forward time per step on WebGPU (SwiftShader, so a CPU figure too)
+//   and on WASM, side by side with onnxruntime-node CPU measured in the same run on the same inputs.
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { chromium, type Page } from '@playwright/test';
@@ -18,6 +21,9 @@ import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
 import type { Timings } from '../src/features/preview/protocol.ts';
 import { figure, median, type Figure } from './figure.ts';
+import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
+import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
+import { measurePreview, signInTo, type PreviewRun } from './preview-checkpoint.ts';
 
 const BENCH = 'preview';
 const REPO = 'consisid-community/consisid-tiny';
@@ -25,13 +31,20 @@ const RUNS = Number(process.env.PREVIEW_BENCH_RUNS ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'tmp', 'bench-preview-dist');
 
-function build(): void {
+export function build(): void {
   // a private build so the bench never races other builds of dist/
   const r = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);
 }
 
-async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
+/** checkpoints generated into tmp/ (reused while their recipe is the same) and served as hub repos */
+const LOCAL_REPOS = {
+  'local/preview-s': { dir: path.join(root, 'tmp', 'checkpoints', 'preview-s'), config: PREVIEW_S_CONFIG, shards: 1 },
+  // 48 layers of preview-s (identity module included): 2.16 GB of float32 weights in 4 shards
+  'local/sharded-2gb': { dir: path.join(root, 'tmp', 'checkpoints', 'sharded-2gb'), config: { ...PREVIEW_S_CONFIG, num_layers: 48 }, shards: 4 },
+};
+
+export async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
   // routes are mounted once the port (and so the mock hub's base URL) is known, before any request
   const app = new Hono();
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -39,6 +52,7 @@ async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mock = await createMockHub({ baseUrl: url });
   for (const d of demoCheckpoints()) mock.registerRepoFiles(d.repoId, d.files);
+  for (const [repoId, r] of Object.entries(LOCAL_REPOS)) mock.registerRepoFolder(repoId, r.dir);
   app.use('*', async (c, next) => {
     await next();
     for (const [k, v] of Object.entries(securityHeaders)) c.res.headers.set(k, v);
@@ -77,10 +91,44 @@ async function download(page: Page): Promise<Float32Array> {
   return entryToFloat32(f.tensors.get('sample')!, 'sample');
 }
 
+const TOKEN = TOKENS.aliceWrite;
+const MIB = 2 ** 20;
+
+function runFigures(name: string, r: PreviewRun, weightBytes: number, targets: boolean): Figure[] {
+  const t = r.timings;
+  return [
+    figure(BENCH, `${name}_first_output_s`, r.firstOutputS, 's', targets ? { op: '<=', value: 15 } : undefined),
+    figure(BENCH, `${name}_peak_memory_x_weights`, r.peakPss / weightBytes, 'x', targets ? { op: '<=', value: 2.5 } : undefined),
+    figure(BENCH, `${name}_peak_memory_mib`, r.peakPss / MIB, 'MiB'),
+    figure(BENCH, `${name}_chromium_cpu_s`, r.cpuSeconds, 'CPU-s'),
+    figure(BENCH, `${name}_stages_ms`, `headers ${t.loadMs.toFixed(0)}, graph ${(t.graphBuildMs[0] ?? 0).toFixed(0)}, session ${(t.sessionCreateMs[0] ?? 0).toFixed(0)}, forward ${(t.forwardMs[0] ?? 0).toFixed(0)}`, 'ms'),
+    ...(r.notice ? [figure(BENCH, `${name}_notice`, r.notice, '')] : []),
+  ];
+}
+
+/** the big checkpoints, one at a time (each takes gigabytes of browser memory) */
+export async function localCheckpoints(url: string): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const [repoId, r] of Object.entries(LOCAL_REPOS)) {
+    const { weightBytes } = await generatedCheckpoint(r.dir, r.config, { seed: 1, shards: r.shards });
+    const name = repoId.split('/')[1]!.replace(/-/g, '_');
+    const preview = repoId === 'local/preview-s';
+    const runs = await measurePreview(url, TOKEN, repoId, { warm: preview });
+    figures.push(figure(BENCH, `${name}_weight_bytes`, weightBytes, 'B'), ...runFigures(`${name}_cold`, runs.cold, weightBytes, preview));
+    if (runs.warm) figures.push(...runFigures(`${name}_warm`, runs.warm, weightBytes, preview));
+  }
+  return figures;
+}
+
 export default async function run(): Promise<Figure[]> {
   build();
   const server = await startServer();
   const figures: Figure[] = [];
+  try {
+    figures.push(...(await localCheckpoints(server.url)));
+  } catch (e) {
+    figures.push(figure(BENCH, 'local_checkpoints_error', String((e as Error).message), ''));
+  }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
   try {
     // Node CPU (onnxruntime-node) on the same checkpoint from the same hub, same inputs
@@ -103,11 +151,7 @@ export default async function run(): Promise<Figure[]> {
 
     const context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
     const page = await context.newPage();
-    await page.goto(`/sign-in?next=${encodeURIComponent(`/preview?repo=${REPO}`)}`);
-    await page.getByLabel('Access token').fill(TOKENS.aliceWrite);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => u.pathname === '/preview');
-    await page.getByTestId('provider-reason').filter({ hasNotText: 'Checking' }).waitFor();
+    await signInTo(page, TOKEN, `/preview?repo=${REPO}`);
     figures.push(figure(BENCH, 'webgpu_adapter', ((await page.getByTestId('adapter-info').textContent().catch(() => null)) ?? 'none').replace(/^Adapter: /, ''), ''));
     await page.getByRole('button', { name: 'Inspect' }).click();
     await page.getByTestId('checkpoint-summary').waitFor();

@@ -1,11 +1,10 @@
 // Model preview: the demo checkpoints from the mock hub run in the browser on WebGPU (SwiftShader)
 // and WASM, and agree with the Node path (model library + onnxruntime-node) on the same inputs.
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
-import { parseSafetensors, entryToFloat32 } from '../src/model/safetensors/read.ts';
 import { defaultSpec, forwardArgs, generateInputs, randomTensor, relativeError, type F32Tensor, type InputSpec } from '../src/features/preview/inputs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
+import { downloadedOutput, openPreview } from './preview-support.ts';
 import { expectAccessible, signIn } from './support.ts';
 
 const TINY = 'consisid-community/consisid-tiny';
@@ -43,12 +42,6 @@ function nodeReference(baseURL: string, repoId: string, override: Partial<InputS
   return r;
 }
 
-async function openPreview(page: Page, repoId: string, provider: 'auto' | 'webgpu' | 'wasm' = 'auto') {
-  await signIn(page, undefined, `/preview?repo=${encodeURIComponent(repoId)}&provider=${provider}`);
-  await expect(page.getByRole('heading', { name: 'Model preview' })).toBeVisible();
-  await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
-}
-
 async function inspect(page: Page) {
   await page.getByRole('button', { name: 'Inspect' }).click();
   await expect(page.getByTestId('checkpoint-summary')).toBeVisible();
@@ -58,16 +51,6 @@ async function runForward(page: Page, expectedProvider: 'webgpu' | 'wasm') {
   await page.getByRole('button', { name: 'Run forward pass' }).click();
   await expect(page.getByTestId('provider-used')).toHaveText(expectedProvider, { timeout: 300_000 });
   await expect(page.getByTestId('preview-error')).toHaveCount(0);
-}
-
-/** the output tensor through the page's own "Download output (.safetensors)" button */
-async function downloadedOutput(page: Page): Promise<{ shape: number[]; data: Float32Array }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download output (.safetensors)' }).click()]);
-  expect(download.suggestedFilename()).toBe('consisid-output.safetensors');
-  const bytes = new Uint8Array(readFileSync(await download.path()));
-  const f = parseSafetensors(bytes, 'consisid-output.safetensors');
-  const e = f.tensors.get('sample')!;
-  return { shape: e.shape, data: entryToFloat32(e, 'sample') };
 }
 
 async function expectMatchesReference(page: Page, ref: Reference, provider: string) {
@@ -166,6 +149,50 @@ test('uploaded text embeddings are used; a bad upload or repo gets a clear messa
   await page.getByLabel('Repository').fill('consisid-community/no-such-model');
   await page.getByRole('button', { name: 'Inspect' }).click();
   await expect(page.getByTestId('preview-error')).toContainText('config.json: not found on the hub (HTTP 404)');
+});
+
+test('weight precisions: sizes before loading, int8 runs on WASM, its error against float32 on request', async ({ page }) => {
+  await openPreview(page, FACE, 'webgpu');
+  // SwiftShader has no shader-f16: WebGPU keeps float32 and says why
+  await expect(page.getByTestId('adapter-info')).toContainText('shader-f16 no');
+  await expect(page.getByText(/This adapter has no shader-f16: WebGPU runs float32/)).toBeVisible();
+  await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
+  await inspect(page);
+  const weights = page.getByLabel('Weights');
+  await expect(weights).toHaveValue('float32');
+  const kb = async (precision: string) => {
+    const [, n, unit] = /\(([\d.]+) (B|KB|MB|GB)\)$/.exec((await weights.locator(`option[value="${precision}"]`).textContent())!.trim())!;
+    return Number(n) * { B: 1e-3, KB: 1, MB: 1e3, GB: 1e6 }[unit as 'B']!;
+  };
+  const [f32, f16, int8, int4] = [await kb('float32'), await kb('float16'), await kb('int8'), await kb('int4')];
+  expect(f16).toBeLessThan(0.6 * f32);
+  expect(int8).toBeLessThan(0.65 * f32);
+  expect(int4).toBeLessThan(int8);
+
+  await weights.selectOption('int8');
+  await page.getByLabel('Compare with float32').check();
+  await runForward(page, 'wasm');
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { weights: string; errorVsFloat32: number };
+  expect(summary.weights).toBe('int8');
+  // the model's stated int8 tolerance (src/model/test-support/fixtures.ts), and not float32 itself
+  expect(summary.errorVsFloat32).toBeGreaterThan(0);
+  expect(summary.errorVsFloat32).toBeLessThanOrEqual(1.2e-2);
+  await expect(page.getByTestId('precision-error')).toHaveText(summary.errorVsFloat32.toExponential(2));
+});
+
+test('a browser cache that cannot keep the weights gives an uncached run and a one-line notice', async ({ page, baseURL }) => {
+  const ref = nodeReference(baseURL!, TINY);
+  // a real refusal: Cache Storage over its quota (as in private mode, or a full disk)
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL!).origin, quotaSize: 1000 });
+  await openPreview(page, TINY, 'wasm');
+  await inspect(page);
+  await runForward(page, 'wasm');
+  const notice = page.getByTestId('preview-notice');
+  await expect(notice).toHaveText(/^The browser cache could not keep the weights \(.+\): they stream from the hub uncached\.$/);
+  expect((await notice.textContent())!.includes('\n')).toBe(false);
+  await expectMatchesReference(page, await ref, 'wasm');
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
 });
 
 test('the weight download shows progress and can be cancelled', async ({ page }) => {

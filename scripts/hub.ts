@@ -1,4 +1,4 @@
-// `npm run hub -- [--port <port>] [--host <host>] [--data <dir>] [--spec-only]`: the mock hub alone,
+// `npm run hub -- [--port <port>] [--host <host>] [--data <dir>] [--spec-only] [--repo <owner/name>=<folder>]`: the mock hub alone,
 // with the demo checkpoint repos. MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers
 // with Retry-After; MOCK_HUB_SPEC_ONLY=1 is the same as --spec-only.
 import { serve } from '@hono/node-server';
@@ -9,9 +9,9 @@ import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
 import { createDemoHub, demoHubLines } from './demo-hub.ts';
 
-const { port, host, dataDir, specOnly } = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
+const { port, host, dataDir, specOnly, repoFolders = [] } = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
 const limit = rateLimitFromEnv(process.env.MOCK_HUB_RATE_LIMIT);
-const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, ...(limit ? { rateLimit: limit } : {}) });
+const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, ...(limit ? { rateLimit: limit } : {}) }, repoFolders);
 
 const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
   const url = `http://${host}:${info.port}`;
@@ -19,7 +19,7 @@ const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
     [
       `Mock hub: ${url}  (OpenAPI: ${url}/openapi.json)`,
       `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory'}`,
-      ...demoHubLines(demoRepoIds, specOnly),
+      ...demoHubLines(demoRepoIds, specOnly, repoFolders, url),
       ...(limit ? [`Rate limit: ${limit.requests} requests per ${limit.windowMs / 1000} s per token`] : []),
     ],
     hub,

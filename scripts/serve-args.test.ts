@@ -16,6 +16,10 @@ describe('npm start flags', () => {
     expect(parseServeArgs(['--fresh'], { HUB_DATA_DIR: '/tmp/hub' }).dataDir).toBeUndefined();
   });
 
+  it('serves local checkpoint folders given with --repo', () => {
+    expect(parseServeArgs(['--repo', 'me/ckpt=.', '--fresh']).repoFolders).toEqual([{ repoId: 'me/ckpt', dir: process.cwd() }]);
+  });
+
   it('refuses unknown, misspelt and contradictory flags, and bad ports, naming them', () => {
     expect(() => parseServeArgs(['--dat', 'x'])).toThrow(new UsageError('unknown option --dat (did you mean --data?)'));
     expect(() => parseServeArgs(['--no-open'])).toThrow(/unknown option --no-open/);

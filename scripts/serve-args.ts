@@ -3,12 +3,13 @@
 import { parseCommandLine, parseOrExit, UsageError } from '../src/cli/command-line.ts';
 import { HUB_SERVER_OPTIONS, hubServerArgs, type HubServerArgs } from '../src/mock-hub/cli-args.ts';
 
-export const SERVE_USAGE = `usage: npm start -- [--port 4700] [--host 127.0.0.1] [--data <dir> | --fresh] [--spec-only]
+export const SERVE_USAGE = `usage: npm start -- [--port 4700] [--host 127.0.0.1] [--data <dir> | --fresh] [--spec-only] [--repo <owner/name>=<folder> ...]
   --port       port to listen on (default: $PORT, else 4700; 0 picks a free one)
   --host       interface to bind (default 127.0.0.1)
   --data       persist state in this folder (default: $HUB_DATA_DIR, else .data)
   --fresh      start from the seed, in memory (nothing persisted)
-  --spec-only  only what the real hub has: mock-only routes answer 404 (also MOCK_HUB_SPEC_ONLY=1)`;
+  --spec-only  only what the real hub has: mock-only routes answer 404 (also MOCK_HUB_SPEC_ONLY=1)
+  --repo       serve a local checkpoint folder as this hub repository (repeatable)`;
 
 export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): HubServerArgs {
   const { values } = parseCommandLine(argv, { ...HUB_SERVER_OPTIONS, fresh: { type: 'boolean' } });

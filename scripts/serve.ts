@@ -10,9 +10,9 @@ import { createDemoHub, demoHubLines } from './demo-hub.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveArgsOrExit } from './serve-args.ts';
 
-const { port, host, dataDir, specOnly } = serveArgsOrExit(process.argv.slice(2), process.env);
+const { port, host, dataDir, specOnly, repoFolders = [] } = serveArgsOrExit(process.argv.slice(2), process.env);
 
-const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly });
+const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly }, repoFolders);
 const app = new Hono();
 
 app.use('*', async (c, next) => {
@@ -38,7 +38,7 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       `Hub Console: ${url}`,
       `Mock hub API: ${url}/api  (OpenAPI: ${url}/openapi.json)`,
       `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory (fresh)'}`,
-      ...demoHubLines(demoRepoIds, specOnly),
+      ...demoHubLines(demoRepoIds, specOnly, repoFolders, url),
     ],
     hub,
   );

@@ -43,6 +43,8 @@ export interface MockHub {
   /** The route table (registered and documented). */
   routes: readonly AnyRoute[];
   registerRepoFiles(repoId: string, files: RepoFile[], revision?: string): void;
+  /** serves a local folder as a repository's files (`npm start -- --repo owner/name=folder`) */
+  registerRepoFolder(repoId: string, dir: string, revision?: string): void;
   /** Runs `fn` on close (timers, sockets of modules built on the hub). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -77,6 +79,7 @@ export async function createMockHub(opts: MockHubOptions = {}): Promise<MockHub>
     context,
     routes,
     registerRepoFiles: (repoId, list, revision) => files.register(repoId, list, revision),
+    registerRepoFolder: (repoId, dir, revision) => files.registerFolder(repoId, dir, revision),
     onClose: (fn) => void closers.push(fn),
     close: async () => {
       for (const fn of closers.splice(0).reverse()) await fn();

@@ -1,7 +1,7 @@
 // ConsisIDTransformer3DModel: from_pretrained + forward on onnxruntime, browser-safe (Node adds
 // local folders and onnxruntime-node through src/model/node.ts).
 import { loadCheckpoint, type Checkpoint, type LoadOptions } from './loader/load-checkpoint.ts';
-import { hubSource } from './loader/hub-source.ts';
+import { hubSource } from './loader/hub-files.ts';
 import type { FileSource } from './loader/file-source.ts';
 import { browserEnvironment, type ModelEnvironment } from './environment.ts';
 import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';

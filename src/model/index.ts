@@ -10,7 +10,7 @@ export { prepareRotaryEmbeddings, type RotaryRequest } from './rope.ts';
 export { ForwardInputError, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 export { argsFromNamedTensors } from './named-inputs.ts';
 export { demoCheckpoints, consisidTinyFiles, consisidPreviewSFiles, CONSISID_TINY_CONFIG, CONSISID_PREVIEW_S_CONFIG, type DemoCheckpoint } from './demo-checkpoints.ts';
-export { hubSource, fileUrl, HubDownloadError, DEFAULT_HUB_URL, type HubSourceOptions } from './loader/hub-source.ts';
+export { hubSource, hubFileUrl, HubFileError, DEFAULT_HUB_URL, type HubRepo } from './loader/hub-files.ts';
 export { memorySource } from './loader/memory-source.ts';
 export { loadCheckpoint, fileFromBytes, CheckpointError, type Checkpoint, type CheckpointFile, type CheckpointFiles } from './loader/load-checkpoint.ts';
 export type { DownloadProgress, FileSource, RandomAccessFile, ReadOptions } from './loader/file-source.ts';

@@ -44,6 +44,7 @@ export async function sessionModel(model: ModelDef, files: CheckpointFiles, opts
       const f = file(t.external, t.name);
       if (f.path) externalData.set(f.name, { kind: 'path', path: f.path });
       else if (f.bytes) externalData.set(f.name, { kind: 'bytes', data: f.bytes });
+      else if (f.blob) externalData.set(f.name, { kind: 'blob', data: f.blob() });
       else {
         initializers.push(own(t, await read(t.external, t.name), 'tensor'));
         continue;

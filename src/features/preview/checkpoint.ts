@@ -1,19 +1,22 @@
 // What a checkpoint on the hub holds, read before loading: config.json, the shard index (if any)
-// and each safetensors header via HTTP Range; then the download (progress, cancel, cache).
+// and each safetensors header (Range requests, or the start of the cached file); then the
+// download into the browser cache, with progress and cancel. Fetching and caching are the
+// model loader's (src/model/loader); this file decides what the page shows.
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
+import { BrowserCacheError, cachedFile, openCache } from '../../model/loader/browser-cache.ts';
+import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
+import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
+import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
-import { cachedFile, putCachedFile, putCachedStream } from './weight-cache.ts';
+import { collectWeights, type WeightSet } from '../../model/safetensors/weight-set.ts';
+import type { SafetensorsHeader } from '../../model/safetensors/read.ts';
 
-export interface CheckpointRef {
-  hubUrl: string;
-  token: string | null;
-  repoId: string;
-  subfolder: string;
-  revision: string;
-}
+/** a checkpoint folder on the hub; serializable (it goes to the worker) */
+export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfolder' | 'revision'>> & { token: string | null };
 
 export interface WeightFile {
   name: string;
+  header: SafetensorsHeader;
   url: string;
   size: number;
   etag: string | null;
@@ -25,11 +28,11 @@ export interface WeightFile {
 
 export interface CheckpointInfo {
   ref: CheckpointRef;
-  configUrl: string;
-  indexUrl: string | null;
   rawConfig: Record<string, unknown>;
   config: ConsisIDConfig;
   files: WeightFile[];
+  /** every tensor as the headers describe it (no bytes) */
+  weights: WeightSet;
   params: number;
   /** parameters per safetensors dtype */
   dtypes: Record<string, number>;
@@ -39,164 +42,57 @@ export interface CheckpointInfo {
   missingBytes: number;
 }
 
-const DTYPE_BYTES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
-const MAX_HEADER = 100 * 1024 * 1024;
-
-export class CheckpointError extends Error {
-  override name = 'CheckpointError';
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
-
-export function resolveUrl(ref: CheckpointRef, file: string): string {
-  const base = ref.hubUrl.replace(/\/+$/, '');
-  const sub = ref.subfolder.replace(/^\/+|\/+$/g, '');
-  const repo = ref.repoId.split('/').map(encodeURIComponent).join('/');
-  return `${base}/${repo}/resolve/${encodeURIComponent(ref.revision || 'main')}/${sub ? `${sub.split('/').map(encodeURIComponent).join('/')}/` : ''}${encodeURIComponent(file)}`;
-}
-
-function authHeaders(ref: CheckpointRef, extra: Record<string, string> = {}): Headers {
-  const h = new Headers(extra);
-  if (ref.token) h.set('authorization', `Bearer ${ref.token}`);
-  return h;
-}
-
-async function hubFetch(ref: CheckpointRef, url: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
-  let r: Response;
-  try {
-    r = await fetch(url, { ...init, headers: authHeaders(ref, init.headers) });
-  } catch (e) {
-    if ((e as Error).name === 'AbortError') throw e;
-    throw new CheckpointError(`could not reach the hub for ${fileOf(url)}: ${(e as Error).message}`);
-  }
-  return r;
-}
-
-const fileOf = (url: string) => decodeURIComponent(new URL(url).pathname.split('/resolve/')[1]?.split('/').slice(1).join('/') ?? url);
-
-async function expectOk(r: Response, url: string): Promise<Response> {
-  if (r.ok) return r;
-  const what = fileOf(url);
-  if (r.status === 401) throw new CheckpointError(`${what}: the hub wants a valid token (HTTP 401)`, 401);
-  if (r.status === 403) throw new CheckpointError(`${what}: this token may not read the repository (HTTP 403)`, 403);
-  if (r.status === 404) throw new CheckpointError(`${what}: not found on the hub (HTTP 404); check the repo id, subfolder and revision`, 404);
-  throw new CheckpointError(`${what}: HTTP ${r.status}`, r.status);
-}
-
-interface HeaderSummary {
+export interface HeaderSummary {
   tensors: number;
   params: number;
   dtypes: Record<string, number>;
 }
 
-export function summarizeHeader(json: string, file: string): HeaderSummary {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw new CheckpointError(`${file}: the safetensors header is not valid JSON`);
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new CheckpointError(`${file}: the safetensors header is not a JSON object`);
+export function summarizeHeader(header: SafetensorsHeader): HeaderSummary {
   const out: HeaderSummary = { tensors: 0, params: 0, dtypes: {} };
-  for (const [name, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (name === '__metadata__') continue;
-    const e = v as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (typeof e?.dtype !== 'string' || !(e.dtype in DTYPE_BYTES) || !Array.isArray(e.shape) || !e.shape.every((d) => Number.isInteger(d) && d >= 0)) {
-      throw new CheckpointError(`${file}: tensor "${name}" has an invalid header entry`);
-    }
-    const n = (e.shape as number[]).reduce((a, b) => a * b, 1);
+  for (const t of header.tensors.values()) {
+    const n = t.shape.reduce((a, b) => a * b, 1);
     out.tensors++;
     out.params += n;
-    out.dtypes[e.dtype] = (out.dtypes[e.dtype] ?? 0) + n;
+    out.dtypes[t.dtype] = (out.dtypes[t.dtype] ?? 0) + n;
   }
   return out;
 }
 
-function headerLength(bytes: Uint8Array, file: string): number {
-  if (bytes.byteLength < 8) throw new CheckpointError(`${file}: shorter than the 8-byte safetensors header length`);
-  const n = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
-  if (n > BigInt(MAX_HEADER)) throw new CheckpointError(`${file}: header of ${n} bytes exceeds the ${MAX_HEADER}-byte limit`);
-  return Number(n);
-}
-
-const totalFromContentRange = (h: string | null): number | null => {
-  const m = h ? /\/(\d+)\s*$/.exec(h) : null;
-  return m ? Number(m[1]) : null;
-};
-
-/** header of a remote safetensors file with two Range requests (8 bytes, then the JSON) */
-async function remoteHeader(ref: CheckpointRef, url: string, signal?: AbortSignal): Promise<{ json: string; size: number; etag: string | null }> {
-  const file = fileOf(url);
-  const first = await expectOk(await hubFetch(ref, url, { headers: { range: 'bytes=0-7' }, signal }), url);
-  const etag = first.headers.get('etag');
-  if (first.status === 200) {
-    // No Range support: the whole file came back.
-    const all = new Uint8Array(await first.arrayBuffer());
-    const n = headerLength(all, file);
-    return { json: new TextDecoder().decode(all.subarray(8, 8 + n)), size: all.byteLength, etag };
-  }
-  const size = totalFromContentRange(first.headers.get('content-range'));
-  const n = headerLength(new Uint8Array(await first.arrayBuffer()), file);
-  if (size !== null && 8 + n > size) throw new CheckpointError(`${file}: header of ${n} bytes runs past the end of the ${size}-byte file`);
-  const second = await expectOk(await hubFetch(ref, url, { headers: { range: `bytes=8-${8 + n - 1}` }, signal }), url);
-  const bytes = new Uint8Array(await second.arrayBuffer());
-  return { json: new TextDecoder().decode(bytes.subarray(0, n)), size: size ?? totalFromContentRange(second.headers.get('content-range')) ?? 0, etag };
-}
-
-/** ETag of a file on the hub (HEAD), or null when the hub does not say. */
-async function remoteEtag(ref: CheckpointRef, url: string, signal?: AbortSignal): Promise<{ etag: string | null; ok: boolean }> {
-  try {
-    const r = await hubFetch(ref, url, { method: 'HEAD', signal });
-    return { etag: r.ok ? r.headers.get('etag') : null, ok: r.ok };
-  } catch (e) {
-    if ((e as Error).name === 'AbortError') throw e;
-    return { etag: null, ok: false };
-  }
-}
-
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
-  const url = resolveUrl(ref, name);
+  const url = hubFileUrl(ref, name);
   const hit = await cachedFile(url);
   if (hit) {
-    const head = await remoteEtag(ref, url, signal);
-    // A cached file is used when the hub still has the same ETag, or cannot be asked.
-    if (!head.ok || !head.etag || !hit.etag || head.etag === hit.etag) {
-      const bytes = new Uint8Array(await hit.response.arrayBuffer());
-      const n = headerLength(bytes, name);
-      const s = summarizeHeader(new TextDecoder().decode(bytes.subarray(8, 8 + n)), name);
-      return { name, url, size: bytes.byteLength, etag: hit.etag, ...s, cached: true };
+    // a cached file is used while the hub has the same ETag, or cannot be asked
+    const head = await hubFetch(ref, name, { method: 'HEAD', signal }).catch((e: Error) => {
+      if (e.name === 'AbortError') throw e;
+      return null;
+    });
+    const etag = head?.headers.get('etag');
+    if (!etag || !hit.etag || etag === hit.etag) {
+      // only the chunks holding the header are read
+      const header = await readSafetensorsHeaderFrom(blobFile(await hit.blob()), name);
+      return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
     }
   }
-  const h = await remoteHeader(ref, url, signal);
-  return { name, url, size: h.size, etag: h.etag, ...summarizeHeader(h.json, name), cached: false };
+  const f = await openHubFile(ref, name, signal);
+  if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
+  const header = await readSafetensorsHeaderFrom(f, name);
+  return { name, header, url, size: f.size, etag: f.etag, ...summarizeHeader(header), cached: false };
 }
 
 export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {
-  if (!/^[\w.-]+(\/[\w.-]+)?$/.test(ref.repoId)) throw new CheckpointError('repo id must look like "owner/name"');
-  const configUrl = resolveUrl(ref, 'config.json');
-  const cr = await expectOk(await hubFetch(ref, configUrl, { signal }), configUrl);
+  if (!/^[\w.-]+(\/[\w.-]+)?$/.test(ref.repoId)) throw new Error('repo id must look like "owner/name"');
   let rawConfig: Record<string, unknown>;
   try {
-    rawConfig = (await cr.json()) as Record<string, unknown>;
-  } catch {
-    throw new CheckpointError('config.json is not valid JSON');
+    rawConfig = (await (await hubFetchRequired(ref, 'config.json', { signal })).json()) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new Error('config.json is not valid JSON', { cause: e });
+    throw e;
   }
   const config = parseConfig(rawConfig, `${ref.repoId}/${ref.subfolder ? `${ref.subfolder}/` : ''}config.json`);
-  const idxUrl = resolveUrl(ref, WEIGHTS_INDEX_NAME);
-  const ir = await hubFetch(ref, idxUrl, { signal });
-  let names: string[];
-  let indexUrl: string | null = null;
-  if (ir.status === 404) {
-    names = [WEIGHTS_NAME];
-  } else {
-    await expectOk(ir, idxUrl);
-    names = shardFiles(parseShardIndex(await ir.text(), WEIGHTS_INDEX_NAME));
-    indexUrl = idxUrl;
-  }
+  const index = await hubFetch(ref, WEIGHTS_INDEX_NAME, { signal });
+  const names = index ? shardFiles(parseShardIndex(await index.text(), WEIGHTS_INDEX_NAME)) : [WEIGHTS_NAME];
   // headers of up to 4 shards at a time
   const files: WeightFile[] = new Array(names.length);
   let next = 0;
@@ -206,17 +102,15 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
   await Promise.all(Array.from({ length: Math.min(4, names.length) }, worker));
   const dtypes: Record<string, number> = {};
   for (const f of files) for (const [d, n] of Object.entries(f.dtypes)) dtypes[d] = (dtypes[d] ?? 0) + n;
-  const downloadBytes = files.reduce((a, f) => a + f.size, 0);
   return {
     ref,
-    configUrl,
-    indexUrl,
     rawConfig,
     config,
     files,
+    weights: collectWeights(files),
     params: files.reduce((a, f) => a + f.params, 0),
     dtypes,
-    downloadBytes,
+    downloadBytes: files.reduce((a, f) => a + f.size, 0),
     missingBytes: files.filter((f) => !f.cached).reduce((a, f) => a + f.size, 0),
   };
 }
@@ -230,42 +124,39 @@ export interface DownloadProgress {
   overallTotal: number;
 }
 
+export type DownloadResult = { cached: true } | { cached: false; reason: string };
+
 /**
- * Downloads the weight files not in the cache and stores them; config.json and the shard index
- * are fetched again (small) so the model loader reads what was inspected. Cancel with the signal.
+ * Downloads the weight files not in the cache straight into it, a chunk per Range request (never
+ * a whole file in page memory). When the browser cache cannot store them (quota, entry size,
+ * private mode) the download stops and says why: the worker then streams the weights from the
+ * hub, uncached. Cancel with the signal.
  */
-export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<{ downloaded: number }> {
-  const { ref } = info;
-  const small = [info.configUrl, ...(info.indexUrl ? [info.indexUrl] : [])];
-  for (const url of small) {
-    const r = await expectOk(await hubFetch(ref, url, { signal: opts.signal }), url);
-    await putCachedFile(url, new Uint8Array(await r.arrayBuffer()), r.headers.get('etag'));
-  }
+export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<DownloadResult> {
   const todo = info.files.filter((f) => !f.cached);
   const overallTotal = todo.reduce((a, f) => a + f.size, 0);
   let overallLoaded = 0;
-  let downloaded = 0;
-  for (const f of todo) {
-    const r = await expectOk(await hubFetch(ref, f.url, { signal: opts.signal }), f.url);
-    const total = Number(r.headers.get('content-length') ?? f.size) || f.size;
-    let loaded = 0;
-    // streamed straight into Cache Storage: a multi-gigabyte checkpoint is never held in page memory
-    const progress = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, ctl) {
-        loaded += chunk.byteLength;
-        overallLoaded += chunk.byteLength;
-        opts.onProgress?.({ file: f.name, loaded, total, overallLoaded, overallTotal });
-        ctl.enqueue(chunk);
-      },
-    });
-    try {
-      await putCachedStream(f.url, r.body!.pipeThrough(progress), total, r.headers.get('etag') ?? f.etag);
-    } catch (e) {
-      opts.signal?.throwIfAborted();
-      throw new CheckpointError(`${f.name}: ${(e as Error).message.replace(`${f.url}: `, '')}`);
+  try {
+    const chunks = { cache: await openCache(), signal: opts.signal };
+    for (const f of todo) {
+      let loaded = 0;
+      const file = new ChunkedHubFile(info.ref, f.name, f.size, f.etag, {
+        ...chunks,
+        onFetched: (n) => {
+          loaded += n;
+          overallLoaded += n;
+          opts.onProgress?.({ file: f.name, loaded, total: f.size, overallLoaded, overallTotal });
+        },
+        onCacheError: (e) => {
+          throw e;
+        },
+      });
+      if (!(await file.download())) throw new BrowserCacheError(`${f.name} was not stored`);
     }
-    f.cached = true;
-    downloaded += loaded;
+  } catch (e) {
+    opts.signal?.throwIfAborted();
+    if (e instanceof BrowserCacheError) return { cached: false, reason: e.message };
+    throw e;
   }
-  return { downloaded };
+  return { cached: true };
 }

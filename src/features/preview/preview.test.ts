@@ -4,8 +4,8 @@ import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../../model/dem
 import { defaultSpec, forwardArgs, gaussian, generateInputs, inputLimits, relativeError, validateSpec } from './inputs.ts';
 import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
 import { channelStats, frameToRgba, rgbProjection } from './latent-view.ts';
-import { parseRange } from './weight-cache.ts';
 import { summarizeHeader } from './checkpoint.ts';
+import { parseSafetensorsHeader } from '../../model/safetensors/read.ts';
 
 const tiny = parseConfig(CONSISID_TINY_CONFIG);
 const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
@@ -112,19 +112,12 @@ describe('latent view', () => {
   });
 });
 
-describe('cache helpers', () => {
-  it('parses Range headers', () => {
-    expect(parseRange('bytes=0-7', 100)).toEqual({ start: 0, end: 7 });
-    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
-    expect(parseRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
-    expect(parseRange('bytes=200-300', 100)).toBeNull();
-    expect(parseRange(null, 100)).toBeNull();
-  });
-
+describe('checkpoint headers', () => {
   it('summarizes safetensors headers and rejects bad entries', () => {
-    const s = summarizeHeader(JSON.stringify({ __metadata__: { a: 'b' }, w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] } }), 'x');
+    const header = (json: string, file: string) => parseSafetensorsHeader(new TextEncoder().encode(json), 2 ** 40, file);
+    const s = summarizeHeader(header(JSON.stringify({ __metadata__: { a: 'b' }, w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] } }), 'x'));
     expect(s).toEqual({ tensors: 2, params: 9, dtypes: { F16: 6, F32: 3 } });
-    expect(() => summarizeHeader('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors')).toThrow(/x.safetensors: tensor "w"/);
+    expect(() => summarizeHeader(header('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(/x.safetensors: tensor "w"/);
   });
 });
 

@@ -1,4 +1,6 @@
-// Messages between the preview page and its model worker.
+// The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
+import type { HubFileEntry } from '../../model/loader/hub-file-chunks.ts';
+import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
 
@@ -19,14 +21,24 @@ export interface RunRequest {
   /** classifier-free guidance scale; 1 or less turns it off */
   guidance: number;
   uploads: Uploads;
+  /** a forward pass is run again in float32 and compared (max relative error) */
+  compare: boolean;
 }
 
-export type ToWorker =
-  | { type: 'load'; ref: CheckpointRef; files: string[]; device: Device; threads: number; /** WebGPU session failures fall back to WASM (automatic provider choice) */ fallback: boolean }
-  | { type: 'run'; id: number; request: RunRequest };
+export interface LoadRequest {
+  ref: CheckpointRef;
+  /** the weight files as inspected (size and ETag) */
+  files: HubFileEntry[];
+  device: Device;
+  threads: number;
+  /** WebGPU session failures fall back to WASM (automatic provider choice) */
+  fallback: boolean;
+  /** how the large Linear layers hold their weights */
+  weights: WeightPrecision;
+}
 
 export interface Timings {
-  /** reading the cached files and parsing the weights */
+  /** reading the weights (browser cache or hub) and parsing them */
   loadMs: number;
   graphBuildMs: number[];
   sessionCreateMs: number[];
@@ -34,11 +46,33 @@ export interface Timings {
   rotaryMs: number;
 }
 
-export type FromWorker =
-  | { type: 'log'; message: string }
-  | { type: 'fallback'; from: Device; to: Device; reason: string }
-  | { type: 'loaded'; device: Device; loadMs: number; params: number }
-  | { type: 'stage'; id: number; stage: string }
-  | { type: 'step'; id: number; index: number; total: number; timestep: number; shape: number[]; latents: Float32Array; forwardMs: number }
-  | { type: 'done'; id: number; shape: number[]; sample: Float32Array; timings: Timings; provider: string }
-  | { type: 'error'; id: number | null; message: string };
+export interface StepFrame {
+  index: number;
+  total: number;
+  timestep: number;
+  shape: number[];
+  latents: Float32Array;
+  forwardMs: number;
+}
+
+export interface RunResult {
+  shape: number[];
+  sample: Float32Array;
+  timings: Timings;
+  /** the device the output was computed on (after any fallback) */
+  provider: Device;
+  weights: WeightPrecision;
+  /** with `compare`: the same forward in float32, and max|out - float32| / max|float32| */
+  compared?: { error: number; forwardMs: number };
+}
+
+/** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */
+export type LoadEvent = { type: 'notice'; text: string } | { type: 'download'; loaded: number; total: number };
+export type RunEvent = { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
+
+export type PreviewApi = {
+  load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };
+  run: { args: RunRequest; result: RunResult; event: RunEvent };
+  /** after a run: the weight chunks the session did not read go into the cache too; true when every file is cached */
+  finishCache: { args: null; result: boolean; event: never };
+};

@@ -54,3 +54,30 @@ describe('repo file serving', () => {
     expect(missing.headers.get('x-error-message')).toContain('nope.bin');
   });
 });
+
+describe('a local folder served as a repository', () => {
+  it('streams its files from disk with ranges, and nothing outside the folder', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const root = mkdtempSync(path.join(tmpdir(), 'repo-folder-'));
+    const dir = path.join(root, 'ckpt');
+    mkdirSync(path.join(dir, 'transformer'), { recursive: true });
+    writeFileSync(path.join(dir, 'transformer', 'w.bin'), bytes);
+    writeFileSync(path.join(root, 'secret.txt'), 'no');
+    const hub = await testHub();
+    hub.registerRepoFolder('me/local', dir);
+    const url = '/me/local/resolve/main/transformer/w.bin';
+    const full = await hub.app.request(url);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-length')).toBe('1000');
+    expect(new Uint8Array(await full.arrayBuffer())).toEqual(bytes);
+    const part = await hub.app.request(url, { headers: { range: 'bytes=990-' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 990-999/1000');
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.subarray(990));
+    expect((await hub.app.request(url, { headers: { 'if-none-match': full.headers.get('etag')! } })).status).toBe(304);
+    for (const p of ['transformer', 'nope.bin', '..%2Fsecret.txt', 'transformer/..%2F..%2Fsecret.txt']) expect((await hub.app.request(`/me/local/resolve/main/${p}`)).status, p).toBe(404);
+    expect((await hub.app.request('/me/local/resolve/v2/transformer/w.bin')).status).toBe(404);
+  });
+});

@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { errorResponse } from '../http/respond.ts';
 import { parseRange } from './byte-range.ts';
@@ -9,29 +13,59 @@ export interface RepoFile {
 }
 
 interface StoredFile {
-  bytes: Uint8Array<ArrayBuffer>;
+  size: number;
   etag: string;
+  /** bytes [start, end] (inclusive) */
+  body(start: number, end: number): BodyInit;
 }
 
 export interface RepoFiles {
   register(repoId: string, files: RepoFile[], revision?: string): void;
-  get(repoId: string, revision: string, path: string): { file: StoredFile; commit: string } | undefined;
+  /** serves a local folder as the repository's files, read from disk per request (never held in memory) */
+  registerFolder(repoId: string, dir: string, revision?: string): void;
+  get(repoId: string, revision: string, path: string): Promise<{ file: StoredFile; commit: string } | undefined>;
+}
+
+const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+
+function memoryFile(bytes: Uint8Array): StoredFile {
+  const copy = new Uint8Array(bytes);
+  return { size: copy.byteLength, etag: `"${createHash('sha256').update(copy).digest('hex')}"`, body: (start, end) => copy.subarray(start, end + 1) };
+}
+
+/** a file under `dir`, or undefined for anything else (a folder, a missing file, a path that leaves `dir`) */
+async function diskFile(dir: string, rel: string): Promise<StoredFile | undefined> {
+  const full = path.resolve(dir, rel);
+  if (!full.startsWith(path.resolve(dir) + path.sep)) return undefined;
+  const st = await stat(full).catch(() => null);
+  if (!st?.isFile()) return undefined;
+  return {
+    size: st.size,
+    // the content is not hashed (gigabytes): size and modification time stand for it
+    etag: `"${sha1(`${rel}:${st.size}:${st.mtimeMs}`)}"`,
+    body: (start, end) => Readable.toWeb(createReadStream(full, { start, end })) as ReadableStream<Uint8Array>,
+  };
 }
 
 /** `repoId` is `namespace/name` for models, `datasets/namespace/name` or `spaces/namespace/name` otherwise. */
 export function createRepoFiles(): RepoFiles {
   const revisions = new Map<string, Map<string, StoredFile>>();
+  const folders = new Map<string, string>();
   return {
     register(repoId, files, revision = 'main') {
       const key = `${repoId}@${revision}`;
       const map = revisions.get(key) ?? new Map<string, StoredFile>();
-      for (const f of files) map.set(f.path.replace(/^\/+/, ''), { bytes: new Uint8Array(f.bytes), etag: `"${createHash('sha256').update(f.bytes).digest('hex')}"` });
+      for (const f of files) map.set(f.path.replace(/^\/+/, ''), memoryFile(f.bytes));
       revisions.set(key, map);
     },
-    get(repoId, revision, path) {
-      const file = revisions.get(`${repoId}@${revision}`)?.get(path);
-      if (!file) return undefined;
-      return { file, commit: createHash('sha1').update(`${repoId}@${revision}`).digest('hex') };
+    registerFolder(repoId, dir, revision = 'main') {
+      folders.set(`${repoId}@${revision}`, dir);
+    },
+    async get(repoId, revision, path) {
+      const key = `${repoId}@${revision}`;
+      const dir = folders.get(key);
+      const file = revisions.get(key)?.get(path) ?? (dir !== undefined ? await diskFile(dir, path) : undefined);
+      return file && { file, commit: sha1(key) };
     },
   };
 }
@@ -46,7 +80,7 @@ function safeDecode(s: string): string | undefined {
 
 /** `GET|HEAD /{ns}/{repo}/resolve/{revision}/{path...}` (plus `/datasets/...`, `/spaces/...`), public, with ranges. */
 export function mountRepoFiles(app: Hono, files: RepoFiles): void {
-  const serve = (prefix: string) => (c: Context) => {
+  const serve = (prefix: string) => async (c: Context) => {
     const { ns, repo, revision } = c.req.param() as Record<string, string>;
     const marker = `/resolve/${revision}/`;
     const rawPath = c.req.path.slice(c.req.path.indexOf(marker) + marker.length);
@@ -54,10 +88,10 @@ export function mountRepoFiles(app: Hono, files: RepoFiles): void {
     const rev = safeDecode(revision!);
     if (path === undefined || rev === undefined) return errorResponse(c, 400, 'path: malformed percent-encoding in the revision or file path');
     const repoId = `${prefix}${ns}/${repo}`;
-    const found = files.get(repoId, rev, path);
+    const found = await files.get(repoId, rev, path);
     if (!found) return errorResponse(c, 404, `file "${path}" not found in ${repoId} at revision ${revision}`, { 'X-Error-Code': 'EntryNotFound' });
     const { file, commit } = found;
-    const size = file.bytes.byteLength;
+    const size = file.size;
     const headers: Record<string, string> = {
       'Accept-Ranges': 'bytes',
       ETag: file.etag,
@@ -72,13 +106,12 @@ export function mountRepoFiles(app: Hono, files: RepoFiles): void {
     }
     const head = c.req.method === 'HEAD';
     if (range.kind === 'partial') {
-      const body = file.bytes.subarray(range.start, range.end + 1);
       headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
-      headers['Content-Length'] = String(body.byteLength);
-      return new Response(head ? null : body, { status: 206, headers });
+      headers['Content-Length'] = String(range.end - range.start + 1);
+      return new Response(head ? null : file.body(range.start, range.end), { status: 206, headers });
     }
     headers['Content-Length'] = String(size);
-    return new Response(head ? null : file.bytes, { status: 200, headers });
+    return new Response(head || size === 0 ? null : file.body(0, size - 1), { status: 200, headers });
   };
   for (const prefix of ['datasets/', 'spaces/']) app.on(['GET', 'HEAD'], `/${prefix}:ns/:repo/resolve/:revision/*`, serve(prefix));
   app.on(['GET', 'HEAD'], '/:ns/:repo/resolve/:revision/*', serve(''));

@@ -22,6 +22,7 @@ async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uin
   const source = m.externalData.get(loc.location);
   if (!source) throw new Error(`no data for external location ${loc.location}`);
   if (source.kind === 'bytes') return source.data.subarray(loc.offset, loc.offset + loc.length);
+  if (source.kind === 'blob') return new Uint8Array(await source.data.slice(loc.offset, loc.offset + loc.length).arrayBuffer());
   const fh = await open(source.path, 'r');
   try {
     const out = new Uint8Array(loc.length);

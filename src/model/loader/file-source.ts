@@ -19,6 +19,8 @@ export interface RandomAccessFile {
   read(offset: number, length: number, opts?: ReadOptions): Promise<Uint8Array>;
   /** where onnxruntime can read the file itself (Node: its path on disk) */
   path?: string;
+  /** the whole file as a Blob that onnxruntime-web reads slice by slice (browser: cached or streamed) */
+  blob?(): Blob;
 }
 
 export interface FileSource {

@@ -3,7 +3,7 @@
 // are not read past their headers; sessions take the tensors from the files.
 import { parseConfig, type ConsisIDConfig } from '../config.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../safetensors/index-file.ts';
-import { SafetensorsError, parseSafetensorsHeader, readHeaderLength } from '../safetensors/read.ts';
+import { SafetensorsError, parseSafetensorsHeader, readHeaderLength, type SafetensorsHeader } from '../safetensors/read.ts';
 import { collectWeights, weightShapes, type WeightFile, type WeightSet } from '../safetensors/weight-set.ts';
 import { checkParameters } from '../graph/parameters.ts';
 import type { FileSource, RandomAccessFile, ReadOptions } from './file-source.ts';
@@ -61,11 +61,16 @@ async function openWeightFile(source: FileSource, name: string, opts: LoadOption
   return bytes && fileFromBytes(name, describe, bytes);
 }
 
+/** the safetensors header of a file read in parts: its first 8 bytes, then the JSON */
+export async function readSafetensorsHeaderFrom(f: RandomAccessFile, describe: string): Promise<SafetensorsHeader> {
+  if (f.size < 8) throw new SafetensorsError(`${describe}: truncated, ${f.size} bytes is shorter than the 8-byte header length`);
+  const n = readHeaderLength(await f.read(0, 8), describe);
+  if (8 + n > f.size) throw new SafetensorsError(`${describe}: truncated, header says ${n} bytes but the file has ${f.size - 8} after the length`);
+  return parseSafetensorsHeader(await f.read(8, n), f.size, describe);
+}
+
 async function readWeightFile(f: CheckpointFile): Promise<WeightFile> {
-  if (f.size < 8) throw new SafetensorsError(`${f.describe}: truncated, ${f.size} bytes is shorter than the 8-byte header length`);
-  const n = readHeaderLength(await f.read(0, 8), f.describe);
-  if (8 + n > f.size) throw new SafetensorsError(`${f.describe}: truncated, header says ${n} bytes but the file has ${f.size - 8} after the length`);
-  const header = parseSafetensorsHeader(await f.read(8, n), f.size, f.describe);
+  const header = await readSafetensorsHeaderFrom(f, f.describe);
   return f.bytes ? { name: f.name, header, bytes: f.bytes } : { name: f.name, header };
 }
 

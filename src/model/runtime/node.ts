@@ -65,7 +65,10 @@ export async function nodeSessionInput(m: SessionModel): Promise<NodeSessionInpu
 /** onnxruntime-web in Node has no file access of its own: files become bytes */
 async function inMemory(m: SessionModel): Promise<SessionModel> {
   const externalData = new Map<string, ExternalDataSource>();
-  for (const [k, s] of m.externalData) externalData.set(k, s.kind === 'path' ? { kind: 'bytes', data: new Uint8Array(await readFile(s.path)) } : s);
+  for (const [k, s] of m.externalData) {
+    if (s.kind === 'bytes') externalData.set(k, s);
+    else externalData.set(k, { kind: 'bytes', data: new Uint8Array(s.kind === 'path' ? await readFile(s.path) : await s.data.arrayBuffer()) });
+  }
   return { model: m.model, externalData };
 }
 

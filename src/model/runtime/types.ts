@@ -23,7 +23,9 @@ export type ExternalDataSource =
   /** a file onnxruntime reads (maps) itself: Node only */
   | { kind: 'path'; path: string }
   /** bytes in memory: a checkpoint file a source delivered whole, tensors read in parts, computed tensors */
-  | { kind: 'bytes'; data: Uint8Array };
+  | { kind: 'bytes'; data: Uint8Array }
+  /** a file onnxruntime-web reads slice by slice while it creates the session (browser) */
+  | { kind: 'blob'; data: Blob };
 
 /**
  * A model as a session takes it: the graph, whose large initializers are ONNX external data

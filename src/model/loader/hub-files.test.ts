@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCheckpoints } from '../demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../node.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
-import { fileUrl, hubSource, HubDownloadError } from './hub-source.ts';
+import { hubFileUrl, hubSource, HubFileError, openHubFile } from './hub-files.ts';
+import { readSafetensorsHeaderFrom } from './load-checkpoint.ts';
+import { writeSafetensors } from '../safetensors/write.ts';
+import { rangeHub } from '../test-support/range-hub.ts';
 import type { DownloadProgress } from './file-source.ts';
 import { loadCheckpoint } from './load-checkpoint.ts';
 import { prng, fillUniform } from '../random-weights.ts';
@@ -49,10 +52,14 @@ const randn = (shape: number[], seed: number): HostTensor => {
   return { dtype: 'float32', shape, data: fillUniform(new Float32Array(n), prng(seed), 1) };
 };
 
-describe('hub source', () => {
+describe('hub files', () => {
   it('builds the real hub layout URL', () => {
-    expect(fileUrl({ repoId: 'a/b', hubUrl: 'http://h/', revision: 'v1', subfolder: 'transformer' }, 'config.json')).toBe('http://h/a/b/resolve/v1/transformer/config.json');
-    expect(fileUrl({ repoId: 'a/b' }, 'x')).toBe('https://huggingface.co/a/b/resolve/main/x');
+    expect(hubFileUrl({ repoId: 'a/b', hubUrl: 'http://h/', revision: 'v1', subfolder: 'transformer' }, 'config.json')).toBe('http://h/a/b/resolve/v1/transformer/config.json');
+    expect(hubFileUrl({ repoId: 'a/b' }, 'x')).toBe('https://huggingface.co/a/b/resolve/main/x');
+  });
+
+  it('encodes each path segment, and the revision as one segment', () => {
+    expect(hubFileUrl({ repoId: 'a/b', hubUrl: 'http://h', revision: 'refs/pr/1', subfolder: '/sub dir/' }, 'x#1?.json')).toBe('http://h/a/b/resolve/refs%2Fpr%2F1/sub%20dir/x%231%3F.json');
   });
 
   it('fromPretrained downloads a sharded checkpoint with a Bearer token, reports progress, and runs', async () => {
@@ -84,7 +91,7 @@ describe('hub source', () => {
   });
 
   it('reports a bad token and a missing repository clearly', async () => {
-    await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer', token: 'wrong' }))).rejects.toThrow(HubDownloadError);
+    await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer', token: 'wrong' }))).rejects.toThrow(HubFileError);
     await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer' }))).rejects.toThrow(/HTTP 401 \(check the token\)/);
     await expect(loadCheckpoint(hubSource({ repoId: 'nobody/nothing', hubUrl, token: TOKEN }))).rejects.toThrow(/nobody\/nothing\/resolve\/main\/config\.json not found/);
     expect(() => hubSource({ repoId: '../etc', hubUrl })).toThrow(/not a repository id/);
@@ -96,5 +103,47 @@ describe('hub source', () => {
     const src = hubSource({ repoId: 'slow/repo', hubUrl, token: TOKEN });
     const pending = src.read('big.bin', { signal: ac.signal, onProgress: () => ac.abort() });
     await expect(pending).rejects.toThrow(/abort/i);
+  });
+});
+
+/** a safetensors header from the hub by Range requests, as the preview's inspector reads it */
+async function hubHeader(repo: Parameters<typeof openHubFile>[0], file: string) {
+  const f = await openHubFile(repo, file);
+  return { ...f!, header: await readSafetensorsHeaderFrom(f!, file) };
+}
+
+describe('safetensors headers by Range', () => {
+  const small = writeSafetensors({ w: { dtype: 'float32', shape: [4, 8], data: new Float32Array(32) } });
+  // about 400 KiB of header: more than the first 256 KiB probe
+  const many = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`block_${i}.a_long_parameter_name_to_grow_the_header.weight`, randn([2], i)]));
+  const big = writeSafetensors(many);
+
+  it('reads a header in one request, a bigger one in two, never the data', async () => {
+    const a = rangeHub(small);
+    const h = await hubHeader(a.repo, 'w.safetensors');
+    expect(a.asked).toEqual(['bytes=0-262143']);
+    expect(h).toMatchObject({ size: small.length, etag: '"e"' });
+    expect(h.header.tensors.get('w')).toMatchObject({ dtype: 'F32', shape: [4, 8], offset: h.header.dataStart, length: 128 });
+    const b = rangeHub(big);
+    const hb = await hubHeader(b.repo, 'big.safetensors');
+    expect(b.asked).toEqual(['bytes=0-262143', `bytes=8-${hb.header.dataStart - 1}`]);
+    expect(hb.header.tensors.size).toBe(6000);
+    expect(hb.header.dataStart).toBeGreaterThan(262144);
+  });
+
+  it('reads only the prefix from a hub that ignores Range, and names the file in header errors', async () => {
+    const c = rangeHub(small, { ranges: false });
+    expect((await hubHeader(c.repo, 'w.safetensors')).header.tensors.size).toBe(1);
+    const broken = small.slice();
+    new DataView(broken.buffer).setBigUint64(0, 10n ** 6n, true);
+    await expect(hubHeader(rangeHub(broken).repo, 'w.safetensors')).rejects.toThrow(/w\.safetensors: truncated, header says 1000000 bytes/);
+  });
+
+  it('HTTP errors name the file, the URL and the status', async () => {
+    const fetch = (async () => new Response('no', { status: 403 })) as unknown as typeof globalThis.fetch;
+    const err = await openHubFile({ repoId: 'a/b', hubUrl: 'http://h', subfolder: 'transformer', fetch }, 'w.safetensors').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HubFileError);
+    expect(err).toMatchObject({ status: 403, file: 'w.safetensors', url: 'http://h/a/b/resolve/main/transformer/w.safetensors' });
+    expect((err as Error).message).toBe('w.safetensors: HTTP 403 (check the token): this token may not read the repository (GET http://h/a/b/resolve/main/transformer/w.safetensors failed)');
   });
 });

@@ -1,28 +1,12 @@
-// The run's output: latent frames as images (per step as they arrive), a frame scrubber with
+// The output panel: latent frames as images (per step as they arrive), a frame scrubber with
 // playback, per-channel statistics, the timing breakdown and the provider used.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import type { InputSpec } from './inputs.ts';
 import { summarize } from './inputs.ts';
 import { channelStats, frameToRgba } from './latent-view.ts';
-import type { Timings } from './protocol.ts';
+import type { RunResult, StepFrame, Timings } from './protocol.ts';
 import { outputSafetensors } from './uploads.ts';
-
-export interface StepFrame {
-  index: number;
-  total: number;
-  timestep: number;
-  shape: number[];
-  latents: Float32Array;
-  forwardMs: number;
-}
-
-export interface RunResult {
-  shape: number[];
-  sample: Float32Array;
-  timings: Timings;
-  provider: string;
-}
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -40,7 +24,7 @@ function FrameCanvas({ data, shape, frame, label, size = 256 }: { data: Float32A
   return <canvas ref={ref} width={w} height={h} role="img" aria-label={label} style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }} className="rounded border border-slate-300 dark:border-slate-600" />;
 }
 
-export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result: RunResult | null; meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null } }) {
+export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; result: RunResult | null; meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null } }) {
   const views = useMemo(() => {
     const v = steps.map((s) => ({ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, data: s.latents, shape: s.shape }));
     if (result && !steps.length) v.push({ label: 'forward output', data: result.sample, shape: result.shape });
@@ -58,7 +42,7 @@ export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result
     return () => clearInterval(t);
   }, [playing, frames]);
   const stats = useMemo(() => (current ? channelStats(current.data, current.shape) : []), [current]);
-  const summary = useMemo(() => (result ? { provider: result.provider, mode: meta.mode, ...summarize(result.shape, result.sample), timings: result.timings } : null), [result, meta.mode]);
+  const summary = useMemo(() => (result ? { provider: result.provider, weights: result.weights, mode: meta.mode, ...summarize(result.shape, result.sample), timings: result.timings, ...(result.compared ? { errorVsFloat32: result.compared.error } : {}) } : null), [result, meta.mode]);
 
   const download = () => {
     if (!result) return;
@@ -86,7 +70,13 @@ export function OutputView({ steps, result, meta }: { steps: StepFrame[]; result
       </h2>
       {result && (
         <p className="text-sm">
-          Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>
+          Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>, weights {result.weights}
+        </p>
+      )}
+      {result?.compared && (
+        <p className="text-sm">
+          Max relative error against float32 (max |out − float32| / max |float32|): <strong data-testid="precision-error">{result.compared.error.toExponential(2)}</strong>
+          {` (the float32 forward took ${ms(result.compared.forwardMs)})`}
         </p>
       )}
       <div className="flex flex-wrap items-start gap-6">

@@ -1,0 +1,69 @@
+// Model preview on a checkpoint of over 500 MB, generated at test time into an ignored folder and
+// served as a hub repo by `npm start -- --repo owner/name=folder` (its own server): the weights
+// stream from the hub into a WASM session chunk by chunk, each byte requested once, and the output
+// matches the Node path on the same folder.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
+import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
+import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
+import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
+import { downloadedOutput, openPreview } from './preview-support.ts';
+
+const PORT = Number(process.env.E2E_PORT ?? 4790) + 2;
+const REPO = 'local/consisid-large';
+// 20 layers of 8 heads x 64 without the identity module: 517 MB of float32 weights in 2 shards
+const CONFIG = { ...PREVIEW_S_CONFIG, num_layers: 20, is_train_face: false, LFE_output_dim: undefined };
+const DIR = 'tmp/e2e-checkpoints/consisid-large';
+
+let server: ChildProcess | undefined;
+let weightBytes = 0;
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  ({ weightBytes } = await generatedCheckpoint(DIR, CONFIG, { seed: 7, shards: 2 }));
+  server = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', '--port', String(PORT), '--fresh', '--repo', `${REPO}=${DIR}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await expect.poll(() => fetch(`http://127.0.0.1:${PORT}/api/health`).then((r) => r.ok, () => false), { timeout: 60_000 }).toBe(true);
+});
+
+test.afterAll(() => {
+  server?.kill();
+});
+
+test('a generated checkpoint of over 500 MB streams from a local folder into a WASM session', async ({ browser }) => {
+  test.setTimeout(480_000);
+  expect(weightBytes).toBeGreaterThanOrEqual(500e6);
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, acceptDownloads: true });
+  const page = await context.newPage();
+  const weightRequests: { range: string | undefined; bytes: number }[] = [];
+  page.on('requestfinished', async (r) => {
+    if (r.method() !== 'GET' || !/\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/.test(new URL(r.url()).pathname)) return;
+    const range = r.headers()['range'];
+    const m = range ? /bytes=(\d+)-(\d+)/.exec(range) : null;
+    weightRequests.push({ range, bytes: m ? Number(m[2]) - Number(m[1]) + 1 : NaN });
+  });
+  await openPreview(page, REPO, 'wasm');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByTestId('download-size')).toHaveText(/^5\d\d MB in 2 files$/);
+  const inspected = weightRequests.length;
+
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  await expect(page.getByTestId('provider-used')).toHaveText('wasm', { timeout: 420_000 });
+  await expect(page.getByTestId('preview-error')).toHaveCount(0);
+  await expect(page.getByTestId('cache-state')).toHaveText('all files cached');
+
+  // the inspector read headers only; the run fetched every byte once, a Range request per chunk
+  const run = weightRequests.slice(inspected);
+  expect(run.every((r) => r.range)).toBe(true);
+  expect(run.reduce((s, r) => s + r.bytes, 0)).toBeGreaterThan(weightBytes);
+  expect(run.reduce((s, r) => s + r.bytes, 0)).toBeLessThan(weightBytes + 1e6);
+
+  const model = await ConsisIDTransformer3DModel.fromPretrained(`${DIR}/transformer`, { device: 'cpu' });
+  const inputs = generateInputs(model.config, defaultSpec(model.config));
+  const ref = await model.forward({ ...forwardArgs(model.config, inputs), return_dict: true });
+  await model.release();
+  const out = await downloadedOutput(page);
+  expect(out.shape).toEqual(ref.sample.shape);
+  expect(relativeError(out.data, ref.sample.data as Float32Array)).toBeLessThanOrEqual(1e-3);
+  await context.close();
+});

@@ -1,0 +1,21 @@
+// Shared steps of the model preview specs.
+import { readFileSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+import { entryToFloat32, parseSafetensors } from '../src/model/safetensors/read.ts';
+import { signIn } from './support.ts';
+
+export async function openPreview(page: Page, repoId: string, provider: 'auto' | 'webgpu' | 'wasm' = 'auto') {
+  await signIn(page, undefined, `/preview?repo=${encodeURIComponent(repoId)}&provider=${provider}`);
+  await expect(page.getByRole('heading', { name: 'Model preview' })).toBeVisible();
+  await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+}
+
+/** the output tensor through the page's own "Download output (.safetensors)" button */
+export async function downloadedOutput(page: Page): Promise<{ shape: number[]; data: Float32Array }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download output (.safetensors)' }).click()]);
+  expect(download.suggestedFilename()).toBe('consisid-output.safetensors');
+  const bytes = new Uint8Array(readFileSync(await download.path()));
+  const f = parseSafetensors(bytes, 'consisid-output.safetensors');
+  const e = f.tensors.get('sample')!;
+  return { shape: e.shape, data: entryToFloat32(e, 'sample') };
+}

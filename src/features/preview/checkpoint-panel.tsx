@@ -1,0 +1,150 @@
+// The checkpoint panel: which repository to preview, and what it holds before anything downloads.
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Field, inputClass } from '../../components/ui/field.tsx';
+import { formatBytes } from '../../components/ui/format.ts';
+import type { CheckpointInfo } from './checkpoint.ts';
+import { Section } from './section.tsx';
+
+export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
+
+export interface RepoChoice {
+  repoId: string;
+  subfolder: string;
+  revision: string;
+}
+
+export function CheckpointPanel({ initial, info, inspecting, busy, onInspect }: { initial: RepoChoice; info: CheckpointInfo | null; inspecting: boolean; busy: boolean; onInspect(c: RepoChoice): void }) {
+  const [repoId, setRepoId] = useState(initial.repoId);
+  const [subfolder, setSubfolder] = useState(initial.subfolder);
+  const [revision, setRevision] = useState(initial.revision);
+  return (
+    <Section title="Checkpoint">
+      <form
+        className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onInspect({ repoId: repoId.trim(), subfolder: subfolder.trim(), revision: revision.trim() || 'main' });
+        }}
+      >
+        <Field label="Repository">
+          {(p) => (
+            <>
+              <input {...p} className={inputClass} value={repoId} onChange={(e) => setRepoId(e.target.value)} list="preview-demo-repos" placeholder="owner/name" required autoComplete="off" />
+              <datalist id="preview-demo-repos">
+                {DEMO_REPOS.map((r) => (
+                  <option key={r} value={r} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field label="Subfolder">{(p) => <input {...p} className={inputClass} value={subfolder} onChange={(e) => setSubfolder(e.target.value)} autoComplete="off" />}</Field>
+        <Field label="Revision">{(p) => <input {...p} className={inputClass} value={revision} onChange={(e) => setRevision(e.target.value)} autoComplete="off" />}</Field>
+        <Button type="submit" variant="primary" disabled={busy}>
+          Inspect
+        </Button>
+      </form>
+      {inspecting && (
+        <p className="mt-3 text-sm" role="status">
+          Reading config.json and the safetensors headers…
+        </p>
+      )}
+      {info && <CheckpointSummary info={info} />}
+    </Section>
+  );
+}
+
+const KEY_CONFIG = ['num_layers', 'num_attention_heads', 'attention_head_dim', 'in_channels', 'out_channels', 'text_embed_dim', 'time_embed_dim', 'patch_size', 'sample_frames', 'sample_height', 'sample_width', 'max_text_seq_length', 'use_rotary_positional_embeddings', 'is_train_face'] as const;
+
+/** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
+function useStorageRoom(deps: unknown): number | null {
+  const [room, setRoom] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    void navigator.storage
+      ?.estimate?.()
+      .then((e) => live && setRoom(e.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [deps]);
+  return room;
+}
+
+function Figure({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="font-medium" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+function CheckpointSummary({ info }: { info: CheckpointInfo }) {
+  const room = useStorageRoom(info);
+  const several = Object.keys(info.dtypes).length > 1;
+  const dtypes = Object.entries(info.dtypes)
+    .map(([d, n]) => `${d}${several ? ` (${((100 * n) / info.params).toFixed(0)}%)` : ''}`)
+    .join(', ');
+  return (
+    <div className="mt-4 space-y-3" data-testid="checkpoint-summary">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+        <Figure label="Parameters" testId="param-count">
+          {info.params.toLocaleString('en')}
+        </Figure>
+        <Figure label="Weight dtype" testId="weight-dtype">
+          {dtypes}
+        </Figure>
+        <Figure label="Download size" testId="download-size">
+          {formatBytes(info.downloadBytes)} in {info.files.length} file{info.files.length === 1 ? '' : 's'}
+        </Figure>
+        <Figure label="Browser cache" testId="cache-state">
+          {info.missingBytes === 0 ? 'all files cached' : info.files.some((f) => f.cached) ? `${formatBytes(info.missingBytes)} to download` : 'not cached'}
+        </Figure>
+      </dl>
+      {room !== null && info.missingBytes > room && (
+        <p className="text-sm text-amber-800 dark:text-amber-300" role="status">
+          The browser lets this site store about {formatBytes(room)} more, less than the {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
+        </p>
+      )}
+      <table className="w-full text-left text-xs">
+        <caption className="sr-only">Weight files</caption>
+        <thead>
+          <tr className="text-slate-600 dark:text-slate-400">
+            {['File', 'Size', 'Tensors', 'Cached'].map((h) => (
+              <th key={h} scope="col" className="py-1 pr-3 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {info.files.map((f) => (
+            <tr key={f.name} className="border-t border-slate-200 dark:border-slate-700">
+              <td className="py-1 pr-3 font-mono">{f.name}</td>
+              <td className="py-1 pr-3">{formatBytes(f.size)}</td>
+              <td className="py-1 pr-3">{f.tensors}</td>
+              <td className="py-1 pr-3">{f.cached ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="grid gap-x-6 gap-y-0.5 text-xs sm:grid-cols-2 lg:grid-cols-3" data-testid="config-summary">
+        {KEY_CONFIG.map((k) => (
+          <div key={k} className="flex justify-between gap-2">
+            <dt className="min-w-0 break-all font-mono text-slate-600 dark:text-slate-400">{k}</dt>
+            <dd className="font-mono">{String(info.config[k])}</dd>
+          </div>
+        ))}
+      </dl>
+      <details className="text-xs">
+        <summary className="cursor-pointer">Full config.json</summary>
+        <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800">{JSON.stringify(info.rawConfig, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}

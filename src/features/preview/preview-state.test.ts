@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../model/config.ts';
+import { CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
+import type { CheckpointInfo } from './checkpoint.ts';
+import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
+import type { RunResult } from './protocol.ts';
+
+const info: CheckpointInfo = {
+  ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
+  rawConfig: {},
+  config: parseConfig(CONSISID_TINY_CONFIG),
+  files: [{ name: 'w.safetensors', header: { file: 'w', metadata: {}, tensors: new Map(), dataStart: 8 }, url: 'http://h/w', size: 10, etag: null, tensors: 1, params: 2, dtypes: { F32: 2 }, cached: false }],
+  weights: new Map(),
+  params: 2,
+  dtypes: { F32: 2 },
+  downloadBytes: 10,
+  missingBytes: 10,
+};
+const result: RunResult = { shape: [1], sample: new Float32Array(1), timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 }, provider: 'wasm', weights: 'float32' };
+const reduce = (actions: PreviewAction[], from: PreviewState = initialPreviewState) => actions.reduce(previewReducer, from);
+
+describe('preview state', () => {
+  it('goes inspect -> download -> load -> run -> done, busy in between', () => {
+    const seen: string[] = [];
+    let s = initialPreviewState;
+    for (const a of [{ type: 'inspect' }, { type: 'inspected', info }, { type: 'download', progress: null }, { type: 'downloaded' }, { type: 'load' }, { type: 'loaded', device: 'wasm' }, { type: 'run' }, { type: 'stage', stage: 'forward pass' }, { type: 'done', result }] as PreviewAction[]) {
+      s = previewReducer(s, a);
+      seen.push(`${s.phase.kind}${isBusy(s.phase) ? '*' : ''}`);
+    }
+    expect(seen).toEqual(['inspecting*', 'idle', 'loading*', 'loading*', 'loading*', 'idle', 'running*', 'running*', 'done']);
+    expect(s).toMatchObject({ result, loadedDevice: 'wasm', info: { missingBytes: 0, files: [{ cached: true }] } });
+  });
+
+  it('a new inspection forgets the last checkpoint, run and notice', () => {
+    const s = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'webgpu' }, { type: 'done', result }, { type: 'notice', notice: 'x' }, { type: 'inspect' }]);
+    expect(s).toEqual({ ...initialPreviewState, phase: { kind: 'inspecting' } });
+  });
+
+  it('a failure keeps the checkpoint and the loaded model; a cancel says so; a stage after it is ignored', () => {
+    const error = new Error('boom');
+    const failed = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'wasm' }, { type: 'run' }, { type: 'failed', error }]);
+    expect(failed).toMatchObject({ phase: { kind: 'failed', error }, info, loadedDevice: 'wasm' });
+    const cancelled = reduce([{ type: 'run' }, { type: 'workerStopped' }, { type: 'cancelled', notice: 'Run cancelled' }, { type: 'stage', stage: 'late' }], failed);
+    expect(cancelled).toMatchObject({ phase: { kind: 'cancelled' }, notice: 'Run cancelled', loadedDevice: null });
+  });
+
+  it('clearing the cache marks every file uncached and unloads the model', () => {
+    const s = reduce([{ type: 'inspected', info }, { type: 'downloaded' }, { type: 'loaded', device: 'wasm' }, { type: 'cacheCleared', files: 1 }]);
+    expect(s).toMatchObject({ loadedDevice: null, notice: 'Removed 1 cached file from the browser cache.', info: { missingBytes: 10, files: [{ cached: false }] } });
+  });
+});

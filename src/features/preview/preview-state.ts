@@ -1,0 +1,91 @@
+// The preview page's state: one phase at a time, and what the last inspection and run left.
+import type { CheckpointInfo, DownloadProgress } from './checkpoint.ts';
+import type { Device, RunResult, StepFrame } from './protocol.ts';
+
+export type Phase =
+  | { kind: 'idle' }
+  | { kind: 'inspecting' }
+  /** downloading the weights into the browser cache, then loading the model in the worker */
+  | { kind: 'loading'; step: 'download'; progress: DownloadProgress | null }
+  /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
+  | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number } }
+  | { kind: 'running'; stage: string }
+  | { kind: 'done' }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'cancelled' };
+
+export interface PreviewState {
+  phase: Phase;
+  info: CheckpointInfo | null;
+  /** the device the worker's model is loaded on; null without a loaded worker */
+  loadedDevice: Device | null;
+  steps: StepFrame[];
+  result: RunResult | null;
+  /** one line for the user: a cancel, a fallback, a cache that could not store the weights */
+  notice: string | null;
+}
+
+export type PreviewAction =
+  | { type: 'inspect' }
+  | { type: 'inspected'; info: CheckpointInfo }
+  | { type: 'download'; progress: DownloadProgress | null }
+  | { type: 'downloaded' }
+  | { type: 'load' }
+  | { type: 'loadProgress'; loaded: number; total: number }
+  | { type: 'loaded'; device: Device }
+  /** every weight file is now in the browser cache */
+  | { type: 'cached' }
+  | { type: 'run' }
+  | { type: 'stage'; stage: string }
+  | { type: 'step'; frame: StepFrame }
+  | { type: 'done'; result: RunResult }
+  | { type: 'failed'; error: unknown }
+  | { type: 'cancelled'; notice: string }
+  | { type: 'notice'; notice: string | null }
+  | { type: 'workerStopped' }
+  | { type: 'cacheCleared'; files: number };
+
+export const initialPreviewState: PreviewState = { phase: { kind: 'idle' }, info: null, loadedDevice: null, steps: [], result: null, notice: null };
+
+export const isBusy = (p: Phase): boolean => p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running';
+
+const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null =>
+  info && { ...info, files: info.files.map((f) => ({ ...f, cached })), missingBytes: cached ? 0 : info.downloadBytes };
+
+export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState {
+  switch (a.type) {
+    case 'inspect':
+      return { ...initialPreviewState, phase: { kind: 'inspecting' } };
+    case 'inspected':
+      return { ...s, phase: { kind: 'idle' }, info: a.info };
+    case 'download':
+      return { ...s, phase: { kind: 'loading', step: 'download', progress: a.progress } };
+    case 'downloaded':
+    case 'cached':
+      return { ...s, info: allCached(s.info, true) };
+    case 'load':
+      return { ...s, phase: { kind: 'loading', step: 'model' }, loadedDevice: null };
+    case 'loadProgress':
+      return s.phase.kind === 'loading' ? { ...s, phase: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } } : s;
+    case 'loaded':
+      return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device };
+    case 'run':
+      return { ...s, phase: { kind: 'running', stage: 'starting' }, steps: [], result: null };
+    case 'stage':
+      return s.phase.kind === 'running' ? { ...s, phase: { kind: 'running', stage: a.stage } } : s;
+    case 'step':
+      return { ...s, steps: [...s.steps, a.frame] };
+    case 'done':
+      return { ...s, phase: { kind: 'done' }, result: a.result, loadedDevice: a.result.provider };
+    case 'failed':
+      return { ...s, phase: { kind: 'failed', error: a.error } };
+    case 'cancelled':
+      return { ...s, phase: { kind: 'cancelled' }, notice: a.notice };
+    case 'notice':
+      return { ...s, notice: a.notice };
+    case 'workerStopped':
+      return { ...s, loadedDevice: null };
+    case 'cacheCleared':
+      return { ...s, phase: { kind: 'idle' }, loadedDevice: null, info: allCached(s.info, false), notice: `Removed ${a.files} cached file${a.files === 1 ? '' : 's'} from the browser cache.` };
+  }
+}

@@ -1,0 +1,69 @@
+// The execution provider panel: what WebGPU probing found, the user's choice of provider, and the
+// weight precision (with the weight bytes each one holds).
+import { Field, inputClass } from '../../components/ui/field.tsx';
+import { formatBytes } from '../../components/ui/format.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
+import type { PrecisionSizes } from './precision-sizes.ts';
+import type { Device } from './protocol.ts';
+import type { ProviderChoice, ProviderProbe } from './provider.ts';
+import { Section } from './section.tsx';
+
+export interface ProviderPanelProps {
+  probe: ProviderProbe | null;
+  choice: ProviderChoice;
+  onChoice(c: ProviderChoice): void;
+  device: Device | null;
+  weights: WeightPrecision;
+  onWeights(w: WeightPrecision): void;
+  /** the weight bytes a session holds at each precision, once a checkpoint is inspected */
+  sizes: PrecisionSizes | null;
+  disabled: boolean;
+}
+
+function precisionHint(device: Device | null, probe: ProviderProbe | null, weights: WeightPrecision): string {
+  const made = weights === 'float32' ? 'As the checkpoint holds them (float16 and bfloat16 files run in float32).' : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way.`;
+  if (device !== 'webgpu' || !probe) return made;
+  return probe.shaderF16 ? `${made} This adapter has shader-f16: WebGPU runs float16 by default.` : `${made} This adapter has no shader-f16: WebGPU runs float32 (float16 would run on WASM).`;
+}
+
+export function ProviderPanel({ probe, choice, onChoice, device, weights, onWeights, sizes, disabled }: ProviderPanelProps) {
+  const hint = choice === 'auto' ? 'Automatic: WebGPU when an adapter is available (falling back to WASM if WebGPU cannot run the graph), else WASM.' : `Forced: ${choice === 'webgpu' ? 'WebGPU' : 'WASM'}.`;
+  return (
+    <Section title="Execution provider" testId="provider-panel">
+      <p className="text-sm" data-testid="provider-reason">
+        {probe ? probe.reason : 'Checking for WebGPU…'}
+      </p>
+      {probe?.adapter && (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="adapter-info">
+          Adapter: vendor {probe.adapter.vendor || '—'}, architecture {probe.adapter.architecture || '—'}, device {probe.adapter.device || '—'}
+          {probe.adapter.description ? `, ${probe.adapter.description}` : ''}; shader-f16 {probe.shaderF16 ? 'yes' : 'no'}
+        </p>
+      )}
+      <div className="mt-3 grid max-w-2xl gap-3 sm:grid-cols-2">
+        <Field label="Provider" hint={hint}>
+          {(p) => (
+            <select {...p} className={inputClass} value={choice} disabled={disabled} onChange={(e) => onChoice(e.target.value as ProviderChoice)}>
+              <option value="auto">Automatic{probe ? ` (${probe.webgpu ? 'WebGPU' : 'WASM'})` : ''}</option>
+              <option value="webgpu" disabled={probe ? !probe.webgpu : false}>
+                WebGPU{probe && !probe.webgpu ? ' (not available)' : ''}
+              </option>
+              <option value="wasm">WASM</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Weights" hint={precisionHint(device, probe, weights)}>
+          {(p) => (
+            <select {...p} className={inputClass} value={weights} disabled={disabled} onChange={(e) => onWeights(e.target.value as WeightPrecision)} data-testid="precision">
+              {WEIGHT_PRECISIONS.map((w) => (
+                <option key={w} value={w}>
+                  {w}
+                  {sizes ? ` (${formatBytes(sizes[w])})` : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+    </Section>
+  );
+}

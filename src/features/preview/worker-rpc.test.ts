@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { rpcClient, serveRpc, WorkerStoppedError } from './worker-rpc.ts';
+
+type Api = {
+  add: { args: { a: number; b: number }; result: number; event: string };
+  fail: { args: null; result: never; event: never };
+  hang: { args: null; result: never; event: never };
+};
+
+const channels: MessageChannel[] = [];
+afterEach(() => channels.splice(0).forEach((c) => (c.port1.close(), c.port2.close())));
+
+/** a client and a served "worker" over a MessageChannel; terminate() closes the worker end */
+function pair() {
+  const ch = new MessageChannel();
+  channels.push(ch);
+  serveRpc<Api>(ch.port2 as unknown as Parameters<typeof serveRpc>[0], {
+    async add({ a, b }, ctx) {
+      ctx.emit(`adding ${a}`);
+      ctx.emit(`and ${b}`);
+      return a + b;
+    },
+    async fail() {
+      throw Object.assign(new Error('config.json: not found'), { name: 'HubFileError' });
+    },
+    hang: () => new Promise<never>(() => undefined),
+  });
+  const worker = Object.assign(ch.port1, { terminate: () => ch.port2.close(), onerror: null });
+  return rpcClient<Api>(worker as unknown as Parameters<typeof rpcClient>[0]);
+}
+
+describe('worker rpc', () => {
+  it('answers each call with its result, its events first, concurrently', async () => {
+    const c = pair();
+    const events: string[] = [];
+    const [x, y] = await Promise.all([c.call('add', { a: 1, b: 2 }, (e) => events.push(e)), c.call('add', { a: 10, b: 20 })]);
+    expect([x, y]).toEqual([3, 30]);
+    expect(events).toEqual(['adding 1', 'and 2']);
+  });
+
+  it('rejects with the worker error, name and message kept', async () => {
+    const err = await pair()
+      .call('fail', null)
+      .catch((e: Error) => e);
+    expect(err).toMatchObject({ name: 'HubFileError', message: 'config.json: not found' });
+  });
+
+  it('terminate rejects pending calls with WorkerStoppedError', async () => {
+    const c = pair();
+    const pending = c.call('hang', null);
+    c.terminate('cancelled');
+    await expect(pending).rejects.toBeInstanceOf(WorkerStoppedError);
+  });
+});

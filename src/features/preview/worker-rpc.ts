@@ -1,0 +1,88 @@
+// A small typed request/response channel over postMessage: the page calls a worker method and
+// gets a promise; events the worker emits on the way (progress, stages, steps) go to a callback.
+
+/** method name -> its arguments, its result and the events it emits */
+export type RpcApi = Record<string, { args: unknown; result: unknown; event: unknown }>;
+
+type Request = { id: number; method: string; args: unknown };
+type Reply = { id: number; kind: 'event'; event: unknown } | { id: number; kind: 'result'; result: unknown } | { id: number; kind: 'error'; name: string; message: string };
+
+/** the worker was terminated (cancel) or died: pending calls reject with this */
+export class WorkerStoppedError extends Error {
+  override name = 'WorkerStoppedError';
+}
+
+export interface RpcClient<A extends RpcApi> {
+  call<M extends keyof A & string>(method: M, args: A[M]['args'], onEvent?: (e: A[M]['event']) => void): Promise<A[M]['result']>;
+  /** terminates the worker; pending calls reject with WorkerStoppedError */
+  terminate(reason?: string): void;
+}
+
+interface Endpoint {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  onmessage: ((e: MessageEvent) => void) | null;
+}
+
+export function rpcClient<A extends RpcApi>(worker: Endpoint & { terminate(): void; onerror: ((e: ErrorEvent) => void) | null }): RpcClient<A> {
+  let nextId = 1;
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onEvent?: (e: unknown) => void }>();
+  const failAll = (e: Error) => {
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  worker.onmessage = (e: MessageEvent<Reply>) => {
+    const r = e.data;
+    const p = pending.get(r.id);
+    if (!p) return;
+    if (r.kind === 'event') return p.onEvent?.(r.event);
+    pending.delete(r.id);
+    if (r.kind === 'result') p.resolve(r.result);
+    else p.reject(Object.assign(new Error(r.message), { name: r.name }));
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    failAll(new WorkerStoppedError(`the model worker failed: ${e.message || 'script error'}`));
+  };
+  return {
+    call(method, args, onEvent) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onEvent: onEvent as ((e: unknown) => void) | undefined });
+        worker.postMessage({ id, method, args } satisfies Request);
+      });
+    },
+    terminate(reason = 'the model worker was stopped') {
+      worker.terminate();
+      failAll(new WorkerStoppedError(reason));
+    },
+  };
+}
+
+export interface RpcContext<E> {
+  emit(event: E, transfer?: Transferable[]): void;
+  /** buffers to move (not copy) with the result */
+  transfer(...buffers: Transferable[]): void;
+}
+
+export type RpcHandlers<A extends RpcApi> = { [M in keyof A]: (args: A[M]['args'], ctx: RpcContext<A[M]['event']>) => Promise<A[M]['result']> };
+
+/** the worker side: runs one handler per request and posts its events and its result or error */
+export function serveRpc<A extends RpcApi>(scope: Endpoint, handlers: RpcHandlers<A>): void {
+  scope.onmessage = async (e: MessageEvent<Request>) => {
+    const { id, method, args } = e.data;
+    const transfer: Transferable[] = [];
+    const ctx: RpcContext<unknown> = {
+      emit: (event, t = []) => scope.postMessage({ id, kind: 'event', event } satisfies Reply, t),
+      transfer: (...b) => void transfer.push(...b),
+    };
+    try {
+      const handler = handlers[method] as ((a: unknown, c: RpcContext<unknown>) => Promise<unknown>) | undefined;
+      if (!handler) throw new Error(`the worker has no method "${method}"`);
+      const result = await handler(args, ctx);
+      scope.postMessage({ id, kind: 'result', result } satisfies Reply, transfer);
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      scope.postMessage({ id, kind: 'error', name: error.name, message: error.message } satisfies Reply);
+    }
+  };
+}

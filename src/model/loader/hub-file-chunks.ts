@@ -1,0 +1,245 @@
+// A hub file read in chunks through the browser cache: each chunk from the cache, else from the
+// hub (a Range request; one plain GET when the file is a single chunk) stored into the cache as
+// it arrives, without passing through JavaScript. When the cache refuses a chunk (quota, private
+// mode), chunks are held in memory only until they have been read. `blob()` hands the file to
+// onnxruntime-web as external data, read slice by slice while the download runs ahead.
+import { BrowserCacheError, CHUNK_BYTES, cacheWrite, chunkCount, chunkKey, markCached } from './browser-cache.ts';
+import type { FileSource, RandomAccessFile } from './file-source.ts';
+import { HubFileError, hubFetchRequired, hubFileUrl, hubSource, type HubRepo } from './hub-files.ts';
+
+export interface ChunkOptions {
+  /** where chunks are stored; null keeps them in memory until read. A refusal sets it to null, so
+   * every file sharing these options goes uncached from then on. */
+  cache: Cache | null;
+  signal?: AbortSignal;
+  /** bytes that arrived from the hub (a chunk at a time) */
+  onFetched?(bytes: number): void;
+  /** the cache refused a chunk: the rest of this file is read uncached */
+  onCacheError?(e: BrowserCacheError): void;
+  /** CHUNK_BYTES unless a test wants small chunks */
+  chunkBytes?: number;
+}
+
+/** chunks fetched ahead of the one being read */
+const PREFETCH = 3;
+/** reads up to this size do not fetch a whole chunk */
+const SMALL_READ = 2 ** 20;
+
+interface Chunk {
+  blob: Blob;
+  /** in Cache Storage (disk); otherwise in memory, dropped once read */
+  cached: boolean;
+}
+
+export class ChunkedHubFile {
+  readonly url: string;
+  readonly chunks: number;
+  private readonly loading = new Map<number, Promise<Chunk>>();
+  private readonly consumed = new Map<number, number>();
+  private readonly stored = new Set<number>();
+  private readonly chunkBytes: number;
+
+  constructor(
+    private readonly repo: HubRepo,
+    readonly name: string,
+    readonly size: number,
+    readonly etag: string | null,
+    private readonly opts: ChunkOptions,
+  ) {
+    this.url = hubFileUrl(repo, name);
+    this.chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
+    this.chunks = chunkCount(size, this.chunkBytes);
+  }
+
+  private bounds(i: number): [number, number] {
+    return [i * this.chunkBytes, Math.min(this.size, (i + 1) * this.chunkBytes)];
+  }
+
+  /** chunk `i`, and the next ones fetched meanwhile (the download runs ahead of the reader) */
+  chunk(i: number): Promise<Chunk> {
+    for (let next = i + 1; next <= i + PREFETCH && next < this.chunks; next++) if (!this.loading.has(next)) this.load(next).catch(() => undefined);
+    return this.load(i);
+  }
+
+  /**
+   * Bytes [offset, offset + length): from the chunk when it is there, else (a small read, like a
+   * safetensors header before a session starts) by a Range request of its own.
+   */
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    const i = Math.floor(offset / this.chunkBytes);
+    if (length > SMALL_READ || this.loading.has(i) || this.chunks === 1) return new Uint8Array(await this.blob().slice(offset, offset + length).arrayBuffer());
+    const res = await hubFetchRequired(this.repo, this.name, { range: { start: offset, end: offset + length - 1 }, signal: this.opts.signal });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 206 || bytes.length !== length) throw new HubFileError(this.name, this.url, res.status, `expected ${length} bytes at ${offset}, got ${bytes.length}`);
+    return bytes;
+  }
+
+  private load(i: number): Promise<Chunk> {
+    let p = this.loading.get(i);
+    if (!p) {
+      p = this.fetchChunk(i);
+      p.catch(() => this.loading.delete(i));
+      this.loading.set(i, p);
+    }
+    return p;
+  }
+
+  private async fetchChunk(i: number): Promise<Chunk> {
+    const key = chunkKey(this.url, this.etag, i);
+    const cache = this.opts.cache;
+    const hit = await cache?.match(key);
+    if (hit) return this.storedChunk(cache!, i, await hit.blob());
+    const [start, end] = this.bounds(i);
+    const res = await this.request(start, end);
+    if (cache) {
+      try {
+        await cacheWrite(() => cache.put(key, res), this.opts.signal);
+        const blob = await (await cache.match(key))?.blob();
+        if (blob?.size !== end - start) throw new HubFileError(this.name, this.url, 206, `the download of bytes ${start}-${end - 1} ended after ${blob?.size ?? 0} bytes`);
+        this.opts.onFetched?.(end - start);
+        return await this.storedChunk(cache, i, blob);
+      } catch (e) {
+        if (!(e instanceof BrowserCacheError)) throw e;
+        if (this.opts.cache) this.opts.onCacheError?.(e);
+        this.opts.cache = null;
+        // the body went to the refused write: this chunk, and the rest, come again uncached
+        return this.fetchChunk(i);
+      }
+    }
+    const blob = await res.blob();
+    this.opts.onFetched?.(end - start);
+    return { blob, cached: false };
+  }
+
+  /** a chunk in the cache; with the last one there, the file is marked complete */
+  private async storedChunk(cache: Cache, i: number, blob: Blob): Promise<Chunk> {
+    this.stored.add(i);
+    if (this.stored.size === this.chunks) {
+      await markCached(cache, this.url, this.size, this.etag, this.chunkBytes).catch((e: unknown) => {
+        if (!(e instanceof BrowserCacheError)) throw e;
+        this.opts.onCacheError?.(e);
+      });
+    }
+    return { blob, cached: true };
+  }
+
+  /** bytes [start, end) as a 200 answer with a checked length (Cache Storage takes no 206) */
+  private async request(start: number, end: number): Promise<Response> {
+    const whole = this.chunks === 1;
+    const res = await hubFetchRequired(this.repo, this.name, { ...(whole ? {} : { range: { start, end: end - 1 } }), signal: this.opts.signal });
+    const fail = async (detail: string) => {
+      await res.body?.cancel();
+      return new HubFileError(this.name, this.url, res.status, detail);
+    };
+    if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
+    const etag = res.headers.get('etag');
+    if (this.etag && etag && etag !== this.etag) throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
+    const length = res.headers.get('content-length');
+    if (length !== null && Number(length) !== end - start) throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
+    return new Response(res.body, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(end - start) } });
+  }
+
+  /** bytes [start, end) as a stream, chunk by chunk; chunks held in memory are dropped once read */
+  stream(start = 0, end = this.size): ReadableStream<Uint8Array> {
+    let pos = start;
+    const PIECE = 8 * 2 ** 20;
+    return new ReadableStream<Uint8Array>({
+      pull: async (ctl) => {
+        if (pos >= end) return ctl.close();
+        const i = Math.floor(pos / this.chunkBytes);
+        const [c0, c1] = this.bounds(i);
+        const to = Math.min(end, c1, pos + PIECE);
+        const { blob, cached } = await this.chunk(i);
+        ctl.enqueue(new Uint8Array(await blob.slice(pos - c0, to - c0).arrayBuffer()));
+        const read = (this.consumed.get(i) ?? 0) + (to - pos);
+        this.consumed.set(i, read);
+        if (!cached && read >= c1 - c0) this.loading.delete(i);
+        pos = to;
+      },
+    });
+  }
+
+  /** the file as a Blob whose slices stream from the chunks (fetched as they are needed) */
+  blob(): Blob {
+    return new ChunkedBlob(this, 0, this.size);
+  }
+
+  /** every chunk into the cache (a few at a time); true when the file is now cached completely */
+  async download(concurrency = 3): Promise<boolean> {
+    if (!this.opts.cache) return false;
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < this.chunks; i = next++) await this.load(i);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, this.chunks) }, worker));
+    return this.stored.size === this.chunks;
+  }
+}
+
+/**
+ * A Blob over a chunked hub file: onnxruntime-web's JSPI build takes `size`, `slice()` and
+ * `stream()` of external data, so the session reads the weights while they download. (A Blob
+ * subclass, because that build checks `instanceof Blob`.)
+ */
+class ChunkedBlob extends Blob {
+  constructor(
+    private readonly file: ChunkedHubFile,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
+    super();
+  }
+
+  override get size(): number {
+    return this.end - this.start;
+  }
+
+  override slice(start = 0, end = this.size): Blob {
+    const clamp = (v: number) => Math.max(0, Math.min(this.size, v < 0 ? this.size + v : v));
+    return new ChunkedBlob(this.file, this.start + clamp(start), this.start + Math.max(clamp(start), clamp(end)));
+  }
+
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    return this.file.stream(this.start, this.end) as ReadableStream<Uint8Array<ArrayBuffer>>;
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return new Response(this.stream()).arrayBuffer();
+  }
+
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+}
+
+/** a Blob read in parts (safetensors headers) and handed whole to a session */
+export const blobFile = (blob: Blob): RandomAccessFile => ({ size: blob.size, read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()), blob: () => blob });
+
+export interface HubFileEntry {
+  name: string;
+  size: number;
+  etag: string | null;
+}
+
+/**
+ * Hub files for the model loader: the weight files chunked through the cache and opened for reads
+ * in parts (headers) and as Blobs (the session's external data); other files read whole.
+ */
+export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource & { complete(): Promise<boolean> } {
+  const hub = hubSource(repo);
+  const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts)]));
+  return {
+    describe: hub.describe,
+    read: async (name, o) => (files.has(name) ? new Uint8Array(await new Response(files.get(name)!.stream()).arrayBuffer()) : hub.read(name, o)),
+    async open(name) {
+      const f = files.get(name);
+      if (!f) return null;
+      return { size: f.size, read: (offset, length) => f.read(offset, length), blob: () => f.blob() };
+    },
+    /** the chunks a session did not read (tensors the graph does not use) into the cache too: true when every file is cached */
+    async complete() {
+      const done = await Promise.all([...files.values()].map((f) => f.download()));
+      return done.every(Boolean);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// The onnxruntime-web backend over whichever onnxruntime-web build the caller imported (the
+// default one in Node, JSPI or JSEP in the browser bundle): wasm and webgpu.
+import type * as Ort from 'onnxruntime-web';
+import { encodeModel } from '../onnx/onnx-proto.ts';
+import { wrapSession } from './ort-session.ts';
+import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
+import { webgpuHasShaderF16 } from './webgpu-features.ts';
+
+export function ortWebBackend(ort: typeof Ort): InferenceBackend {
+  return {
+    devices: ['wasm', 'webgpu'],
+    async createSession(model, { device, threads, float16 }) {
+      if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
+      if (device === 'webgpu' && float16 && !(await webgpuHasShaderF16())) {
+        throw new UnsupportedDeviceError('this WebGPU adapter has no shader-f16, which float16 needs: float16 runs on "wasm" here');
+      }
+      // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
+      ort.env.wasm.numThreads = threads ?? 1;
+      const externalData = [...model.externalData].map(([path, s]) => {
+        if (s.kind === 'path') throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
+        return { path, data: s.data };
+      });
+      const session = await ort.InferenceSession.create(encodeModel(model.model), { executionProviders: [device], graphOptimizationLevel: 'all', ...(externalData.length ? { externalData } : {}) });
+      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
+    },
+  };
+}
