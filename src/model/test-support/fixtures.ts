@@ -43,7 +43,8 @@ export { relativeError } from '../tensor.ts';
 /**
  * max|out - expected| / max|expected| allowed per weight precision (expected: the float64
  * reference; float32 has each case's own tolerance). Measured on the three fixtures, cpu, wasm and
- * WebGPU (SwiftShader) alike: float16 6.6-8.5e-4, int8 2.1-6.0e-3, int4 1.4-2.0e-2; the tolerances
- * are about twice that.
+ * WebGPU (SwiftShader) alike: float16 6.6-8.5e-4, int8 0.97-1.34e-2 (its 4-bit modulation blocks span
+ * most of these tiny widths; 7.1e-3 against float32 on preview-s), int4 1.4-2.0e-2; the tolerances are
+ * about twice that.
  */
-export const PRECISION_TOLERANCE: Record<Exclude<WeightPrecision, 'float32'>, number> = { float16: 2e-3, int8: 1.2e-2, int4: 4e-2 };
+export const PRECISION_TOLERANCE: Record<Exclude<WeightPrecision, 'float32'>, number> = { float16: 2e-3, int8: 2.5e-2, int4: 4e-2 };
