@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DeleteSuccess, ResourceGroup, ResourceGroupCreate, ResourceGroupList, ResourceGroupPatch } from '../../hub/schemas/index.ts';
 import { recordAuditEvent } from '../audit/record-audit-event.ts';
-import type { AuthInfo } from '../auth/authenticate.ts';
 import { TEAM_OR_HIGHER, type OrgGate } from '../auth/org-access.ts';
 import { notFound } from '../http/http-error.ts';
-import { defineRoute } from '../http/route.ts';
-import type { HubContext } from '../hub-context.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
 
 const tag = 'resource-groups';
 const planMessage = 'Resource groups need a Team plan or higher';
@@ -15,15 +13,17 @@ const admin: OrgGate = { plans: TEAM_OR_HIGHER, planMessage, admin: true };
 const OrgParams = z.strictObject({ name: z.string() });
 const GroupParams = z.strictObject({ name: z.string(), resourceGroupId: z.string() });
 
+type GroupContext = RouteContext<'org', { name: string; resourceGroupId: string }, unknown, unknown>;
+
 /** A group id of another org is not found in this one. */
-function findGroup({ params: { name: org, resourceGroupId: id }, hub }: { params: { name: string; resourceGroupId: string }; hub: HubContext }) {
+function findGroup({ params: { name: org, resourceGroupId: id }, hub }: GroupContext) {
   const groups = hub.store.state.resourceGroups[org] ?? [];
   const index = groups.findIndex((g) => g.id === id);
   if (index < 0) throw notFound(`resource group "${id}" not found in organization "${org}"`);
   return { groups, index, group: groups[index]! };
 }
 
-function auditGroup({ params: { name: org }, auth, hub }: { params: { name: string }; auth: AuthInfo; hub: HubContext }, change: 'create' | 'settings' | 'delete', group: ResourceGroup) {
+function auditGroup({ params: { name: org }, auth, hub }: RouteContext<'org', { name: string }, unknown, unknown>, change: 'create' | 'settings' | 'delete', group: ResourceGroup) {
   const verb = { create: 'created', settings: 'updated', delete: 'deleted' }[change];
   recordAuditEvent(hub.store.state, org, auth, hub.store.now(), `resource_group.${change}`, `${auth.user.name} ${verb} resource group ${group.name}`, { resourceGroupId: group.id });
 }

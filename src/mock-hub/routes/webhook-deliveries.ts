@@ -5,7 +5,7 @@ import { MockEvent, MockEventResult } from '../delivery/event-schema.ts';
 import { deliveriesOf } from '../delivery/registry.ts';
 import { testEvent, testEventRepo } from '../delivery/test-events.ts';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
 import { findOwnWebhook } from './webhooks.ts';
 
 const tag = 'webhooks';
@@ -42,7 +42,7 @@ const logs = defineRoute({
 });
 
 /** Entry `{logId}` of the log of the caller's webhook `{webhookId}`. */
-function findLoggedDelivery(ctx: Parameters<typeof findOwnWebhook>[0] & { params: { logId: string } }) {
+function findLoggedDelivery(ctx: RouteContext<'user', { webhookId: string; logId: string }, unknown, unknown>) {
   findOwnWebhook(ctx);
   const { webhookId, logId } = ctx.params;
   const found = deliveriesOf(ctx.hub).logs(webhookId).find((e) => e.id === logId);

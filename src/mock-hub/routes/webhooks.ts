@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { EmptyObject, WebhookAction, WebhookEnvelope, WebhookInput, WebhookList, WebhookUpdateInput } from '../../hub/schemas/index.ts';
-import type { AuthInfo } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
-import { defineRoute } from '../http/route.ts';
-import type { HubContext } from '../hub-context.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
 import type { HubState } from '../store/state-schema.ts';
 import { StoredWebhookRequest, storedRequestOf } from '../webhooks/stored-request.ts';
 import { webhookFromInput } from '../webhooks/webhook-from-input.ts';
@@ -13,7 +11,7 @@ const tag = 'webhooks';
 const IdParams = z.strictObject({ webhookId: z.string() });
 
 /** The caller's webhook `{webhookId}`; one of another user is reported as not found, like an unknown id. */
-export function findOwnWebhook({ params: { webhookId }, auth, hub }: { params: { webhookId: string }; auth: AuthInfo; hub: HubContext }) {
+export function findOwnWebhook({ params: { webhookId }, auth, hub }: RouteContext<'user', { webhookId: string }, unknown, unknown>) {
   const state = hub.store.state;
   const i = state.webhooks.findIndex((w) => w.owner === auth.user.name && w.webhook.id === webhookId);
   if (i < 0) throw notFound(`webhook "${webhookId}" not found`);
