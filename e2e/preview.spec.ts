@@ -4,6 +4,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { defaultSpec, forwardArgs, generateInputs, randomTensor, relativeError, type F32Tensor, type InputSpec } from '../src/features/preview/inputs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
+import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';
 import { downloadedOutput, openPreview } from './preview-support.ts';
 import { expectAccessible, signIn } from './support.ts';
 
@@ -176,7 +177,7 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   expect(summary.weights).toBe('int8');
   // the model's stated int8 tolerance (src/model/test-support/fixtures.ts), and not float32 itself
   expect(summary.errorVsFloat32).toBeGreaterThan(0);
-  expect(summary.errorVsFloat32).toBeLessThanOrEqual(1.2e-2);
+  expect(summary.errorVsFloat32).toBeLessThanOrEqual(PRECISION_TOLERANCE.int8);
   await expect(page.getByTestId('precision-error')).toHaveText(summary.errorVsFloat32.toExponential(2));
 });
 
