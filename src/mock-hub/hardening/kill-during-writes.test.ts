@@ -74,12 +74,13 @@ async function burst(hub: Running, round: number, killAfterAcks: number, acked: 
       try {
         const mine = [...acked.entries()].filter(([, name]) => name.startsWith(`r${round}-w${w}-`));
         if (n % 3 === 2 && mine.length) {
-          const [id] = mine[0]!;
+          const [id, name] = mine[0]!;
+          // a delete in flight at the kill may or may not have landed: until it is answered the
+          // group is in neither set, so neither outcome is counted against the hub
+          acked.delete(id);
           const res = await fetch(`${hub.url}${GROUPS}/${id}`, { method: 'DELETE', headers: AUTH });
-          if (res.status === 200) {
-            acked.delete(id);
-            deleted.add(id);
-          }
+          if (res.status === 200) deleted.add(id);
+          else acked.set(id, name);
         } else {
           const name = `r${round}-w${w}-${n}`;
           const res = await fetch(`${hub.url}${GROUPS}`, { method: 'POST', headers: AUTH, body: JSON.stringify({ name }) });
