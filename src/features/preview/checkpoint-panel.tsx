@@ -28,17 +28,14 @@ export function CheckpointPanel({ initial, info, inspecting, busy, onInspect }: 
         }}
       >
         <Field label="Repository">
-          {(p) => (
-            <>
-              <input {...p} className={inputClass} value={repoId} onChange={(e) => setRepoId(e.target.value)} list="preview-demo-repos" placeholder="owner/name" required autoComplete="off" />
-              <datalist id="preview-demo-repos">
-                {DEMO_REPOS.map((r) => (
-                  <option key={r} value={r} />
-                ))}
-              </datalist>
-            </>
-          )}
+          {(p) => <input {...p} className={inputClass} value={repoId} onChange={(e) => setRepoId(e.target.value)} list="preview-demo-repos" placeholder="owner/name" required autoComplete="off" />}
         </Field>
+        {/* outside the Field: a last child there would give the input the bottom margin of space-y */}
+        <datalist id="preview-demo-repos">
+          {DEMO_REPOS.map((r) => (
+            <option key={r} value={r} />
+          ))}
+        </datalist>
         <Field label="Subfolder">{(p) => <input {...p} className={inputClass} value={subfolder} onChange={(e) => setSubfolder(e.target.value)} autoComplete="off" />}</Field>
         <Field label="Revision">{(p) => <input {...p} className={inputClass} value={revision} onChange={(e) => setRevision(e.target.value)} autoComplete="off" />}</Field>
         <Button type="submit" variant="primary" disabled={busy}>
