@@ -18,7 +18,8 @@ export function Select<T extends string>({ options, onValueChange, onChange, cla
   return (
     <select
       {...rest}
-      className={cn(inputClass, className)}
+      // a native select draws 2 px shorter than an input of the same padding; the bars set them side by side
+      className={cn(inputClass, 'h-[2.125rem]', className)}
       onChange={(e) => {
         onChange?.(e);
         onValueChange?.(e.target.value as T);
