@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { breakHub, expectErrorPanelThenRecover } from './faults.ts';
+import { breakHub, expectErrorPanelThenRecover, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -140,9 +140,7 @@ test.describe('audit log', () => {
 
   test('renders HTML in event fields as text and shows token and oauth in the drawer', async ({ page }) => {
     const html = '<img src=x onerror="window.__xss=1">';
-    await page.route(EXPORT, async (route) => {
-      const res = await route.fetch();
-      const events = (await res.json()) as Record<string, unknown>[];
+    await rewriteHubJson<Record<string, unknown>[]>(page, EXPORT, (events) => {
       Object.assign(events[0]!, {
         message: html,
         userAgent: `<script>window.__xss=2</script>`,
@@ -150,7 +148,6 @@ test.describe('audit log', () => {
         token: { type: 'access_token', id: 'tok-e2e', role: 'write', last4: 'ab12', deleted: false },
         oauth: { clientId: 'client-e2e', name: '<i>App</i>' },
       });
-      await route.fulfill({ response: res, json: events });
     });
     await openAcmeAuditLog(page);
     await expect(rows(page).first()).toContainText(html);

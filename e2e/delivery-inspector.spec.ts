@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { hub } from './faults.ts';
+import { hub, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
@@ -159,10 +159,7 @@ test.describe('delivery inspector', () => {
 
       // A log that records jobId links by it.
       const jobId = 'abcdef0123456789abcdef01';
-      await page.route(`**/api/settings/webhooks/${id}/logs/${entry!.id}`, async (route) => {
-        const res = await route.fetch();
-        await route.fulfill({ response: res, json: { ...(await res.json()), target: 'job', jobId } });
-      });
+      await rewriteHubJson<object>(page, `**/api/settings/webhooks/${id}/logs/${entry!.id}`, (logged) => ({ ...logged, target: 'job', jobId }));
       await page.reload();
       await expect(page.getByTestId('job-link')).toHaveAttribute('href', `/jobs/alice/${jobId}`);
     });

@@ -1,6 +1,6 @@
-// Routed hub faults for the webhooks, storage, organizations and audit-log specs, and direct
-// hub calls for setting up (and cleaning up) each spec's own objects.
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+// Routed hub faults and rewritten hub answers for the page specs, and direct hub calls for setting
+// up (and cleaning up) each spec's own objects.
+import { expect, type APIRequestContext, type Page, type Request } from '@playwright/test';
 
 export type HubFault = '500' | 'malformed' | 'timeout';
 
@@ -29,6 +29,26 @@ export async function breakHub(page: Page, url: string | RegExp, fault: HubFault
       broken = false;
     },
   };
+}
+
+/**
+ * The hub's JSON answer to each matching GET, edited on its way to the page (status and headers
+ * kept): `edit` changes the body in place or returns a new one. Other methods, error answers and
+ * requests `when` declines pass through untouched.
+ */
+export async function rewriteHubJson<T>(page: Page, url: string | RegExp, edit: (body: T, request: Request) => T | void, when: (request: Request) => boolean = () => true) {
+  await page.route(url, async (route) => {
+    if (route.request().method() !== 'GET' || !when(route.request())) return route.fallback();
+    try {
+      const res = await route.fetch();
+      if (!res.ok()) return await route.fulfill({ response: res });
+      const body = (await res.json()) as T;
+      await route.fulfill({ response: res, json: edit(body, route.request()) ?? body });
+    } catch (e) {
+      // a polled request the page cancels (navigation, refetch) disposes its answer mid-read
+      if (!/disposed|closed|aborted|cancel/i.test(String(e))) throw e;
+    }
+  });
 }
 
 /** Checks the error panel for `fault`, then heals the hub and retries from the panel. */

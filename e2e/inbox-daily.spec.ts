@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { rewriteHubJson } from './faults.ts';
 import { allNotifications, discussionIdOf, expectAccessibleInBothThemes, hubApi, type NotificationItem } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -21,17 +22,19 @@ function arrival(i: number) {
 
 /** Every first-page answer of the hub gets the arrivals on top, as if they had just happened. */
 async function deliverArrivals(page: Page, arrivals: object[]) {
-  await page.route(/\/api\/notifications(\?|$)/, async (route) => {
-    const url = new URL(route.request().url());
-    if (route.request().method() !== 'GET' || Number(url.searchParams.get('p') ?? 0) !== 0 || url.searchParams.size > 1) return route.fallback();
-    const res = await route.fetch();
-    const body = (await res.json()) as { notifications: object[]; count: { view: number; unread: number; all: number } };
-    const n = arrivals.length;
-    await route.fulfill({
-      response: res,
-      json: { ...body, notifications: [...arrivals, ...body.notifications].slice(0, 20), count: { view: body.count.view + n, unread: body.count.unread + n, all: body.count.all + n } },
-    });
-  });
+  const firstPage = (req: Request) => {
+    const url = new URL(req.url());
+    return Number(url.searchParams.get('p') ?? 0) === 0 && url.searchParams.size <= 1;
+  };
+  await rewriteHubJson<{ notifications: object[]; count: { view: number; unread: number; all: number } }>(
+    page,
+    /\/api\/notifications(\?|$)/,
+    (body) => {
+      const n = arrivals.length;
+      return { ...body, notifications: [...arrivals, ...body.notifications].slice(0, 20), count: { view: body.count.view + n, unread: body.count.unread + n, all: body.count.all + n } };
+    },
+    firstPage,
+  );
 }
 
 test.describe('inbox, daily use', () => {

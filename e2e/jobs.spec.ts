@@ -1,6 +1,6 @@
 // Jobs: the list with its filters, a webhook-started job's detail, cancel and live logs.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
+import { breakHub, expectErrorPanelThenRecover, hub, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -192,18 +192,9 @@ test.describe('jobs', () => {
     // huggingface_hub's JobInfo reads both fields (src/huggingface_hub/_jobs_api.py); the spec's Job has neither.
     const richer = (j: Job & { createdBy: { id: string; name: string } }) => ({ ...j, labels: { team: 'ml' }, initiator: { type: 'user', id: j.createdBy.id, name: j.createdBy.name } });
     let served = 0;
-    await page.route(/\/api\/jobs\/alice(\/[0-9a-f]{24})?(\?.*)?$/, async (route) => {
-      if (route.request().method() !== 'GET') return route.fallback();
-      try {
-        const res = await route.fetch();
-        if (!res.ok()) return await route.fulfill({ response: res });
-        const body = (await res.json()) as Parameters<typeof richer>[0] | Parameters<typeof richer>[0][];
-        served++;
-        await route.fulfill({ response: res, json: Array.isArray(body) ? body.map(richer) : richer(body) });
-      } catch (e) {
-        // the list polls every few seconds: a poll the page cancels on navigation disposes its response mid-read
-        if (!/disposed|closed|aborted|cancel/i.test(String(e))) throw e;
-      }
+    await rewriteHubJson<Parameters<typeof richer>[0] | Parameters<typeof richer>[0][]>(page, /\/api\/jobs\/alice(\/[0-9a-f]{24})?(\?.*)?$/, (body) => {
+      served++;
+      return Array.isArray(body) ? body.map(richer) : richer(body);
     });
     await signIn(page, TOKENS.aliceWrite, '/jobs');
     await expect(rows(page)).toHaveCount(all.length);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
+import { breakHub, expectErrorPanelThenRecover, hub, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -137,11 +137,8 @@ test.describe('organizations', () => {
 
   test('explains the hub 403 when the plan is not known in advance', async ({ page }) => {
     // whoami without the plan: the page asks the hub, which answers 403 for freeorg.
-    await page.route('**/api/whoami-v2', async (route) => {
-      const res = await route.fetch();
-      const me = (await res.json()) as { orgs: { name: string; plan?: string }[] };
+    await rewriteHubJson<{ orgs: { name: string; plan?: string }[] }>(page, '**/api/whoami-v2', (me) => {
       for (const o of me.orgs) delete o.plan;
-      await route.fulfill({ response: res, json: me });
     });
     await signIn(page, TOKENS.aliceWrite, '/orgs/freeorg');
     await expect(page.getByTestId('gate-panel').filter({ hasText: 'Team plan or higher' })).toContainText('freeorg');

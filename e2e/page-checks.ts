@@ -1,6 +1,7 @@
 // Helpers for the shell, inbox and settings specs: both themes under axe, routed hub faults,
 // and direct hub calls to snapshot/restore state the specs change.
-import { expect, type APIRequestContext, type Page, type Route } from '@playwright/test';
+import { type APIRequestContext, type Page, type Route } from '@playwright/test';
+import { hub } from './faults.ts';
 import { expectAccessible } from './support.ts';
 
 /** Dark mode is class-based (`.dark` on <html>), so flipping the class is what the toggle does. */
@@ -42,19 +43,12 @@ export async function failFirst(page: Page, url: string | RegExp, fault: Fault, 
 }
 
 /** Calls the mock hub directly, as the given demo token. */
+/** `hub()` with a GET and a write shorthand, as the inbox specs read it. */
 export function hubApi(request: APIRequestContext, token: string) {
-  const headers = { Authorization: `Bearer ${token}` };
+  const h = hub(request, token);
   return {
-    async get<T>(path: string): Promise<T> {
-      const res = await request.get(path, { headers });
-      expect(res.status(), `GET ${path}`).toBe(200);
-      return (await res.json()) as T;
-    },
-    async send(method: 'POST' | 'PATCH' | 'DELETE', path: string, data: unknown) {
-      const res = await request.fetch(path, { method, headers, data });
-      expect(res.status(), `${method} ${path}`).toBe(200);
-      return res.json() as Promise<unknown>;
-    },
+    get: <T>(path: string) => h.call<T>('GET', path),
+    send: (method: 'POST' | 'PATCH' | 'DELETE', path: string, data: unknown) => h.call(method, path, data),
   };
 }
 

@@ -3,6 +3,7 @@
 // console line or visible text, and hub text with HTML payloads rendered as text. The payload
 // checks look for injected elements in the DOM, which does not depend on the CSP blocking them.
 import { expect, test, type Page } from '@playwright/test';
+import { rewriteHubJson } from './faults.ts';
 import { captureConsole, signIn, TOKENS } from './support.ts';
 
 const ALL_TOKENS = Object.values(TOKENS);
@@ -134,13 +135,10 @@ test.describe('security', () => {
   });
 
   test('HTML in paper fields renders as text (no element is created from it)', async ({ page }) => {
-    await page.route('**/api/papers/*', async (route) => {
-      const res = await route.fetch();
-      const paper = (await res.json()) as { title: string; summary: string; authors: { name: string }[] };
+    await rewriteHubJson<{ title: string; summary: string; authors: { name: string }[] }>(page, '**/api/papers/*', (paper) => {
       paper.title = `Title ${PAYLOAD}`;
       paper.summary = PAYLOAD;
       paper.authors[0]!.name = `Author ${PAYLOAD}`;
-      await route.fulfill({ response: res, json: paper });
     });
     await signIn(page, TOKENS.aliceWrite, '/settings');
     const form = page.getByRole('form', { name: 'Claim paper authorship' });
@@ -154,26 +152,16 @@ test.describe('security', () => {
   });
 
   test('HTML in notification, repository and audit fields creates no element either', async ({ page }) => {
-    await page.route(/\/api\/notifications(\?|$)/, async (route) => {
-      if (route.request().method() !== 'GET') return route.fallback();
-      const res = await route.fetch();
-      type Titled = { title: string } | undefined;
-      const body = (await res.json()) as { notifications: { paper?: Titled; discussion?: Titled; post?: Titled; blog?: Titled }[] };
+    type Titled = { title: string } | undefined;
+    await rewriteHubJson<{ notifications: { paper?: Titled; discussion?: Titled; post?: Titled; blog?: Titled }[] }>(page, /\/api\/notifications(\?|$)/, (body) => {
       // Every variant keeps its title in its own object (the schemas are strict).
       for (const n of body.notifications) for (const part of [n.paper, n.discussion, n.post, n.blog]) if (part) part.title = PAYLOAD;
-      await route.fulfill({ response: res, json: body });
     });
-    await page.route('**/api/settings/repositories*', async (route) => {
-      const res = await route.fetch();
-      const body = (await res.json()) as { id: string }[];
+    await rewriteHubJson<{ id: string }[]>(page, '**/api/settings/repositories*', (body) => {
       body[0]!.id = `alice/${PAYLOAD}`;
-      await route.fulfill({ response: res, json: body });
     });
-    await page.route(/\/api\/organizations\/acme\/audit-log\/export/, async (route) => {
-      const res = await route.fetch();
-      const events = (await res.json()) as Record<string, unknown>[];
+    await rewriteHubJson<Record<string, unknown>[]>(page, /\/api\/organizations\/acme\/audit-log\/export/, (events) => {
       Object.assign(events[0]!, { message: PAYLOAD, userAgent: PAYLOAD, location: { formatted: PAYLOAD } });
-      await route.fulfill({ response: res, json: events });
     });
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     await expect(page.getByText(PAYLOAD).first()).toBeVisible();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { hub } from './faults.ts';
+import { hub, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -70,12 +70,9 @@ test.describe('storage as people read it', () => {
 
   test('a repository name that looks like a formula stays text in the CSV', async ({ page }) => {
     const evil = '=HYPERLINK("http://evil.test","open me")';
-    await page.route('**/api/settings/repositories*', async (route) => {
-      const res = await route.fetch();
-      const body = (await res.json()) as Usage[];
+    await rewriteHubJson<Usage[]>(page, '**/api/settings/repositories*', (body) => {
       body[0]!.id = evil;
       body[1]!.id = 'alice/with,comma';
-      await route.fulfill({ response: res, json: body });
     });
     await signIn(page, TOKENS.aliceWrite, '/storage');
     await expect(rows(page).first().getByRole('link')).toHaveText(evil);

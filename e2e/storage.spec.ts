@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { breakHub, expectErrorPanelThenRecover, hub } from './faults.ts';
+import { breakHub, expectErrorPanelThenRecover, hub, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
@@ -89,11 +89,8 @@ test.describe('storage', () => {
 
   test('renders HTML in repository names as text', async ({ page }) => {
     const payload = 'alice/<img src=x onerror="window.__xss=1">';
-    await page.route('**/api/settings/repositories*', async (route) => {
-      const res = await route.fetch();
-      const body = (await res.json()) as Usage[];
+    await rewriteHubJson<Usage[]>(page, '**/api/settings/repositories*', (body) => {
       body[0]!.id = payload;
-      await route.fulfill({ response: res, json: body });
     });
     await signIn(page, TOKENS.aliceWrite, '/storage');
     await expect(rows(page).first().locator('td').first()).toHaveText(payload);
