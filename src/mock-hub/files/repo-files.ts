@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { errorResponse } from '../http/respond.ts';
 import { parseRange } from './byte-range.ts';
+import { fileRangeStream } from './file-range-stream.ts';
 
 export interface RepoFile {
   path: string;
@@ -43,7 +42,7 @@ async function diskFile(dir: string, rel: string): Promise<StoredFile | undefine
     size: st.size,
     // the content is not hashed (gigabytes): size and modification time stand for it
     etag: `"${sha1(`${rel}:${st.size}:${st.mtimeMs}`)}"`,
-    body: (start, end) => Readable.toWeb(createReadStream(full, { start, end })) as ReadableStream<Uint8Array>,
+    body: (start, end) => fileRangeStream(full, start, end),
   };
 }
 
