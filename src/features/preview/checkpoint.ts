@@ -59,6 +59,11 @@ export function summarizeHeader(header: SafetensorsHeader): HeaderSummary {
   return out;
 }
 
+const cacheUnavailable = (e: unknown) => {
+  if (e instanceof BrowserCacheError) return null;
+  throw e;
+};
+
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
   const url = hubFileUrl(ref, name);
   const hit = await cachedFile(url);
@@ -69,11 +74,9 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
       return null;
     });
     const etag = head?.headers.get('etag');
-    if (!etag || !hit.etag || etag === hit.etag) {
-      // only the chunks holding the header are read
-      const header = await readSafetensorsHeaderFrom(blobFile(await hit.blob()), name);
-      return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
-    }
+    // only the chunks holding the header are read; a cache the worker holds just now is asked again later
+    const header = !etag || !hit.etag || etag === hit.etag ? await hit.blob().then((b) => readSafetensorsHeaderFrom(blobFile(b), name), cacheUnavailable) : null;
+    if (header) return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');

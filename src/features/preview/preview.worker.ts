@@ -10,7 +10,7 @@ import type { FileSource } from '../../model/loader/file-source.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
 import { relativeError } from './inputs.ts';
 import { chunkedHubSource } from '../../model/loader/hub-file-chunks.ts';
-import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, Timings } from './protocol.ts';
+import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, RunRequest, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
 import { serveRpc, type RpcContext } from './worker-rpc.ts';
 
@@ -87,21 +87,38 @@ function events(timings: Timings, ctx: RpcContext<RunEvent>): ModelEvents {
   };
 }
 
+/** one run request on the loaded model: the forward (its session made on the first), and the comparison when asked */
+async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: RpcContext<RunEvent>) {
+  const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
+  const on = events(timings, ctx);
+  const out = await runPreview(l.model.config, req, timings, {
+    forward: async (args) => (await l.model.forward({ ...args, return_dict: true }, on)).sample,
+    stage: (stage) => ctx.emit({ type: 'stage', stage }),
+    step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
+  });
+  const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx) : undefined;
+  ctx.transfer(out.sample.buffer);
+  return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
+}
+
 serveRpc<PreviewApi>(self, {
   load,
   async run(req, ctx) {
     const l = loaded;
     if (!l) throw new Error('no model is loaded');
-    const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
-    const on = events(timings, ctx);
-    const out = await runPreview(l.model.config, req, timings, {
-      forward: async (args) => (await l.model.forward({ ...args, return_dict: true }, on)).sample,
-      stage: (stage) => ctx.emit({ type: 'stage', stage }),
-      step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
-    });
-    const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx) : undefined;
-    ctx.transfer(out.sample.buffer);
-    return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
+    try {
+      return await runModel(l, req, ctx);
+    } finally {
+      // the sessions hold the weights now: the cache's files go back to the page
+      await l.source.release();
+    }
   },
-  finishCache: async () => (loaded ? loaded.source.complete() : false),
+  async finishCache() {
+    if (!loaded) return false;
+    try {
+      return await loaded.source.complete();
+    } finally {
+      await loaded.source.release();
+    }
+  },
 });

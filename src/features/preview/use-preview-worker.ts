@@ -129,8 +129,9 @@ export function usePreviewWorker() {
   };
 
   const clearCache = async () => {
-    const files = await deleteCachedFiles();
+    // the worker first: its open cache files would keep them
     stopWorker();
+    const files = await deleteCachedFiles();
     uncached.current = false;
     dispatch({ type: 'cacheCleared', files });
   };

@@ -1,43 +1,185 @@
-// Hub files in the browser's Cache Storage (page and worker both have it), keyed by their resolve
-// URL (which carries the revision). A file is stored in chunks of CHUNK_BYTES, each keyed by the
-// file's ETag too, so chunks of different versions never mix: Chromium refuses single entries of
-// some hundreds of MB ("Failed to execute 'put' on 'Cache': Unexpected internal error"), chunks
-// arrive by Range request without passing through JavaScript, and they read back as one
-// disk-backed Blob. An entry at the file's own URL, written after the last chunk, marks it complete.
+// Hub files kept in the browser's origin private file system (OPFS): one folder per file URL (the
+// URL carries the revision) holding `meta.json` (the file's ETag, size and chunk size, and whether
+// every chunk is there) and one file per chunk of CHUNK_BYTES. A worker writes and reads chunks
+// through sync access handles: Chromium read preview-s's 869 MB back from Cache Storage at about
+// 195 MB/s (4.5 s of a reload's 8.6 s session), from OPFS in under 0.1 s. The page, which has no
+// sync handles, writes through a writable stream (atomic on close) and reads through getFile().
 
-const CACHE_PREFIX = 'hub-console-preview-weights';
-export const CACHE_NAME = `${CACHE_PREFIX}-v2`;
+const ROOT = 'hub-console-preview-weights-v3';
+/** Cache Storage layouts before v3: deleted with the cache */
+const LEGACY_CACHE_PREFIX = 'hub-console-preview-weights';
 export const CHUNK_BYTES = 64 * 2 ** 20;
-const SIZE = 'x-hub-console-size';
-const ETAG = 'x-hub-console-etag';
-const CHUNK = 'x-hub-console-chunk-bytes';
 
-/** Cache Storage is missing, refused (private mode) or full (quota, entry size): run uncached. The message is the browser's reason. */
+/** the browser's file storage is missing, refused (private mode), full (quota) or in use: run uncached. The message is the browser's reason. */
 export class BrowserCacheError extends Error {
   override name = 'BrowserCacheError';
 }
 
 export const chunkCount = (size: number, chunkBytes = CHUNK_BYTES) => Math.max(1, Math.ceil(size / chunkBytes));
 
-export const chunkKey = (url: string, etag: string | null, i: number) => `${url}${url.includes('?') ? '&' : '?'}hub-console-chunk=${i}&etag=${encodeURIComponent(etag ?? '')}`;
-
-export async function openCache(): Promise<Cache> {
-  if (typeof caches === 'undefined') throw new BrowserCacheError('this browser offers no Cache Storage here');
-  try {
-    return await caches.open(CACHE_NAME);
-  } catch (e) {
-    throw new BrowserCacheError(`Cache Storage refused: ${(e as Error).message}`, { cause: e });
-  }
+interface Meta {
+  url: string;
+  etag: string | null;
+  size: number;
+  chunkBytes: number;
+  complete: boolean;
 }
 
-/** runs a cache write; any failure of the cache itself becomes a BrowserCacheError */
+/** the parts of FileSystemSyncAccessHandle used here (workers only) */
+interface SyncHandle {
+  read(buffer: Uint8Array, opts: { at: number }): number;
+  write(buffer: Uint8Array, opts: { at: number }): number;
+  truncate(size: number): void;
+  getSize(): number;
+  flush(): void;
+  close(): void;
+}
+type FileHandle = FileSystemFileHandle & { createSyncAccessHandle?(): Promise<SyncHandle>; move?(name: string): Promise<void> };
+
+/** runs a storage operation; any failure of the storage itself becomes a BrowserCacheError */
 export async function cacheWrite<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     signal?.throwIfAborted();
     if (e instanceof BrowserCacheError || (e as Error).name === 'AbortError') throw e;
-    throw new BrowserCacheError((e as Error).message, { cause: e });
+    throw new BrowserCacheError((e as Error).message || String(e), { cause: e });
+  }
+}
+
+async function rootDir(): Promise<FileSystemDirectoryHandle> {
+  if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function') throw new BrowserCacheError('this browser offers no file storage (OPFS) here');
+  return cacheWrite(async () => (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true }));
+}
+
+async function folderName(url: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(url));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function readMeta(dir: FileSystemDirectoryHandle): Promise<Meta | null> {
+  try {
+    return JSON.parse(await (await (await dir.getFileHandle('meta.json')).getFile()).text()) as Meta;
+  } catch {
+    return null;
+  }
+}
+
+async function writeMeta(dir: FileSystemDirectoryHandle, meta: Meta): Promise<void> {
+  const w = await (await dir.getFileHandle('meta.json', { create: true })).createWritable();
+  await w.write(JSON.stringify(meta));
+  await w.close();
+}
+
+/** the store of hub files; `openCache` gives it, null-free, or throws BrowserCacheError */
+export interface WeightCache {
+  file(url: string, etag: string | null, size: number, chunkBytes?: number): Promise<StoredFile>;
+}
+
+export async function openCache(): Promise<WeightCache> {
+  const root = await rootDir();
+  return {
+    file: (url, etag, size, chunkBytes = CHUNK_BYTES) =>
+      cacheWrite(async () => {
+        const dir = await root.getDirectoryHandle(await folderName(url), { create: true });
+        const meta = await readMeta(dir);
+        if (!meta || meta.etag !== etag || meta.size !== size || meta.chunkBytes !== chunkBytes) {
+          // another version of the file (or none yet): its chunks go
+          for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) await dir.removeEntry(name);
+          await writeMeta(dir, { url, etag, size, chunkBytes, complete: false });
+        }
+        return new StoredFile(dir, { url, etag, size, chunkBytes, complete: meta?.complete === true && meta.etag === etag });
+      }),
+  };
+}
+
+/** one version of a hub file in the store, chunk by chunk */
+export class StoredFile {
+  private readonly handles = new Map<number, Promise<SyncHandle>>();
+  private readonly present = new Set<number>();
+
+  constructor(
+    private readonly dir: FileSystemDirectoryHandle,
+    private meta: Meta,
+  ) {}
+
+  get complete(): boolean {
+    return this.meta.complete;
+  }
+
+  chunkLength(i: number): number {
+    return Math.min(this.meta.size, (i + 1) * this.meta.chunkBytes) - i * this.meta.chunkBytes;
+  }
+
+  /** chunk `i` is stored whole */
+  async has(i: number): Promise<boolean> {
+    if (this.present.has(i)) return true;
+    const f = await this.dir.getFileHandle(String(i)).catch(() => null);
+    if (!f || (await f.getFile()).size !== this.chunkLength(i)) return false;
+    this.present.add(i);
+    return true;
+  }
+
+  /** chunk `i` from its body: written beside it, then renamed, so a chunk is whole or absent */
+  async write(i: number, body: ReadableStream<Uint8Array>): Promise<number> {
+    const part = `${i}.part`;
+    const f = (await this.dir.getFileHandle(part, { create: true })) as FileHandle;
+    let written = 0;
+    if (f.createSyncAccessHandle) {
+      const h = await f.createSyncAccessHandle();
+      try {
+        h.truncate(0);
+        const reader = body.getReader();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) written += h.write(r.value, { at: written });
+        h.flush();
+      } finally {
+        h.close();
+      }
+    } else {
+      const w = await f.createWritable();
+      await body.pipeTo(w);
+      written = (await f.getFile()).size;
+    }
+    if (written === this.chunkLength(i)) {
+      await this.dir.removeEntry(String(i)).catch(() => undefined);
+      await f.move!(String(i));
+      this.present.add(i);
+    } else await this.dir.removeEntry(part).catch(() => undefined);
+    return written;
+  }
+
+  /** bytes [from, to) of stored chunk `i` */
+  async read(i: number, from: number, to: number): Promise<Uint8Array> {
+    const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
+    if (!f.createSyncAccessHandle) return new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer());
+    let h = this.handles.get(i);
+    if (!h) {
+      h = f.createSyncAccessHandle();
+      this.handles.set(i, h);
+      h.catch(() => this.handles.delete(i));
+    }
+    const out = new Uint8Array(to - from);
+    const n = (await h).read(out, { at: from });
+    if (n !== out.length) throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} of the browser cache is shorter than stored; clear the cache and download again`);
+    return out;
+  }
+
+  /** the whole file as one Blob over its chunk files (for a page reading a header) */
+  async blob(): Promise<Blob> {
+    const parts = await Promise.all(Array.from({ length: chunkCount(this.meta.size, this.meta.chunkBytes) }, async (_, i) => (await this.dir.getFileHandle(String(i))).getFile()));
+    return new Blob(parts);
+  }
+
+  async markComplete(): Promise<void> {
+    this.meta = { ...this.meta, complete: true };
+    await writeMeta(this.dir, this.meta);
+  }
+
+  /** closes the sync handles (each holds its chunk file locked against the page) */
+  async release(): Promise<void> {
+    const open = [...this.handles.values()];
+    this.handles.clear();
+    for (const h of await Promise.allSettled(open)) if (h.status === 'fulfilled') h.value.close();
   }
 }
 
@@ -45,51 +187,43 @@ export interface CachedFile {
   url: string;
   etag: string | null;
   size: number;
-  /** the whole file as one Blob over the cached chunks (read from disk as it is sliced) */
+  /** the whole file as one Blob over the stored chunks (read from disk as it is sliced) */
   blob(): Promise<Blob>;
 }
 
-/** the file when all its chunks are cached; null when not (or there is no cache) */
+/** the file when all its chunks are stored; null when not (or there is no store, or a worker holds it) */
 export async function cachedFile(url: string): Promise<CachedFile | null> {
-  const cache = await openCache().catch(() => null);
-  const manifest = await cache?.match(url);
-  if (!cache || !manifest) return null;
-  const size = Number(manifest.headers.get(SIZE));
-  const etag = manifest.headers.get(ETAG);
-  const chunks = chunkCount(size, Number(manifest.headers.get(CHUNK)) || CHUNK_BYTES);
-  return {
-    url,
-    size,
-    etag,
-    async blob() {
-      const parts = await Promise.all(
-        Array.from({ length: chunks }, async (_, i) => {
-          const r = await cache.match(chunkKey(url, etag, i));
-          if (!r) throw new BrowserCacheError(`${url}: chunk ${i + 1} is gone from the browser cache; clear the cache and download again`);
-          return r.blob();
-        }),
-      );
-      return new Blob(parts);
-    },
-  };
-}
-
-/** marks a file whose chunks are all cached as complete */
-export async function markCached(cache: Cache, url: string, size: number, etag: string | null, chunkBytes = CHUNK_BYTES): Promise<void> {
-  const headers = new Headers({ [SIZE]: String(size), [CHUNK]: String(chunkBytes) });
-  if (etag) headers.set(ETAG, etag);
-  await cacheWrite(() => cache.put(url, new Response(null, { headers })));
-}
-
-/** removes every cached file (and older cache layouts); returns how many complete files there were */
-export async function deleteCachedFiles(): Promise<number> {
-  if (typeof caches === 'undefined') return 0;
-  let files = 0;
-  for (const name of await caches.keys()) {
-    if (!name.startsWith(CACHE_PREFIX)) continue;
-    const keys = await (await caches.open(name)).keys();
-    files += keys.filter((k) => !k.url.includes('hub-console-chunk=')).length;
-    await caches.delete(name);
+  try {
+    const root = await rootDir();
+    const dir = await root.getDirectoryHandle(await folderName(url));
+    const meta = await readMeta(dir);
+    if (!meta?.complete || meta.url !== url) return null;
+    const file = new StoredFile(dir, meta);
+    return { url, size: meta.size, etag: meta.etag, blob: () => cacheWrite(() => file.blob()) };
+  } catch {
+    return null;
   }
-  return files;
+}
+
+/** removes every stored file (and older Cache Storage layouts); returns how many complete files there were */
+export async function deleteCachedFiles(): Promise<number> {
+  let files = 0;
+  if (typeof caches !== 'undefined') for (const name of await caches.keys()) if (name.startsWith(LEGACY_CACHE_PREFIX)) await caches.delete(name);
+  if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function') return files;
+  const top = await navigator.storage.getDirectory();
+  const root = await top.getDirectoryHandle(ROOT).catch(() => null);
+  if (!root) return files;
+  for await (const [, h] of (root as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+    if (h.kind === 'directory' && (await readMeta(h as FileSystemDirectoryHandle))?.complete) files++;
+  }
+  // a worker that was just stopped lets go of its chunk files a moment later
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await top.removeEntry(ROOT, { recursive: true });
+      return files;
+    } catch (e) {
+      if (attempt >= 20) throw new BrowserCacheError(`the browser cache could not be cleared: ${(e as Error).message}`, { cause: e });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }

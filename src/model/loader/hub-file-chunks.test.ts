@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { memoryCache, rangeHub } from '../test-support/range-hub.ts';
-import { cachedFile } from './browser-cache.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installMemoryOpfs, type MemoryOpfsOptions } from '../test-support/memory-opfs.ts';
+import { rangeHub } from '../test-support/range-hub.ts';
+import { cachedFile, deleteCachedFiles, openCache } from './browser-cache.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { HubFileError } from './hub-files.ts';
 
@@ -8,36 +9,62 @@ const bytes = Uint8Array.from({ length: 2500 }, (_, i) => (i * 7) % 251);
 const CHUNK = 1000;
 const read = async (b: Blob) => new Uint8Array(await b.arrayBuffer());
 
-function file(hub: ReturnType<typeof rangeHub>, opts: Partial<ChunkOptions> & { cache: Cache | null }, size = bytes.length) {
+function file(hub: ReturnType<typeof rangeHub>, opts: Partial<ChunkOptions> & Pick<ChunkOptions, 'cache'>, size = bytes.length) {
   return new ChunkedHubFile(hub.repo, 'w.safetensors', size, '"e"', { chunkBytes: CHUNK, ...opts });
 }
 
+let opfs: ReturnType<typeof installMemoryOpfs> | null = null;
+const storage = async (opts: MemoryOpfsOptions = {}) => {
+  opfs = installMemoryOpfs(opts);
+  return openCache();
+};
+afterEach(() => {
+  opfs?.restore();
+  opfs = null;
+});
+
 describe('hub files in chunks through the browser cache', () => {
-  it('fetches one Range per chunk into the cache, and reads them back without the hub', async () => {
-    const hub = rangeHub(bytes);
-    const { cache } = memoryCache();
-    const fetched: number[] = [];
-    const f = file(hub, { cache, onFetched: (n) => fetched.push(n) });
-    expect(await read(f.blob())).toEqual(bytes);
-    expect(hub.asked.sort()).toEqual(['bytes=0-999', 'bytes=1000-1999', 'bytes=2000-2499']);
-    expect(fetched.sort()).toEqual([1000, 1000, 500]);
-    // complete: the page's inspector sees it, and a second reader asks the hub nothing
-    globalThis.caches = { open: async () => cache } as unknown as CacheStorage;
-    try {
+  for (const sync of [true, false]) {
+    it(`fetches one Range per chunk into the cache, and reads them back without the hub (${sync ? 'worker: sync handles' : 'page: streams'})`, async () => {
+      const hub = rangeHub(bytes);
+      const cache = await storage({ sync });
+      const fetched: number[] = [];
+      const f = file(hub, { cache, onFetched: (n) => fetched.push(n) });
+      expect(await read(f.blob())).toEqual(bytes);
+      expect(hub.asked.sort()).toEqual(['bytes=0-999', 'bytes=1000-1999', 'bytes=2000-2499']);
+      expect(fetched.sort()).toEqual([1000, 1000, 500]);
+      // complete: the page's inspector sees it once the reader lets go, and a second reader asks the hub nothing
+      await f.release();
       const hit = await cachedFile(f.url);
       expect(hit).toMatchObject({ size: 2500, etag: '"e"' });
       expect(await read((await hit!.blob()).slice(990, 1010))).toEqual(bytes.subarray(990, 1010));
-    } finally {
-      delete (globalThis as { caches?: unknown }).caches;
-    }
-    const again = rangeHub(bytes);
-    expect(await read(file(again, { cache }).blob().slice(1500, 2100))).toEqual(bytes.subarray(1500, 2100));
-    expect(again.asked).toEqual([]);
+      const again = rangeHub(bytes);
+      const second = file(again, { cache });
+      expect(await read(second.blob().slice(1500, 2100))).toEqual(bytes.subarray(1500, 2100));
+      expect(again.asked).toEqual([]);
+      await second.release();
+      expect(await deleteCachedFiles()).toBe(1);
+      expect(await cachedFile(f.url)).toBeNull();
+    });
+  }
+
+  it('a new version of the file on the hub replaces the stored chunks', async () => {
+    const cache = await storage();
+    const f = file(rangeHub(bytes), { cache });
+    await read(f.blob());
+    await f.release();
+    const changed = bytes.map((b) => 255 - b);
+    const hub = rangeHub(changed, { etagAfter: { request: 1, etag: '"f"' } });
+    const g = new ChunkedHubFile(hub.repo, 'w.safetensors', changed.length, '"f"', { chunkBytes: CHUNK, cache });
+    expect(await read(g.blob())).toEqual(changed);
+    expect(hub.asked).toHaveLength(3);
+    await g.release();
+    expect((await cachedFile(g.url))?.etag).toBe('"f"');
   });
 
   it('reads a small part (a header) by a Range of its own, without fetching its chunk', async () => {
     const hub = rangeHub(bytes);
-    const f = file(hub, { cache: memoryCache().cache });
+    const f = file(hub, { cache: await storage() });
     expect(await f.read(8, 100)).toEqual(bytes.subarray(8, 108));
     expect(hub.asked).toEqual(['bytes=8-107']);
     expect(await read(f.blob().slice(0, 10))).toEqual(bytes.subarray(0, 10));
@@ -47,14 +74,14 @@ describe('hub files in chunks through the browser cache', () => {
 
   it('reads a one-chunk file with one plain GET', async () => {
     const hub = rangeHub(bytes.subarray(0, 600));
-    expect(await read(file(hub, { cache: memoryCache().cache }, 600).blob())).toEqual(bytes.subarray(0, 600));
+    expect(await read(file(hub, { cache: await storage() }, 600).blob())).toEqual(bytes.subarray(0, 600));
     expect(hub.asked).toEqual(['none']);
   });
 
   it('a cache that refuses degrades to an uncached read, said once', async () => {
     const hub = rangeHub(bytes);
     const errors: string[] = [];
-    const opts = { cache: memoryCache({ refuse: true }).cache, onCacheError: (e: Error) => errors.push(e.message) };
+    const opts = { cache: await storage({ refuse: true }), onCacheError: (e: Error) => errors.push(e.message) };
     const f = file(hub, opts);
     expect(await read(f.blob())).toEqual(bytes);
     expect(errors).toEqual(['Quota exceeded.']);

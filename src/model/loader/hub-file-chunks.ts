@@ -1,16 +1,16 @@
 // A hub file read in chunks through the browser cache: each chunk from the cache, else from the
 // hub (a Range request; one plain GET when the file is a single chunk) stored into the cache as
-// it arrives, without passing through JavaScript. When the cache refuses a chunk (quota, private
-// mode), chunks are held in memory only until they have been read. `blob()` hands the file to
-// onnxruntime-web as external data, read slice by slice while the download runs ahead.
-import { BrowserCacheError, CHUNK_BYTES, cacheWrite, chunkCount, chunkKey, markCached } from './browser-cache.ts';
+// it arrives. When the cache refuses a chunk (quota, private mode), chunks are held in memory
+// only until they have been read. `blob()` hands the file to onnxruntime-web as external data,
+// read slice by slice while the download runs ahead.
+import { BrowserCacheError, CHUNK_BYTES, cacheWrite, chunkCount, type StoredFile, type WeightCache } from './browser-cache.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, hubSource, type HubRepo } from './hub-files.ts';
 
 export interface ChunkOptions {
   /** where chunks are stored; null keeps them in memory until read. A refusal sets it to null, so
    * every file sharing these options goes uncached from then on. */
-  cache: Cache | null;
+  cache: WeightCache | null;
   signal?: AbortSignal;
   /** bytes that arrived from the hub (a chunk at a time) */
   onFetched?(bytes: number): void;
@@ -26,8 +26,9 @@ const PREFETCH = 3;
 const SMALL_READ = 2 ** 20;
 
 interface Chunk {
-  blob: Blob;
-  /** in Cache Storage (disk); otherwise in memory, dropped once read */
+  /** bytes [from, to) of the chunk */
+  read(from: number, to: number): Promise<Uint8Array>;
+  /** in the browser cache (disk); otherwise in memory, dropped once read */
   cached: boolean;
 }
 
@@ -38,6 +39,7 @@ export class ChunkedHubFile {
   private readonly consumed = new Map<number, number>();
   private readonly stored = new Set<number>();
   private readonly chunkBytes: number;
+  private storedFile: Promise<StoredFile | null> | null = null;
 
   constructor(
     private readonly repo: HubRepo,
@@ -84,43 +86,63 @@ export class ChunkedHubFile {
     return p;
   }
 
-  private async fetchChunk(i: number): Promise<Chunk> {
-    const key = chunkKey(this.url, this.etag, i);
+  /** this file in the cache (opened once); null when there is no cache or it refused */
+  private store(): Promise<StoredFile | null> {
     const cache = this.opts.cache;
-    const hit = await cache?.match(key);
-    if (hit) return this.storedChunk(cache!, i, await hit.blob());
+    if (!cache) return Promise.resolve(null);
+    this.storedFile ??= cache.file(this.url, this.etag, this.size, this.chunkBytes).catch((e: unknown) => {
+      if (!(e instanceof BrowserCacheError)) throw e;
+      this.refused(e);
+      return null;
+    });
+    return this.storedFile;
+  }
+
+  private refused(e: BrowserCacheError): void {
+    if (this.opts.cache) this.opts.onCacheError?.(e);
+    this.opts.cache = null;
+    this.storedFile = Promise.resolve(null);
+  }
+
+  private async fetchChunk(i: number): Promise<Chunk> {
+    const store = await this.store();
+    if (store && (await store.has(i))) return this.storedChunk(store, i);
     const [start, end] = this.bounds(i);
     const res = await this.request(start, end);
-    if (cache) {
+    if (store && this.opts.cache) {
+      let written: number;
       try {
-        await cacheWrite(() => cache.put(key, res), this.opts.signal);
-        const blob = await (await cache.match(key))?.blob();
-        if (blob?.size !== end - start) throw new HubFileError(this.name, this.url, 206, `the download of bytes ${start}-${end - 1} ended after ${blob?.size ?? 0} bytes`);
-        this.opts.onFetched?.(end - start);
-        return await this.storedChunk(cache, i, blob);
+        written = await cacheWrite(() => store.write(i, res.body!), this.opts.signal);
       } catch (e) {
         if (!(e instanceof BrowserCacheError)) throw e;
-        if (this.opts.cache) this.opts.onCacheError?.(e);
-        this.opts.cache = null;
+        this.refused(e);
         // the body went to the refused write: this chunk, and the rest, come again uncached
         return this.fetchChunk(i);
       }
+      if (written !== end - start) throw new HubFileError(this.name, this.url, 206, `the download of bytes ${start}-${end - 1} ended after ${written} bytes`);
+      this.opts.onFetched?.(end - start);
+      return this.storedChunk(store, i);
     }
     const blob = await res.blob();
     this.opts.onFetched?.(end - start);
-    return { blob, cached: false };
+    return { read: async (from, to) => new Uint8Array(await blob.slice(from, to).arrayBuffer()), cached: false };
   }
 
   /** a chunk in the cache; with the last one there, the file is marked complete */
-  private async storedChunk(cache: Cache, i: number, blob: Blob): Promise<Chunk> {
+  private async storedChunk(store: StoredFile, i: number): Promise<Chunk> {
     this.stored.add(i);
-    if (this.stored.size === this.chunks) {
-      await markCached(cache, this.url, this.size, this.etag, this.chunkBytes).catch((e: unknown) => {
+    if (this.stored.size === this.chunks && !store.complete) {
+      await cacheWrite(() => store.markComplete()).catch((e: unknown) => {
         if (!(e instanceof BrowserCacheError)) throw e;
         this.opts.onCacheError?.(e);
       });
     }
-    return { blob, cached: true };
+    return { read: (from, to) => cacheWrite(() => store.read(i, from, to)), cached: true };
+  }
+
+  /** lets go of the cache's files (a worker's sync handles lock them against the page) */
+  async release(): Promise<void> {
+    await (await this.storedFile?.catch(() => null))?.release();
   }
 
   /** bytes [start, end) as a 200 answer with a checked length (Cache Storage takes no 206) */
@@ -149,11 +171,11 @@ export class ChunkedHubFile {
         const i = Math.floor(pos / this.chunkBytes);
         const [c0, c1] = this.bounds(i);
         const to = Math.min(end, c1, pos + PIECE);
-        const { blob, cached } = await this.chunk(i);
-        ctl.enqueue(new Uint8Array(await blob.slice(pos - c0, to - c0).arrayBuffer()));
+        const chunk = await this.chunk(i);
+        ctl.enqueue(await chunk.read(pos - c0, to - c0));
         const read = (this.consumed.get(i) ?? 0) + (to - pos);
         this.consumed.set(i, read);
-        if (!cached && read >= c1 - c0) this.loading.delete(i);
+        if (!chunk.cached && read >= c1 - c0) this.loading.delete(i);
         pos = to;
       },
     });
@@ -225,7 +247,7 @@ export interface HubFileEntry {
  * Hub files for the model loader: the weight files chunked through the cache and opened for reads
  * in parts (headers) and as Blobs (the session's external data); other files read whole.
  */
-export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource & { complete(): Promise<boolean> } {
+export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource & { complete(): Promise<boolean>; release(): Promise<void> } {
   const hub = hubSource(repo);
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts)]));
   return {
@@ -240,6 +262,10 @@ export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[]
     async complete() {
       const done = await Promise.all([...files.values()].map((f) => f.download()));
       return done.every(Boolean);
+    },
+    /** closes what holds the cache's files (after a session has read its weights) */
+    async release() {
+      await Promise.all([...files.values()].map((f) => f.release()));
     },
   };
 }

@@ -19,25 +19,3 @@ export function rangeHub(bytes: Uint8Array, opts: RangeHubOptions = {}) {
   }) as typeof globalThis.fetch;
   return { asked, repo: { repoId: 'a/b', hubUrl: 'http://h', fetch } };
 }
-
-/** Cache Storage in memory (Node has none); `refuse` makes every put fail as a full quota would */
-export function memoryCache(opts: { refuse?: boolean } = {}) {
-  const entries = new Map<string, { blob: Blob; headers: Headers }>();
-  const cache = {
-    async match(key: RequestInfo | URL) {
-      const e = entries.get(String(key));
-      return e && new Response(e.blob, { headers: e.headers });
-    },
-    async put(key: RequestInfo | URL, res: Response) {
-      if (opts.refuse) {
-        await res.body?.cancel();
-        throw new DOMException('Quota exceeded.', 'QuotaExceededError');
-      }
-      entries.set(String(key), { blob: await res.blob(), headers: res.headers });
-    },
-    async delete(key: RequestInfo | URL) {
-      return entries.delete(String(key));
-    },
-  };
-  return { cache: cache as unknown as Cache, entries };
-}
