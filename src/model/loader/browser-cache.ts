@@ -150,10 +150,11 @@ export class StoredFile {
 
   /** bytes [from, to) of stored chunk `i` */
   async read(i: number, from: number, to: number): Promise<Uint8Array> {
-    const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
-    if (!f.createSyncAccessHandle) return new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer());
+    // the handle is kept: each lookup is a round trip to the browser process
     let h = this.handles.get(i);
     if (!h) {
+      const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
+      if (!f.createSyncAccessHandle) return new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer());
       h = f.createSyncAccessHandle();
       this.handles.set(i, h);
       h.catch(() => this.handles.delete(i));
