@@ -1,5 +1,5 @@
 // One checkpoint through the preview page in a fresh Chromium profile on disk (a user's browser:
-// Cache Storage on disk): time from "Run forward pass" to the output, peak memory of all Chromium
+// its storage on disk): time from "Run forward pass" to the output, peak memory of all Chromium
 // processes, their CPU time; then, with `warm`, the same after a reload (weights in the cache).
 import { chromium, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';

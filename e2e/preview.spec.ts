@@ -183,7 +183,7 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
 
 test('a browser cache that cannot keep the weights gives an uncached run and a one-line notice', async ({ page, baseURL }) => {
   const ref = nodeReference(baseURL!, TINY);
-  // a real refusal: Cache Storage over its quota (as in private mode, or a full disk)
+  // a real refusal: the origin's storage over its quota (as in private mode, or a full disk)
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL!).origin, quotaSize: 1000 });
   await openPreview(page, TINY, 'wasm');

@@ -145,7 +145,7 @@ export class ChunkedHubFile {
     await (await this.storedFile?.catch(() => null))?.release();
   }
 
-  /** bytes [start, end) as a 200 answer with a checked length (Cache Storage takes no 206) */
+  /** bytes [start, end) as an answer with a checked length (a 206 re-wrapped as a plain body) */
   private async request(start: number, end: number): Promise<Response> {
     const whole = this.chunks === 1;
     const res = await hubFetchRequired(this.repo, this.name, { ...(whole ? {} : { range: { start, end: end - 1 } }), signal: this.opts.signal });
