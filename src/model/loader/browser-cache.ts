@@ -76,8 +76,15 @@ export interface WeightCache {
   file(url: string, etag: string | null, size: number, chunkBytes?: number): Promise<StoredFile>;
 }
 
+/** the Cache Storage layouts of earlier versions: gigabytes nothing reads any more */
+async function deleteLegacyCaches(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  for (const name of await caches.keys()) if (name.startsWith(LEGACY_CACHE_PREFIX)) await caches.delete(name);
+}
+
 export async function openCache(): Promise<WeightCache> {
   const root = await rootDir();
+  void deleteLegacyCaches().catch(() => undefined);
   return {
     file: (url, etag, size, chunkBytes = CHUNK_BYTES) =>
       cacheWrite(async () => {
@@ -209,7 +216,7 @@ export async function cachedFile(url: string): Promise<CachedFile | null> {
 /** removes every stored file (and older Cache Storage layouts); returns how many complete files there were */
 export async function deleteCachedFiles(): Promise<number> {
   let files = 0;
-  if (typeof caches !== 'undefined') for (const name of await caches.keys()) if (name.startsWith(LEGACY_CACHE_PREFIX)) await caches.delete(name);
+  await deleteLegacyCaches();
   if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function') return files;
   const top = await navigator.storage.getDirectory();
   const root = await top.getDirectoryHandle(ROOT).catch(() => null);
