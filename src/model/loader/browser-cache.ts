@@ -114,6 +114,11 @@ export class StoredFile {
     return this.meta.complete;
   }
 
+  /** every chunk is known to be stored (written, or found by `has`) */
+  get allPresent(): boolean {
+    return this.present.size === chunkCount(this.meta.size, this.meta.chunkBytes);
+  }
+
   chunkLength(i: number): number {
     return Math.min(this.meta.size, (i + 1) * this.meta.chunkBytes) - i * this.meta.chunkBytes;
   }

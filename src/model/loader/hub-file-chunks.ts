@@ -37,7 +37,6 @@ export class ChunkedHubFile {
   readonly chunks: number;
   private readonly loading = new Map<number, Promise<Chunk>>();
   private readonly consumed = new Map<number, number>();
-  private readonly stored = new Set<number>();
   private readonly chunkBytes: number;
   private storedFile: Promise<StoredFile | null> | null = null;
 
@@ -130,8 +129,7 @@ export class ChunkedHubFile {
 
   /** a chunk in the cache; with the last one there, the file is marked complete */
   private async storedChunk(store: StoredFile, i: number): Promise<Chunk> {
-    this.stored.add(i);
-    if (this.stored.size === this.chunks && !store.complete) {
+    if (store.allPresent && !store.complete) {
       await cacheWrite(() => store.markComplete()).catch((e: unknown) => {
         if (!(e instanceof BrowserCacheError)) throw e;
         this.opts.onCacheError?.(e);
@@ -194,7 +192,7 @@ export class ChunkedHubFile {
       for (let i = next++; i < this.chunks; i = next++) await this.load(i);
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, this.chunks) }, worker));
-    return this.stored.size === this.chunks;
+    return (await this.store())?.allPresent ?? false;
   }
 }
 
