@@ -89,13 +89,13 @@ export async function openCache(): Promise<WeightCache> {
     file: (url, etag, size, chunkBytes = CHUNK_BYTES) =>
       cacheWrite(async () => {
         const dir = await root.getDirectoryHandle(await folderName(url), { create: true });
-        const meta = await readMeta(dir);
-        if (!meta || meta.etag !== etag || meta.size !== size || meta.chunkBytes !== chunkBytes) {
-          // another version of the file (or none yet): its chunks go
-          for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) await dir.removeEntry(name);
-          await writeMeta(dir, { url, etag, size, chunkBytes, complete: false });
-        }
-        return new StoredFile(dir, { url, etag, size, chunkBytes, complete: meta?.complete === true && meta.etag === etag });
+        const stored = await readMeta(dir);
+        if (stored && stored.etag === etag && stored.size === size && stored.chunkBytes === chunkBytes) return new StoredFile(dir, stored);
+        // another version of the file (or none yet): its chunks go
+        for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) await dir.removeEntry(name);
+        const meta = { url, etag, size, chunkBytes, complete: false };
+        await writeMeta(dir, meta);
+        return new StoredFile(dir, meta);
       }),
   };
 }
