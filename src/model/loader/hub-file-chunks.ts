@@ -143,7 +143,7 @@ export class ChunkedHubFile {
     await (await this.storedFile?.catch(() => null))?.release();
   }
 
-  /** bytes [start, end) as an answer with a checked length (a 206 re-wrapped as a plain body) */
+  /** the hub's answer for bytes [start, end), its status, ETag and length checked */
   private async request(start: number, end: number): Promise<Response> {
     const whole = this.chunks === 1;
     const res = await hubFetchRequired(this.repo, this.name, { ...(whole ? {} : { range: { start, end: end - 1 } }), signal: this.opts.signal });
@@ -156,7 +156,7 @@ export class ChunkedHubFile {
     if (this.etag && etag && etag !== this.etag) throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
     const length = res.headers.get('content-length');
     if (length !== null && Number(length) !== end - start) throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
-    return new Response(res.body, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(end - start) } });
+    return res;
   }
 
   /** bytes [start, end) as a stream, chunk by chunk; chunks held in memory are dropped once read */
