@@ -3,7 +3,7 @@
 // download into the browser cache, with progress and cancel. Fetching and caching are the
 // model loader's (src/model/loader); this file decides what the page shows.
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
-import { BrowserCacheError, cachedFile, openCache } from '../../model/loader/browser-cache.ts';
+import { BrowserCacheError, cachedVersions, openCache, storageOp } from '../../model/loader/browser-cache.ts';
 import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
 import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
 import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
@@ -66,17 +66,18 @@ const cacheUnavailable = (e: unknown) => {
 
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
   const url = hubFileUrl(ref, name);
-  const hit = await cachedFile(url);
-  if (hit) {
-    // a cached file is used while the hub has the same ETag, or cannot be asked
+  const versions = await cachedVersions(url);
+  if (versions.length) {
+    // a cached version is used while the hub has its ETag, or cannot be asked
     const head = await hubFetch(ref, name, { method: 'HEAD', signal }).catch((e: Error) => {
       if (e.name === 'AbortError') throw e;
       return null;
     });
     const etag = head?.headers.get('etag');
-    // only the chunks holding the header are read; a cache the worker holds just now is asked again later
-    const header = !etag || !hit.etag || etag === hit.etag ? await hit.blob().then((b) => readSafetensorsHeaderFrom(blobFile(b), name), cacheUnavailable) : null;
-    if (header) return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
+    const hit = versions.find((v) => !etag || !v.etag || v.etag === etag);
+    // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
+    const header = hit ? await storageOp(async () => readSafetensorsHeaderFrom(blobFile(await hit.blob()), name)).catch(cacheUnavailable) : null;
+    if (hit && header) return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');

@@ -109,7 +109,7 @@ serveRpc<PreviewApi>(self, {
     try {
       return await runModel(l, req, ctx);
     } finally {
-      // the sessions hold the weights now: the cache's files go back to the page
+      // the sessions hold the weights now: the cache's files are let go (an open handle keeps them from being cleared)
       await l.source.release();
     }
   },

@@ -131,9 +131,14 @@ export function usePreviewWorker() {
   const clearCache = async () => {
     // the worker first: its open cache files would keep them
     stopWorker();
-    const files = await deleteCachedFiles();
-    uncached.current = false;
-    dispatch({ type: 'cacheCleared', files });
+    try {
+      const files = await deleteCachedFiles();
+      uncached.current = false;
+      dispatch({ type: 'cacheCleared', files });
+    } catch (e) {
+      // another tab may hold the files open: say so, the preview itself is unaffected
+      dispatch({ type: 'notice', notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.` });
+    }
   };
 
   /** the Download button: everything into the cache first (with progress), then the model */

@@ -1,9 +1,14 @@
-// Hub files kept in the browser's origin private file system (OPFS): one folder per file URL (the
-// URL carries the revision) holding `meta.json` (the file's ETag, size and chunk size, and whether
-// every chunk is there) and one file per chunk of CHUNK_BYTES. A worker writes and reads chunks
-// through sync access handles: Chromium read preview-s's 869 MB back from Cache Storage at about
-// 195 MB/s (4.5 s of a reload's 8.6 s session), from OPFS in under 0.1 s. The page, which has no
-// sync handles, writes through a writable stream (atomic on close) and reads through getFile().
+// Hub files kept in the browser's origin private file system (OPFS): a folder per file URL (the
+// URL carries the revision) with a folder per version of the file (its ETag), holding `meta.json`
+// (ETag, size, chunk size, and whether every chunk is there) and one file per chunk of
+// CHUNK_BYTES. Versions never share a folder, so two tabs reading two versions cannot mix their
+// chunks; a new version removes the older ones it finds unused. A worker writes chunks through
+// sync access handles and reads them through read-only ones, which other readers may share:
+// Chromium read preview-s's 869 MB back from Cache Storage at about 195 MB/s (4.5 s of a reload's
+// 8.6 s session), from OPFS in under 0.1 s. The page, which has no sync handles, writes through
+// a writable stream (atomic on close) and reads through getFile(). Measured in Chromium 156: an
+// open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
+// a read-write one also from other sync handles; getFile() is never refused.
 
 const ROOT = 'hub-console-preview-weights-v3';
 /** Cache Storage layouts before v3: deleted with the cache */
@@ -16,6 +21,9 @@ export class BrowserCacheError extends Error {
 }
 
 export const chunkCount = (size: number, chunkBytes = CHUNK_BYTES) => Math.max(1, Math.ceil(size / chunkBytes));
+
+/** bytes [start, end) of the file that chunk `i` holds */
+export const chunkBounds = (size: number, chunkBytes: number, i: number): [number, number] => [i * chunkBytes, Math.min(size, (i + 1) * chunkBytes)];
 
 interface Meta {
   url: string;
@@ -30,14 +38,14 @@ interface SyncHandle {
   read(buffer: Uint8Array, opts: { at: number }): number;
   write(buffer: Uint8Array, opts: { at: number }): number;
   truncate(size: number): void;
-  getSize(): number;
   flush(): void;
   close(): void;
 }
-type FileHandle = FileSystemFileHandle & { createSyncAccessHandle?(): Promise<SyncHandle>; move?(name: string): Promise<void> };
+/** 'read-only' handles share their file (Chromium 121 on; earlier versions ignore the mode) */
+type FileHandle = FileSystemFileHandle & { createSyncAccessHandle?(opts?: { mode: 'readwrite' | 'read-only' }): Promise<SyncHandle>; move?(name: string): Promise<void> };
 
 /** runs a storage operation; any failure of the storage itself becomes a BrowserCacheError */
-export async function cacheWrite<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function storageOp<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
     return await fn();
   } catch (e) {
@@ -49,12 +57,30 @@ export async function cacheWrite<T>(fn: () => Promise<T>, signal?: AbortSignal):
 
 async function rootDir(): Promise<FileSystemDirectoryHandle> {
   if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function') throw new BrowserCacheError('this browser offers no file storage (OPFS) here');
-  return cacheWrite(async () => (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true }));
+  return storageOp(async () => (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true }));
 }
 
-async function folderName(url: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(url));
+async function folderName(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const versionName = (etag: string | null) => folderName(`etag ${etag ?? '(none)'}`);
+
+type Entries = AsyncIterable<[string, FileSystemHandle]>;
+/** a folder's entries, listed before any of them is removed (removing while iterating may skip some) */
+async function entriesOf(dir: FileSystemDirectoryHandle): Promise<[string, FileSystemHandle][]> {
+  const out: [string, FileSystemHandle][] = [];
+  for await (const e of (dir as unknown as { entries(): Entries }).entries()) out.push(e);
+  return out;
+}
+
+/** the folders of the stored versions of one file URL */
+async function versionsOf(root: FileSystemDirectoryHandle, url: string): Promise<{ dir: FileSystemDirectoryHandle; name: string; meta: Meta | null }[]> {
+  const urlDir = await root.getDirectoryHandle(await folderName(url)).catch(() => null);
+  if (!urlDir) return [];
+  const dirs = (await entriesOf(urlDir)).filter(([, h]) => h.kind === 'directory');
+  return Promise.all(dirs.map(async ([name, h]) => ({ name, dir: h as FileSystemDirectoryHandle, meta: await readMeta(h as FileSystemDirectoryHandle) })));
 }
 
 async function readMeta(dir: FileSystemDirectoryHandle): Promise<Meta | null> {
@@ -87,14 +113,18 @@ export async function openCache(): Promise<WeightCache> {
   void deleteLegacyCaches().catch(() => undefined);
   return {
     file: (url, etag, size, chunkBytes = CHUNK_BYTES) =>
-      cacheWrite(async () => {
-        const dir = await root.getDirectoryHandle(await folderName(url), { create: true });
+      storageOp(async () => {
+        const urlDir = await root.getDirectoryHandle(await folderName(url), { create: true });
+        const version = await versionName(etag);
+        const dir = await urlDir.getDirectoryHandle(version, { create: true });
         const stored = await readMeta(dir);
         if (stored && stored.etag === etag && stored.size === size && stored.chunkBytes === chunkBytes) return new StoredFile(dir, stored);
-        // another version of the file (or none yet): its chunks go
-        for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) await dir.removeEntry(name);
+        // this version not stored yet (or stored in other chunks): start it afresh
+        for (const [name] of await entriesOf(dir)) await dir.removeEntry(name);
         const meta = { url, etag, size, chunkBytes, complete: false };
         await writeMeta(dir, meta);
+        // older versions go, unless another tab still reads or writes them
+        for (const [name] of await entriesOf(urlDir)) if (name !== version) await urlDir.removeEntry(name, { recursive: true }).catch(() => undefined);
         return new StoredFile(dir, meta);
       }),
   };
@@ -120,7 +150,8 @@ export class StoredFile {
   }
 
   chunkLength(i: number): number {
-    return Math.min(this.meta.size, (i + 1) * this.meta.chunkBytes) - i * this.meta.chunkBytes;
+    const [start, end] = chunkBounds(this.meta.size, this.meta.chunkBytes, i);
+    return end - start;
   }
 
   /** chunk `i` is stored whole */
@@ -132,32 +163,29 @@ export class StoredFile {
     return true;
   }
 
-  /** chunk `i` from its body: written beside it, then renamed, so a chunk is whole or absent */
+  /**
+   * Chunk `i` from its body: written beside it, then renamed, so a chunk is whole or absent. When
+   * the write fails (quota, a lost connection) the body is cancelled and the partial file removed.
+   */
   async write(i: number, body: ReadableStream<Uint8Array>): Promise<number> {
     const part = `${i}.part`;
-    const f = (await this.dir.getFileHandle(part, { create: true })) as FileHandle;
-    let written = 0;
-    if (f.createSyncAccessHandle) {
-      const h = await f.createSyncAccessHandle();
-      try {
-        h.truncate(0);
-        const reader = body.getReader();
-        for (let r = await reader.read(); !r.done; r = await reader.read()) written += h.write(r.value, { at: written });
-        h.flush();
-      } finally {
-        h.close();
+    const reader = body.getReader();
+    try {
+      const f = (await this.dir.getFileHandle(part, { create: true })) as FileHandle;
+      const written = await writeFrom(reader, f);
+      if (written !== this.chunkLength(i)) {
+        await this.dir.removeEntry(part).catch(() => undefined);
+        return written;
       }
-    } else {
-      const w = await f.createWritable();
-      await body.pipeTo(w);
-      written = (await f.getFile()).size;
-    }
-    if (written === this.chunkLength(i)) {
       await this.dir.removeEntry(String(i)).catch(() => undefined);
       await f.move!(String(i));
       this.present.add(i);
-    } else await this.dir.removeEntry(part).catch(() => undefined);
-    return written;
+      return written;
+    } catch (e) {
+      await reader.cancel().catch(() => undefined);
+      await this.dir.removeEntry(part).catch(() => undefined);
+      throw e;
+    }
   }
 
   /** bytes [from, to) of stored chunk `i` */
@@ -167,7 +195,7 @@ export class StoredFile {
     if (!h) {
       const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
       if (!f.createSyncAccessHandle) return new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer());
-      h = f.createSyncAccessHandle();
+      h = f.createSyncAccessHandle({ mode: 'read-only' });
       this.handles.set(i, h);
       h.catch(() => this.handles.delete(i));
     }
@@ -184,8 +212,9 @@ export class StoredFile {
   }
 
   async markComplete(): Promise<void> {
-    this.meta = { ...this.meta, complete: true };
-    await writeMeta(this.dir, this.meta);
+    const meta = { ...this.meta, complete: true };
+    await writeMeta(this.dir, meta);
+    this.meta = meta;
   }
 
   /** closes the sync handles (each holds its chunk file locked against the page) */
@@ -196,6 +225,34 @@ export class StoredFile {
   }
 }
 
+/** the reader's bytes into file `f` (emptied first); returns how many were written */
+async function writeFrom(reader: ReadableStreamDefaultReader<Uint8Array>, f: FileHandle): Promise<number> {
+  let written = 0;
+  if (f.createSyncAccessHandle) {
+    const h = await f.createSyncAccessHandle();
+    try {
+      h.truncate(0);
+      for (let r = await reader.read(); !r.done; r = await reader.read()) written += h.write(r.value, { at: written });
+      h.flush();
+    } finally {
+      h.close();
+    }
+    return written;
+  }
+  const w = (await f.createWritable()).getWriter();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      await w.write(r.value);
+      written += r.value.length;
+    }
+    await w.close();
+  } catch (e) {
+    await w.abort(e).catch(() => undefined);
+    throw e;
+  }
+  return written;
+}
+
 export interface CachedFile {
   url: string;
   etag: string | null;
@@ -204,17 +261,17 @@ export interface CachedFile {
   blob(): Promise<Blob>;
 }
 
-/** the file when all its chunks are stored; null when not (or there is no store, or a worker holds it) */
-export async function cachedFile(url: string): Promise<CachedFile | null> {
+/** the versions of the file whose chunks are all stored (none when there is no store) */
+export async function cachedVersions(url: string): Promise<CachedFile[]> {
   try {
-    const root = await rootDir();
-    const dir = await root.getDirectoryHandle(await folderName(url));
-    const meta = await readMeta(dir);
-    if (!meta?.complete || meta.url !== url) return null;
-    const file = new StoredFile(dir, meta);
-    return { url, size: meta.size, etag: meta.etag, blob: () => cacheWrite(() => file.blob()) };
+    const versions = await versionsOf(await rootDir(), url);
+    return versions.flatMap(({ dir, meta }) => {
+      if (!meta?.complete || meta.url !== url) return [];
+      const file = new StoredFile(dir, meta);
+      return [{ url, size: meta.size, etag: meta.etag, blob: () => storageOp(() => file.blob()) }];
+    });
   } catch {
-    return null;
+    return [];
   }
 }
 
@@ -223,11 +280,12 @@ export async function deleteCachedFiles(): Promise<number> {
   let files = 0;
   await deleteLegacyCaches();
   if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function') return files;
-  const top = await navigator.storage.getDirectory();
+  const top = await storageOp(() => navigator.storage.getDirectory());
   const root = await top.getDirectoryHandle(ROOT).catch(() => null);
   if (!root) return files;
-  for await (const [, h] of (root as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
-    if (h.kind === 'directory' && (await readMeta(h as FileSystemDirectoryHandle))?.complete) files++;
+  for (const [, urlDir] of await entriesOf(root)) {
+    if (urlDir.kind !== 'directory') continue;
+    for (const [, dir] of await entriesOf(urlDir as FileSystemDirectoryHandle)) if (dir.kind === 'directory' && (await readMeta(dir as FileSystemDirectoryHandle))?.complete) files++;
   }
   // a worker that was just stopped lets go of its chunk files a moment later
   for (let attempt = 0; ; attempt++) {
@@ -235,7 +293,7 @@ export async function deleteCachedFiles(): Promise<number> {
       await top.removeEntry(ROOT, { recursive: true });
       return files;
     } catch (e) {
-      if (attempt >= 20) throw new BrowserCacheError(`the browser cache could not be cleared: ${(e as Error).message}`, { cause: e });
+      if (attempt >= 20) throw new BrowserCacheError(`The browser cache could not be cleared: ${(e as Error).message}`, { cause: e });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

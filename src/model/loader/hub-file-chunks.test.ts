@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installMemoryOpfs, type MemoryOpfsOptions } from '../test-support/memory-opfs.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
-import { cachedFile, deleteCachedFiles, openCache } from './browser-cache.ts';
+import { cachedVersions, deleteCachedFiles, openCache } from './browser-cache.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { HubFileError } from './hub-files.ts';
 
@@ -23,6 +23,19 @@ afterEach(() => {
   opfs = null;
 });
 
+/** every file and folder name in the store, depth first */
+async function storedNames(): Promise<string[]> {
+  const names: string[] = [];
+  const walk = async (dir: FileSystemDirectoryHandle) => {
+    for await (const [name, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+      names.push(name);
+      if (h.kind === 'directory') await walk(h as FileSystemDirectoryHandle);
+    }
+  };
+  await walk(await navigator.storage.getDirectory());
+  return names;
+}
+
 describe('hub files in chunks through the browser cache', () => {
   for (const sync of [true, false]) {
     it(`fetches one Range per chunk into the cache, and reads them back without the hub (${sync ? 'worker: sync handles' : 'page: streams'})`, async () => {
@@ -35,7 +48,8 @@ describe('hub files in chunks through the browser cache', () => {
       expect(fetched.sort()).toEqual([1000, 1000, 500]);
       // complete: the page's inspector sees it once the reader lets go, and a second reader asks the hub nothing
       await f.release();
-      const hit = await cachedFile(f.url);
+      const [hit, ...more] = await cachedVersions(f.url);
+      expect(more).toEqual([]);
       expect(hit).toMatchObject({ size: 2500, etag: '"e"' });
       expect(await read((await hit!.blob()).slice(990, 1010))).toEqual(bytes.subarray(990, 1010));
       const again = rangeHub(bytes);
@@ -44,7 +58,7 @@ describe('hub files in chunks through the browser cache', () => {
       expect(again.asked).toEqual([]);
       await second.release();
       expect(await deleteCachedFiles()).toBe(1);
-      expect(await cachedFile(f.url)).toBeNull();
+      expect(await cachedVersions(f.url)).toEqual([]);
     });
   }
 
@@ -59,7 +73,62 @@ describe('hub files in chunks through the browser cache', () => {
     expect(await read(g.blob())).toEqual(changed);
     expect(hub.asked).toHaveLength(3);
     await g.release();
-    expect((await cachedFile(g.url))?.etag).toBe('"f"');
+    // the older version, no longer read, is gone
+    expect((await cachedVersions(g.url)).map((v) => v.etag)).toEqual(['"f"']);
+  });
+
+  it('two versions read at once keep their own chunks (a worker still reading the old one keeps it)', async () => {
+    const cache = await storage();
+    const changed = bytes.map((b) => 255 - b);
+    const old = file(rangeHub(bytes), { cache });
+    expect(await read(old.blob().slice(0, 1000))).toEqual(bytes.subarray(0, 1000));
+    const next = new ChunkedHubFile(rangeHub(changed, { etagAfter: { request: 1, etag: '"f"' } }).repo, 'w.safetensors', changed.length, '"f"', { chunkBytes: CHUNK, cache });
+    expect(await read(next.blob())).toEqual(changed);
+    expect(await read(old.blob())).toEqual(bytes);
+    await Promise.all([old.release(), next.release()]);
+    const versions = await cachedVersions(old.url);
+    expect(versions.map((v) => v.etag).sort()).toEqual(['"e"', '"f"']);
+    for (const v of versions) expect(await read(await v.blob())).toEqual(v.etag === '"e"' ? bytes : changed);
+  });
+
+  it('two readers share the stored chunks (read-only handles)', async () => {
+    const cache = await storage();
+    const first = file(rangeHub(bytes), { cache });
+    expect(await read(first.blob())).toEqual(bytes);
+    // the first reader still holds its chunks open
+    const hub = rangeHub(bytes);
+    const second = file(hub, { cache });
+    expect(await read(second.blob())).toEqual(bytes);
+    expect(hub.asked).toEqual([]);
+    await Promise.all([first.release(), second.release()]);
+  });
+
+  for (const sync of [true, false]) {
+    it(`a cache that fills up midway: stored chunks stay readable, no partial chunk stays, every file is let go (${sync ? 'worker' : 'page'})`, async () => {
+      const cache = await storage({ sync });
+      const errors: string[] = [];
+      // 25 chunks: the first read stores a few (it fetches 3 ahead), the rest meet a full disk
+      const f = file(rangeHub(bytes), { cache, chunkBytes: 100, onCacheError: (e) => errors.push(e.message) });
+      expect(await read(f.blob().slice(0, 100))).toEqual(bytes.subarray(0, 100));
+      opfs!.options.refuse = true;
+      expect(await read(f.blob())).toEqual(bytes);
+      expect(errors).toEqual(['Quota exceeded.']);
+      await f.release();
+      expect((await storedNames()).filter((n) => n.endsWith('.part'))).toEqual([]);
+      opfs!.options.refuse = false;
+      // nothing holds a file open: the cache clears at once
+      expect(await deleteCachedFiles()).toBe(0);
+      expect(await storedNames()).toEqual([]);
+    });
+  }
+
+  it('a download stops at the first chunk that fails', async () => {
+    const hub = rangeHub(bytes, { forbid: 'bytes=200-299' });
+    const f = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache: await storage() });
+    await expect(f.download(2)).rejects.toThrow(HubFileError);
+    // 25 chunks: the two loops stop after the failed one (and the one beside it), also the one still running then
+    await new Promise((r) => setTimeout(r, 100));
+    expect(hub.asked.length).toBeLessThanOrEqual(4);
   });
 
   it('reads a small part (a header) by a Range of its own, without fetching its chunk', async () => {

@@ -3,7 +3,7 @@
 // it arrives. When the cache refuses a chunk (quota, private mode), chunks are held in memory
 // only until they have been read. `blob()` hands the file to onnxruntime-web as external data,
 // read slice by slice while the download runs ahead.
-import { BrowserCacheError, CHUNK_BYTES, cacheWrite, chunkCount, type StoredFile, type WeightCache } from './browser-cache.ts';
+import { BrowserCacheError, CHUNK_BYTES, chunkBounds, chunkCount, storageOp, type StoredFile, type WeightCache } from './browser-cache.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, hubSource, type HubRepo } from './hub-files.ts';
 
@@ -53,7 +53,7 @@ export class ChunkedHubFile {
   }
 
   private bounds(i: number): [number, number] {
-    return [i * this.chunkBytes, Math.min(this.size, (i + 1) * this.chunkBytes)];
+    return chunkBounds(this.size, this.chunkBytes, i);
   }
 
   /** chunk `i`, and the next ones fetched meanwhile (the download runs ahead of the reader) */
@@ -85,7 +85,7 @@ export class ChunkedHubFile {
     return p;
   }
 
-  /** this file in the cache (opened once); null when there is no cache or it refused */
+  /** this file in the cache (opened once; kept after a refusal, for `release`); null when there is no cache or it refused */
   private store(): Promise<StoredFile | null> {
     const cache = this.opts.cache;
     if (!cache) return Promise.resolve(null);
@@ -98,20 +98,32 @@ export class ChunkedHubFile {
   }
 
   private refused(e: BrowserCacheError): void {
-    if (this.opts.cache) this.opts.onCacheError?.(e);
+    const had = this.opts.cache;
     this.opts.cache = null;
-    this.storedFile = Promise.resolve(null);
+    if (had) this.opts.onCacheError?.(e);
+  }
+
+  /** chunk `i` is in the cache; a cache that cannot say is refused */
+  private async stored(store: StoredFile | null, i: number): Promise<boolean> {
+    if (!store || !this.opts.cache) return false;
+    try {
+      return await storageOp(() => store.has(i));
+    } catch (e) {
+      if (!(e instanceof BrowserCacheError)) throw e;
+      this.refused(e);
+      return false;
+    }
   }
 
   private async fetchChunk(i: number): Promise<Chunk> {
     const store = await this.store();
-    if (store && (await store.has(i))) return this.storedChunk(store, i);
+    if (await this.stored(store, i)) return this.storedChunk(store!, i);
     const [start, end] = this.bounds(i);
     const res = await this.request(start, end);
     if (store && this.opts.cache) {
       let written: number;
       try {
-        written = await cacheWrite(() => store.write(i, res.body!), this.opts.signal);
+        written = await storageOp(() => store.write(i, res.body!), this.opts.signal);
       } catch (e) {
         if (!(e instanceof BrowserCacheError)) throw e;
         this.refused(e);
@@ -130,12 +142,12 @@ export class ChunkedHubFile {
   /** a chunk in the cache; with the last one there, the file is marked complete */
   private async storedChunk(store: StoredFile, i: number): Promise<Chunk> {
     if (store.allPresent && !store.complete) {
-      await cacheWrite(() => store.markComplete()).catch((e: unknown) => {
+      await storageOp(() => store.markComplete()).catch((e: unknown) => {
         if (!(e instanceof BrowserCacheError)) throw e;
         this.opts.onCacheError?.(e);
       });
     }
-    return { read: (from, to) => cacheWrite(() => store.read(i, from, to)), cached: true };
+    return { read: (from, to) => storageOp(() => store.read(i, from, to)), cached: true };
   }
 
   /** lets go of the cache's files (a worker's sync handles lock them against the page) */
@@ -184,15 +196,20 @@ export class ChunkedHubFile {
     return new ChunkedBlob(this, 0, this.size);
   }
 
-  /** every chunk into the cache (a few at a time); true when the file is now cached completely */
+  /** every chunk into the cache (a few at a time, all stopping at the first failure); true when the file is now cached completely */
   async download(concurrency = 3): Promise<boolean> {
     if (!this.opts.cache) return false;
     let next = 0;
     const worker = async () => {
-      for (let i = next++; i < this.chunks; i = next++) await this.load(i);
+      try {
+        for (let i = next++; i < this.chunks; i = next++) await this.load(i);
+      } catch (e) {
+        next = this.chunks;
+        throw e;
+      }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, this.chunks) }, worker));
-    return (await this.store())?.allPresent ?? false;
+    return (await this.store())?.complete ?? false;
   }
 }
 

@@ -1,6 +1,9 @@
 // The origin private file system in memory (Node has none), as the loader uses it: folders, files,
-// writable streams, and sync access handles that lock their file (as Chromium's do) unless
-// `sync: false` (the page, which has none). `refuse` makes every write fail as a full quota would.
+// writable streams, and sync access handles unless `sync: false` (the page, which has none).
+// Handles lock their file as Chromium 156's were measured to: an open sync handle of any mode keeps
+// the file from being removed, moved or written through a stream; a read-write one also from
+// every other sync handle, read-only ones share the file with each other; getFile() is never
+// refused. `refuse` makes every write fail as a full quota would (it may be set midway).
 export interface MemoryOpfsOptions {
   refuse?: boolean;
   sync?: boolean;
@@ -10,7 +13,13 @@ const domError = (message: string, name: string) => new DOMException(message, na
 
 class MemoryFile {
   data = new Uint8Array(0);
-  locked = false;
+  /** an open read-write sync handle */
+  exclusive = false;
+  /** open read-only sync handles */
+  shared = 0;
+  get locked(): boolean {
+    return this.exclusive || this.shared > 0;
+  }
 }
 
 function writeAt(f: MemoryFile, bytes: Uint8Array, at: number): void {
@@ -30,7 +39,7 @@ class MemoryFileHandle {
     private readonly file: MemoryFile,
     private readonly opts: MemoryOpfsOptions,
   ) {
-    if (opts.sync !== false) (this as { createSyncAccessHandle?: unknown }).createSyncAccessHandle = () => this.syncHandle();
+    if (opts.sync !== false) (this as { createSyncAccessHandle?: unknown }).createSyncAccessHandle = (o?: { mode?: string }) => this.syncHandle(o?.mode === 'read-only');
   }
 
   private checkUnlocked(): void {
@@ -42,7 +51,6 @@ class MemoryFileHandle {
   }
 
   async getFile(): Promise<File> {
-    this.checkUnlocked();
     return new File([this.file.data.slice()], this.name);
   }
 
@@ -63,13 +71,18 @@ class MemoryFileHandle {
     return Object.assign(stream, { write: async (d: string | Uint8Array) => take(d), close: async () => commit() });
   }
 
-  private async syncHandle() {
-    this.checkUnlocked();
+  private async syncHandle(readOnly: boolean) {
     const file = this.file;
-    file.locked = true;
+    if (readOnly ? file.exclusive : file.locked) throw domError(`${this.name}: Access Handles cannot be created if there is another open Access Handle`, 'NoModificationAllowedError');
+    if (readOnly) file.shared++;
+    else file.exclusive = true;
     let open = true;
     const live = () => {
       if (!open) throw domError('the access handle is closed', 'InvalidStateError');
+    };
+    const writable = () => {
+      live();
+      if (readOnly) throw domError('Cannot write to access handle in read-only mode', 'NoModificationAllowedError');
     };
     return {
       read: (buf: Uint8Array, { at }: { at: number }) => {
@@ -79,17 +92,21 @@ class MemoryFileHandle {
         return part.length;
       },
       write: (buf: Uint8Array, { at }: { at: number }) => {
-        live();
+        writable();
         this.refuse();
         writeAt(file, buf, at);
         return buf.length;
       },
-      truncate: (size: number) => void (file.data = file.data.slice(0, size)),
-      getSize: () => file.data.length,
+      truncate: (size: number) => {
+        writable();
+        file.data = file.data.slice(0, size);
+      },
       flush: () => undefined,
       close: () => {
+        if (!open) return;
         open = false;
-        file.locked = false;
+        if (readOnly) file.shared--;
+        else file.exclusive = false;
       },
     };
   }
