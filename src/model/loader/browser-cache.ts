@@ -10,9 +10,11 @@
 // open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
 // a read-write one also from other sync handles; getFile() is never refused.
 
-const ROOT = 'hub-console-preview-weights-v3';
+const ROOT = 'hub-console-preview-weights-v4';
 /** Cache Storage layouts before v3: deleted with the cache */
 const LEGACY_CACHE_PREFIX = 'hub-console-preview-weights';
+/** v3: one folder per URL, versions replaced in place */
+const LEGACY_ROOTS = ['hub-console-preview-weights-v3'];
 export const CHUNK_BYTES = 64 * 2 ** 20;
 
 /** the browser's file storage is missing, refused (private mode), full (quota) or in use: run uncached. The message is the browser's reason. */
@@ -102,8 +104,12 @@ export interface WeightCache {
   file(url: string, etag: string | null, size: number, chunkBytes?: number): Promise<StoredFile>;
 }
 
-/** the Cache Storage layouts of earlier versions: gigabytes nothing reads any more */
+/** the layouts of earlier versions (Cache Storage, then OPFS): gigabytes nothing reads any more */
 async function deleteLegacyCaches(): Promise<void> {
+  if (typeof navigator !== 'undefined' && typeof navigator.storage?.getDirectory === 'function') {
+    const top = await navigator.storage.getDirectory();
+    for (const name of LEGACY_ROOTS) await top.removeEntry(name, { recursive: true }).catch(() => undefined);
+  }
   if (typeof caches === 'undefined') return;
   for (const name of await caches.keys()) if (name.startsWith(LEGACY_CACHE_PREFIX)) await caches.delete(name);
 }

@@ -122,6 +122,16 @@ describe('hub files in chunks through the browser cache', () => {
     });
   }
 
+  it('the layout of earlier versions goes when the cache is opened', async () => {
+    opfs = installMemoryOpfs();
+    const top = await navigator.storage.getDirectory();
+    const old = await (await top.getDirectoryHandle('hub-console-preview-weights-v3', { create: true })).getDirectoryHandle('abc', { create: true });
+    await old.getFileHandle('0', { create: true });
+    await openCache();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await storedNames()).toEqual(['hub-console-preview-weights-v4']);
+  });
+
   it('a download stops at the first chunk that fails', async () => {
     const hub = rangeHub(bytes, { forbid: 'bytes=200-299' });
     const f = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache: await storage() });
