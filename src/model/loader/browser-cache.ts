@@ -77,12 +77,11 @@ async function entriesOf(dir: FileSystemDirectoryHandle): Promise<[string, FileS
   return out;
 }
 
-/** the folders of the stored versions of one file URL */
-async function versionsOf(root: FileSystemDirectoryHandle, url: string): Promise<{ dir: FileSystemDirectoryHandle; name: string; meta: Meta | null }[]> {
-  const urlDir = await root.getDirectoryHandle(await folderName(url)).catch(() => null);
-  if (!urlDir) return [];
-  const dirs = (await entriesOf(urlDir)).filter(([, h]) => h.kind === 'directory');
-  return Promise.all(dirs.map(async ([name, h]) => ({ name, dir: h as FileSystemDirectoryHandle, meta: await readMeta(h as FileSystemDirectoryHandle) })));
+const folders = async (dir: FileSystemDirectoryHandle) => (await entriesOf(dir)).flatMap(([, h]) => (h.kind === 'directory' ? [h as FileSystemDirectoryHandle] : []));
+
+/** the version folders in a file URL's folder, with their meta */
+async function versionsIn(urlDir: FileSystemDirectoryHandle): Promise<{ dir: FileSystemDirectoryHandle; meta: Meta | null }[]> {
+  return Promise.all((await folders(urlDir)).map(async (dir) => ({ dir, meta: await readMeta(dir) })));
 }
 
 async function readMeta(dir: FileSystemDirectoryHandle): Promise<Meta | null> {
@@ -270,8 +269,8 @@ export interface CachedFile {
 /** the versions of the file whose chunks are all stored (none when there is no store) */
 export async function cachedVersions(url: string): Promise<CachedFile[]> {
   try {
-    const versions = await versionsOf(await rootDir(), url);
-    return versions.flatMap(({ dir, meta }) => {
+    const urlDir = await (await rootDir()).getDirectoryHandle(await folderName(url)).catch(() => null);
+    return (urlDir ? await versionsIn(urlDir) : []).flatMap(({ dir, meta }) => {
       if (!meta?.complete || meta.url !== url) return [];
       const file = new StoredFile(dir, meta);
       return [{ url, size: meta.size, etag: meta.etag, blob: () => storageOp(() => file.blob()) }];
@@ -281,7 +280,7 @@ export async function cachedVersions(url: string): Promise<CachedFile[]> {
   }
 }
 
-/** removes every stored file (and older Cache Storage layouts); returns how many complete files there were */
+/** removes every stored file (and the layouts of earlier versions); returns how many complete files there were */
 export async function deleteCachedFiles(): Promise<number> {
   let files = 0;
   await deleteLegacyCaches();
@@ -289,10 +288,7 @@ export async function deleteCachedFiles(): Promise<number> {
   const top = await storageOp(() => navigator.storage.getDirectory());
   const root = await top.getDirectoryHandle(ROOT).catch(() => null);
   if (!root) return files;
-  for (const [, urlDir] of await entriesOf(root)) {
-    if (urlDir.kind !== 'directory') continue;
-    for (const [, dir] of await entriesOf(urlDir as FileSystemDirectoryHandle)) if (dir.kind === 'directory' && (await readMeta(dir as FileSystemDirectoryHandle))?.complete) files++;
-  }
+  for (const urlDir of await folders(root)) files += (await versionsIn(urlDir)).filter((v) => v.meta?.complete).length;
   // a worker that was just stopped lets go of its chunk files a moment later
   for (let attempt = 0; ; attempt++) {
     try {
