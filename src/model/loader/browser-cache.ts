@@ -199,15 +199,18 @@ export class StoredFile {
     let h = this.handles.get(i);
     if (!h) {
       const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
-      if (!f.createSyncAccessHandle) return new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer());
+      if (!f.createSyncAccessHandle) return this.whole(i, from, to, new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer()));
       h = f.createSyncAccessHandle({ mode: 'read-only' });
       this.handles.set(i, h);
       h.catch(() => this.handles.delete(i));
     }
     const out = new Uint8Array(to - from);
-    const n = (await h).read(out, { at: from });
-    if (n !== out.length) throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} of the browser cache is shorter than stored; clear the cache and download again`);
-    return out;
+    return this.whole(i, from, to, out.subarray(0, (await h).read(out, { at: from })));
+  }
+
+  private whole(i: number, from: number, to: number, bytes: Uint8Array): Uint8Array {
+    if (bytes.length !== to - from) throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} of the browser cache is shorter than stored`);
+    return bytes;
   }
 
   /** the whole file as one Blob over its chunk files (for a page reading a header) */

@@ -23,11 +23,21 @@ afterEach(() => {
   opfs = null;
 });
 
+const entriesIn = async (dir: FileSystemDirectoryHandle) => {
+  const out: [string, FileSystemHandle][] = [];
+  for await (const e of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) out.push(e);
+  return out;
+};
+const firstFolder = async (dir: FileSystemDirectoryHandle) => (await entriesIn(dir)).find(([, h]) => h.kind === 'directory')![1] as FileSystemDirectoryHandle;
+
+/** the one version folder the store holds (root / URL / version) */
+const versionFolder = async () => firstFolder(await firstFolder(await firstFolder(await navigator.storage.getDirectory())));
+
 /** every file and folder name in the store, depth first */
 async function storedNames(): Promise<string[]> {
   const names: string[] = [];
   const walk = async (dir: FileSystemDirectoryHandle) => {
-    for await (const [name, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+    for (const [name, h] of await entriesIn(dir)) {
       names.push(name);
       if (h.kind === 'directory') await walk(h as FileSystemDirectoryHandle);
     }
@@ -119,6 +129,28 @@ describe('hub files in chunks through the browser cache', () => {
       // nothing holds a file open: the cache clears at once
       expect(await deleteCachedFiles()).toBe(0);
       expect(await storedNames()).toEqual([]);
+    });
+  }
+
+  for (const sync of [true, false]) {
+    it(`a stored chunk that cannot be read comes from the hub instead, said once (${sync ? 'worker' : 'page'})`, async () => {
+      const cache = await storage({ sync });
+      const hub = rangeHub(bytes);
+      const errors: string[] = [];
+      const f = file(hub, { cache, onCacheError: (e) => errors.push(e.message) });
+      await f.download();
+      expect(hub.asked).toHaveLength(3);
+      // another tab cut chunk 2 short and removed chunk 3
+      const dir = await versionFolder();
+      const w = await (await dir.getFileHandle('1')).createWritable();
+      await w.write(new Uint8Array(10));
+      await w.close();
+      await dir.removeEntry('2');
+      expect(await read(f.blob())).toEqual(bytes);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/chunk 2 of the browser cache is shorter than stored/);
+      expect(hub.asked.slice(3).sort()).toEqual(['bytes=1000-1999', 'bytes=2000-2499']);
+      await f.release();
     });
   }
 

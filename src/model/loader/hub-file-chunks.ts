@@ -1,7 +1,8 @@
 // A hub file read in chunks through the browser cache: each chunk from the cache, else from the
 // hub (a Range request; one plain GET when the file is a single chunk) stored into the cache as
-// it arrives. When the cache refuses a chunk (quota, private mode), chunks are held in memory
-// only until they have been read. `blob()` hands the file to onnxruntime-web as external data,
+// it arrives. When the cache refuses a chunk (quota, private mode), or a stored chunk cannot be
+// read back (removed, cut short), chunks come from the hub and are held in memory only until they
+// have been read. `blob()` hands the file to onnxruntime-web as external data,
 // read slice by slice while the download runs ahead.
 import { BrowserCacheError, CHUNK_BYTES, chunkBounds, chunkCount, storageOp, type StoredFile, type WeightCache } from './browser-cache.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
@@ -147,7 +148,17 @@ export class ChunkedHubFile {
         this.opts.onCacheError?.(e);
       });
     }
-    return { read: (from, to) => storageOp(() => store.read(i, from, to)), cached: true };
+    const chunk: Chunk = { read: (from, to) => storageOp(() => store.read(i, from, to)).catch((e: unknown) => this.unreadable(e, i, chunk, from, to)), cached: true };
+    return chunk;
+  }
+
+  /** a stored chunk that cannot be read (removed by another tab, cut short): the cache is refused and the chunk comes from the hub */
+  private async unreadable(e: unknown, i: number, stored: Chunk, from: number, to: number): Promise<Uint8Array> {
+    if (!(e instanceof BrowserCacheError)) throw e;
+    this.refused(e);
+    const current = this.loading.get(i);
+    if (current && (await current.catch(() => null)) === stored) this.loading.delete(i);
+    return (await this.load(i)).read(from, to);
   }
 
   /** lets go of the cache's files (a worker's sync handles lock them against the page) */
