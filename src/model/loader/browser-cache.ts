@@ -5,7 +5,7 @@
 // chunks; a new version removes the older ones it finds unused. A worker writes chunks through
 // sync access handles and reads them through read-only ones, which other readers may share:
 // Chromium read preview-s's 869 MB back from Cache Storage at about 195 MB/s (4.5 s of a reload's
-// 8.6 s session), from OPFS in under 0.1 s. The page, which has no sync handles, writes through
+// 8.6 s session), from OPFS in about a second. The page, which has no sync handles, writes through
 // a writable stream (atomic on close) and reads through getFile(). Measured in Chromium 156: an
 // open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
 // a read-write one also from other sync handles; getFile() is never refused.
@@ -225,7 +225,7 @@ export class StoredFile {
     this.meta = meta;
   }
 
-  /** closes the sync handles (each holds its chunk file locked against the page) */
+  /** closes the sync handles (each keeps its chunk file from being removed, so from a cleared cache) */
   async release(): Promise<void> {
     const open = [...this.handles.values()];
     this.handles.clear();

@@ -161,7 +161,7 @@ export class ChunkedHubFile {
     return (await this.load(i)).read(from, to);
   }
 
-  /** lets go of the cache's files (a worker's sync handles lock them against the page) */
+  /** lets go of the cache's files (a worker's open sync handles keep them from being removed) */
   async release(): Promise<void> {
     await (await this.storedFile?.catch(() => null))?.release();
   }
