@@ -90,47 +90,33 @@ export class ChunkedHubFile {
   private store(): Promise<StoredFile | null> {
     const cache = this.opts.cache;
     if (!cache) return Promise.resolve(null);
-    this.storedFile ??= cache.file(this.url, this.etag, this.size, this.chunkBytes).catch((e: unknown) => {
-      if (!(e instanceof BrowserCacheError)) throw e;
-      this.refused(e);
-      return null;
-    });
+    this.storedFile ??= this.orRefused(() => cache.file(this.url, this.etag, this.size, this.chunkBytes), () => null);
     return this.storedFile;
   }
 
-  private refused(e: BrowserCacheError): void {
-    const had = this.opts.cache;
-    this.opts.cache = null;
-    if (had) this.opts.onCacheError?.(e);
-  }
-
-  /** chunk `i` is in the cache; a cache that cannot say is refused */
-  private async stored(store: StoredFile | null, i: number): Promise<boolean> {
-    if (!store || !this.opts.cache) return false;
+  /** a cache operation; when the storage fails, the cache is refused (said once) and `instead` answers */
+  private async orRefused<T, U>(op: () => Promise<T>, instead: () => U | Promise<U>): Promise<T | U> {
     try {
-      return await storageOp(() => store.has(i));
+      return await storageOp(op, this.opts.signal);
     } catch (e) {
       if (!(e instanceof BrowserCacheError)) throw e;
-      this.refused(e);
-      return false;
+      const had = this.opts.cache;
+      this.opts.cache = null;
+      if (had) this.opts.onCacheError?.(e);
+      return instead();
     }
   }
 
   private async fetchChunk(i: number): Promise<Chunk> {
     const store = await this.store();
-    if (await this.stored(store, i)) return this.storedChunk(store!, i);
+    // a cache that cannot say whether it holds the chunk is refused
+    if (store && this.opts.cache && (await this.orRefused(() => store.has(i), () => false))) return this.storedChunk(store, i);
     const [start, end] = this.bounds(i);
     const res = await this.request(start, end);
     if (store && this.opts.cache) {
-      let written: number;
-      try {
-        written = await storageOp(() => store.write(i, res.body!), this.opts.signal);
-      } catch (e) {
-        if (!(e instanceof BrowserCacheError)) throw e;
-        this.refused(e);
-        // the body went to the refused write: this chunk, and the rest, come again uncached
-        return this.fetchChunk(i);
-      }
+      const written = await this.orRefused(() => store.write(i, res.body!), () => null);
+      // the body went to the refused write: this chunk, and the rest, come again uncached
+      if (written === null) return this.fetchChunk(i);
       if (written !== end - start) throw new HubFileError(this.name, this.url, 206, `the download of bytes ${start}-${end - 1} ended after ${written} bytes`);
       this.opts.onFetched?.(end - start);
       return this.storedChunk(store, i);
@@ -148,16 +134,15 @@ export class ChunkedHubFile {
         this.opts.onCacheError?.(e);
       });
     }
-    const chunk: Chunk = { read: (from, to) => storageOp(() => store.read(i, from, to)).catch((e: unknown) => this.unreadable(e, i, chunk, from, to)), cached: true };
+    // a stored chunk that cannot be read back (removed by another tab, cut short) comes from the hub
+    const chunk: Chunk = { read: (from, to) => this.orRefused(() => store.read(i, from, to), () => this.refetch(i, chunk, from, to)), cached: true };
     return chunk;
   }
 
-  /** a stored chunk that cannot be read (removed by another tab, cut short): the cache is refused and the chunk comes from the hub */
-  private async unreadable(e: unknown, i: number, stored: Chunk, from: number, to: number): Promise<Uint8Array> {
-    if (!(e instanceof BrowserCacheError)) throw e;
-    this.refused(e);
+  /** bytes [from, to) of chunk `i` fetched again, in place of the stored chunk `stale` */
+  private async refetch(i: number, stale: Chunk, from: number, to: number): Promise<Uint8Array> {
     const current = this.loading.get(i);
-    if (current && (await current.catch(() => null)) === stored) this.loading.delete(i);
+    if (current && (await current.catch(() => null)) === stale) this.loading.delete(i);
     return (await this.load(i)).read(from, to);
   }
 
