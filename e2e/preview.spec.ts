@@ -213,6 +213,21 @@ test('the weight download shows progress and can be cancelled', async ({ page })
   await expect(page.getByTestId('provider-used')).toHaveCount(0);
 });
 
+test('an inspection the hub does not answer can be cancelled', async ({ page }) => {
+  await page.route(/\/transformer\/config\.json$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 30_000));
+    await route.continue().catch(() => undefined);
+  });
+  await openPreview(page, TINY, 'wasm');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Reading config.json' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Inspect' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Inspection cancelled.');
+  await expect(page.getByRole('button', { name: 'Inspect' })).toBeEnabled();
+  await expect(page.getByTestId('checkpoint-summary')).toHaveCount(0);
+});
+
 test('denoising loop shows each step and can be cancelled', async ({ page }) => {
   await openPreview(page, TINY, 'wasm');
   await inspect(page);

@@ -14,7 +14,7 @@ export interface RepoChoice {
   revision: string;
 }
 
-export function CheckpointPanel({ initial, info, inspecting, busy, onInspect }: { initial: RepoChoice; info: CheckpointInfo | null; inspecting: boolean; busy: boolean; onInspect(c: RepoChoice): void }) {
+export function CheckpointPanel({ initial, info, inspecting, busy, onInspect, onCancel }: { initial: RepoChoice; info: CheckpointInfo | null; inspecting: boolean; busy: boolean; onInspect(c: RepoChoice): void; onCancel(): void }) {
   const [repoId, setRepoId] = useState(initial.repoId);
   const [subfolder, setSubfolder] = useState(initial.subfolder);
   const [revision, setRevision] = useState(initial.revision);
@@ -43,9 +43,15 @@ export function CheckpointPanel({ initial, info, inspecting, busy, onInspect }: 
         </Button>
       </form>
       {inspecting && (
-        <p className="mt-3 text-sm" role="status">
-          Reading config.json and the safetensors headers…
-        </p>
+        <div className="mt-3 flex items-center gap-3">
+          <p className="text-sm" role="status">
+            Reading config.json and the safetensors headers…
+          </p>
+          {/* a hub that does not answer must not hold the page */}
+          <Button type="button" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
       )}
       {info && <CheckpointSummary info={info} />}
     </Section>

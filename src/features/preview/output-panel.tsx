@@ -42,7 +42,7 @@ export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; resul
     return () => clearInterval(t);
   }, [playing, frames]);
   const stats = useMemo(() => (current ? channelStats(current.data, current.shape) : []), [current]);
-  const summary = useMemo(() => (result ? { provider: result.provider, weights: result.weights, mode: meta.mode, ...summarize(result.shape, result.sample), timings: result.timings, ...(result.compared ? { errorVsFloat32: result.compared.error } : {}) } : null), [result, meta.mode]);
+  const summary = useMemo(() => (result ? { provider: result.provider, weights: result.weights, mode: meta.mode, ...summarize(result.shape, result.sample), timings: result.timings, ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}) } : null), [result, meta.mode]);
 
   const download = () => {
     if (!result) return;
@@ -73,12 +73,17 @@ export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; resul
           Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>, weights {result.weights}
         </p>
       )}
-      {result?.compared && (
-        <p className="text-sm">
-          Max relative error against float32 (max |out − float32| / max |float32|): <strong data-testid="precision-error">{result.compared.error.toExponential(2)}</strong>
-          {` (the float32 forward took ${ms(result.compared.forwardMs)})`}
-        </p>
-      )}
+      {result?.compared &&
+        ('error' in result.compared ? (
+          <p className="text-sm">
+            Max relative error against float32 (max |out − float32| / max |float32|): <strong data-testid="precision-error">{result.compared.error.toExponential(2)}</strong>
+            {` (the float32 forward took ${ms(result.compared.forwardMs)})`}
+          </p>
+        ) : (
+          <p className="text-sm" role="status">
+            The float32 forward to compare with failed ({result.compared.failed}); the output below is the {result.weights} run's.
+          </p>
+        ))}
       <div className="flex flex-wrap items-start gap-6">
         <div className="space-y-2">
           <FrameCanvas data={current.data} shape={current.shape} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />

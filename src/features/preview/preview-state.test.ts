@@ -31,6 +31,16 @@ describe('preview state', () => {
     expect(s).toMatchObject({ result, loadedDevice: 'wasm', info: { missingBytes: 0, files: [{ cached: true }] } });
   });
 
+  it('progress of a download that has ended (chunks still under way) leaves the failure or cancel as it is', () => {
+    const progress = { file: 'w.safetensors', loaded: 5, total: 10, overallLoaded: 5, overallTotal: 10 };
+    const error = new Error('HTTP 500');
+    const failed = reduce([{ type: 'inspected', info }, { type: 'download', progress: null }, { type: 'failed', error }, { type: 'download', progress }]);
+    expect(failed.phase).toEqual({ kind: 'failed', error });
+    const cancelled = reduce([{ type: 'download', progress: null }, { type: 'cancelled', notice: 'c' }, { type: 'download', progress }]);
+    expect(cancelled.phase).toEqual({ kind: 'cancelled' });
+    expect(reduce([{ type: 'download', progress: null }, { type: 'download', progress }]).phase).toEqual({ kind: 'loading', step: 'download', progress });
+  });
+
   it('a new inspection forgets the last checkpoint, run and notice', () => {
     const s = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'webgpu' }, { type: 'done', result }, { type: 'notice', notice: 'x' }, { type: 'inspect' }]);
     expect(s).toEqual({ ...initialPreviewState, phase: { kind: 'inspecting' } });

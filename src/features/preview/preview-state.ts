@@ -59,6 +59,8 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'inspected':
       return { ...s, phase: { kind: 'idle' }, info: a.info };
     case 'download':
+      // progress of a download that has ended (failed, cancelled: chunks under way still arrive) changes nothing
+      if (a.progress && !(s.phase.kind === 'loading' && s.phase.step === 'download')) return s;
       return { ...s, phase: { kind: 'loading', step: 'download', progress: a.progress } };
     case 'downloaded':
     case 'cached':

@@ -96,29 +96,40 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     stage: (stage) => ctx.emit({ type: 'stage', stage }),
     step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
   });
-  const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx) : undefined;
+  // a float32 model that does not fit (GPU memory) fails the comparison, not the run
+  const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx).catch((e: unknown) => ({ failed: e instanceof Error ? e.message : String(e) })) : undefined;
   ctx.transfer(out.sample.buffer);
   return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
 }
 
+/** runs and cache finishing one after another: each lets go of the cache's files when it ends, which another may be reading */
+let queue: Promise<unknown> = Promise.resolve();
+function serial<T>(fn: () => Promise<T>): Promise<T> {
+  const next = queue.then(fn, fn);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
 serveRpc<PreviewApi>(self, {
   load,
-  async run(req, ctx) {
-    const l = loaded;
-    if (!l) throw new Error('no model is loaded');
-    try {
-      return await runModel(l, req, ctx);
-    } finally {
-      // the sessions hold the weights now: the cache's files are let go (an open handle keeps them from being cleared)
-      await l.source.release();
-    }
-  },
-  async finishCache() {
-    if (!loaded) return false;
-    try {
-      return await loaded.source.complete();
-    } finally {
-      await loaded.source.release();
-    }
-  },
+  run: (req, ctx) =>
+    serial(async () => {
+      const l = loaded;
+      if (!l) throw new Error('no model is loaded');
+      try {
+        return await runModel(l, req, ctx);
+      } finally {
+        // the sessions hold the weights now: the cache's files are let go (an open handle keeps them from being cleared)
+        await l.source.release();
+      }
+    }),
+  finishCache: () =>
+    serial(async () => {
+      if (!loaded) return false;
+      try {
+        return await loaded.source.complete();
+      } finally {
+        await loaded.source.release();
+      }
+    }),
 });

@@ -62,8 +62,8 @@ export interface RunResult {
   /** the device the output was computed on (after any fallback) */
   provider: Device;
   weights: WeightPrecision;
-  /** with `compare`: the same forward in float32, and max|out - float32| / max|float32| */
-  compared?: { error: number; forwardMs: number };
+  /** with `compare`: the same forward in float32, and max|out - float32| / max|float32|; or why that forward failed (the output stands) */
+  compared?: { error: number; forwardMs: number } | { failed: string };
 }
 
 /** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */

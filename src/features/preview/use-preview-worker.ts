@@ -6,7 +6,7 @@ import type { WeightPrecision } from '../../model/precision.ts';
 import { downloadCheckpoint, inspectCheckpoint, type CheckpointInfo, type CheckpointRef, type DownloadProgress } from './checkpoint.ts';
 import { initialPreviewState, previewReducer } from './preview-state.ts';
 import type { Device, PreviewApi, RunRequest } from './protocol.ts';
-import { rpcClient, WorkerStoppedError, type RpcClient } from './worker-rpc.ts';
+import { rpcClient, type RpcClient } from './worker-rpc.ts';
 
 export interface RunOptions {
   device: Device;
@@ -33,7 +33,14 @@ export function usePreviewWorker() {
     loadedFor.current = null;
     dispatch({ type: 'workerStopped' });
   }, []);
-  useEffect(() => () => stopWorker(), [stopWorker]);
+  // leaving the page stops what runs for it: a download (which would go on to load a model) and the worker
+  useEffect(
+    () => () => {
+      abort.current?.abort();
+      stopWorker();
+    },
+    [stopWorker],
+  );
 
   const inspect = useCallback(
     async (ref: CheckpointRef) => {
@@ -44,7 +51,9 @@ export function usePreviewWorker() {
       try {
         dispatch({ type: 'inspected', info: await inspectCheckpoint(ref, ac.signal) });
       } catch (e) {
+        // an inspection a newer one replaced says nothing
         if (!isAbort(e)) dispatch({ type: 'failed', error: e });
+        else if (abort.current === ac) dispatch({ type: 'cancelled', notice: 'Inspection cancelled.' });
       }
     },
     [stopWorker],
@@ -113,7 +122,8 @@ export function usePreviewWorker() {
       if ((await c.call('finishCache', null).catch(() => false)) && client.current === c) dispatch({ type: 'cached' });
     } catch (e) {
       if (client.current !== c) return;
-      if (e instanceof WorkerStoppedError) stopWorker();
+      // a run that failed (a lost WebGPU device, memory) may have left the worker unusable: the next run loads afresh
+      stopWorker();
       dispatch({ type: 'failed', error: e });
     }
   };
@@ -143,6 +153,7 @@ export function usePreviewWorker() {
 
   /** the Download button: everything into the cache first (with progress), then the model */
   const downloadAndLoad = async (info: CheckpointInfo, opts: RunOptions) => {
+    dispatch({ type: 'notice', notice: null });
     if (await download(info)) await load(info, opts);
   };
 
