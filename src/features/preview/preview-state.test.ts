@@ -3,7 +3,8 @@ import { parseConfig } from '../../model/config.ts';
 import { CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
-import type { RunResult } from './protocol.ts';
+import type { RunRequest, RunResult } from './protocol.ts';
+import { defaultSpec } from './inputs.ts';
 
 const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
@@ -16,6 +17,7 @@ const info: CheckpointInfo = {
   downloadBytes: 10,
   missingBytes: 10,
 };
+const request: RunRequest = { spec: defaultSpec(parseConfig(CONSISID_TINY_CONFIG)), mode: 'forward', steps: 1, guidance: 1, uploads: {}, compare: false };
 const result: RunResult = { shape: [1], sample: new Float32Array(1), timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 }, provider: 'wasm', weights: 'float32' };
 const reduce = (actions: PreviewAction[], from: PreviewState = initialPreviewState) => actions.reduce(previewReducer, from);
 
@@ -23,12 +25,12 @@ describe('preview state', () => {
   it('goes inspect -> download -> load -> run -> done, busy in between', () => {
     const seen: string[] = [];
     let s = initialPreviewState;
-    for (const a of [{ type: 'inspect' }, { type: 'inspected', info }, { type: 'download', progress: null }, { type: 'downloaded' }, { type: 'load' }, { type: 'loaded', device: 'wasm' }, { type: 'run' }, { type: 'stage', stage: 'forward pass' }, { type: 'done', result }] as PreviewAction[]) {
+    for (const a of [{ type: 'inspect' }, { type: 'inspected', info }, { type: 'download', progress: null }, { type: 'downloaded' }, { type: 'load' }, { type: 'loaded', device: 'wasm' }, { type: 'run', request }, { type: 'stage', stage: 'forward pass' }, { type: 'done', result }] as PreviewAction[]) {
       s = previewReducer(s, a);
       seen.push(`${s.phase.kind}${isBusy(s.phase) ? '*' : ''}`);
     }
     expect(seen).toEqual(['inspecting*', 'idle', 'loading*', 'loading*', 'loading*', 'idle', 'running*', 'running*', 'done']);
-    expect(s).toMatchObject({ result, loadedDevice: 'wasm', info: { missingBytes: 0, files: [{ cached: true }] } });
+    expect(s).toMatchObject({ result, ran: request, loadedDevice: 'wasm', info: { missingBytes: 0, files: [{ cached: true }] } });
   });
 
   it('progress of a download that has ended (chunks still under way) leaves the failure or cancel as it is', () => {
@@ -48,9 +50,9 @@ describe('preview state', () => {
 
   it('a failure keeps the checkpoint and the loaded model; a cancel says so; a stage after it is ignored', () => {
     const error = new Error('boom');
-    const failed = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'wasm' }, { type: 'run' }, { type: 'failed', error }]);
+    const failed = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'wasm' }, { type: 'run', request }, { type: 'failed', error }]);
     expect(failed).toMatchObject({ phase: { kind: 'failed', error }, info, loadedDevice: 'wasm' });
-    const cancelled = reduce([{ type: 'run' }, { type: 'workerStopped' }, { type: 'cancelled', notice: 'Run cancelled' }, { type: 'stage', stage: 'late' }], failed);
+    const cancelled = reduce([{ type: 'run', request }, { type: 'workerStopped' }, { type: 'cancelled', notice: 'Run cancelled' }, { type: 'stage', stage: 'late' }], failed);
     expect(cancelled).toMatchObject({ phase: { kind: 'cancelled' }, notice: 'Run cancelled', loadedDevice: null });
   });
 

@@ -1,6 +1,6 @@
 // The preview page's state: one phase at a time, and what the last inspection and run left.
 import type { CheckpointInfo, DownloadProgress } from './checkpoint.ts';
-import type { Device, RunResult, StepFrame } from './protocol.ts';
+import type { Device, RunRequest, RunResult, StepFrame } from './protocol.ts';
 
 export type Phase =
   | { kind: 'idle' }
@@ -19,6 +19,8 @@ export interface PreviewState {
   info: CheckpointInfo | null;
   /** the device the worker's model is loaded on; null without a loaded worker */
   loadedDevice: Device | null;
+  /** what the shown steps and result were run with (the inputs may have changed since) */
+  ran: RunRequest | null;
   steps: StepFrame[];
   result: RunResult | null;
   /** one line for the user: a cancel, a fallback, a cache that could not store the weights */
@@ -35,7 +37,7 @@ export type PreviewAction =
   | { type: 'loaded'; device: Device }
   /** every weight file is now in the browser cache */
   | { type: 'cached' }
-  | { type: 'run' }
+  | { type: 'run'; request: RunRequest }
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
   | { type: 'done'; result: RunResult }
@@ -45,7 +47,7 @@ export type PreviewAction =
   | { type: 'workerStopped' }
   | { type: 'cacheCleared'; files: number };
 
-export const initialPreviewState: PreviewState = { phase: { kind: 'idle' }, info: null, loadedDevice: null, steps: [], result: null, notice: null };
+export const initialPreviewState: PreviewState = { phase: { kind: 'idle' }, info: null, loadedDevice: null, ran: null, steps: [], result: null, notice: null };
 
 export const isBusy = (p: Phase): boolean => p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running';
 
@@ -72,7 +74,7 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'loaded':
       return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device };
     case 'run':
-      return { ...s, phase: { kind: 'running', stage: 'starting' }, steps: [], result: null };
+      return { ...s, phase: { kind: 'running', stage: 'starting' }, ran: a.request, steps: [], result: null };
     case 'stage':
       return s.phase.kind === 'running' ? { ...s, phase: { kind: 'running', stage: a.stage } } : s;
     case 'step':

@@ -56,7 +56,7 @@ export function Component() {
     return p === 'webgpu' || p === 'wasm' ? p : 'auto';
   });
   const preview = usePreviewWorker();
-  const { phase, info, loadedDevice, steps, result, notice } = preview.state;
+  const { phase, info, loadedDevice, ran, steps, result, notice } = preview.state;
   const [request, setRequest] = useRunRequest(info);
   const [precision, setPrecision] = useState<WeightPrecision | null>(null);
   const busy = isBusy(phase);
@@ -99,7 +99,7 @@ export function Component() {
           <ErrorPanel error={phase.error} title="The preview failed" />
         </div>
       )}
-      {(steps.length > 0 || result) && info && request && <OutputPanel steps={steps} result={result} meta={{ repoId: info.ref.repoId, revision: info.ref.revision, subfolder: info.ref.subfolder, mode: request.mode, spec: request.spec }} />}
+      {(steps.length > 0 || result) && info && ran && <OutputPanel steps={steps} result={result} meta={{ repoId: info.ref.repoId, revision: info.ref.revision, subfolder: info.ref.subfolder, mode: ran.mode, spec: ran.spec }} />}
     </div>
   );
 }

@@ -111,7 +111,7 @@ export function usePreviewWorker() {
     dispatch({ type: 'notice', notice: null });
     const c = client.current && loadedFor.current === JSON.stringify(opts) ? client.current : await load(info, opts);
     if (!c) return;
-    dispatch({ type: 'run' });
+    dispatch({ type: 'run', request });
     try {
       const result = await c.call('run', request, (e) => {
         if (e.type === 'stage') dispatch({ type: 'stage', stage: e.stage });
