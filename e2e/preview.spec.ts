@@ -113,6 +113,13 @@ test('a reload uses the browser cache: no second weight download', async ({ page
   await runForward(page, 'wasm');
   await expectMatchesReference(page, await ref, 'wasm');
   expect(afterReload, 'weight requests after the reload').toEqual([]);
+
+  // clearing stops the worker that holds the cached files, then removes them: the next inspection finds none
+  await page.getByRole('button', { name: 'Clear browser cache' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Removed 1 cached file from the browser cache.');
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
+  await inspect(page);
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
 });
 
 test('identity-module checkpoint (sharded F16, rotary) runs and matches the Node path', async ({ page, baseURL }) => {

@@ -43,6 +43,14 @@ describe('preview state', () => {
     expect(reduce([{ type: 'download', progress: null }, { type: 'download', progress }]).phase).toEqual({ kind: 'loading', step: 'download', progress });
   });
 
+  it('clearing the cache is busy until it ends, then idle with what it removed or why it could not', () => {
+    const clearing = reduce([{ type: 'inspected', info }, { type: 'downloaded' }, { type: 'loaded', device: 'wasm' }, { type: 'clear' }]);
+    expect(isBusy(clearing.phase)).toBe(true);
+    expect(clearing.loadedDevice).toBeNull();
+    expect(reduce([{ type: 'cacheCleared', files: 2 }], clearing)).toMatchObject({ phase: { kind: 'idle' }, notice: 'Removed 2 cached files from the browser cache.', info: { missingBytes: 10 } });
+    expect(reduce([{ type: 'clearFailed', notice: 'in use' }], clearing)).toMatchObject({ phase: { kind: 'idle' }, notice: 'in use', info: { missingBytes: 0 } });
+  });
+
   it('a new inspection forgets the last checkpoint, run and notice', () => {
     const s = reduce([{ type: 'inspected', info }, { type: 'loaded', device: 'webgpu' }, { type: 'done', result }, { type: 'notice', notice: 'x' }, { type: 'inspect' }]);
     expect(s).toEqual({ ...initialPreviewState, phase: { kind: 'inspecting' } });

@@ -10,6 +10,8 @@ export type Phase =
   /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
   | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number } }
   | { kind: 'running'; stage: string }
+  /** removing the browser cache's files (a worker just stopped lets go of them a moment later) */
+  | { kind: 'clearing' }
   | { kind: 'done' }
   | { kind: 'failed'; error: unknown }
   | { kind: 'cancelled' };
@@ -45,11 +47,13 @@ export type PreviewAction =
   | { type: 'cancelled'; notice: string }
   | { type: 'notice'; notice: string | null }
   | { type: 'workerStopped' }
-  | { type: 'cacheCleared'; files: number };
+  | { type: 'clear' }
+  | { type: 'cacheCleared'; files: number }
+  | { type: 'clearFailed'; notice: string };
 
 export const initialPreviewState: PreviewState = { phase: { kind: 'idle' }, info: null, loadedDevice: null, ran: null, steps: [], result: null, notice: null };
 
-export const isBusy = (p: Phase): boolean => p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running';
+export const isBusy = (p: Phase): boolean => p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running' || p.kind === 'clearing';
 
 const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null =>
   info && { ...info, files: info.files.map((f) => ({ ...f, cached })), missingBytes: cached ? 0 : info.downloadBytes };
@@ -89,6 +93,10 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
       return { ...s, notice: a.notice };
     case 'workerStopped':
       return { ...s, loadedDevice: null };
+    case 'clear':
+      return { ...s, phase: { kind: 'clearing' }, loadedDevice: null };
+    case 'clearFailed':
+      return { ...s, phase: { kind: 'idle' }, notice: a.notice };
     case 'cacheCleared':
       return { ...s, phase: { kind: 'idle' }, loadedDevice: null, info: allCached(s.info, false), notice: `Removed ${a.files} cached file${a.files === 1 ? '' : 's'} from the browser cache.` };
   }

@@ -34,7 +34,7 @@ export function RunPanel(p: RunPanelProps) {
         <Button variant="primary" onClick={p.onRun} disabled={p.busy || !p.device || p.runBlocked}>
           {p.runLabel}
         </Button>
-        <Button variant="danger" onClick={p.onCancel} disabled={!p.busy || p.phase.kind === 'inspecting'}>
+        <Button variant="danger" onClick={p.onCancel} disabled={!p.busy || p.phase.kind === 'inspecting' || p.phase.kind === 'clearing'}>
           Cancel
         </Button>
         <Button variant="ghost" onClick={p.onClearCache} disabled={p.busy}>
@@ -70,7 +70,9 @@ function PhaseLine({ phase, device, loadedDevice }: { phase: Phase; device: Devi
         : `Loading the model from the browser cache on ${deviceName(device)}…`
       : phase.kind === 'running'
         ? `Running: ${phase.stage}…`
-        : loadedDevice
+        : phase.kind === 'clearing'
+          ? 'Clearing the browser cache…'
+          : loadedDevice
           ? `Model loaded on ${deviceName(loadedDevice)}.`
           : 'The model loads when you run it.';
   return (

@@ -141,13 +141,14 @@ export function usePreviewWorker() {
   const clearCache = async () => {
     // the worker first: its open cache files would keep them
     stopWorker();
+    dispatch({ type: 'clear' });
     try {
       const files = await deleteCachedFiles();
       uncached.current = false;
       dispatch({ type: 'cacheCleared', files });
     } catch (e) {
       // another tab may hold the files open: say so, the preview itself is unaffected
-      dispatch({ type: 'notice', notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.` });
+      dispatch({ type: 'clearFailed', notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.` });
     }
   };
 
