@@ -144,13 +144,16 @@ export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: 
     const chunks = { cache: await openCache(), signal: opts.signal };
     for (const f of todo) {
       let loaded = 0;
+      // chunks an earlier, stopped download stored count as done
+      const progress = (n: number) => {
+        loaded += n;
+        overallLoaded += n;
+        opts.onProgress?.({ file: f.name, loaded, total: f.size, overallLoaded, overallTotal });
+      };
       const file = new ChunkedHubFile(info.ref, f.name, f.size, f.etag, {
         ...chunks,
-        onFetched: (n) => {
-          loaded += n;
-          overallLoaded += n;
-          opts.onProgress?.({ file: f.name, loaded, total: f.size, overallLoaded, overallTotal });
-        },
+        onFetched: progress,
+        onStored: progress,
         onCacheError: (e) => {
           throw e;
         },

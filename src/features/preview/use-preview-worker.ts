@@ -47,6 +47,8 @@ export function usePreviewWorker() {
       abort.current?.abort();
       const ac = (abort.current = new AbortController());
       stopWorker();
+      // a cache that could not keep one checkpoint may keep another
+      uncached.current = false;
       dispatch({ type: 'inspect' });
       try {
         dispatch({ type: 'inspected', info: await inspectCheckpoint(ref, ac.signal) });

@@ -164,6 +164,19 @@ describe('hub files in chunks through the browser cache', () => {
     expect(await storedNames()).toEqual(['hub-console-preview-weights-v4']);
   });
 
+  it('a download after one that stopped part way counts the chunks stored as done, and fetches only the rest', async () => {
+    const cache = await storage();
+    // 25 chunks of 100 bytes: the first download stores 0-9, then chunk 10 fails
+    const first = new ChunkedHubFile(rangeHub(bytes, { forbid: 'bytes=1000-1099' }).repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache });
+    await expect(first.download(1)).rejects.toThrow(HubFileError);
+    const hub = rangeHub(bytes);
+    let stored = 0;
+    let fetched = 0;
+    const again = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache, onStored: (n) => (stored += n), onFetched: (n) => (fetched += n) });
+    expect(await again.download()).toBe(true);
+    expect([stored, fetched, hub.asked.length]).toEqual([1000, 1500, 15]);
+  });
+
   it('a download stops at the first chunk that fails', async () => {
     const hub = rangeHub(bytes, { forbid: 'bytes=200-299' });
     const f = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache: await storage() });

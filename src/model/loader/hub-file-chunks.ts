@@ -15,6 +15,8 @@ export interface ChunkOptions {
   signal?: AbortSignal;
   /** bytes that arrived from the hub (a chunk at a time) */
   onFetched?(bytes: number): void;
+  /** bytes of a chunk found stored already (an earlier download stopped part way) */
+  onStored?(bytes: number): void;
   /** the cache refused a chunk: the rest of this file is read uncached */
   onCacheError?(e: BrowserCacheError): void;
   /** CHUNK_BYTES unless a test wants small chunks */
@@ -110,8 +112,11 @@ export class ChunkedHubFile {
   private async fetchChunk(i: number): Promise<Chunk> {
     const store = await this.store();
     // a cache that cannot say whether it holds the chunk is refused
-    if (store && this.opts.cache && (await this.orRefused(() => store.has(i), () => false))) return this.storedChunk(store, i);
     const [start, end] = this.bounds(i);
+    if (store && this.opts.cache && (await this.orRefused(() => store.has(i), () => false))) {
+      this.opts.onStored?.(end - start);
+      return this.storedChunk(store, i);
+    }
     const res = await this.request(start, end);
     if (store && this.opts.cache) {
       const written = await this.orRefused(() => store.write(i, res.body!), () => null);
