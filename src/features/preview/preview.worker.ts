@@ -89,7 +89,9 @@ function events(timings: Timings, ctx: RpcContext<RunEvent>): ModelEvents {
 
 /** one run request on the loaded model: the forward (its session made on the first), and the comparison when asked */
 async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: RpcContext<RunEvent>) {
+  // like the sessions' creation, the load counts for the first run on the model only; later runs reuse both
   const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
+  l.loadMs = 0;
   const on = events(timings, ctx);
   const out = await runPreview(l.model.config, req, timings, {
     forward: async (args) => (await l.model.forward({ ...args, return_dict: true }, on)).sample,
