@@ -104,10 +104,21 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
   return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
 }
 
-/** runs and cache finishing one after another: each lets go of the cache's files when it ends, which another may be reading */
+/**
+ * Runs and cache finishing one after another, each with the loaded model (or none), and each
+ * letting go of the cache's files when it ends: the sessions hold the weights by then, and an
+ * open handle keeps the files from being cleared (or closed under another call reading them).
+ */
 let queue: Promise<unknown> = Promise.resolve();
-function serial<T>(fn: () => Promise<T>): Promise<T> {
-  const next = queue.then(fn, fn);
+function inTurn<T>(fn: (l: typeof loaded) => Promise<T>): Promise<T> {
+  const next = queue.then(async () => {
+    const l = loaded;
+    try {
+      return await fn(l);
+    } finally {
+      await l?.source.release();
+    }
+  });
   queue = next.catch(() => undefined);
   return next;
 }
@@ -115,23 +126,9 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 serveRpc<PreviewApi>(self, {
   load,
   run: (req, ctx) =>
-    serial(async () => {
-      const l = loaded;
+    inTurn((l) => {
       if (!l) throw new Error('no model is loaded');
-      try {
-        return await runModel(l, req, ctx);
-      } finally {
-        // the sessions hold the weights now: the cache's files are let go (an open handle keeps them from being cleared)
-        await l.source.release();
-      }
+      return runModel(l, req, ctx);
     }),
-  finishCache: () =>
-    serial(async () => {
-      if (!loaded) return false;
-      try {
-        return await loaded.source.complete();
-      } finally {
-        await loaded.source.release();
-      }
-    }),
+  finishCache: () => inTurn(async (l) => (l ? l.source.complete() : false)),
 });
