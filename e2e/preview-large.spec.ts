@@ -30,6 +30,41 @@ test.afterAll(() => {
   server?.kill();
 });
 
+test('a download stopped part way keeps its chunks: the page then offers only the rest', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
+  const page = await context.newPage();
+  // three 64 MiB chunks come through, then the hub goes quiet until the test ends
+  let chunks = 0;
+  let quiet: () => void = () => undefined;
+  const ended = new Promise<void>((r) => (quiet = r));
+  await page.route(/\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/, async (route) => {
+    const m = /bytes=(\d+)-(\d+)/.exec(route.request().headers()['range'] ?? '');
+    if (m && Number(m[2]) - Number(m[1]) > 1e6 && ++chunks > 3) await ended;
+    await route.continue().catch(() => undefined);
+  });
+  const mb = (text: string | null) => Number(/(\d+) MB/.exec(text ?? '')?.[1]);
+  await openPreview(page, REPO, 'wasm');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  const download = page.getByRole('button', { name: /^Download / });
+  const full = mb(await download.textContent());
+  expect(full).toBeGreaterThanOrEqual(500);
+  await download.click();
+  await expect.poll(async () => mb(await page.getByTestId('download-progress').textContent()), { timeout: 120_000 }).toBeGreaterThanOrEqual(3 * 67);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Download cancelled; nothing was loaded.');
+  // at least two whole chunks were stored (the third may still have been moving into place)
+  await expect.poll(async () => mb(await download.textContent())).toBeLessThanOrEqual(full - 2 * 67);
+  const left = mb(await download.textContent());
+  await expect(page.getByTestId('cache-state')).toHaveText(`${left} MB to download`);
+  // a new inspection (after a reload) counts the stored chunks the same way
+  await page.reload();
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(download).toHaveText(`Download ${left} MB`);
+  quiet();
+  await context.close();
+});
+
 test('a generated checkpoint of over 500 MB streams from a local folder into a WASM session', async ({ browser }) => {
   test.setTimeout(480_000);
   expect(weightBytes).toBeGreaterThanOrEqual(500e6);

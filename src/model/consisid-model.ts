@@ -132,8 +132,10 @@ export class ConsisIDTransformer3DModel {
     return this.runtime.dtype;
   }
 
+  /** how the weights are held: a float16 compute holds them in float16 whatever `weights` said */
   get weightPrecision(): WeightPrecision {
-    return this.runtime.weights ?? 'float32';
+    const weights = this.runtime.weights ?? 'float32';
+    return weights === 'float32' && this.runtime.dtype === 'float16' ? 'float16' : weights;
   }
 
   static async resolveSource(repoIdOrPath: string, opts: FromPretrainedOptions, env: ModelEnvironment): Promise<FileSource> {
@@ -148,15 +150,18 @@ export class ConsisIDTransformer3DModel {
   static async fromPretrained(repoIdOrPath: string, opts: FromPretrainedOptions = {}): Promise<ConsisIDTransformer3DModel> {
     const env = opts.environment ?? browserEnvironment;
     const device = opts.device ?? env.defaultDevice;
+    const weights = opts.weights ?? 'float32';
+    // before anything is read: a bad option fails without a download
+    const dtype = computeDtypeFor(weights, opts.dtype);
     const source = await ConsisIDTransformer3DModel.resolveSource(repoIdOrPath, opts, env);
     const checkpoint = await timedStage(opts, 'weights', device, () => loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }));
     const backend = await env.backend();
     const { threads, fallbackDevice, maxSessions, onStage, onFallback } = opts;
-    const weights = opts.weights ?? 'float32';
-    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype: computeDtypeFor(weights, opts.dtype), weights, threads, fallbackDevice, maxSessions, onStage, onFallback });
+    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype, weights, threads, fallbackDevice, maxSessions, onStage, onFallback });
   }
 
   static fromCheckpoint(checkpoint: Checkpoint, runtime: RuntimeOptions): ConsisIDTransformer3DModel {
+    computeDtypeFor(runtime.weights ?? 'float32', runtime.dtype);
     for (const d of [runtime.device, runtime.fallbackDevice]) {
       if (d && !runtime.backend.devices.includes(d)) throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
     }

@@ -5,7 +5,13 @@ import type { ConsisIDTransformer3DModel as Model } from './consisid-model.ts';
 import { FIXTURE_CASES, PRECISION_TOLERANCE, fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
 import { prepareForward } from './forward-inputs.ts';
 import { tensorBytes } from './onnx/onnx-proto.ts';
-import { computeDtypeFor, type WeightPrecision } from './precision.ts';
+import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
+import { ConsisIDTransformer3DModel as BaseModel } from './consisid-model.ts';
+import { loadCheckpoint } from './loader/load-checkpoint.ts';
+import { localSource } from './loader/local-source.ts';
+import { nodeBackend } from './runtime/node.ts';
+import { webBackend } from './runtime/web.ts';
+import type { InferenceBackend } from './runtime/types.ts';
 
 const opened: Model[] = [];
 afterAll(async () => {
@@ -73,6 +79,55 @@ describe('weight precisions against the reference', () => {
     // on this tiny config small float tensors (norms, biases, embeddings) weigh relatively more than on preview-s
     expect(bytes.int8!).toBeLessThan(0.65 * bytes.float32!);
     expect(bytes.int4!).toBeLessThan(bytes.int8!);
+  });
+
+  it('an unknown precision is refused, naming the option, before any weight is read (it ran float32 silently)', async () => {
+    const bad = 'fp16' as WeightPrecision;
+    const message = /weights must be one of float32, float16, int8, int4; got "fp16"/;
+    expect(() => computeDtypeFor(bad, undefined)).toThrow(message);
+    expect(() => quantizationFor(bad, 'cpu')).toThrow(message);
+    await expect(ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { weights: bad })).rejects.toThrow(message);
+    // the checkpoint is not read first: a missing folder still reports the option
+    await expect(ConsisIDTransformer3DModel.fromPretrained('/nonexistent/checkpoint', { weights: bad, device: 'cpu' })).rejects.toThrow(message);
+    await expect(ConsisIDTransformer3DModel.fromPretrained('/nonexistent/checkpoint', { weights: 'int8', dtype: 'float16', device: 'cpu' })).rejects.toThrow(/weights int8 multiply float32 activations/);
+  });
+
+  it('a model built from a checkpoint checks its precision and dtype together, as fromPretrained does', async () => {
+    const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
+    const runtime = { backend: nodeBackend(), device: 'cpu' as const };
+    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float16', weights: 'int4' })).toThrow(/weights int4 multiply float32 activations/);
+    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float32', weights: 'float16' })).toThrow(/weights float16 run in float16/);
+    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float32', weights: 'int16' as WeightPrecision })).toThrow(/weights must be one of/);
+  });
+
+  it('a model computing in float16 says its weights are float16 (dtype float16 alone is the float16 precision)', async () => {
+    expect((await open('tiny-base', 'float16')).weightPrecision).toBe('float16');
+    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'cpu', dtype: 'float16' });
+    opened.push(m);
+    expect(m.dtype).toBe('float16');
+    expect(m.weightPrecision).toBe('float16');
+  });
+
+  it('float16 on a WebGPU adapter without shader-f16 is refused naming the option; with a fallback device the caller is told, and it runs there', async () => {
+    const f = loadFixture('tiny-base');
+    const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
+    // Node has no navigator.gpu: no adapter, so no shader-f16; wasm through the Node backend (it reads the files)
+    const node = nodeBackend();
+    const web = webBackend();
+    const backend: InferenceBackend = { devices: ['wasm', 'webgpu'], createSession: (m, o) => (o.device === 'webgpu' ? web.createSession(m, o) : node.createSession(m, o)) };
+    const refusal = /weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU/;
+    const strict = BaseModel.fromCheckpoint(checkpoint, { backend, device: 'webgpu', dtype: 'float16', weights: 'float16' });
+    await expect(strict.forward(f.args)).rejects.toThrow(refusal);
+    const told: string[] = [];
+    const m = BaseModel.fromCheckpoint(checkpoint, { backend, device: 'webgpu', fallbackDevice: 'wasm', dtype: 'float16', weights: 'float16', onFallback: (e) => told.push(`${e.from} -> ${e.to}: ${e.reason}`) });
+    opened.push(m);
+    const err = relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/^webgpu -> wasm: /);
+    expect(told[0]).toMatch(refusal);
+    expect(m.device).toBe('wasm');
+    expect(err).toBeLessThanOrEqual(PRECISION_TOLERANCE.float16);
+    expect(err).toBeGreaterThan(1e-5);
   });
 
   it('float16 weights are float16 compute; quantized weights multiply float32 activations', () => {

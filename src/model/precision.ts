@@ -31,9 +31,15 @@ const INT8_AT_4_BITS: ReadonlySet<LinearRole> = new Set(['modulation']);
  */
 const INT4_AT_8_BITS: ReadonlySet<LinearRole> = new Set(['identity']);
 
+/** the precision, or an error naming the option (a JS caller or a message may pass any string) */
+export function checkWeightPrecision(precision: string): WeightPrecision {
+  if (!(WEIGHT_PRECISIONS as readonly string[]).includes(precision)) throw new Error(`weights must be one of ${WEIGHT_PRECISIONS.join(', ')}; got ${JSON.stringify(precision)}`);
+  return precision as WeightPrecision;
+}
+
 export function quantizationFor(precision: WeightPrecision, device: Device): Quantization | null {
   const int8 = int8For(device);
-  switch (precision) {
+  switch (checkWeightPrecision(precision)) {
     case 'float32':
     case 'float16':
       return null;
@@ -50,6 +56,7 @@ export function quantizationFor(precision: WeightPrecision, device: Device): Qua
  * model); quantized weights multiply float32 activations.
  */
 export function computeDtypeFor(precision: WeightPrecision, dtype: ComputeDtype | undefined): ComputeDtype {
+  checkWeightPrecision(precision);
   if (precision === 'float16' && dtype === 'float32') throw new Error('weights float16 run in float16: drop dtype float32, or use weights float32');
   if ((precision === 'int8' || precision === 'int4') && dtype === 'float16') throw new Error(`weights ${precision} multiply float32 activations: drop dtype float16`);
   return precision === 'float16' ? 'float16' : (dtype ?? 'float32');

@@ -106,7 +106,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
           {formatBytes(info.downloadBytes)} in {info.files.length} file{info.files.length === 1 ? '' : 's'}
         </Figure>
         <Figure label="Browser cache" testId="cache-state">
-          {info.missingBytes === 0 ? 'all files cached' : info.files.some((f) => f.cached) ? `${formatBytes(info.missingBytes)} to download` : 'not cached'}
+          {info.missingBytes === 0 ? 'all files cached' : info.missingBytes < info.downloadBytes ? `${formatBytes(info.missingBytes)} to download` : 'not cached'}
         </Figure>
       </dl>
       {room !== null && info.missingBytes > room && (
@@ -131,7 +131,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
               <td className="py-1 pr-3 font-mono">{f.name}</td>
               <td className="py-1 pr-3">{formatBytes(f.size)}</td>
               <td className="py-1 pr-3">{f.tensors}</td>
-              <td className="py-1 pr-3">{f.cached ? 'yes' : 'no'}</td>
+              <td className="py-1 pr-3">{f.cached ? 'yes' : f.storedBytes > 0 ? `${formatBytes(f.storedBytes)} of it` : 'no'}</td>
             </tr>
           ))}
         </tbody>

@@ -3,7 +3,7 @@
 // download into the browser cache, with progress and cancel. Fetching and caching are the
 // model loader's (src/model/loader); this file decides what the page shows.
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
-import { BrowserCacheError, cachedVersions, openCache, storageOp } from '../../model/loader/browser-cache.ts';
+import { BrowserCacheError, cachedVersions, openCache, storageOp, storedBytes } from '../../model/loader/browser-cache.ts';
 import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
 import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
 import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
@@ -24,6 +24,8 @@ export interface WeightFile {
   params: number;
   dtypes: Record<string, number>;
   cached: boolean;
+  /** bytes in the browser cache: all of them when cached, else the chunks a stopped download or a run stored */
+  storedBytes: number;
 }
 
 export interface CheckpointInfo {
@@ -77,12 +79,19 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     const hit = versions.find((v) => !etag || !v.etag || v.etag === etag);
     // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
     const header = hit ? await storageOp(async () => readSafetensorsHeaderFrom(blobFile(await hit.blob()), name)).catch(cacheUnavailable) : null;
-    if (hit && header) return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true };
+    if (hit && header) return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true, storedBytes: hit.size };
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
   const header = await readSafetensorsHeaderFrom(f, name);
-  return { name, header, url, size: f.size, etag: f.etag, ...summarizeHeader(header), cached: false };
+  return { name, header, url, size: f.size, etag: f.etag, ...summarizeHeader(header), cached: false, storedBytes: await storedBytes(url, f.etag, f.size) };
+}
+
+export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
+
+/** the files' stored bytes counted again (after a download or a run stopped part way), without asking the hub */
+export async function recountStored(files: readonly WeightFile[]): Promise<WeightFile[]> {
+  return Promise.all(files.map(async (f) => (f.cached ? f : { ...f, storedBytes: await storedBytes(f.url, f.etag, f.size) })));
 }
 
 export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {
@@ -115,7 +124,7 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
     params: files.reduce((a, f) => a + f.params, 0),
     dtypes,
     downloadBytes: files.reduce((a, f) => a + f.size, 0),
-    missingBytes: files.filter((f) => !f.cached).reduce((a, f) => a + f.size, 0),
+    missingBytes: missingBytes(files),
   };
 }
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import type { ConsisIDConfig } from '../../model/config.ts';
+import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import { inputLimits, validateSpec, type InputSpec } from './inputs.ts';
 import type { RunRequest } from './protocol.ts';
@@ -17,8 +18,10 @@ export function requestErrors(c: ConsisIDConfig, r: RunRequest): string[] {
 
 export const stepsValid = (r: RunRequest) => r.mode !== 'denoise' || (Number.isInteger(r.steps) && r.steps >= 1 && r.steps <= 50);
 
-export function InputsPanel({ info, request, onChange, disabled }: { info: CheckpointInfo; request: RunRequest; onChange(r: RunRequest): void; disabled: boolean }) {
+export function InputsPanel({ info, request, weights, onChange, disabled }: { info: CheckpointInfo; request: RunRequest; weights: WeightPrecision; onChange(r: RunRequest): void; disabled: boolean }) {
   const errors = requestErrors(info.config, request);
+  // a float32 run is the comparison itself: the worker would skip it, so the box says so
+  const comparable = weights !== 'float32';
   const set = <K extends keyof RunRequest>(k: K) => (v: RunRequest[K]) => onChange({ ...request, [k]: v });
   return (
     <Section title="Inputs">
@@ -33,8 +36,8 @@ export function InputsPanel({ info, request, onChange, disabled }: { info: Check
           )}
         </Field>
         {request.mode === 'forward' && (
-          <Field label="Compare with float32" hint="Runs the forward pass again with float32 weights and reports the largest difference (for float16, int8, int4).">
-            {(p) => <input {...p} type="checkbox" className="h-4 w-4" checked={request.compare} disabled={disabled} onChange={(e) => set('compare')(e.target.checked)} />}
+          <Field label="Compare with float32" hint={comparable ? 'Runs the forward pass again with float32 weights and reports the largest difference.' : 'For float16, int8 and int4 weights: these are float32.'}>
+            {(p) => <input {...p} type="checkbox" className="h-4 w-4" checked={comparable && request.compare} disabled={disabled || !comparable} onChange={(e) => set('compare')(e.target.checked)} />}
           </Field>
         )}
         {request.mode === 'denoise' && (

@@ -10,7 +10,7 @@ const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
   rawConfig: {},
   config: parseConfig(CONSISID_TINY_CONFIG),
-  files: [{ name: 'w.safetensors', header: { file: 'w', metadata: {}, tensors: new Map(), dataStart: 8 }, url: 'http://h/w', size: 10, etag: null, tensors: 1, params: 2, dtypes: { F32: 2 }, cached: false }],
+  files: [{ name: 'w.safetensors', header: { file: 'w', metadata: {}, tensors: new Map(), dataStart: 8 }, url: 'http://h/w', size: 10, etag: null, tensors: 1, params: 2, dtypes: { F32: 2 }, cached: false, storedBytes: 0 }],
   weights: new Map(),
   params: 2,
   dtypes: { F32: 2 },
@@ -49,6 +49,18 @@ describe('preview state', () => {
     expect(clearing.loadedDevice).toBeNull();
     expect(reduce([{ type: 'cacheCleared', files: 2 }], clearing)).toMatchObject({ phase: { kind: 'idle' }, notice: 'Removed 2 cached files from the browser cache.', info: { missingBytes: 10 } });
     expect(reduce([{ type: 'clearFailed', notice: 'in use' }], clearing)).toMatchObject({ phase: { kind: 'idle' }, notice: 'in use', info: { missingBytes: 0 } });
+  });
+
+  it('a recount of stored bytes after a stop offers only the rest; a stale or unchanged one changes nothing', () => {
+    const stopped = reduce([{ type: 'inspected', info }, { type: 'download', progress: null }, { type: 'cancelled', notice: 'c' }]);
+    const files = [{ ...info.files[0]!, storedBytes: 6 }];
+    const recounted = reduce([{ type: 'recounted', files }], stopped);
+    expect(recounted.info).toMatchObject({ missingBytes: 4, files: [{ storedBytes: 6, cached: false }] });
+    expect(reduce([{ type: 'recounted', files }], recounted)).toBe(recounted);
+    // a count for another version of the file (a new inspection came in between) is not this one's
+    expect(reduce([{ type: 'recounted', files: [{ ...files[0]!, etag: '"x"' }] }], stopped)).toBe(stopped);
+    // clearing the cache stores nothing any more
+    expect(reduce([{ type: 'cacheCleared', files: 0 }], recounted).info).toMatchObject({ missingBytes: 10, files: [{ storedBytes: 0 }] });
   });
 
   it('a new inspection forgets the last checkpoint, run and notice', () => {

@@ -1,5 +1,5 @@
 // The preview page's state: one phase at a time, and what the last inspection and run left.
-import type { CheckpointInfo, DownloadProgress } from './checkpoint.ts';
+import { missingBytes, type CheckpointInfo, type DownloadProgress, type WeightFile } from './checkpoint.ts';
 import type { Device, RunRequest, RunResult, StepFrame } from './protocol.ts';
 
 export type Phase =
@@ -39,6 +39,8 @@ export type PreviewAction =
   | { type: 'loaded'; device: Device }
   /** every weight file is now in the browser cache */
   | { type: 'cached' }
+  /** the stored bytes of the inspected files, counted again (a download or a run stopped part way) */
+  | { type: 'recounted'; files: WeightFile[] }
   | { type: 'run'; request: RunRequest }
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
@@ -55,8 +57,8 @@ export const initialPreviewState: PreviewState = { phase: { kind: 'idle' }, info
 
 export const isBusy = (p: Phase): boolean => p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running' || p.kind === 'clearing';
 
-const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null =>
-  info && { ...info, files: info.files.map((f) => ({ ...f, cached })), missingBytes: cached ? 0 : info.downloadBytes };
+const withFiles = (info: CheckpointInfo, files: WeightFile[]): CheckpointInfo => ({ ...info, files, missingBytes: missingBytes(files) });
+const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null => info && withFiles(info, info.files.map((f) => ({ ...f, cached, storedBytes: cached ? f.size : 0 })));
 
 export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState {
   switch (a.type) {
@@ -71,6 +73,13 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'downloaded':
     case 'cached':
       return { ...s, info: allCached(s.info, true) };
+    case 'recounted': {
+      // a count for other files (a new inspection since) or one that changes nothing keeps the state
+      const info = s.info;
+      if (!info || a.files.length !== info.files.length || a.files.some((f, i) => f.url !== info.files[i]!.url || f.etag !== info.files[i]!.etag)) return s;
+      if (a.files.every((f, i) => f.storedBytes === info.files[i]!.storedBytes && f.cached === info.files[i]!.cached)) return s;
+      return { ...s, info: withFiles(info, a.files) };
+    }
     case 'load':
       return { ...s, phase: { kind: 'loading', step: 'model' }, loadedDevice: null };
     case 'loadProgress':

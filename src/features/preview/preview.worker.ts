@@ -12,7 +12,7 @@ import { relativeError } from './inputs.ts';
 import { chunkedHubSource } from '../../model/loader/hub-file-chunks.ts';
 import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, RunRequest, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
-import { serveRpc, type RpcContext } from './worker-rpc.ts';
+import { asError, serveRpc, type RpcContext } from './worker-rpc.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -99,7 +99,7 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
   });
   // a float32 model that does not fit (GPU memory) fails the comparison, not the run
-  const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx).catch((e: unknown) => ({ failed: e instanceof Error ? e.message : String(e) })) : undefined;
+  const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx).catch((e: unknown) => ({ failed: asError(e).message })) : undefined;
   ctx.transfer(out.sample.buffer);
   return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
 }

@@ -73,7 +73,7 @@ export function Component() {
       <PageHeader title="Model preview" description="Run a ConsisID video transformer checkpoint from the hub in this browser, on WebGPU or WebAssembly." />
       <CheckpointPanel initial={initial} info={info} inspecting={phase.kind === 'inspecting'} busy={busy} onInspect={inspect} onCancel={preview.cancel} />
       <ProviderPanel probe={probe} choice={choice} onChoice={setChoice} weights={weights} onWeights={setPrecision} sizes={sizes} device={device} disabled={busy} />
-      {info && request && <InputsPanel info={info} request={request} onChange={setRequest} disabled={busy} />}
+      {info && request && <InputsPanel info={info} request={request} weights={weights} onChange={setRequest} disabled={busy} />}
       {info && request && (
         <RunPanel
           info={info}

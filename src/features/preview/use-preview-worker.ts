@@ -3,8 +3,8 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { deleteCachedFiles } from '../../model/loader/browser-cache.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
-import { downloadCheckpoint, inspectCheckpoint, type CheckpointInfo, type CheckpointRef, type DownloadProgress } from './checkpoint.ts';
-import { initialPreviewState, previewReducer } from './preview-state.ts';
+import { downloadCheckpoint, inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef, type DownloadProgress } from './checkpoint.ts';
+import { initialPreviewState, isBusy, previewReducer } from './preview-state.ts';
 import type { Device, PreviewApi, RunRequest } from './protocol.ts';
 import { rpcClient, type RpcClient } from './worker-rpc.ts';
 
@@ -41,6 +41,18 @@ export function usePreviewWorker() {
     },
     [stopWorker],
   );
+
+  // a download or run that stopped part way leaves chunks stored: the page then offers only the rest
+  const busy = isBusy(state.phase);
+  const info = state.info;
+  useEffect(() => {
+    if (busy || !info || info.missingBytes === 0) return;
+    let live = true;
+    void recountStored(info.files).then((files) => live && dispatch({ type: 'recounted', files }));
+    return () => {
+      live = false;
+    };
+  }, [busy, info]);
 
   const inspect = useCallback(
     async (ref: CheckpointRef) => {

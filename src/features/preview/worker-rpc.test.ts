@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { rpcClient, serveRpc, WorkerStoppedError } from './worker-rpc.ts';
+import { asError, rpcClient, serveRpc, WorkerStoppedError } from './worker-rpc.ts';
 
 type Api = {
   add: { args: { a: number; b: number }; result: number; event: string };
   fail: { args: null; result: never; event: never };
+  throwValue: { args: null; result: never; event: never };
   hang: { args: null; result: never; event: never };
 };
 
@@ -24,6 +25,11 @@ function pair() {
       throw Object.assign(new Error('config.json: not found'), { name: 'HubFileError' });
     },
     hang: () => new Promise<never>(() => undefined),
+    async throwValue() {
+      // what a C++ exception escaping onnxruntime-web's WASM is (TypeScript's lib has no types for it)
+      const wasm = WebAssembly as unknown as { Tag: new (t: { parameters: string[] }) => object; Exception: new (tag: object, values: number[]) => unknown };
+      throw new wasm.Exception(new wasm.Tag({ parameters: ['i32'] }), [7]);
+    },
   });
   const worker = Object.assign(ch.port1, { terminate: () => ch.port2.close(), onerror: null });
   return rpcClient<Api>(worker as unknown as Parameters<typeof rpcClient>[0]);
@@ -43,6 +49,20 @@ describe('worker rpc', () => {
       .call('fail', null)
       .catch((e: Error) => e);
     expect(err).toMatchObject({ name: 'HubFileError', message: 'config.json: not found' });
+  });
+
+  it('a thrown value that is no Error reaches the page as a sentence, not "[object ...]"', async () => {
+    const err = await pair()
+      .call('throwValue', null)
+      .catch((e: Error) => e);
+    expect(err).toMatchObject({ name: 'Error', message: 'the model runtime stopped with a WebAssembly exception, which carries no message' });
+    expect(asError('session is closed').message).toBe('session is closed');
+    expect(asError(12).message).toBe('the model runtime stopped with error code 12');
+    expect(asError({ code: 3 }).message).toBe('the model worker failed with {"code":3}');
+    expect(asError(undefined).message).toBe('the model worker failed with undefined');
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    expect(asError(cyclic).message).toBe('the model worker failed with [object Object]');
   });
 
   it('terminate rejects pending calls with WorkerStoppedError', async () => {

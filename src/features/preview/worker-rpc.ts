@@ -81,8 +81,26 @@ export function serveRpc<A extends RpcApi>(scope: Endpoint, handlers: RpcHandler
       const result = await handler(args, ctx);
       scope.postMessage({ id, kind: 'result', result } satisfies Reply, transfer);
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = asError(err);
       scope.postMessage({ id, kind: 'error', name: error.name, message: error.message } satisfies Reply);
     }
   };
+}
+
+/** what the page shows for a thrown value: onnxruntime-web's WASM can throw things that are no Error */
+export function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  // (TypeScript's lib has no WebAssembly.Exception yet)
+  if (Object.prototype.toString.call(thrown) === '[object WebAssembly.Exception]') {
+    return new Error('the model runtime stopped with a WebAssembly exception, which carries no message');
+  }
+  if (typeof thrown === 'string' && thrown.trim()) return new Error(thrown);
+  if (typeof thrown === 'number') return new Error(`the model runtime stopped with error code ${thrown}`);
+  let text: string;
+  try {
+    text = JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    text = Object.prototype.toString.call(thrown);
+  }
+  return new Error(`the model worker failed with ${text}`);
 }

@@ -53,6 +53,92 @@ describe('block quantization', () => {
     );
   });
 
+  // any finite float32 weights, widths that are not a multiple of the block (odd ones included)
+  const finiteRow = fc.integer({ min: 1, max: 100 }).chain((k) => fc.array(fc.oneof(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 3.4028234663852886e38, -3.4028234663852886e38, 1e-45)), { minLength: k, maxLength: k }));
+
+  it('any finite weights: each comes back finite, within half a step, never past its block\'s largest magnitude', () => {
+    fc.assert(
+      fc.property(finiteRow, fc.constantFrom(4 as const, 8 as const), fc.constantFrom(16, 32), (values, bits, block) => {
+        const k = values.length;
+        const w = Float32Array.from(values);
+        const blocks = blocksPerRow(k, block);
+        const q = { q: new Uint8Array(blocks * ((block * bits) / 8)), scales: new Float32Array(blocks) };
+        quantizeRowsInto(q, 0, w, 1, k, bits, block);
+        const back = dequantizeBlocks(q, 1, k, bits, block);
+        for (let i = 0; i < k; i++) {
+          const b = Math.floor(i / block);
+          const amax = Math.max(...Array.from(w.subarray(b * block, Math.min(k, (b + 1) * block)), Math.abs));
+          // the scale is a float32: its rounding adds at most one unit in the last place per step
+          const tol = q.scales[b]! * (0.5 + 2e-5) + 2 ** -140;
+          if (!Number.isFinite(back[i]!) || Math.abs(back[i]! - w[i]!) > tol || Math.abs(back[i]!) > amax) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('per-column int8, any finite weights: each comes back finite, within half a step, never past its column\'s largest magnitude', () => {
+    fc.assert(
+      fc.property(finiteRow, (values) => {
+        const k = values.length;
+        const w = Float32Array.from(values);
+        const q = { q: new Int8Array(k), scales: new Float32Array(1) };
+        quantizeColumnsInto(q, 0, 1, w, 1, k);
+        const amax = Math.max(...Array.from(w, Math.abs));
+        return Array.from(w).every((v, i) => {
+          const back = Math.fround(q.q[i]! * q.scales[0]!);
+          return Number.isFinite(back) && Math.abs(back - v) <= q.scales[0]! * (0.5 + 2e-5) + 2 ** -140 && Math.abs(back) <= amax;
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a NaN or infinite weight makes its whole block (or column) NaN, as it makes the float product NaN; other blocks keep their values', () => {
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      const k = 40; // a full block of 32 and a partial one
+      for (const at of [0, 5, 33]) {
+        const w = fillUniform(new Float32Array(k), prng(at + 1), 1);
+        w[at] = bad;
+        const blockOf = (i: number) => Math.floor(i / 32);
+        for (const bits of [4, 8] as const) {
+          const q = { q: new Uint8Array(2 * 32 * (bits / 8)), scales: new Float32Array(2) };
+          quantizeRowsInto(q, 0, w, 1, k, bits, 32);
+          const back = dequantizeBlocks(q, 1, k, bits, 32);
+          for (let i = 0; i < k; i++) {
+            if (blockOf(i) === blockOf(at)) expect(back[i], `${bad} at ${at}, ${bits} bits, weight ${i}`).toBeNaN();
+            else expect(Math.abs(back[i]! - w[i]!)).toBeLessThanOrEqual(q.scales[blockOf(i)]! / 2 + 1e-7);
+          }
+        }
+        const c = { q: new Int8Array(k), scales: new Float32Array(1) };
+        quantizeColumnsInto(c, 0, 1, w, 1, k);
+        expect(c.scales[0], `${bad} at ${at}, per column`).toBeNaN();
+      }
+    }
+  });
+
+  it('onnxruntime carries a NaN scale into the outputs of that weight row only (MatMulNBits and DynamicQuantizeMatMul)', async () => {
+    const w = fillUniform(new Float32Array(N * K), prng(7), 0.1);
+    w[K + 3] = NaN; // output 1
+    const x = fillUniform(new Float32Array(M * K), prng(8), 1);
+    const q = blockQuantized(w, 4, 32);
+    const blocks = blocksPerRow(K, 32);
+    const nbits = await runOp((g, xin) => {
+      const b = g.initializer('b', 'uint8', [N, blocks, 16], q.q);
+      const s = g.initializer('s', 'float32', [N * blocks], new Uint8Array(q.scales.buffer));
+      return g.node('MatMulNBits', [xin, b, s], [{ type: 'float32', dims: [M, N] }], { K: attr.int(K), N: attr.int(N), bits: attr.int(4), block_size: attr.int(32), accuracy_level: attr.int(4) }, MS_DOMAIN)[0]!;
+    }, x);
+    const c = { q: new Int8Array(K * N), scales: new Float32Array(N) };
+    quantizeColumnsInto(c, 0, N, w, N, K);
+    const dynamic = await runOp((g, xin) => {
+      const b = g.initializer('b', 'int8', [K, N], new Uint8Array(c.q.buffer));
+      const s = g.initializer('s', 'float32', [N], new Uint8Array(c.scales.buffer));
+      return g.node('DynamicQuantizeMatMul', [xin, b, s], [{ type: 'float32', dims: [M, N] }], {}, MS_DOMAIN)[0]!;
+    }, x);
+    for (const y of [nbits, dynamic]) for (let i = 0; i < M * N; i++) expect(Number.isNaN(y[i]!), `output ${i}`).toBe(i % N === 1);
+  });
+
   it("is the layout onnxruntime's MatMulNBits reads: its product equals the dequantized weights' product", async () => {
     const w = fillUniform(new Float32Array(N * K), prng(3), 0.1);
     const x = fillUniform(new Float32Array(M * K), prng(4), 1);

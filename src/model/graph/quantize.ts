@@ -12,9 +12,27 @@ export interface BlockQuantized {
 
 export const blocksPerRow = (k: number, block: number): number => Math.ceil(k / block);
 
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/**
+ * The float32 scale of a block (or column) whose largest magnitude is `amax`: amax / qmax rounded
+ * toward zero, so no dequantized weight exceeds amax (rounded to nearest, a weight at the float32
+ * maximum came back as Infinity). NaN when amax is not finite: a NaN or infinite weight makes the
+ * float product NaN, and a NaN scale makes the quantized one NaN too (onnxruntime's MatMulNBits and
+ * DynamicQuantizeMatMul propagate it) instead of a finite stand-in.
+ */
+function scaleOf(amax: number, qmax: number): number {
+  if (!Number.isFinite(amax)) return NaN;
+  const s = amax / qmax;
+  f32[0] = s;
+  if (f32[0] > s) u32[0]!--;
+  return f32[0];
+}
+
 /**
  * Quantizes rows [0, rows) of `w` (rows x k, row-major) into `out` starting at output row `row0`:
- * each block of `block` values along k gets scale = max|w| / (2^(bits-1) - 1) and
+ * each block of `block` values along k gets scale = max|w| / (2^(bits-1) - 1) (see scaleOf) and
  * q = round(w / scale) + 2^(bits-1), so q - zero point lies in [-(2^(bits-1) - 1), 2^(bits-1) - 1].
  */
 export function quantizeRowsInto(out: BlockQuantized, row0: number, w: Float32Array, rows: number, k: number, bits: 4 | 8, block: number): void {
@@ -29,14 +47,19 @@ export function quantizeRowsInto(out: BlockQuantized, row0: number, w: Float32Ar
       const k0 = base + b * block;
       const k1 = base + Math.min(k, (b + 1) * block);
       let amax = 0;
+      // x * 0 is 0 for every finite x, NaN for NaN and infinities
+      let nonFinite = 0;
       for (let i = k0; i < k1; i++) {
-        const a = w[i]! < 0 ? -w[i]! : w[i]!;
+        const x = w[i]!;
+        const a = x < 0 ? -x : x;
         if (a > amax) amax = a;
+        nonFinite += x * 0;
       }
-      const scale = amax / qmax;
-      // |w| <= amax, so w / scale + zp lies in [1, 2 zp - 1]: round half up is a truncation of
-      // w / scale + zp + 0.5, and no clamp is needed
-      const inv = scale > 0 ? 1 / scale : 0;
+      const scale = nonFinite === 0 ? scaleOf(amax, qmax) : NaN;
+      // |w| <= amax, so w * qmax / amax + zp lies in [1, 2 zp - 1]: round half up is a truncation
+      // of it + 0.5, and no clamp is needed (the exact ratio, not the stored scale, which may be
+      // smaller: a subnormal one by a lot)
+      const inv = scale > 0 ? qmax / amax : 0;
       const bias = zp + 0.5;
       const at = (row0 + r) * blocks + b;
       scales[at] = scale;
@@ -87,9 +110,10 @@ export interface ColumnQuantized {
 export function quantizeColumnsInto(out: ColumnQuantized, col0: number, n: number, w: Float32Array, rows: number, k: number): void {
   for (let r = 0; r < rows; r++) {
     let amax = 0;
+    // Math.max keeps a NaN, and an infinity is the largest: either gives a NaN scale
     for (let i = 0; i < k; i++) amax = Math.max(amax, Math.abs(w[r * k + i]!));
-    const scale = amax / 127;
-    const inv = scale > 0 ? 1 / scale : 0;
+    const scale = scaleOf(amax, 127);
+    const inv = scale > 0 ? 127 / amax : 0;
     out.scales[col0 + r] = scale;
     // round half up within [-127, 127] (|w| <= amax): shifted to stay positive for the truncation
     for (let i = 0; i < k; i++) out.q[i * n + col0 + r] = ((w[r * k + i]! * inv + 127.5) | 0) - 127;

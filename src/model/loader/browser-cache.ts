@@ -283,6 +283,22 @@ export async function cachedVersions(url: string): Promise<CachedFile[]> {
   }
 }
 
+/** bytes of a file version's chunks stored whole so far (by a stopped download, a run); 0 without a store */
+export async function storedBytes(url: string, etag: string | null, size: number, chunkBytes = CHUNK_BYTES): Promise<number> {
+  try {
+    const urlDir = await (await rootDir()).getDirectoryHandle(await folderName(url));
+    const dir = await urlDir.getDirectoryHandle(await versionName(etag));
+    const meta = await readMeta(dir);
+    if (!meta || meta.url !== url || meta.etag !== etag || meta.size !== size || meta.chunkBytes !== chunkBytes) return 0;
+    const file = new StoredFile(dir, meta);
+    let bytes = 0;
+    for (let i = 0; i < chunkCount(size, chunkBytes); i++) if (await file.has(i)) bytes += file.chunkLength(i);
+    return bytes;
+  } catch {
+    return 0;
+  }
+}
+
 /** removes every stored file (and the layouts of earlier versions); returns how many complete files there were */
 export async function deleteCachedFiles(): Promise<number> {
   let files = 0;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installMemoryOpfs, type MemoryOpfsOptions } from '../test-support/memory-opfs.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
-import { cachedVersions, deleteCachedFiles, openCache } from './browser-cache.ts';
+import { cachedVersions, deleteCachedFiles, openCache, storedBytes } from './browser-cache.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { HubFileError } from './hub-files.ts';
 
@@ -169,12 +169,17 @@ describe('hub files in chunks through the browser cache', () => {
     // 25 chunks of 100 bytes: the first download stores 0-9, then chunk 10 fails
     const first = new ChunkedHubFile(rangeHub(bytes, { forbid: 'bytes=1000-1099' }).repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache });
     await expect(first.download(1)).rejects.toThrow(HubFileError);
+    // what the page offers to download after the stop: the chunks of this version not yet stored
+    expect(await storedBytes(first.url, '"e"', bytes.length, 100)).toBe(1000);
+    expect(await storedBytes(first.url, '"f"', bytes.length, 100)).toBe(0);
+    expect(await storedBytes(first.url, '"e"', bytes.length, 200)).toBe(0);
     const hub = rangeHub(bytes);
     let stored = 0;
     let fetched = 0;
     const again = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache, onStored: (n) => (stored += n), onFetched: (n) => (fetched += n) });
     expect(await again.download()).toBe(true);
     expect([stored, fetched, hub.asked.length]).toEqual([1000, 1500, 15]);
+    expect(await storedBytes(again.url, '"e"', bytes.length, 100)).toBe(bytes.length);
   });
 
   it('a download stops at the first chunk that fails', async () => {

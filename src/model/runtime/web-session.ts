@@ -12,7 +12,7 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
     async createSession(model, { device, threads, float16 }) {
       if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
       if (device === 'webgpu' && float16 && !(await webgpuHasShaderF16())) {
-        throw new UnsupportedDeviceError('this WebGPU adapter has no shader-f16, which float16 needs: float16 runs on "wasm" here');
+        throw new UnsupportedDeviceError(`weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU`);
       }
       // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
       ort.env.wasm.numThreads = threads ?? 1;
