@@ -5,6 +5,7 @@ import { deleteCachedFiles } from '../../model/loader/browser-cache.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
 import { downloadCheckpoint, inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef, type DownloadProgress } from './checkpoint.ts';
 import { initialPreviewState, isBusy, previewReducer } from './preview-state.ts';
+import { throttleLatest } from './throttle-latest.ts';
 import type { Device, PreviewApi, RunRequest } from './protocol.ts';
 import { rpcClient, type RpcClient } from './worker-rpc.ts';
 
@@ -77,13 +78,7 @@ export function usePreviewWorker() {
   const download = async (info: CheckpointInfo): Promise<boolean> => {
     if (info.missingBytes === 0 || uncached.current) return true;
     const ac = (abort.current = new AbortController());
-    let last = 0;
-    const onProgress = (p: DownloadProgress) => {
-      const now = performance.now();
-      if (now - last < 100 && p.loaded < p.total) return;
-      last = now;
-      dispatch({ type: 'download', progress: p });
-    };
+    const onProgress = throttleLatest((progress: DownloadProgress) => dispatch({ type: 'download', progress }), 100);
     dispatch({ type: 'download', progress: null });
     try {
       const r = await downloadCheckpoint(info, { signal: ac.signal, onProgress });
@@ -97,6 +92,8 @@ export function usePreviewWorker() {
       if (isAbort(e)) dispatch({ type: 'cancelled', notice: 'Download cancelled; nothing was loaded.' });
       else dispatch({ type: 'failed', error: e });
       return false;
+    } finally {
+      onProgress.cancel();
     }
   };
 

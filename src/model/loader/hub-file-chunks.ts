@@ -159,7 +159,9 @@ export class ChunkedHubFile {
   /** the hub's answer for bytes [start, end), its status, ETag and length checked */
   private async request(start: number, end: number): Promise<Response> {
     const whole = this.chunks === 1;
-    const res = await hubFetchRequired(this.repo, this.name, { ...(whole ? {} : { range: { start, end: end - 1 } }), signal: this.opts.signal });
+    // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
+    // only put the same gigabytes on disk twice
+    const res = await hubFetchRequired(this.repo, this.name, { ...(whole ? {} : { range: { start, end: end - 1 } }), signal: this.opts.signal, cache: 'no-store' });
     const fail = async (detail: string) => {
       await res.body?.cancel();
       return new HubFileError(this.name, this.url, res.status, detail);

@@ -68,6 +68,8 @@ export interface HubFetchOptions {
   /** inclusive byte range; `end` omitted reads to the end of the file */
   range?: { start: number; end?: number };
   signal?: AbortSignal;
+  /** the browser's HTTP cache mode (fetch's `cache`) */
+  cache?: RequestCache;
 }
 
 /** The response for a hub file; null when the hub says 404. Network and HTTP errors throw HubFileError; an abort throws the AbortError. */
@@ -76,7 +78,7 @@ export async function hubFetch(repo: HubRepo, file: string, opts: HubFetchOption
   const headers = hubHeaders(repo, opts.range ? { range: `bytes=${opts.range.start}-${opts.range.end ?? ''}` } : {});
   let res: Response;
   try {
-    res = await (repo.fetch ?? globalThis.fetch)(url, { method: opts.method ?? 'GET', headers, ...(opts.signal ? { signal: opts.signal } : {}) });
+    res = await (repo.fetch ?? globalThis.fetch)(url, { method: opts.method ?? 'GET', headers, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.cache ? { cache: opts.cache } : {}) });
   } catch (e) {
     if (opts.signal?.aborted || (e as Error).name === 'AbortError') throw e;
     const cause = (e as Error & { cause?: { message?: string } }).cause?.message;
