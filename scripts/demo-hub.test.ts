@@ -15,4 +15,17 @@ describe('the demo hub (npm start, npm run hub, npm run dev)', () => {
       await hub.close();
     }
   });
+
+  it('a --repo naming a demo repository serves the folder in its place', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'demo-hub-'));
+    writeFileSync(path.join(dir, 'config.json'), '{"mine":true}');
+    const { hub, demoRepoIds } = await createDemoHub({}, [{ repoId: 'consisid-community/consisid-tiny', dir }]);
+    expect(demoRepoIds).toEqual(['consisid-community/consisid-preview-s']);
+    expect(await (await hub.app.request('/consisid-community/consisid-tiny/resolve/main/config.json')).json()).toEqual({ mine: true });
+    expect((await hub.app.request('/consisid-community/consisid-tiny/resolve/main/transformer/config.json')).status).toBe(404);
+    await hub.close();
+  });
 });

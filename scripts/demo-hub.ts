@@ -7,7 +7,8 @@ import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 
 export async function createDemoHub(opts: MockHubOptions, repoFolders: readonly RepoFolder[] = []): Promise<{ hub: MockHub; demoRepoIds: string[] }> {
   const hub = await createMockHub(opts);
-  const demos = demoCheckpoints();
+  // a --repo naming a demo repository is served in its place (the user asked for that name)
+  const demos = demoCheckpoints().filter((d) => !repoFolders.some((r) => r.repoId === d.repoId));
   for (const d of demos) hub.registerRepoFiles(d.repoId, d.files);
   for (const r of repoFolders) hub.registerRepoFolder(r.repoId, r.dir);
   return { hub, demoRepoIds: demos.map((d) => d.repoId) };

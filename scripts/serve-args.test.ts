@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/command-line.ts';
 import { parseHubArgs } from '../src/mock-hub/cli-args.ts';
@@ -17,7 +18,8 @@ describe('npm start flags', () => {
   });
 
   it('serves local checkpoint folders given with --repo', () => {
-    expect(parseServeArgs(['--repo', 'me/ckpt=.', '--fresh']).repoFolders).toEqual([{ repoId: 'me/ckpt', dir: process.cwd() }]);
+    // a relative folder is the current one's (the root of the repository under vitest)
+    expect(parseServeArgs(['--repo', 'me/ckpt=fixtures/consisid/tiny-base', '--fresh']).repoFolders).toEqual([{ repoId: 'me/ckpt', dir: path.join(process.cwd(), 'fixtures/consisid/tiny-base') }]);
   });
 
   it('refuses unknown, misspelt and contradictory flags, and bad ports, naming them', () => {

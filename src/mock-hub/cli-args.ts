@@ -1,7 +1,7 @@
 // The flags of `npm run hub`, which `npm start` shares (scripts/serve-args.ts adds --fresh):
 // argv in, options out, or a UsageError that names the flag.
 import { parseCommandLine, portValue, UsageError } from '../cli/command-line.ts';
-import { parseRepoFolder, type RepoFolder } from './files/repo-folder-flag.ts';
+import { parseRepoFolders, type RepoFolder } from './files/repo-folder-flag.ts';
 
 export const HUB_SERVER_OPTIONS = {
   port: { type: 'string' },
@@ -30,13 +30,12 @@ export function specOnlyFromEnv(env: NodeJS.ProcessEnv): boolean {
 /** A flag the user gives wins over the environment (`PORT`), which wins over the default. */
 export function hubServerArgs(values: { port?: string | undefined; host?: string | undefined; data?: string | undefined; 'spec-only'?: boolean | undefined; repo?: string[] | undefined }, env: NodeJS.ProcessEnv, defaultPort: number): HubServerArgs {
   const port = values.port ?? env.PORT;
-  const repoFolders = (values.repo ?? []).map((v) => {
-    try {
-      return parseRepoFolder(v);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-  });
+  let repoFolders: RepoFolder[];
+  try {
+    repoFolders = parseRepoFolders(values.repo ?? []);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return {
     port: port === undefined ? defaultPort : portValue(port, values.port === undefined ? 'PORT' : '--port'),
     host: values.host ?? '127.0.0.1',

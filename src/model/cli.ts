@@ -7,17 +7,18 @@ import { HelpRequested, UsageError } from './cli/flags.ts';
 
 const USAGE = `usage:
   consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>
-                   [--repeat n] [--weights float32|float16|int8|int4] [--compare float32]
+                   [--repeat n] [--weights float32|float16|int8|int4] [--compare float32 (or another precision than the run's)]
                    [--device cpu|wasm] [--dtype float32|float16] [--threads n]
                    [--subfolder transformer] [--revision main] [--hub-url URL] [--token T]
   consisid export  --model <dir | repo id> --out <model.onnx> [--shape batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond]
-                   [--weights float32|float16|int8|int4] [--device cpu|wasm|webgpu (whose ops)]
-                   [--external-data | --no-external-data] [hub options as above]
-  consisid generate --config <name | config.json> --out <dir> [--dtype float32|float16|bfloat16] [--shards n]
+                   [--weights float32|float16|int8|int4] [--dtype float32|float16] [--device cpu|wasm|webgpu (whose ops)]
+                   [--external-data | --no-external-data] [--subfolder, --revision, --hub-url, --token as above]
+  consisid generate --config <name | config.json> --out <new or empty dir> [--dtype float32|float16|bfloat16] [--shards n]
                    [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]
                    names: tiny, demo-preview-s, preview-s, consisid
   consisid plan    --model <config name | dir | repo id> [--shape <as for export>]
-                   [--gpu-limits maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>] [hub options]`;
+                   [--gpu-limits maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>]
+                   [--subfolder, --revision, --hub-url, --token as above]; every precision, no --weights`;
 
 export async function main(argv: readonly string[], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
   const [command, ...rest] = argv;

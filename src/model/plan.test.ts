@@ -92,6 +92,9 @@ describe('graph cost', () => {
     const out = lines.join('\n');
     expect(out).toMatch(/plan for consisid: batch 1, 13 latent frames of 60x90, 226 text tokens/);
     expect(out).toMatch(/^float32 +23\.16 GiB .* 334\.6 TFLOP .* no +no$/m);
+    // the figures src/model/README.md quotes for the full model
+    expect(out.match(/^(float32|float16|int8|int4) +\S+ GiB/gm)?.map((l) => l.replace(/ +/, ' '))).toEqual(['float32 23.16 GiB', 'float16 11.58 GiB', 'int8 5.69 GiB', 'int4 4.02 GiB']);
+    expect(out).toMatch(/^int8 +5\.69 GiB +58\.35 GiB +341\.6 TFLOP /m);
     expect(out).toMatch(/WebGPU: \d+ buffer\(s\) over the 128 MiB one storage binding may hold, the largest transformer_blocks\.0\/MultiHeadAttention \(attention probabilities\)/);
     expect(out).toMatch(/WASM: weights 4\.02 GiB \+ activations 58\.35 GiB exceed the 4 GiB heap/);
     lines.length = 0;

@@ -80,4 +80,57 @@ describe('a local folder served as a repository', () => {
     for (const p of ['transformer', 'nope.bin', '..%2Fsecret.txt', 'transformer/..%2F..%2Fsecret.txt']) expect((await hub.app.request(`/me/local/resolve/main/${p}`)).status, p).toBe(404);
     expect((await hub.app.request('/me/local/resolve/v2/transformer/w.bin')).status).toBe(404);
   });
+
+  it('refuses symbolic links that lead out of the folder; serves those that stay inside', async () => {
+    const { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const root = mkdtempSync(path.join(tmpdir(), 'repo-links-'));
+    const dir = path.join(root, 'ckpt');
+    mkdirSync(path.join(dir, 'transformer'), { recursive: true });
+    mkdirSync(path.join(root, 'outside'));
+    writeFileSync(path.join(root, 'outside', 'secret.txt'), 'SECRET-BYTES');
+    writeFileSync(path.join(dir, 'transformer', 'config.json'), '{}');
+    symlinkSync(path.join(root, 'outside', 'secret.txt'), path.join(dir, 'file-link.txt'));
+    symlinkSync(path.join(root, 'outside'), path.join(dir, 'dir-link'));
+    symlinkSync('transformer/config.json', path.join(dir, 'inside.json'));
+    const hub = await testHub();
+    hub.registerRepoFolder('me/links', dir);
+    for (const p of ['file-link.txt', 'dir-link/secret.txt', 'dir-link%2Fsecret.txt']) {
+      const r = await hub.app.request(`/me/links/resolve/main/${p}`);
+      expect(r.status, p).toBe(404);
+      expect(await r.text(), p).not.toContain('SECRET');
+    }
+    expect(await (await hub.app.request('/me/links/resolve/main/inside.json')).json()).toEqual({});
+  });
+});
+
+describe('conditional requests', () => {
+  const url = '/acme/consisid-demo/resolve/main/model.safetensors';
+
+  it('If-None-Match: a list, a weak tag or * naming the file is 304 (GET and HEAD); another tag is 200', async () => {
+    const hub = await hubWithFiles();
+    const etag = (await hub.app.request(url, { method: 'HEAD' })).headers.get('etag')!;
+    for (const inm of [etag, `"other", ${etag}`, `W/${etag}`, '*']) {
+      for (const method of ['GET', 'HEAD']) expect((await hub.app.request(url, { method, headers: { 'if-none-match': inm } })).status, `${method} ${inm}`).toBe(304);
+    }
+    expect((await hub.app.request(url, { headers: { 'if-none-match': '"other", W/"x"' } })).status).toBe(200);
+  });
+
+  it('If-Range: the range when the tag is the file\'s, the whole file when it changed (never bytes of two versions)', async () => {
+    const hub = await hubWithFiles();
+    const etag = (await hub.app.request(url, { method: 'HEAD' })).headers.get('etag')!;
+    const same = await hub.app.request(url, { headers: { range: 'bytes=0-9', 'if-range': etag } });
+    expect(same.status).toBe(206);
+    expect(new Uint8Array(await same.arrayBuffer())).toEqual(bytes.subarray(0, 10));
+    for (const ifRange of ['"an-older-version"', `W/${etag}`, 'Wed, 21 Oct 2015 07:28:00 GMT']) {
+      const changed = await hub.app.request(url, { headers: { range: 'bytes=0-9', 'if-range': ifRange } });
+      expect(changed.status, ifRange).toBe(200);
+      expect(changed.headers.get('content-range')).toBeNull();
+      expect(new Uint8Array(await changed.arrayBuffer())).toEqual(bytes);
+    }
+    // a page on another origin may send both conditions (CORS preflight)
+    const pre = await hub.app.request(url, { method: 'OPTIONS', headers: { origin: 'http://x.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'range,if-range,if-none-match' } });
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(expect.arrayContaining(['range', 'if-range', 'if-none-match']));
+  });
 });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Hono } from 'hono';
 import { errorResponse } from '../http/respond.ts';
 import { parseRange } from './byte-range.ts';
+import { noneMatch, rangeStillValid } from './conditional.ts';
 import { fileRangeStream } from './file-range-stream.ts';
 
 export interface RepoFile {
@@ -32,17 +33,22 @@ function memoryFile(bytes: Uint8Array): StoredFile {
   return { size: copy.byteLength, etag: `"${createHash('sha256').update(copy).digest('hex')}"`, body: (start, end) => copy.subarray(start, end + 1) };
 }
 
-/** a file under `dir`, or undefined for anything else (a folder, a missing file, a path that leaves `dir`) */
+/**
+ * a file under `dir`, or undefined for anything else (a folder, a missing file, a path that leaves
+ * `dir`, by `..` or by a symbolic link to somewhere outside it)
+ */
 async function diskFile(dir: string, rel: string): Promise<StoredFile | undefined> {
   const full = path.resolve(dir, rel);
   if (!full.startsWith(path.resolve(dir) + path.sep)) return undefined;
-  const st = await stat(full).catch(() => null);
+  const [real, realDir] = await Promise.all([realpath(full).catch(() => null), realpath(dir).catch(() => null)]);
+  if (!real || !realDir || !real.startsWith(realDir + path.sep)) return undefined;
+  const st = await stat(real).catch(() => null);
   if (!st?.isFile()) return undefined;
   return {
     size: st.size,
     // the content is not hashed (gigabytes): size and modification time stand for it
     etag: `"${sha1(`${rel}:${st.size}:${st.mtimeMs}`)}"`,
-    body: (start, end) => fileRangeStream(full, start, end),
+    body: (start, end) => fileRangeStream(real, start, end),
   };
 }
 
@@ -98,8 +104,8 @@ export function mountRepoFiles(app: Hono, files: RepoFiles): void {
       'Content-Type': 'application/octet-stream',
       'Cache-Control': 'public, max-age=60',
     };
-    if (c.req.header('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
-    const range = parseRange(c.req.header('range'), size);
+    if (noneMatch(c.req.header('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+    const range = rangeStillValid(c.req.header('if-range'), file.etag) ? parseRange(c.req.header('range'), size) : ({ kind: 'full' } as const);
     if (range.kind === 'unsatisfiable') {
       return errorResponse(c, 416, `range not satisfiable: file has ${size} bytes`, { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' });
     }

@@ -8,7 +8,12 @@ function fileOperation(method: 'get' | 'head', prefix: string) {
     summary: `${method === 'get' ? 'Download' : 'Inspect'} a file${prefix ? ` of a ${prefix.slice(0, -2)}` : ''} registered on the mock hub (public, HTTP ranges)`,
     operationId: `${method}${prefix ? prefix[0]!.toUpperCase() + prefix.slice(1, -1) : 'Model'}File`,
     security: [],
-    parameters: [...fileParams, { name: 'Range', in: 'header', required: false, schema: { type: 'string', pattern: '^bytes=\\d*-\\d*$' } }],
+    parameters: [
+      ...fileParams,
+      { name: 'Range', in: 'header', required: false, schema: { type: 'string', pattern: '^bytes=\\d*-\\d*$' } },
+      { name: 'If-None-Match', in: 'header', required: false, description: 'ETags (or *): 304 when one names the file', schema: { type: 'string' } },
+      { name: 'If-Range', in: 'header', required: false, description: "the ETag the client holds: the range only while it is the file's, else the whole file", schema: { type: 'string' } },
+    ],
     responses: {
       200: { description: 'The whole file', headers: { ETag: { schema: { type: 'string' } }, 'Accept-Ranges': { schema: { type: 'string' } } }, content: { 'application/octet-stream': {} } },
       206: { description: 'The requested byte range', headers: { 'Content-Range': { schema: { type: 'string' } } }, content: { 'application/octet-stream': {} } },

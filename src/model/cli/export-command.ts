@@ -11,7 +11,8 @@ import { sessionModel } from '../session-model.ts';
 import { computeDtypeFor, quantizationFor } from '../precision.ts';
 import type { SessionModel } from '../runtime/types.ts';
 import { parseFlags, UsageError } from './flags.ts';
-import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
+import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';
+import { checkOutputFile, writeInPlace } from './output-files.ts';
 import { parseShapeSpec } from './shape-spec.ts';
 
 const PROTO_LIMIT = 2 ** 31 - 2 ** 26;
@@ -35,10 +36,13 @@ async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uin
 }
 
 export async function exportCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'out', 'shape'], switches: ['external-data', 'no-external-data'] });
+  const flags = parseFlags(argv, { values: [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'out', 'shape'], switches: ['external-data', 'no-external-data'] });
   const modelId = flags.need('model');
   const out = flags.need('out');
+  if (flags.has('external-data') && flags.has('no-external-data')) throw new UsageError('--external-data and --no-external-data contradict each other: give one');
   const opts = modelOptions(flags, log, ['cpu', 'wasm', 'webgpu']);
+  checkOutputFile('out', out);
+  checkModelArg(modelId, opts);
   const source = await ConsisIDTransformer3DModel.resolveSource(modelId, opts, nodeEnvironment);
   log(`loading ${modelId}`);
   const { config, weights, files } = await loadCheckpoint(source, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
@@ -53,21 +57,26 @@ export async function exportCommand(argv: readonly string[], log: (line: string)
   if (!external) {
     const initializers: TensorDef[] = [];
     for (const t of m.model.graph.initializers) initializers.push(t.external ? { name: t.name, type: t.type, dims: t.dims, raw: await readLocation(m, t.external) } : t);
-    await writeFile(out, encodeModel({ ...m.model, graph: { ...m.model.graph, initializers } }));
+    await writeInPlace([out], ([tmp]) => writeFile(tmp!, encodeModel({ ...m.model, graph: { ...m.model.graph, initializers } })));
     log(`wrote ${out}: inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
     return;
   }
+  // the model names its data file; both are written under temporary names and renamed, data first
   const location = `${path.basename(out)}.data`;
+  const dataPath = path.join(path.dirname(out), location);
+  checkOutputFile('out', dataPath);
   const layout = layoutExternalData(m.model, location);
-  await writeFile(out, encodeModel(layout.model));
-  const fh = await open(path.join(path.dirname(out), location), 'w');
-  try {
-    for (const move of layout.moves) {
-      const bytes = move.from instanceof Uint8Array ? move.from : await readLocation(m, move.from);
-      await fh.write(bytes, 0, bytes.length, move.offset);
+  await writeInPlace([dataPath, out], async ([tmpData, tmpModel]) => {
+    const fh = await open(tmpData!, 'w');
+    try {
+      for (const move of layout.moves) {
+        const bytes = move.from instanceof Uint8Array ? move.from : await readLocation(m, move.from);
+        await fh.write(bytes, 0, bytes.length, move.offset);
+      }
+    } finally {
+      await fh.close();
     }
-  } finally {
-    await fh.close();
-  }
+    await writeFile(tmpModel!, encodeModel(layout.model));
+  });
   log(`wrote ${out} + ${location} (${(layout.dataLength / 2 ** 20).toFixed(1)} MiB, ${precision} weights): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
 }

@@ -5,8 +5,9 @@ import { argsFromNamedTensors } from '../named-inputs.ts';
 import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import type { StageEvent } from '../consisid-model.ts';
-import { parseFlags } from './flags.ts';
-import { MODEL_VALUE_FLAGS, modelOptions, positiveInt, weightPrecision } from './model-options.ts';
+import { parseFlags, UsageError } from './flags.ts';
+import { checkModelArg, effectivePrecision, MODEL_VALUE_FLAGS, modelOptions, positiveInt, weightPrecision } from './model-options.ts';
+import { checkOutputFile, writeInPlace } from './output-files.ts';
 import { relativeError, type HostTensor } from '../tensor.ts';
 
 const ms = (v: number): string => `${v.toFixed(0)} ms`;
@@ -19,7 +20,13 @@ export async function forwardCommand(argv: readonly string[], log: (line: string
   const repeat = positiveInt(flags, 'repeat') ?? 1;
   const compare = weightPrecision(flags, 'compare');
   const opts = modelOptions(flags, log);
-  const st = parseSafetensors(new Uint8Array(await readFile(inputsPath)), inputsPath);
+  if (compare === effectivePrecision(opts)) throw new UsageError(`--compare ${compare} is the precision this run uses: compare with another one (or choose it with --weights)`);
+  checkOutputFile('out', outPath);
+  checkModelArg(modelId, opts);
+  const bytes = await readFile(inputsPath).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'ENOENT' ? new UsageError(`--inputs ${inputsPath}: no such file`) : new Error(`--inputs ${inputsPath}: ${e.message}`);
+  });
+  const st = parseSafetensors(new Uint8Array(bytes), inputsPath);
   const args = argsFromNamedTensors(new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, inputsPath)])), inputsPath);
   log(`loading ${modelId}`);
   const stages: string[] = [];
@@ -40,7 +47,7 @@ export async function forwardCommand(argv: readonly string[], log: (line: string
       const setup = stages.splice(0).join(', ');
       log(`forward ${i}/${repeat} on ${model.device}, ${model.weightPrecision} weights: ${ms(forwardMs)}${setup ? ` (${setup})` : ''}, sample (${sample.shape.join(', ')})`);
     }
-    await writeFile(outPath, writeSafetensors({ sample: sample! }, { format: 'pt' }));
+    await writeInPlace([outPath], ([tmp]) => writeFile(tmp!, writeSafetensors({ sample: sample! }, { format: 'pt' })));
     log(`wrote ${outPath}`);
   } finally {
     await model.release();

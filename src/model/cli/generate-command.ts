@@ -2,6 +2,7 @@
 // trying the preview page with a big checkpoint), and optionally random inputs for `forward`.
 import { writeFile } from 'node:fs/promises';
 import { writeCheckpointFolder } from '../checkpoint-folder.ts';
+import { expectedParameters } from '../graph/parameters.ts';
 import { fillUniform, prng, type WeightDtype } from '../random-weights.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
@@ -11,6 +12,7 @@ import type { HostTensor } from '../tensor.ts';
 import { readConfigArg } from './config-arg.ts';
 import { parseFlags, UsageError } from './flags.ts';
 import { positiveInt } from './model-options.ts';
+import { checkOutputFile, checkOutputFolder, writeInPlace } from './output-files.ts';
 import { parseShapeSpec } from './shape-spec.ts';
 
 const DTYPES: readonly WeightDtype[] = ['float32', 'float16', 'bfloat16'];
@@ -44,11 +46,22 @@ export async function generateCommand(argv: readonly string[], log: (line: strin
   if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);
   const seed = positiveInt(flags, 'seed') ?? 42;
   const out = flags.need('out');
-  const bytes = await writeCheckpointFolder(out, raw, config, { dtype, seed, shards: positiveInt(flags, 'shards') ?? 1 });
-  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights`);
+  const shards = positiveInt(flags, 'shards') ?? 1;
+  const tensors = expectedParameters(config).size;
+  if (shards > tensors) throw new UsageError(`--shards must be at most ${tensors} (the config's weight tensors), got ${shards}`);
   const inputs = flags.get('inputs');
-  if (inputs) {
-    await writeFile(inputs, writeSafetensors(randomInputs(config, parseShapeSpec(flags.get('shape'), config), seed + 1), { format: 'pt' }));
+  if (flags.get('shape') !== undefined && !inputs) throw new UsageError('--shape describes the inputs: give --inputs too');
+  // everything checked before the first byte is written
+  const shape = inputs ? parseShapeSpec(flags.get('shape'), config) : null;
+  if (inputs) checkOutputFile('inputs', inputs);
+  await checkOutputFolder('out', out);
+  let bytes = 0;
+  await writeInPlace([out], async ([tmp]) => {
+    bytes = await writeCheckpointFolder(tmp!, raw, config, { dtype, seed, shards });
+  });
+  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights`);
+  if (inputs && shape) {
+    await writeInPlace([inputs], ([tmp]) => writeFile(tmp!, writeSafetensors(randomInputs(config, shape, seed + 1), { format: 'pt' })));
     log(`wrote ${inputs}`);
   }
 }

@@ -1,10 +1,16 @@
 // The --model/--subfolder/--revision/--hub-url/--token/--device/--dtype options shared by commands.
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { FromPretrainedOptions } from '../consisid-model.ts';
+import { checkHubRepo } from '../loader/hub-files.ts';
 import type { Device } from '../runtime/types.ts';
 import { UsageError, type Flags } from './flags.ts';
-import { WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
+import { computeDtypeFor, WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
 
-export const MODEL_VALUE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token', 'device', 'dtype', 'weights', 'threads'] as const;
+/** where the checkpoint comes from (every command that reads one) */
+export const SOURCE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token'] as const;
+/** how it runs (forward; export takes the first three: the ops it writes) */
+export const MODEL_VALUE_FLAGS = [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'threads'] as const;
 
 /** `devices`: what --device may name (forward runs on cpu or wasm; export may write WebGPU's ops) */
 export function modelOptions(flags: Flags, log: (line: string) => void, devices: readonly Device[] = ['cpu', 'wasm']): FromPretrainedOptions {
@@ -14,6 +20,15 @@ export function modelOptions(flags: Flags, log: (line: string) => void, devices:
   if (dtype !== 'float32' && dtype !== 'float16') throw new UsageError(`--dtype must be float32 or float16, got ${dtype}`);
   const threads = positiveInt(flags, 'threads');
   const weights = weightPrecision(flags, 'weights') ?? 'float32';
+  if (flags.get('dtype') !== undefined) {
+    try {
+      computeDtypeFor(weights, dtype);
+    } catch {
+      throw new UsageError(`--weights ${weights} and --dtype ${dtype} contradict each other: ${weights === 'float16' ? 'float16 weights run in float16' : `${weights} weights multiply float32 activations`}; drop --dtype`);
+    }
+  }
+  const hubUrl = flags.get('hub-url');
+  if (hubUrl !== undefined && !/^https?:\/\/[^/]/.test(hubUrl)) throw new UsageError(`--hub-url must be an http:// or https:// URL, got ${hubUrl}`);
   const seen = new Map<string, number>();
   const opts: FromPretrainedOptions = {
     device: device as Device,
@@ -37,6 +52,31 @@ export function modelOptions(flags: Flags, log: (line: string) => void, devices:
   }
   if (threads) opts.threads = threads;
   return opts;
+}
+
+/** the precision a run computes in: float32 weights with --dtype float16 are the float16 model */
+export function effectivePrecision(opts: FromPretrainedOptions): WeightPrecision {
+  const weights = opts.weights ?? 'float32';
+  return weights === 'float32' && opts.dtype === 'float16' ? 'float16' : weights;
+}
+
+/**
+ * --model without --hub-url is a local folder when there is one; anything else must be a hub
+ * repository id, or the user meant a folder that is not there.
+ */
+export function checkModelArg(model: string, opts: FromPretrainedOptions): void {
+  if (opts.hubUrl !== undefined) return;
+  const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  if (isDir(model)) {
+    const sub = opts.subfolder && path.join(model, opts.subfolder);
+    if (sub && !isDir(sub)) throw new UsageError(`--subfolder ${opts.subfolder}: ${sub} is not a folder`);
+    return;
+  }
+  try {
+    checkHubRepo({ repoId: model });
+  } catch {
+    throw new UsageError(`--model ${model}: no such folder, and not a repository id (owner/name)`);
+  }
 }
 
 export function weightPrecision(flags: Flags, name: string): WeightPrecision | undefined {

@@ -7,7 +7,7 @@ import { NAMED_CONFIGS } from '../named-configs.ts';
 import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import { parseFlags, UsageError } from './flags.ts';
-import { MODEL_VALUE_FLAGS, modelOptions } from './model-options.ts';
+import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';
 import { parseShapeSpec } from './shape-spec.ts';
 
 const size = (b: number): string => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`);
@@ -17,7 +17,9 @@ const flops = (f: number): string => (f >= 1e12 ? `${(f / 1e12).toFixed(1)} TFLO
 async function planConfig(model: string, flags: Parameters<typeof modelOptions>[0], log: (l: string) => void): Promise<ConsisIDConfig> {
   const named = NAMED_CONFIGS[model];
   if (named) return parseConfig(named, model);
-  const source = await ConsisIDTransformer3DModel.resolveSource(model, modelOptions(flags, log), nodeEnvironment);
+  const opts = modelOptions(flags, log);
+  checkModelArg(model, opts);
+  const source = await ConsisIDTransformer3DModel.resolveSource(model, opts, nodeEnvironment);
   const bytes = await source.read('config.json');
   if (!bytes) throw new UsageError(`${source.describe('config.json')} not found (or name a config: ${Object.keys(NAMED_CONFIGS).join(', ')})`);
   return parseConfig(JSON.parse(new TextDecoder().decode(bytes)), source.describe('config.json'));
@@ -38,7 +40,8 @@ const describeShape = (s: GraphShape): string =>
   `batch ${s.batch}, ${s.frames} latent frames of ${s.height}x${s.width}, ${s.textLength} text tokens${s.face ? `, ${s.face.vitLengths.length}x${s.face.vitLengths[0]} ViT tokens` : ''}`;
 
 export async function planCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'shape', 'gpu-limits'], switches: [] });
+  // every precision is planned, for both WebGPU's ops and the CPU kernels': no --weights/--device
+  const flags = parseFlags(argv, { values: [...SOURCE_FLAGS, 'shape', 'gpu-limits'], switches: [] });
   const model = flags.need('model');
   const config = await planConfig(model, flags, log);
   const shape = parseShapeSpec(flags.get('shape'), config);
