@@ -1,15 +1,23 @@
 """The peer of Hub Console's webhook receiver in `npm run bench -- webhooks`.
 
 What a huggingface_hub `WebhooksServer` route does for each delivery, without the Gradio UI around
-it: FastAPI parses the JSON body into a pydantic model of the v3 payload, the X-Webhook-Secret
-header is checked (401 when missing, 403 when wrong), then the handler runs and its return value
-is the JSON answer. One uvicorn worker, no access log. Written for this bench; it runs on Debian's
-python3-fastapi, python3-uvicorn and python3-pydantic.
+it: FastAPI parses the JSON body into a pydantic model of the v3 payload (a body that does not fit
+gets 422 before the secret is looked at, as there), the X-Webhook-Secret header is checked (401 when
+missing, 403 when wrong), then the handler runs and its return value is the JSON answer. One uvicorn
+worker, no access log. Written for this bench; it runs on Debian's python3-fastapi, python3-uvicorn
+and python3-pydantic.
 
-The model has the fields src/webhooks/payload-schema.ts validates, so both servers check the same.
-The handler counts calls per `repo.headSha` (unique per request in the bench). Commands on stdin,
-one a line: `reset` clears the counts, `stats` prints them as one JSON line.
+`--loop` and `--http` pick uvicorn's event loop and HTTP parser: `auto` (uvicorn's default, what a
+WebhooksServer gets) takes uvloop and httptools when they are installed (`uvicorn[standard]`, or
+Debian's python3-uvloop and python3-httptools), else asyncio and the pure-Python h11.
+
+The model has the fields of huggingface_hub's `WebhookPayload` plus what the hub's docs add
+(`headSha`, `updatedConfig`), the same checks as src/webhooks/payload-schema.ts's v3 payload, which
+the bench receiver's handler validates too. The handler counts calls per `repo.headSha` (unique per
+request in the bench). Commands on stdin, one a line: `reset` clears the counts, `stats` prints them
+as one JSON line.
 """
+import argparse
 import hmac
 import os
 import socket
@@ -138,6 +146,10 @@ def commands() -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--loop", choices=["auto", "asyncio", "uvloop"], default="auto")
+    parser.add_argument("--http", choices=["auto", "h11", "httptools"], default="auto")
+    args = parser.parse_args()
     # IPPROTO_TCP named, as uvicorn's own bind (getaddrinfo) does: asyncio only turns Nagle off
     # (TCP_NODELAY) on sockets whose proto says TCP, and with Nagle on every answer stalls ~40 ms.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -146,7 +158,7 @@ def main() -> None:
     sock.listen(1024)
     threading.Thread(target=commands, daemon=True).start()
     print(f"listening http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, workers=1)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, workers=1, loop=args.loop, http=args.http)
     uvicorn.Server(config).run(sockets=[sock])
 
 

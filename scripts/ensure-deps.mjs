@@ -1,5 +1,5 @@
 // Installs what a fresh clone is missing: node_modules (npm ci) and Debian packages (Chromium for
-// e2e, FastAPI/uvicorn/pydantic for the webhooks bench's peer server).
+// e2e, FastAPI/uvicorn/pydantic/uvloop/httptools for the webhooks bench's peer server).
 import { existsSync } from 'node:fs';
 import { execSync, spawnSync } from 'node:child_process';
 
@@ -13,16 +13,21 @@ export function ensureNodeModules() {
   execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 }
 
-/** Installs Debian `packages` with apt-get unless `present()` says they are there already. */
+/**
+ * Installs Debian `packages` with apt-get (as root: `apt-get update`, then `apt-get install -y`) unless
+ * `present()` says they are there already. Everything it prints goes to stderr: the bench's stdout
+ * carries only its JSON figures.
+ */
 export function ensureDebianPackages(packages, present, what) {
   if (present()) return;
-  console.log(`[setup] ${what} missing: installing Debian's ${packages.join(' ')}...`);
+  console.error(`[setup] ${what} missing: running apt-get update && apt-get install -y ${packages.join(' ')} (Debian packages, needs root)...`);
   try {
-    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: 'inherit' });
+    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: ['ignore', process.stderr, process.stderr] });
   } catch {
-    throw new Error(`${what} is not installed and apt-get failed; install ${packages.join(' ')}.`);
+    throw new Error(`${what} is not installed and apt-get failed; install ${packages.join(' ')} (as root: apt-get install ${packages.join(' ')}).`);
   }
   if (!present()) throw new Error(`${what} is still missing after installing ${packages.join(' ')}.`);
+  console.error(`[setup] installed ${packages.join(' ')}.`);
 }
 
 export function chromiumPath() {
@@ -40,10 +45,14 @@ export function debianPython() {
   return process.env.PYTHON ?? '/usr/bin/python3';
 }
 
-/** FastAPI, uvicorn and pydantic for the webhooks bench's peer; returns the python to run it with. */
+/**
+ * FastAPI, uvicorn and pydantic for the webhooks bench's peer, and uvloop and httptools, which
+ * uvicorn takes when installed (the peer at its fastest); returns the python to run it with.
+ */
 export function ensurePythonWebStack() {
   const python = debianPython();
-  const present = () => spawnSync(python, ['-c', 'import fastapi, uvicorn, pydantic'], { stdio: 'ignore' }).status === 0;
-  ensureDebianPackages(['python3-fastapi', 'python3-uvicorn', 'python3-pydantic'], present, `FastAPI, uvicorn and pydantic for ${python}`);
+  const present = () => spawnSync(python, ['-c', 'import fastapi, uvicorn, pydantic, uvloop, httptools'], { stdio: 'ignore' }).status === 0;
+  const packages = ['python3-fastapi', 'python3-uvicorn', 'python3-pydantic', 'python3-uvloop', 'python3-httptools'];
+  ensureDebianPackages(packages, present, `FastAPI, uvicorn (with uvloop and httptools) and pydantic for ${python}`);
   return python;
 }
