@@ -1,9 +1,10 @@
 // Receiving-server load: Hub Console's receiver against the peer users would otherwise run (a
 // FastAPI app on uvicorn doing what huggingface_hub's WebhooksServer route does), each in its own
 // process, driven by the same autocannon load with the same payload, in rotating order. The peer
-// runs twice: on uvloop and httptools (what uvicorn takes when they are installed; the target is
-// against this one) and on asyncio and h11 (what a plain `pip install uvicorn`, as gradio requires
-// it, gives). Each server counts its handler calls by delivery id, checked against what was sent,
+// runs twice: on asyncio and h11, which is what the issue's peer (Debian's python3-fastapi,
+// python3-uvicorn and python3-pydantic) and a plain `pip install uvicorn` (as gradio requires it)
+// give, and the target is against it; and on uvloop and httptools, which uvicorn takes when they
+// are installed (`uvicorn[standard]`): shown without a target, so the margin is not overstated. Each server counts its handler calls by delivery id, checked against what was sent,
 // so a lost or duplicated delivery shows up as a figure, not a guess.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -124,13 +125,13 @@ export default async function run(): Promise<Figure[]> {
   return [
     figure('webhooks', `receiving server (Hono, own process; handler validates the v3 payload): deliveries per second (${runs})`, Math.round(median(o.rates)), 'req/s', { op: '>=', value: 2000 }),
     figure('webhooks', `peer (${versions}; huggingface_hub WebhooksServer route, one worker) on uvloop + httptools: deliveries per second (same load)`, Math.round(median(p.rates)), 'req/s'),
-    figure('webhooks', 'peer on asyncio + h11 (a plain pip uvicorn, as gradio requires it): deliveries per second (same load)', Math.round(median(h.rates)), 'req/s'),
-    figure('webhooks', 'receiving server / peer on uvloop + httptools, deliveries per second (ratio of medians)', ratio(o.rates, p.rates), 'x', { op: '>=', value: TARGET_RATIO }),
-    figure('webhooks', 'receiving server / peer on asyncio + h11, deliveries per second (ratio of medians)', ratio(o.rates, h.rates), 'x'),
+    figure('webhooks', 'peer on asyncio + h11 (Debian python3-uvicorn; a plain pip uvicorn, as gradio requires it): deliveries per second (same load)', Math.round(median(h.rates)), 'req/s'),
+    figure('webhooks', 'receiving server / peer on asyncio + h11 (Debian python3-uvicorn), deliveries per second (ratio of medians)', ratio(o.rates, h.rates), 'x', { op: '>=', value: TARGET_RATIO }),
+    figure('webhooks', 'receiving server / peer on uvloop + httptools (uvicorn[standard]), deliveries per second (ratio of medians)', ratio(o.rates, p.rates), 'x'),
     // Capacity independent of other work on the machine: the CPU time of each server process alone.
     ...tallies.map((t) => figure('webhooks', `${who(t)}: deliveries per CPU-second of its process (median)`, Math.round(median(t.cpuRates)), 'req/cpu-s')),
-    figure('webhooks', 'receiving server / peer on uvloop + httptools, deliveries per CPU-second (ratio of medians)', ratio(o.cpuRates, p.cpuRates), 'x', { op: '>=', value: TARGET_RATIO }),
-    figure('webhooks', 'receiving server / peer on asyncio + h11, deliveries per CPU-second (ratio of medians)', ratio(o.cpuRates, h.cpuRates), 'x'),
+    figure('webhooks', 'receiving server / peer on asyncio + h11, deliveries per CPU-second (ratio of medians)', ratio(o.cpuRates, h.cpuRates), 'x', { op: '>=', value: TARGET_RATIO }),
+    figure('webhooks', 'receiving server / peer on uvloop + httptools, deliveries per CPU-second (ratio of medians)', ratio(o.cpuRates, p.cpuRates), 'x'),
     figure('webhooks', `machine load average at start (1 min, ${os.cpus().length} cores)`, Number(loadAtStart.toFixed(2)), 'runnable'),
     ...tallies.flatMap((t, i) => {
       const c = counts[i]!;
