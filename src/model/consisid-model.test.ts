@@ -151,6 +151,33 @@ describe('stage timings and the fallback device', () => {
     expect(strict.device).toBe('webgpu');
   });
 
+  it('hands threads and prepack to the backend as given, and leaves the default prepacking to the backend when unset', async () => {
+    const cpu = nodeBackend();
+    const seen: unknown[] = [];
+    const recording: InferenceBackend = {
+      devices: ['cpu'],
+      createSession(model, opts) {
+        seen.push(opts);
+        return cpu.createSession(model, opts);
+      },
+    };
+    const f = loadFixture('tiny-base');
+    const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
+    for (const prepack of [false, true, undefined]) {
+      const m = BaseModel.fromCheckpoint(checkpoint, { backend: recording, device: 'cpu', dtype: 'float32', threads: 1, ...(prepack === undefined ? {} : { prepack }) });
+      try {
+        expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(1e-4);
+      } finally {
+        await m.release();
+      }
+    }
+    expect(seen).toEqual([
+      { device: 'cpu', threads: 1, prepack: false, float16: false },
+      { device: 'cpu', threads: 1, prepack: true, float16: false },
+      { device: 'cpu', threads: 1, float16: false },
+    ]);
+  });
+
   it('keeps at most maxSessions sessions, releasing the oldest', async () => {
     const cpu = nodeBackend();
     let live = 0;

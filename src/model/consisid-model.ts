@@ -49,6 +49,8 @@ export interface FromPretrainedOptions extends LoadOptions, ModelEvents {
   hubUrl?: string;
   token?: string;
   threads?: number;
+  /** rearrange weights for the CPU kernels when a session is made (default: on cpu yes, on wasm no; see SessionOptions.prepack) */
+  prepack?: boolean;
   environment?: ModelEnvironment;
   /** read files from here instead of resolving repoIdOrPath */
   source?: FileSource;
@@ -60,6 +62,7 @@ export interface RuntimeOptions extends ModelEvents {
   dtype: ComputeDtype;
   weights?: WeightPrecision;
   threads?: number;
+  prepack?: boolean;
   fallbackDevice?: Device;
   maxSessions?: number;
 }
@@ -156,8 +159,8 @@ export class ConsisIDTransformer3DModel {
     const source = await ConsisIDTransformer3DModel.resolveSource(repoIdOrPath, opts, env);
     const checkpoint = await timedStage(opts, 'weights', device, () => loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }));
     const backend = await env.backend();
-    const { threads, fallbackDevice, maxSessions, onStage, onFallback } = opts;
-    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype, weights, threads, fallbackDevice, maxSessions, onStage, onFallback });
+    const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback } = opts;
+    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype, weights, threads, prepack, fallbackDevice, maxSessions, onStage, onFallback });
   }
 
   static fromCheckpoint(checkpoint: Checkpoint, runtime: RuntimeOptions): ConsisIDTransformer3DModel {
@@ -188,11 +191,12 @@ export class ConsisIDTransformer3DModel {
 
   /** builds and creates the session on the model's device, or on the fallback device when that fails */
   private async createSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
-    const threads = { ...(this.runtime.threads ? { threads: this.runtime.threads } : {}), float16: this.runtime.dtype === 'float16' };
+    const { threads, prepack } = this.runtime;
+    const options = { ...(threads ? { threads } : {}), ...(prepack === undefined ? {} : { prepack }), float16: this.runtime.dtype === 'float16' };
     const device = this.currentDevice;
     const graph = await this.graphFor(shape, device, events);
     try {
-      const session = await timedStage(events, 'session', device, () => this.runtime.backend.createSession(graph.model, { device, ...threads }));
+      const session = await timedStage(events, 'session', device, () => this.runtime.backend.createSession(graph.model, { device, ...options }));
       return { session, device, shape, outputShape: graph.outputShape };
     } catch (e) {
       const to = this.runtime.fallbackDevice;
@@ -200,7 +204,7 @@ export class ConsisIDTransformer3DModel {
       events.onFallback?.({ from: device, to, reason: e instanceof Error ? e.message : String(e) });
       this.currentDevice = to;
       const { model, outputShape } = this.sameGraph(device, to) ? graph : await this.graphFor(shape, to, events);
-      const session = await timedStage(events, 'session', to, () => this.runtime.backend.createSession(model, { device: to, ...threads }));
+      const session = await timedStage(events, 'session', to, () => this.runtime.backend.createSession(model, { device: to, ...options }));
       return { session, device: to, shape, outputShape };
     }
   }

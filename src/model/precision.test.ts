@@ -48,6 +48,22 @@ describe('weight precisions against the reference', () => {
     });
   }
 
+  it('tiny-face in every precision without prepacked weights on cpu (what `consisid forward` runs for float weights), and prepacked on wasm: within each tolerance', async () => {
+    const f = loadFixture('tiny-face');
+    const tolerance = { float32: f.meta.tolerance.max_abs_error_relative_to_max_abs_expected, ...PRECISION_TOLERANCE };
+    for (const [device, prepack] of [['cpu', false], ['wasm', true]] as const) {
+      for (const weights of ['float32', 'float16', 'int8', 'int4'] as const) {
+        const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-face'), { device, weights, prepack });
+        try {
+          const err = relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected);
+          expect(err, `${weights} on ${device}, prepack ${prepack}`).toBeLessThanOrEqual(tolerance[weights]);
+        } finally {
+          await m.release();
+        }
+      }
+    }
+  });
+
   it('quantized graphs use the ops each device runs fastest, and hold fewer weight bytes', async () => {
     const f = loadFixture('tiny-face');
     const bytes: Record<string, number> = {};

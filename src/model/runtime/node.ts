@@ -90,6 +90,7 @@ export function nodeBackend(): InferenceBackend {
         extra: {
           session: {
             intra_op: { allow_spinning: opts.spin ? '1' : '0' },
+            disable_prepacking: opts.prepack === false ? '1' : '0',
             ...(input.folder ? { model_external_initializers_file_folder_path: input.folder } : {}),
           },
         },

@@ -9,7 +9,7 @@ import { webgpuHasShaderF16 } from './webgpu-features.ts';
 export function ortWebBackend(ort: typeof Ort): InferenceBackend {
   return {
     devices: ['wasm', 'webgpu'],
-    async createSession(model, { device, threads, float16 }) {
+    async createSession(model, { device, threads, float16, prepack }) {
       if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
       if (device === 'webgpu' && float16 && !(await webgpuHasShaderF16())) {
         throw new UnsupportedDeviceError(`weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU`);
@@ -20,7 +20,13 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
         if (s.kind === 'path') throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
         return { path, data: s.data };
       });
-      const session = await ort.InferenceSession.create(encodeModel(model.model), { executionProviders: [device], graphOptimizationLevel: 'all', ...(externalData.length ? { externalData } : {}) });
+      const session = await ort.InferenceSession.create(encodeModel(model.model), {
+        executionProviders: [device],
+        graphOptimizationLevel: 'all',
+        ...(externalData.length ? { externalData } : {}),
+        // onnxruntime's WASM kernels gain nothing from prepacked weights, and float32 sessions take seconds longer with them
+        extra: { session: { disable_prepacking: prepack === true ? '0' : '1' } },
+      });
       return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
     },
   };
