@@ -31,6 +31,17 @@ function scaleOf(amax: number, qmax: number): number {
 }
 
 /**
+ * max |w[i]| over [from, to): NaN when one is NaN, Infinity when one is infinite (Math.max keeps a
+ * NaN, and an infinity is the largest), so either gives a NaN scale. About 6x faster than a
+ * compare-and-branch loop with a separate NaN check.
+ */
+function absMax(w: Float32Array, from: number, to: number): number {
+  let amax = 0;
+  for (let i = from; i < to; i++) amax = Math.max(amax, Math.abs(w[i]!));
+  return amax;
+}
+
+/**
  * Quantizes rows [0, rows) of `w` (rows x k, row-major) into `out` starting at output row `row0`:
  * each block of `block` values along k gets scale = max|w| / (2^(bits-1) - 1) (see scaleOf) and
  * q = round(w / scale) + 2^(bits-1), so q - zero point lies in [-(2^(bits-1) - 1), 2^(bits-1) - 1].
@@ -46,10 +57,7 @@ export function quantizeRowsInto(out: BlockQuantized, row0: number, w: Float32Ar
     for (let b = 0; b < blocks; b++) {
       const k0 = base + b * block;
       const k1 = base + Math.min(k, (b + 1) * block);
-      let amax = 0;
-      // Math.max keeps a NaN, and an infinity is the largest: either gives a NaN scale (and it is
-      // about 6x faster than a compare-and-branch loop with a separate NaN check)
-      for (let i = k0; i < k1; i++) amax = Math.max(amax, Math.abs(w[i]!));
+      const amax = absMax(w, k0, k1);
       const scale = scaleOf(amax, qmax);
       // |w| <= amax, so w * qmax / amax + zp lies in [1, 2 zp - 1]: round half up is a truncation
       // of it + 0.5, and no clamp is needed (the exact ratio, not the stored scale, which may be
@@ -104,9 +112,7 @@ export interface ColumnQuantized {
 /** rows [0, rows) of `w` (rows x k) as columns [col0, col0 + rows) of a (k, n) int8 matrix, one symmetric scale per column */
 export function quantizeColumnsInto(out: ColumnQuantized, col0: number, n: number, w: Float32Array, rows: number, k: number): void {
   for (let r = 0; r < rows; r++) {
-    let amax = 0;
-    // Math.max keeps a NaN, and an infinity is the largest: either gives a NaN scale
-    for (let i = 0; i < k; i++) amax = Math.max(amax, Math.abs(w[r * k + i]!));
+    const amax = absMax(w, r * k, (r + 1) * k);
     const scale = scaleOf(amax, 127);
     const inv = scale > 0 ? 127 / amax : 0;
     out.scales[col0 + r] = scale;
