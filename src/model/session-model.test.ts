@@ -10,6 +10,8 @@ import { nodeBackend, nodeSessionInput } from './runtime/node.ts';
 import { buildConsisIDGraph } from './graph/transformer.ts';
 import { prepareForward } from './forward-inputs.ts';
 import { sessionModel } from './session-model.ts';
+import type { CheckpointFile } from './loader/load-checkpoint.ts';
+import type { ComputedGroup, ModelDef, TensorDef } from './onnx/onnx-proto.ts';
 import { fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
 
 /** a source that can only be read in parts (like Range requests), counting the bytes read */
@@ -87,5 +89,40 @@ describe('weights flow from the checkpoint files to the session', () => {
     ]);
     await expect(nodeSessionInput({ model: graph(4), externalData: new Map([['w.safetensors', { kind: 'path', path: file }], ['computed-1.bin', { kind: 'path', path: '/elsewhere/computed-1.bin' }]]) })).rejects.toThrow(/one folder/);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('computed tensors: the next group is read while one computes, each group once; a failed read ahead is reported by its group', async () => {
+    const log: string[] = [];
+    const file = (failAt = -1): CheckpointFile => ({
+      name: 'w.safetensors',
+      describe: 'w.safetensors',
+      size: 64,
+      read: async (offset, length) => {
+        log.push(`read ${offset}`);
+        await new Promise((r) => setTimeout(r, 1));
+        if (offset === failAt) throw new Error(`disk error at ${offset}`);
+        return new Uint8Array(length).fill(offset);
+      },
+    });
+    const group = (offset: number): ComputedGroup => ({
+      inputs: [{ location: 'w.safetensors', offset, length: 4 }],
+      compute: ([bytes]) => {
+        log.push(`compute ${offset}`);
+        return [bytes!.map((b) => b + 1), new Uint8Array([offset])];
+      },
+    });
+    const groups = [group(0), group(8), group(16)];
+    const tensor = (name: string, g: ComputedGroup, output: number): TensorDef => ({ name, type: 'uint8', dims: [output ? 1 : 4], computed: { byteLength: output ? 1 : 4, group: g, output } });
+    const model: ModelDef = {
+      irVersion: 8,
+      opsets: [],
+      graph: { name: 'g', nodes: [], inputs: [], outputs: [], initializers: groups.flatMap((g, i) => [tensor(`q${i}`, g, 0), tensor(`s${i}`, g, 1)]) },
+    };
+    const m = await sessionModel(model, new Map([['w.safetensors', file()]]));
+    expect(log).toEqual(['read 0', 'read 8', 'compute 0', 'read 16', 'compute 8', 'compute 16']);
+    const data = m.model.graph.initializers.map((t) => Array.from((m.externalData.get(t.external!.location) as { data: Uint8Array }).data));
+    expect(data).toEqual([[1, 1, 1, 1], [0], [9, 9, 9, 9], [8], [17, 17, 17, 17], [16]]);
+    // the group read ahead fails while the one before it computes: the session fails with that error, no unhandled rejection
+    await expect(sessionModel(model, new Map([['w.safetensors', file(8)]]))).rejects.toThrow(/disk error at 8/);
   });
 });

@@ -24,13 +24,36 @@ export async function sessionModel(model: ModelDef, files: CheckpointFiles, opts
   // a group's outputs are computed once and kept until each of them is taken
   const pending = new Map<ComputedGroup, { outputs: Uint8Array[]; left: number }>();
   const users = new Map<ComputedGroup, number>();
-  for (const t of model.graph.initializers) if (t.computed) users.set(t.computed.group, (users.get(t.computed.group) ?? 0) + 1);
+  const named = new Map<ComputedGroup, string>();
+  for (const t of model.graph.initializers) {
+    if (!t.computed) continue;
+    users.set(t.computed.group, (users.get(t.computed.group) ?? 0) + 1);
+    if (!named.has(t.computed.group)) named.set(t.computed.group, t.name);
+  }
+  // the next group's inputs are read while this one computes (a file read runs off the JS thread,
+  // a Range request downloads): one group's float weights held ahead, a few MB
+  const order = [...users.keys()];
+  const after = new Map(order.map((g, i) => [g, order[i + 1]]));
+  const reads = new Map<ComputedGroup, Promise<Uint8Array[]>>();
+  const readInputs = (group: ComputedGroup): Promise<Uint8Array[]> => {
+    let r = reads.get(group);
+    if (!r) {
+      const tensor = named.get(group)!;
+      r = Promise.all(group.inputs.map(async (loc) => read(loc, tensor)));
+      // a failure is reported by the group's own await, not as an unhandled rejection before it
+      r.catch(() => {});
+      reads.set(group, r);
+    }
+    return r;
+  };
   const computed = async (group: ComputedGroup, output: number, tensor: string): Promise<Uint8Array> => {
     let p = pending.get(group);
     if (!p) {
-      const inputs: Uint8Array[] = [];
-      for (const loc of group.inputs) inputs.push(await read(loc, tensor));
-      p = { outputs: group.compute(inputs), left: users.get(group)! };
+      const inputs = readInputs(group);
+      const next = after.get(group);
+      if (next) readInputs(next);
+      p = { outputs: group.compute(await inputs), left: users.get(group)! };
+      reads.delete(group);
       pending.set(group, p);
     }
     if (--p.left === 0) pending.delete(group);

@@ -95,6 +95,33 @@ describe('block quantization', () => {
     );
   });
 
+  it('per-column int8 into any columns of any (k, n) matrix equals each row quantized alone, and leaves the other columns as they were', () => {
+    const weight = fc.oneof({ weight: 8, arbitrary: fc.float({ min: -4, max: 4, noNaN: true }) }, fc.constantFrom(0, NaN, Infinity, -3e38));
+    const layout = fc.record({ rows: fc.integer({ min: 1, max: 11 }), k: fc.integer({ min: 1, max: 5 }), col0: fc.integer({ min: 0, max: 6 }), extra: fc.integer({ min: 0, max: 6 }), byteOffset: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(layout.chain((l) => fc.tuple(fc.constant(l), fc.array(weight, { minLength: l.rows * l.k, maxLength: l.rows * l.k }))), ([{ rows, k, col0, extra, byteOffset }, values]) => {
+        const n = col0 + rows + extra;
+        const w = Float32Array.from(values);
+        const q = new Int8Array(byteOffset + k * n).fill(99).subarray(byteOffset);
+        const out = { q, scales: new Float32Array(n).fill(7) };
+        quantizeColumnsInto(out, col0, n, w, rows, k);
+        for (let c = 0; c < n; c++) {
+          const r = c - col0;
+          if (r < 0 || r >= rows) {
+            expect(out.scales[c]).toBe(7);
+            for (let i = 0; i < k; i++) expect(q[i * n + c]).toBe(99);
+            continue;
+          }
+          const alone = { q: new Int8Array(k), scales: new Float32Array(1) };
+          quantizeColumnsInto(alone, 0, 1, w.subarray(r * k, (r + 1) * k), 1, k);
+          expect(out.scales[c]).toEqual(alone.scales[0]);
+          for (let i = 0; i < k; i++) expect(q[i * n + c], `row ${r}, weight ${i}`).toBe(alone.q[i]);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('a NaN or infinite weight makes its whole block (or column) NaN, as it makes the float product NaN; other blocks keep their values', () => {
     for (const bad of [NaN, Infinity, -Infinity]) {
       const k = 40; // a full block of 32 and a partial one
