@@ -41,12 +41,13 @@ async function runOnce(page: Page, profile: string): Promise<PreviewRun> {
   return { firstOutputS, peakPss, cpuSeconds, timings: summary.timings, notice };
 }
 
-export async function measurePreview(baseUrl: string, token: string, repoId: string, opts: { warm?: boolean } = {}): Promise<{ cold: PreviewRun; warm?: PreviewRun }> {
+export async function measurePreview(baseUrl: string, token: string, repoId: string, opts: { warm?: boolean; weights?: string } = {}): Promise<{ cold: PreviewRun; warm?: PreviewRun }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'preview-bench-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, baseURL: baseUrl });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await signInTo(page, token, `/preview?repo=${encodeURIComponent(repoId)}&provider=wasm`);
+    if (opts.weights) await page.getByTestId('precision').selectOption(opts.weights);
     const cold = await runOnce(page, profile);
     if (!opts.warm) return { cold };
     await page.reload();

@@ -124,6 +124,11 @@ export async function localCheckpoints(url: string): Promise<Figure[]> {
     const runs = await measurePreview(url, TOKEN, repoId, { warm: preview });
     figures.push(figure(BENCH, `${name}_weight_bytes`, weightBytes, 'B'), ...runFigures(`${name}_cold`, runs.cold, weightBytes, preview));
     if (runs.warm) figures.push(...runFigures(`${name}_warm`, runs.warm, weightBytes, preview));
+    if (preview) {
+      // int8 in the browser: the same float32 download, quantized in the worker as it arrives
+      const int8 = await measurePreview(url, TOKEN, repoId, { weights: 'int8' });
+      figures.push(...runFigures(`${name}_int8_cold`, int8.cold, weightBytes, false));
+    }
   }
   return figures;
 }
