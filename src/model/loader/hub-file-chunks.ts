@@ -6,6 +6,7 @@
 // read slice by slice while the download runs ahead.
 import { BrowserCacheError, CHUNK_BYTES, chunkBounds, chunkCount, storageOp, type StoredFile, type WeightCache } from './browser-cache.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
+import { RangeBlob } from './range-blob.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, hubSource, type HubRepo } from './hub-files.ts';
 
 export interface ChunkOptions {
@@ -196,7 +197,7 @@ export class ChunkedHubFile {
 
   /** the file as a Blob whose slices stream from the chunks (fetched as they are needed) */
   blob(): Blob {
-    return new ChunkedBlob(this, 0, this.size);
+    return new RangeBlob((start, end) => this.stream(start, end), 0, this.size);
   }
 
   /** every chunk into the cache (a few at a time, all stopping at the first failure); true when the file is now cached completely */
@@ -213,42 +214,6 @@ export class ChunkedHubFile {
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, this.chunks) }, worker));
     return (await this.store())?.complete ?? false;
-  }
-}
-
-/**
- * A Blob over a chunked hub file: onnxruntime-web's JSPI build takes `size`, `slice()` and
- * `stream()` of external data, so the session reads the weights while they download. (A Blob
- * subclass, because that build checks `instanceof Blob`.)
- */
-class ChunkedBlob extends Blob {
-  constructor(
-    private readonly file: ChunkedHubFile,
-    private readonly start: number,
-    private readonly end: number,
-  ) {
-    super();
-  }
-
-  override get size(): number {
-    return this.end - this.start;
-  }
-
-  override slice(start = 0, end = this.size): Blob {
-    const clamp = (v: number) => Math.max(0, Math.min(this.size, v < 0 ? this.size + v : v));
-    return new ChunkedBlob(this.file, this.start + clamp(start), this.start + Math.max(clamp(start), clamp(end)));
-  }
-
-  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    return this.file.stream(this.start, this.end) as ReadableStream<Uint8Array<ArrayBuffer>>;
-  }
-
-  override async arrayBuffer(): Promise<ArrayBuffer> {
-    return new Response(this.stream()).arrayBuffer();
-  }
-
-  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return new Uint8Array(await this.arrayBuffer());
   }
 }
 

@@ -3,8 +3,14 @@
 import type * as Ort from 'onnxruntime-web';
 import { encodeModel } from '../onnx/onnx-proto.ts';
 import { wrapSession } from './ort-session.ts';
-import { UnsupportedDeviceError, type InferenceBackend } from './types.ts';
+import { RangeBlob } from '../loader/range-blob.ts';
+import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
 import { webgpuHasShaderF16 } from './webgpu-features.ts';
+
+function firstBlobFailure(model: SessionModel): unknown {
+  for (const s of model.externalData.values()) if (s.kind === 'blob' && s.data instanceof RangeBlob && s.data.failure !== undefined) return s.data.failure;
+  return undefined;
+}
 
 export function ortWebBackend(ort: typeof Ort): InferenceBackend {
   return {
@@ -20,13 +26,20 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
         if (s.kind === 'path') throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
         return { path, data: s.data };
       });
-      const session = await ort.InferenceSession.create(encodeModel(model.model), {
-        executionProviders: [device],
-        graphOptimizationLevel: 'all',
-        ...(externalData.length ? { externalData } : {}),
-        // onnxruntime's WASM kernels gain nothing from prepacked weights, and float32 sessions take seconds longer with them
-        extra: { session: { disable_prepacking: prepack === true ? '0' : '1' } },
-      });
+      let session: Ort.InferenceSession;
+      try {
+        session = await ort.InferenceSession.create(encodeModel(model.model), {
+          executionProviders: [device],
+          graphOptimizationLevel: 'all',
+          ...(externalData.length ? { externalData } : {}),
+          // onnxruntime's WASM kernels gain nothing from prepacked weights, and float32 sessions take seconds longer with them
+          extra: { session: { disable_prepacking: prepack === true ? '0' : '1' } },
+        });
+      } catch (e) {
+        // onnxruntime says only that a read of external data failed: the download's (or the
+        // quantization's) own error says what
+        throw firstBlobFailure(model) ?? e;
+      }
       return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
     },
   };
