@@ -8,6 +8,7 @@ import type { StageEvent } from './consisid-model.ts';
 import { ConsisIDTransformer3DModel as BaseModel } from './consisid-model.ts';
 import { loadCheckpoint } from './loader/load-checkpoint.ts';
 import { localSource } from './loader/local-source.ts';
+import { HubFileError } from './loader/hub-files.ts';
 import { nodeBackend } from './runtime/node.ts';
 import type { InferenceBackend } from './runtime/types.ts';
 
@@ -149,6 +150,27 @@ describe('stage timings and the fallback device', () => {
     const strict = BaseModel.fromCheckpoint(checkpoint, { backend: flaky, device: 'webgpu', dtype: 'float32' });
     await expect(strict.forward(f.args)).rejects.toThrow(/no adapter/);
     expect(strict.device).toBe('webgpu');
+  });
+
+  it('a weight download the hub fails is not a device failure: no fallback, the hub\'s error', async () => {
+    const cpu = nodeBackend();
+    let cpuSessions = 0;
+    const hubFails: InferenceBackend = {
+      devices: ['webgpu', 'cpu'],
+      createSession: (model, opts) => {
+        if (opts.device === 'webgpu') return Promise.reject(new HubFileError('diffusion_pytorch_model.safetensors', 'http://hub/w', 503, 'HTTP 503'));
+        cpuSessions++;
+        return cpu.createSession(model, opts);
+      },
+    };
+    const f = loadFixture('tiny-base');
+    const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
+    const fallbacks: string[] = [];
+    const m = BaseModel.fromCheckpoint(checkpoint, { backend: hubFails, device: 'webgpu', fallbackDevice: 'cpu', dtype: 'float32', onFallback: (e) => fallbacks.push(e.to) });
+    await expect(m.forward(f.args)).rejects.toThrow(/HTTP 503/);
+    expect(fallbacks).toEqual([]);
+    expect(cpuSessions).toBe(0);
+    expect(m.device).toBe('webgpu');
   });
 
   it('hands threads and prepack to the backend as given, and leaves the default prepacking to the backend when unset', async () => {

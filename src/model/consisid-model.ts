@@ -1,7 +1,7 @@
 // ConsisIDTransformer3DModel: from_pretrained + forward on onnxruntime, browser-safe (Node adds
 // local folders and onnxruntime-node through src/model/node.ts).
 import { loadCheckpoint, type Checkpoint, type LoadOptions } from './loader/load-checkpoint.ts';
-import { hubSource } from './loader/hub-files.ts';
+import { HubFileError, hubSource } from './loader/hub-files.ts';
 import type { FileSource } from './loader/file-source.ts';
 import { browserEnvironment, type ModelEnvironment } from './environment.ts';
 import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';
@@ -200,7 +200,8 @@ export class ConsisIDTransformer3DModel {
       return { session, device, shape, outputShape: graph.outputShape };
     } catch (e) {
       const to = this.runtime.fallbackDevice;
-      if (!to || to === device) throw e;
+      // weights the hub failed to deliver fail on any device: the fallback is for the device's own failures
+      if (!to || to === device || e instanceof HubFileError) throw e;
       events.onFallback?.({ from: device, to, reason: e instanceof Error ? e.message : String(e) });
       this.currentDevice = to;
       const { model, outputShape } = this.sameGraph(device, to) ? graph : await this.graphFor(shape, to, events);
