@@ -103,3 +103,29 @@ test('a generated checkpoint of over 500 MB streams from a local folder into a W
   expect(relativeError(out.data, ref.sample.data as Float32Array)).toBeLessThanOrEqual(1e-3);
   await context.close();
 });
+
+test('a weight chunk the hub refuses while the session reads it: the preview says the hub refused it', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
+  const page = await context.newPage();
+  // the third chunk of the weights is refused each time it is asked for (a token revoked part way)
+  let chunks = 0;
+  let refused = '';
+  await page.route(/\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/, async (route) => {
+    const range = route.request().headers()['range'] ?? '';
+    const m = /bytes=(\d+)-(\d+)/.exec(range);
+    if (m && Number(m[2]) - Number(m[1]) > 1e6 && (++chunks === 3 || range === refused)) {
+      refused = range;
+      return route.fulfill({ status: 403, body: 'Forbidden' });
+    }
+    await route.continue().catch(() => undefined);
+  });
+  await openPreview(page, REPO, 'wasm');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await page.getByTestId('checkpoint-summary').waitFor();
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  const error = page.getByTestId('preview-error');
+  await expect(error).toContainText(/diffusion_pytorch_model-\d+-of-\d+\.safetensors: .*403/, { timeout: 120_000 });
+  await expect(error).not.toContainText('memory copy');
+  await context.close();
+});
