@@ -191,6 +191,15 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   await expect(page.getByTestId('precision-error')).toHaveText(summary.errorVsFloat32.toExponential(2));
 });
 
+test('?weights= starts the page on that precision (a link, a reload); an unknown one leaves the default', async ({ page }) => {
+  await signIn(page, undefined, `/preview?repo=${encodeURIComponent(TINY)}&provider=wasm&weights=int4`);
+  await inspect(page);
+  await expect(page.getByLabel('Weights')).toHaveValue('int4');
+  await page.goto(`/preview?repo=${encodeURIComponent(TINY)}&provider=wasm&weights=fp16`);
+  await inspect(page);
+  await expect(page.getByLabel('Weights')).toHaveValue('float32');
+});
+
 test('a browser cache that cannot keep the weights gives an uncached run and a one-line notice', async ({ page, baseURL }) => {
   const ref = nodeReference(baseURL!, TINY);
   // a real refusal: the origin's storage over its quota (as in private mode, or a full disk)

@@ -14,7 +14,7 @@ import { precisionSizes } from './precision-sizes.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
 import { chooseDevice, defaultPrecision, probeWebGPU, type ProviderChoice, type ProviderProbe } from './provider.ts';
-import type { WeightPrecision } from '../../model/precision.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
@@ -58,7 +58,8 @@ export function Component() {
   const preview = usePreviewWorker();
   const { phase, info, loadedDevice, ran, steps, result, notice } = preview.state;
   const [request, setRequest] = useRunRequest(info);
-  const [precision, setPrecision] = useState<WeightPrecision | null>(null);
+  // ?weights= picks the precision a link or a reload starts with, as ?provider= the provider
+  const [precision, setPrecision] = useState<WeightPrecision | null>(() => WEIGHT_PRECISIONS.find((w) => w === params.get('weights')) ?? null);
   const busy = isBusy(phase);
   const device = probe ? chooseDevice(choice, probe) : null;
   const weights = precision ?? (device && probe ? defaultPrecision(device, probe) : 'float32');
