@@ -46,8 +46,7 @@ export async function measurePreview(baseUrl: string, token: string, repoId: str
   const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, baseURL: baseUrl });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await signInTo(page, token, `/preview?repo=${encodeURIComponent(repoId)}&provider=wasm`);
-    if (opts.weights) await page.getByTestId('precision').selectOption(opts.weights);
+    await signInTo(page, token, `/preview?repo=${encodeURIComponent(repoId)}&provider=wasm${opts.weights ? `&weights=${opts.weights}` : ''}`);
     const cold = await runOnce(page, profile);
     if (!opts.warm) return { cold };
     await page.reload();

@@ -126,8 +126,8 @@ export async function localCheckpoints(url: string): Promise<Figure[]> {
     if (runs.warm) figures.push(...runFigures(`${name}_warm`, runs.warm, weightBytes, preview));
     if (preview) {
       // int8 in the browser: the same float32 download, quantized in the worker as it arrives
-      const int8 = await measurePreview(url, TOKEN, repoId, { weights: 'int8' });
-      figures.push(...runFigures(`${name}_int8_cold`, int8.cold, weightBytes, false));
+      const int8 = await measurePreview(url, TOKEN, repoId, { weights: 'int8', warm: true });
+      figures.push(...runFigures(`${name}_int8_cold`, int8.cold, weightBytes, false), ...runFigures(`${name}_int8_warm`, int8.warm!, weightBytes, false));
     }
   }
   return figures;
