@@ -15,6 +15,15 @@ const REPO = 'local/consisid-large';
 // 20 layers of 8 heads x 64 without the identity module: 517 MB of float32 weights in 2 shards
 const CONFIG = { ...PREVIEW_S_CONFIG, num_layers: 20, is_train_face: false, LFE_output_dim: undefined };
 const DIR = 'tmp/e2e-checkpoints/consisid-large';
+/** requests for the checkpoint's weight shards */
+const SHARD = /\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/;
+/** the bytes a Range header asks for (NaN without one) */
+const rangeBytes = (range: string | undefined): number => {
+  const m = /bytes=(\d+)-(\d+)/.exec(range ?? '');
+  return m ? Number(m[2]) - Number(m[1]) + 1 : NaN;
+};
+/** a Range request for a whole chunk, not a header's few bytes */
+const isChunk = (range: string | undefined): boolean => rangeBytes(range) > 1e6;
 
 let server: ChildProcess | undefined;
 let weightBytes = 0;
@@ -38,9 +47,8 @@ test('a download stopped part way keeps its chunks: the page then offers only th
   let chunks = 0;
   let quiet: () => void = () => undefined;
   const ended = new Promise<void>((r) => (quiet = r));
-  await page.route(/\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/, async (route) => {
-    const m = /bytes=(\d+)-(\d+)/.exec(route.request().headers()['range'] ?? '');
-    if (m && Number(m[2]) - Number(m[1]) > 1e6 && ++chunks > 3) await ended;
+  await page.route(SHARD, async (route) => {
+    if (isChunk(route.request().headers()['range']) && ++chunks > 3) await ended;
     await route.continue().catch(() => undefined);
   });
   const mb = (text: string | null) => Number(/([\d.]+) MB/.exec(text ?? '')?.[1]);
@@ -73,10 +81,9 @@ test('a generated checkpoint of over 500 MB streams from a local folder into a W
   const page = await context.newPage();
   const weightRequests: { range: string | undefined; bytes: number }[] = [];
   page.on('requestfinished', async (r) => {
-    if (r.method() !== 'GET' || !/\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/.test(new URL(r.url()).pathname)) return;
+    if (r.method() !== 'GET' || !SHARD.test(new URL(r.url()).pathname)) return;
     const range = r.headers()['range'];
-    const m = range ? /bytes=(\d+)-(\d+)/.exec(range) : null;
-    weightRequests.push({ range, bytes: m ? Number(m[2]) - Number(m[1]) + 1 : NaN });
+    weightRequests.push({ range, bytes: rangeBytes(range) });
   });
   await openPreview(page, REPO, 'wasm');
   await page.getByRole('button', { name: 'Inspect' }).click();
@@ -111,10 +118,9 @@ test('a weight chunk the hub refuses while the session reads it: the preview say
   // the third chunk of the weights is refused each time it is asked for (a token revoked part way)
   let chunks = 0;
   let refused = '';
-  await page.route(/\/transformer\/diffusion_pytorch_model-\d+-of-\d+\.safetensors$/, async (route) => {
+  await page.route(SHARD, async (route) => {
     const range = route.request().headers()['range'] ?? '';
-    const m = /bytes=(\d+)-(\d+)/.exec(range);
-    if (m && Number(m[2]) - Number(m[1]) > 1e6 && (++chunks === 3 || range === refused)) {
+    if (isChunk(range) && (++chunks === 3 || range === refused)) {
       refused = range;
       return route.fulfill({ status: 403, body: 'Forbidden' });
     }
