@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import prettierConfig from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
@@ -21,6 +22,8 @@ export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'public', '.data', 'docs', 'tmp', '.scratch'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Formatting is Prettier's alone: no ESLint rule may disagree with it.
+  prettierConfig,
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },

@@ -5,7 +5,8 @@ import { ensureChromium, ensureNodeModules } from './ensure-deps.mjs';
 
 const steps = [
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
-  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  // Lint is ESLint (layers, types, hooks) and Prettier's check of the format (`npm run format` fixes it).
+  ['lint', 'npm', ['run', '--silent', 'lint']],
   ['unit', 'npx', ['vitest', 'run']],
   ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['e2e', 'npx', ['playwright', 'test']],
