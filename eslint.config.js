@@ -10,7 +10,17 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 // schemas; model imports nothing from hub or features; features never import each other.
 // src/cli (command-line parsing) imports nothing from src, so every command line may use it.
 // src/test-support may import both the client and the mock hub; only tests import test support.
-const featureDirs = ['inbox', 'settings', 'webhooks', 'jobs', 'storage', 'organizations', 'audit-log', 'preview', 'auth'];
+const featureDirs = [
+  'inbox',
+  'settings',
+  'webhooks',
+  'jobs',
+  'storage',
+  'organizations',
+  'audit-log',
+  'preview',
+  'auth',
+];
 const featureZones = featureDirs.map((name) => ({
   target: `./src/features/${name}`,
   from: './src/features',
@@ -19,7 +29,19 @@ const featureZones = featureDirs.map((name) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'public', '.data', 'docs', 'tmp', '.scratch'] },
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      'public',
+      '.data',
+      'docs',
+      'tmp',
+      '.scratch',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Formatting is Prettier's alone: no ESLint rule may disagree with it.
@@ -39,15 +61,90 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/cli', from: ['./src/hub', './src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model', './src/components'], message: 'Command-line helpers import nothing from src: every layer may use them.' },
-            { target: './src/hub/schemas', from: ['./src/hub/client.ts', './src/hub/queries.ts', './src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model', './src/components'], message: 'Schemas are the bottom layer.' },
-            { target: './src/hub', from: ['./src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model'], message: 'The hub client does not depend on the app.' },
-            { target: './src/mock-hub', from: ['./src/hub/client.ts', './src/hub/queries.ts', './src/features', './src/app', './src/model', './src/components'], message: 'The mock hub imports only schemas (and webhooks payload schema).' },
-            { target: './src/webhooks', from: ['./src/hub/client.ts', './src/hub/queries.ts', './src/features', './src/app', './src/mock-hub', './src/model', './src/components'], message: 'Webhooks import only schemas.' },
-            { target: './src/model', from: ['./src/hub', './src/features', './src/app', './src/mock-hub', './src/webhooks', './src/components'], message: 'The model imports nothing from hub or features.' },
-            { target: './src/test-support', from: ['./src/features', './src/app', './src/components'], message: 'Test support serves the hub client and the mock hub, not the UI.' },
-            { target: './src/features', from: ['./src/app', './src/mock-hub'], message: 'Features do not import the app shell or the mock hub.' },
-            { target: './src/components', from: ['./src/features', './src/app', './src/mock-hub'], message: 'Shared UI does not import features.' },
+            {
+              target: './src/cli',
+              from: [
+                './src/hub',
+                './src/features',
+                './src/app',
+                './src/mock-hub',
+                './src/webhooks',
+                './src/model',
+                './src/components',
+              ],
+              message: 'Command-line helpers import nothing from src: every layer may use them.',
+            },
+            {
+              target: './src/hub/schemas',
+              from: [
+                './src/hub/client.ts',
+                './src/hub/queries.ts',
+                './src/features',
+                './src/app',
+                './src/mock-hub',
+                './src/webhooks',
+                './src/model',
+                './src/components',
+              ],
+              message: 'Schemas are the bottom layer.',
+            },
+            {
+              target: './src/hub',
+              from: ['./src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model'],
+              message: 'The hub client does not depend on the app.',
+            },
+            {
+              target: './src/mock-hub',
+              from: [
+                './src/hub/client.ts',
+                './src/hub/queries.ts',
+                './src/features',
+                './src/app',
+                './src/model',
+                './src/components',
+              ],
+              message: 'The mock hub imports only schemas (and webhooks payload schema).',
+            },
+            {
+              target: './src/webhooks',
+              from: [
+                './src/hub/client.ts',
+                './src/hub/queries.ts',
+                './src/features',
+                './src/app',
+                './src/mock-hub',
+                './src/model',
+                './src/components',
+              ],
+              message: 'Webhooks import only schemas.',
+            },
+            {
+              target: './src/model',
+              from: [
+                './src/hub',
+                './src/features',
+                './src/app',
+                './src/mock-hub',
+                './src/webhooks',
+                './src/components',
+              ],
+              message: 'The model imports nothing from hub or features.',
+            },
+            {
+              target: './src/test-support',
+              from: ['./src/features', './src/app', './src/components'],
+              message: 'Test support serves the hub client and the mock hub, not the UI.',
+            },
+            {
+              target: './src/features',
+              from: ['./src/app', './src/mock-hub'],
+              message: 'Features do not import the app shell or the mock hub.',
+            },
+            {
+              target: './src/components',
+              from: ['./src/features', './src/app', './src/mock-hub'],
+              message: 'Shared UI does not import features.',
+            },
             ...featureZones,
           ],
         },
@@ -58,14 +155,24 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/model/runtime/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['onnxruntime-*'], message: 'Only src/model/runtime imports onnxruntime.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['onnxruntime-*'], message: 'Only src/model/runtime imports onnxruntime.' }] },
+      ],
     },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}', 'src/test-support/**', 'src/**/test-support/**', 'src/**/test-support.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/test-support/**', '**/test-support.ts'], message: 'Only tests import test support.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/test-support/**', '**/test-support.ts'], message: 'Only tests import test support.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -48,7 +48,11 @@ export default defineConfig({
   projects: [
     { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: SPEC_ONLY_SPECS },
     // Every page against a hub with only what the real hub has (mock-only routes answer 404).
-    { name: 'spec-only', use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` }, testMatch: SPEC_ONLY_SPECS },
+    {
+      name: 'spec-only',
+      use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` },
+      testMatch: SPEC_ONLY_SPECS,
+    },
   ],
   webServer: [
     // The built dashboard served by the same process as a fresh, in-memory mock hub.

@@ -10,6 +10,7 @@ export const BENCH_USAGE = `usage: npm run bench [-- ${TARGETS.join('|')} ...]  
 export function parseBenchArgs(argv: readonly string[]): Target[] {
   const { positionals } = parseCommandLine(argv, {}, true);
   const unknown = positionals.filter((p) => !(TARGETS as readonly string[]).includes(p));
-  if (unknown.length) throw new UsageError(`unknown bench target(s): ${unknown.join(', ')}; choose from ${TARGETS.join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(`unknown bench target(s): ${unknown.join(', ')}; choose from ${TARGETS.join(', ')}`);
   return positionals.length ? TARGETS.filter((t) => positionals.includes(t)) : [...TARGETS];
 }

@@ -35,7 +35,10 @@ async function usage(pids: readonly number[]): Promise<Map<number, { pss: number
       const [smaps, stat] = await Promise.all([read(pid, 'smaps_rollup'), read(pid, 'stat')]);
       if (!stat) return;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, { pss: Number(/^Pss:\s+(\d+) kB/m.exec(smaps)?.[1] ?? 0) * 1024, cpu: (Number(f[11]) + Number(f[12])) / 100 });
+      out.set(pid, {
+        pss: Number(/^Pss:\s+(\d+) kB/m.exec(smaps)?.[1] ?? 0) * 1024,
+        cpu: (Number(f[11]) + Number(f[12])) / 100,
+      });
     }),
   );
   return out;
@@ -45,7 +48,9 @@ async function usage(pids: readonly number[]): Promise<Map<number, { pss: number
  * Samples the browser's processes until stopped: the peak of their summed PSS, and the CPU seconds
  * they spent meanwhile (a process that ends counts with its last reading).
  */
-export async function sampleBrowser(userDataDir: string): Promise<{ stop(): Promise<{ peakPss: number; cpuSeconds: number }> }> {
+export async function sampleBrowser(
+  userDataDir: string,
+): Promise<{ stop(): Promise<{ peakPss: number; cpuSeconds: number }> }> {
   let pids = await processTree(userDataDir);
   const first = await usage(pids);
   const last = new Map(first);
@@ -58,7 +63,10 @@ export async function sampleBrowser(userDataDir: string): Promise<{ stop(): Prom
     if (++ticks % 10 === 0) pids = await processTree(userDataDir);
     const now = await usage(pids);
     for (const [pid, u] of now) last.set(pid, u);
-    peak = Math.max(peak, [...now.values()].reduce((s, u) => s + u.pss, 0));
+    peak = Math.max(
+      peak,
+      [...now.values()].reduce((s, u) => s + u.pss, 0),
+    );
     busy = false;
   };
   await sample();

@@ -16,9 +16,21 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-export function figure(bench: string, metric: string, value: number | string, unit: string, target?: { op: '<' | '<=' | '>' | '>='; value: number }): Figure {
+export function figure(
+  bench: string,
+  metric: string,
+  value: number | string,
+  unit: string,
+  target?: { op: '<' | '<=' | '>' | '>='; value: number },
+): Figure {
   if (!target || typeof value !== 'number') return { bench, metric, value, unit, target: null, ok: null };
   const ok =
-    target.op === '<' ? value < target.value : target.op === '<=' ? value <= target.value : target.op === '>' ? value > target.value : value >= target.value;
+    target.op === '<'
+      ? value < target.value
+      : target.op === '<='
+        ? value <= target.value
+        : target.op === '>'
+          ? value > target.value
+          : value >= target.value;
   return { bench, metric, value, unit, target: `${target.op} ${target.value}`, ok };
 }

@@ -36,7 +36,9 @@ function cpuSeconds(pid: number): number | undefined {
 }
 
 async function startHub(): Promise<{ url: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -69,7 +71,11 @@ function timedExport(url: string, keep = false): Promise<{ ms: number; bytes: nu
 
 /** A write adds an audit event, so the next export cannot come from the cache. */
 async function touch(url: string, i: number): Promise<void> {
-  const res = await fetch(url + GROUP, { method: 'PATCH', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ description: `bench ${i}` }) });
+  const res = await fetch(url + GROUP, {
+    method: 'PATCH',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ description: `bench ${i}` }),
+  });
   if (res.status !== 200) throw new Error(`resource group PATCH answered ${res.status}`);
 }
 
@@ -103,18 +109,42 @@ export default async function run(): Promise<Figure[]> {
       rates.push(r.requests.average);
       p99s.push(r.latency.p99);
       failures += r.non2xx + r.errors + r.timeouts;
-      if (cpu0 !== undefined && cpu1 !== undefined && cpu1 > cpu0) perCpuSecond.push((r.requests.average * LOAD_SECONDS) / (cpu1 - cpu0));
+      if (cpu0 !== undefined && cpu1 !== undefined && cpu1 > cpu0)
+        perCpuSecond.push((r.requests.average * LOAD_SECONDS) / (cpu1 - cpu0));
     }
     return [
-      figure('hub', 'audit export 100k events, cache miss (median of 5)', Math.round(median(miss)), 'ms', { op: '<', value: 1500 }),
+      figure('hub', 'audit export 100k events, cache miss (median of 5)', Math.round(median(miss)), 'ms', {
+        op: '<',
+        value: 1500,
+      }),
       figure('hub', 'audit export 100k events, cached (median of 5)', Math.round(median(hit)), 'ms'),
       figure('hub', 'audit export body size', Number((first.bytes / 2 ** 20).toFixed(1)), 'MiB'),
-      figure('hub', `GET /api/notifications throughput (${CONNECTIONS} conns, ${LOAD_SECONDS} s, median of 5)`, Math.round(median(rates)), 'req/s', { op: '>=', value: 3000 }),
+      figure(
+        'hub',
+        `GET /api/notifications throughput (${CONNECTIONS} conns, ${LOAD_SECONDS} s, median of 5)`,
+        Math.round(median(rates)),
+        'req/s',
+        { op: '>=', value: 3000 },
+      ),
       figure('hub', 'GET /api/notifications p99 latency (median of 5)', median(p99s), 'ms', { op: '<', value: 25 }),
       figure('hub', 'GET /api/notifications non-2xx, errors and timeouts', failures, 'count', { op: '<=', value: 0 }),
-      figure('hub', `baseline GET /api/health throughput (same server, ${LOAD_SECONDS} s)`, Math.round(baseline.requests.average), 'req/s'),
+      figure(
+        'hub',
+        `baseline GET /api/health throughput (same server, ${LOAD_SECONDS} s)`,
+        Math.round(baseline.requests.average),
+        'req/s',
+      ),
       // Throughput per CPU-second of the hub process: what one core sustains when the machine is shared.
-      ...(perCpuSecond.length ? [figure('hub', 'GET /api/notifications served per CPU-second of the hub (median)', Math.round(median(perCpuSecond)), 'req/cpu-s')] : []),
+      ...(perCpuSecond.length
+        ? [
+            figure(
+              'hub',
+              'GET /api/notifications served per CPU-second of the hub (median)',
+              Math.round(median(perCpuSecond)),
+              'req/cpu-s',
+            ),
+          ]
+        : []),
     ];
   } finally {
     hub.stop();

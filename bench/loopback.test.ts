@@ -13,15 +13,28 @@ const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])$/;
 
 describe('benchmarks target loopback only', () => {
   it('has the five targets and the harness', () => {
-    expect(sources.map((s) => s.file)).toEqual(expect.arrayContaining(['run.ts', 'figure.ts', 'hub.ts', 'webhooks.ts', 'model.ts', 'dashboard.ts', 'preview.ts']));
+    expect(sources.map((s) => s.file)).toEqual(
+      expect.arrayContaining([
+        'run.ts',
+        'figure.ts',
+        'hub.ts',
+        'webhooks.ts',
+        'model.ts',
+        'dashboard.ts',
+        'preview.ts',
+      ]),
+    );
   });
 
   it('every http(s) URL literal and host/hostname option is loopback', () => {
     for (const { file, text } of sources) {
       for (const m of text.matchAll(/\bhttps?:\/\/([^/:'"`\s$]+)/g)) expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
-      for (const m of text.matchAll(/\bhost(?:name)?\s*:\s*['"`]([^'"`]+)['"`]/g)) expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
-      for (const m of text.matchAll(/\.listen\(\s*\d+\s*,\s*['"`]([^'"`]+)['"`]/g)) expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
-      for (const m of text.matchAll(/['"`]--host['"`]\s*,\s*['"`]([^'"`]+)['"`]/g)) expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
+      for (const m of text.matchAll(/\bhost(?:name)?\s*:\s*['"`]([^'"`]+)['"`]/g))
+        expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
+      for (const m of text.matchAll(/\.listen\(\s*\d+\s*,\s*['"`]([^'"`]+)['"`]/g))
+        expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
+      for (const m of text.matchAll(/['"`]--host['"`]\s*,\s*['"`]([^'"`]+)['"`]/g))
+        expect(m[1], `${file}: ${m[0]}`).toMatch(LOOPBACK);
     }
   });
 

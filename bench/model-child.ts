@@ -58,9 +58,17 @@ async function matmulSession() {
   const n = MATMUL_N;
   const g = new GraphBuilder('matmul_rate');
   const a = g.input('a', 'float32', [n, n]);
-  const w = g.initializer('w', 'float32', [n, n], new Uint8Array(fillUniform(new Float32Array(n * n), prng(7), 0.02).buffer));
+  const w = g.initializer(
+    'w',
+    'float32',
+    [n, n],
+    new Uint8Array(fillUniform(new Float32Array(n * n), prng(7), 0.02).buffer),
+  );
   g.output(matmul(g, a, w), 'y');
-  const session = await nodeBackend().createSession({ model: g.toModel(), externalData: new Map() }, { device: 'cpu', threads: THREADS });
+  const session = await nodeBackend().createSession(
+    { model: g.toModel(), externalData: new Map() },
+    { device: 'cpu', threads: THREADS },
+  );
   const feeds = { a: { data: fillUniform(new Float32Array(n * n), prng(8), 1), dims: [n, n] } };
   await session.run(feeds);
   return { run: () => session.run(feeds), release: () => session.release(), flops: 2 * n ** 3 };
@@ -72,7 +80,14 @@ function planned(g: Parameters<typeof graphCost>[0]) {
 }
 
 async function main(argv: readonly string[]): Promise<ChildReport> {
-  const { values } = parseCommandLine(argv, { dir: { type: 'string' }, inputs: { type: 'string' }, weights: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, matmul: { type: 'boolean' } });
+  const { values } = parseCommandLine(argv, {
+    dir: { type: 'string' },
+    inputs: { type: 'string' },
+    weights: { type: 'string' },
+    runs: { type: 'string' },
+    out: { type: 'string' },
+    matmul: { type: 'boolean' },
+  });
   const weights = values.weights as WeightPrecision;
   if (!WEIGHT_PRECISIONS.includes(weights)) throw new Error(`--weights ${values.weights}`);
   const inputs = parseSafetensors(new Uint8Array(readFileSync(values.inputs!)), values.inputs!);
@@ -119,7 +134,10 @@ async function main(argv: readonly string[]): Promise<ChildReport> {
     matmulFlops: mm?.flops ?? 0,
     ...planned(built.model.graph),
     graphFlops: built.flops,
-    nominalFlops: buildConsisIDGraph(model.config, model.weights, shape, { foldAttention: 'never', pruneLastBlockText: false }).flops,
+    nominalFlops: buildConsisIDGraph(model.config, model.weights, shape, {
+      foldAttention: 'never',
+      pruneLastBlockText: false,
+    }).flops,
     peakRss,
   };
 }

@@ -29,18 +29,59 @@ const run = promisify(execFile);
 /** targets for the quantized precisions: one of them at <= 0.5x the float32 time, error <= 3e-2, >= 4x smaller */
 const QUANTIZED = new Set<WeightPrecision>(['int8', 'int4']);
 
-async function child(dir: string, weights: WeightPrecision, matmul: boolean): Promise<ChildReport & { sample: Float32Array }> {
+async function child(
+  dir: string,
+  weights: WeightPrecision,
+  matmul: boolean,
+): Promise<ChildReport & { sample: Float32Array }> {
   const out = path.join(dir, `sample-${weights}.f32`);
-  const args = ['--import', 'tsx', path.join(root, 'bench/model-child.ts'), '--dir', path.join(dir, 'checkpoint'), '--inputs', path.join(dir, 'inputs.safetensors'), '--weights', weights, '--runs', String(RUNS), '--out', out, ...(matmul ? ['--matmul'] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    path.join(root, 'bench/model-child.ts'),
+    '--dir',
+    path.join(dir, 'checkpoint'),
+    '--inputs',
+    path.join(dir, 'inputs.safetensors'),
+    '--weights',
+    weights,
+    '--runs',
+    String(RUNS),
+    '--out',
+    out,
+    ...(matmul ? ['--matmul'] : []),
+  ];
   const { stdout } = await run(process.execPath, args, { cwd: root, maxBuffer: 2 ** 24 });
   const bytes = await readFile(out);
-  return { ...(JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport), sample: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) };
+  return {
+    ...(JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport),
+    sample: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4),
+  };
 }
 
 /** `consisid forward` as a user runs it: process start to the written output */
 async function cliRun(dir: string, weights: WeightPrecision): Promise<number> {
   const t0 = performance.now();
-  await run(process.execPath, ['--import', 'tsx', path.join(root, 'src/model/cli.ts'), 'forward', '--model', path.join(dir, 'checkpoint'), '--inputs', path.join(dir, 'inputs.safetensors'), '--out', path.join(dir, 'cli-out.safetensors'), '--threads', '2', '--weights', weights], { cwd: root });
+  await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'src/model/cli.ts'),
+      'forward',
+      '--model',
+      path.join(dir, 'checkpoint'),
+      '--inputs',
+      path.join(dir, 'inputs.safetensors'),
+      '--out',
+      path.join(dir, 'cli-out.safetensors'),
+      '--threads',
+      '2',
+      '--weights',
+      weights,
+    ],
+    { cwd: root },
+  );
   return (performance.now() - t0) / 1000;
 }
 
@@ -51,7 +92,10 @@ export default async function runBench(): Promise<Figure[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-model-'));
   try {
     await writeCheckpointFolder(path.join(dir, 'checkpoint'), { ...PREVIEW_S_CONFIG }, config, { seed: 42 });
-    await writeFile(path.join(dir, 'inputs.safetensors'), writeSafetensors(randomInputs(config, parseShapeSpec(SHAPE, config), 43)));
+    await writeFile(
+      path.join(dir, 'inputs.safetensors'),
+      writeSafetensors(randomInputs(config, parseShapeSpec(SHAPE, config), 43)),
+    );
     const reports = new Map<WeightPrecision, (ChildReport & { sample: Float32Array })[]>();
     // one-shot runs: float32 (the target) and int8 (its quantizing is part of the wait)
     const cli = { float32: [] as number[], int8: [] as number[] };
@@ -68,7 +112,10 @@ export default async function runBench(): Promise<Figure[]> {
   }
 }
 
-function figures(reports: Map<WeightPrecision, (ChildReport & { sample: Float32Array })[]>, cli: { float32: number[]; int8: number[] }): Figure[] {
+function figures(
+  reports: Map<WeightPrecision, (ChildReport & { sample: Float32Array })[]>,
+  cli: { float32: number[]; int8: number[] },
+): Figure[] {
   const f32 = reports.get('float32')!;
   const f32Warm = f32.flatMap((r) => r.warm);
   const base = { wall: med(f32Warm, 'wall'), cpu: med(f32Warm, 'cpu') };
@@ -92,8 +139,22 @@ function figures(reports: Map<WeightPrecision, (ChildReport & { sample: Float32A
       figure(BENCH, `${w}.graph_build`, stage('graph'), 's'),
       figure(BENCH, `${w}.graph_build_cpu`, median(rs.map((r) => r.stages.graph.cpu)), 'CPU-s'),
       figure(BENCH, `${w}.session_create`, stage('session'), 's'),
-      figure(BENCH, `${w}.first_forward`, med(rs.map((r) => r.first), 'wall'), 's'),
-      figure(BENCH, `${w}.forward_median`, med(warm, 'wall'), 's', w === 'float32' ? { op: '<=', value: REFERENCE_S / 1.8 } : undefined),
+      figure(
+        BENCH,
+        `${w}.first_forward`,
+        med(
+          rs.map((r) => r.first),
+          'wall',
+        ),
+        's',
+      ),
+      figure(
+        BENCH,
+        `${w}.forward_median`,
+        med(warm, 'wall'),
+        's',
+        w === 'float32' ? { op: '<=', value: REFERENCE_S / 1.8 } : undefined,
+      ),
       figure(BENCH, `${w}.forward_runs`, warm.map((t) => t.wall.toFixed(2)).join(' '), 's'),
       figure(BENCH, `${w}.forward_cpu`, med(warm, 'cpu'), 'CPU-s'),
       quantizedTargets[0],
@@ -103,18 +164,30 @@ function figures(reports: Map<WeightPrecision, (ChildReport & { sample: Float32A
       quantizedTargets[2],
       figure(BENCH, `${w}.peak_rss`, median(rs.map((r) => r.peakRss)) / 2 ** 20, 'MiB'),
       // `consisid plan`'s figure for the same graph: weights + activation peak (no runtime or Node baseline)
-      figure(BENCH, `${w}.planned_weights_plus_activations`, (rs[0]!.weightBytes + rs[0]!.activationPeakBytes) / 2 ** 20, 'MiB'),
+      figure(
+        BENCH,
+        `${w}.planned_weights_plus_activations`,
+        (rs[0]!.weightBytes + rs[0]!.activationPeakBytes) / 2 ** 20,
+        'MiB',
+      ),
     );
   }
   // the issue's target is one quantized precision meeting all three at once
-  out.push({ ...figure(BENCH, 'quantized_meeting_all_targets', meetsAll.join(', ') || 'none', ''), target: 'int8 or int4', ok: meetsAll.length > 0 });
+  out.push({
+    ...figure(BENCH, 'quantized_meeting_all_targets', meetsAll.join(', ') || 'none', ''),
+    target: 'int8 or int4',
+    ok: meetsAll.length > 0,
+  });
   const weights = f32[0]!.weightBytes;
   const cliWall = median(cli.float32);
   const mm = f32.flatMap((r) => r.matmul);
   const rate = { wall: f32[0]!.matmulFlops / med(mm, 'wall'), cpu: f32[0]!.matmulFlops / med(mm, 'cpu') };
   const flops = f32[0]!.graphFlops;
   out.push(
-    figure(BENCH, 'float32.peak_rss_over_weights', median(f32.map((r) => r.peakRss)) / weights, 'x', { op: '<=', value: 1.5 }),
+    figure(BENCH, 'float32.peak_rss_over_weights', median(f32.map((r) => r.peakRss)) / weights, 'x', {
+      op: '<=',
+      value: 1.5,
+    }),
     figure(BENCH, 'cli_wall_to_output', cliWall, 's'),
     figure(BENCH, 'cli_wall_over_warm_forward', cliWall / base.wall, 'x', { op: '<=', value: 3 }),
     figure(BENCH, 'int8.cli_wall_to_output', median(cli.int8), 's'),

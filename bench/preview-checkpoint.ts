@@ -32,21 +32,40 @@ async function runOnce(page: Page, profile: string): Promise<PreviewRun> {
   const sampler = await sampleBrowser(profile);
   const t0 = performance.now();
   await page.getByRole('button', { name: 'Run forward pass' }).click();
-  await Promise.race([page.getByTestId('provider-used').waitFor({ timeout: 600_000 }), page.getByTestId('preview-error').waitFor({ timeout: 600_000 })]);
+  await Promise.race([
+    page.getByTestId('provider-used').waitFor({ timeout: 600_000 }),
+    page.getByTestId('preview-error').waitFor({ timeout: 600_000 }),
+  ]);
   const firstOutputS = (performance.now() - t0) / 1000;
   const { peakPss, cpuSeconds } = await sampler.stop();
-  if (await page.getByTestId('preview-error').count()) throw new Error(`the page reported: ${await page.getByTestId('preview-error').textContent()}`);
+  if (await page.getByTestId('preview-error').count())
+    throw new Error(`the page reported: ${await page.getByTestId('preview-error').textContent()}`);
   const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { timings: Timings };
-  const notice = (await page.getByTestId('preview-notice').count()) ? await page.getByTestId('preview-notice').textContent() : null;
+  const notice = (await page.getByTestId('preview-notice').count())
+    ? await page.getByTestId('preview-notice').textContent()
+    : null;
   return { firstOutputS, peakPss, cpuSeconds, timings: summary.timings, notice };
 }
 
-export async function measurePreview(baseUrl: string, token: string, repoId: string, opts: { warm?: boolean; weights?: string } = {}): Promise<{ cold: PreviewRun; warm?: PreviewRun }> {
+export async function measurePreview(
+  baseUrl: string,
+  token: string,
+  repoId: string,
+  opts: { warm?: boolean; weights?: string } = {},
+): Promise<{ cold: PreviewRun; warm?: PreviewRun }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'preview-bench-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, baseURL: baseUrl });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+    baseURL: baseUrl,
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await signInTo(page, token, `/preview?repo=${encodeURIComponent(repoId)}&provider=wasm${opts.weights ? `&weights=${opts.weights}` : ''}`);
+    await signInTo(
+      page,
+      token,
+      `/preview?repo=${encodeURIComponent(repoId)}&provider=wasm${opts.weights ? `&weights=${opts.weights}` : ''}`,
+    );
     const cold = await runOnce(page, profile);
     if (!opts.warm) return { cold };
     await page.reload();

@@ -34,7 +34,10 @@ const outDir = path.join(root, 'tmp', 'bench-preview-dist');
 
 export function build(): void {
   // a private build so the bench never races other builds of dist/
-  const r = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);
 }
 
@@ -42,7 +45,11 @@ export function build(): void {
 const LOCAL_REPOS = {
   'local/preview-s': { dir: path.join(root, 'tmp', 'checkpoints', 'preview-s'), config: PREVIEW_S_CONFIG, shards: 1 },
   // 48 layers of preview-s (identity module included): 2.16 GB of float32 weights in 4 shards
-  'local/sharded-2gb': { dir: path.join(root, 'tmp', 'checkpoints', 'sharded-2gb'), config: { ...PREVIEW_S_CONFIG, num_layers: 48 }, shards: 4 },
+  'local/sharded-2gb': {
+    dir: path.join(root, 'tmp', 'checkpoints', 'sharded-2gb'),
+    config: { ...PREVIEW_S_CONFIG, num_layers: 48 },
+    shards: 4,
+  },
 };
 
 export async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -87,7 +94,10 @@ async function runOnce(page: Page): Promise<Summary> {
 
 async function download(page: Page): Promise<Float32Array> {
   const { parseSafetensors, entryToFloat32 } = await import('../src/model/safetensors/read.ts');
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download output (.safetensors)' }).click()]);
+  const [dl] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download output (.safetensors)' }).click(),
+  ]);
   const f = parseSafetensors(new Uint8Array(readFileSync(await dl.path())), 'output');
   return entryToFloat32(f.tensors.get('sample')!, 'sample');
 }
@@ -99,16 +109,28 @@ function runFigures(name: string, r: PreviewRun, weightBytes: number, targets: b
   const t = r.timings;
   return [
     figure(BENCH, `${name}_first_output_s`, r.firstOutputS, 's', targets ? { op: '<=', value: 15 } : undefined),
-    figure(BENCH, `${name}_peak_memory_x_weights`, r.peakPss / weightBytes, 'x', targets ? { op: '<=', value: 2.5 } : undefined),
+    figure(
+      BENCH,
+      `${name}_peak_memory_x_weights`,
+      r.peakPss / weightBytes,
+      'x',
+      targets ? { op: '<=', value: 2.5 } : undefined,
+    ),
     figure(BENCH, `${name}_peak_memory_mib`, r.peakPss / MIB, 'MiB'),
     figure(BENCH, `${name}_chromium_cpu_s`, r.cpuSeconds, 'CPU-s'),
-    figure(BENCH, `${name}_stages_ms`, `headers ${t.loadMs.toFixed(0)}, graph ${(t.graphBuildMs[0] ?? 0).toFixed(0)}, session ${(t.sessionCreateMs[0] ?? 0).toFixed(0)}, forward ${(t.forwardMs[0] ?? 0).toFixed(0)}`, 'ms'),
+    figure(
+      BENCH,
+      `${name}_stages_ms`,
+      `headers ${t.loadMs.toFixed(0)}, graph ${(t.graphBuildMs[0] ?? 0).toFixed(0)}, session ${(t.sessionCreateMs[0] ?? 0).toFixed(0)}, forward ${(t.forwardMs[0] ?? 0).toFixed(0)}`,
+      'ms',
+    ),
     ...(r.notice ? [figure(BENCH, `${name}_notice`, r.notice, '')] : []),
   ];
 }
 
 async function readThrough(dir: string): Promise<void> {
-  for (const name of await readdir(dir)) for await (const chunk of createReadStream(path.join(dir, name), { highWaterMark: 2 ** 22 })) void chunk;
+  for (const name of await readdir(dir))
+    for await (const chunk of createReadStream(path.join(dir, name), { highWaterMark: 2 ** 22 })) void chunk;
 }
 
 /** the big checkpoints, one at a time (each takes gigabytes of browser memory) */
@@ -122,12 +144,18 @@ export async function localCheckpoints(url: string): Promise<Figure[]> {
     // machine's disk (about 30 MB/s; preview-s took 42 s that way) is not counted as the download
     await readThrough(path.join(r.dir, 'transformer'));
     const runs = await measurePreview(url, TOKEN, repoId, { warm: preview });
-    figures.push(figure(BENCH, `${name}_weight_bytes`, weightBytes, 'B'), ...runFigures(`${name}_cold`, runs.cold, weightBytes, preview));
+    figures.push(
+      figure(BENCH, `${name}_weight_bytes`, weightBytes, 'B'),
+      ...runFigures(`${name}_cold`, runs.cold, weightBytes, preview),
+    );
     if (runs.warm) figures.push(...runFigures(`${name}_warm`, runs.warm, weightBytes, preview));
     if (preview) {
       // int8 in the browser: the same float32 download, quantized in the worker as it arrives
       const int8 = await measurePreview(url, TOKEN, repoId, { weights: 'int8', warm: true });
-      figures.push(...runFigures(`${name}_int8_cold`, int8.cold, weightBytes, false), ...runFigures(`${name}_int8_warm`, int8.warm!, weightBytes, false));
+      figures.push(
+        ...runFigures(`${name}_int8_cold`, int8.cold, weightBytes, false),
+        ...runFigures(`${name}_int8_warm`, int8.warm!, weightBytes, false),
+      );
     }
   }
   return figures;
@@ -142,10 +170,17 @@ export default async function run(): Promise<Figure[]> {
   } catch (e) {
     figures.push(figure(BENCH, 'local_checkpoints_error', String((e as Error).message), ''));
   }
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  });
   try {
     // Node CPU (onnxruntime-node) on the same checkpoint from the same hub, same inputs
-    const model = await ConsisIDTransformer3DModel.fromPretrained(REPO, { hubUrl: server.url, subfolder: 'transformer', device: 'cpu' });
+    const model = await ConsisIDTransformer3DModel.fromPretrained(REPO, {
+      hubUrl: server.url,
+      subfolder: 'transformer',
+      device: 'cpu',
+    });
     const spec = defaultSpec(model.config);
     const args = { ...forwardArgs(model.config, generateInputs(model.config, spec)), return_dict: true as const };
     let t = performance.now();
@@ -165,7 +200,19 @@ export default async function run(): Promise<Figure[]> {
     const context = await browser.newContext({ baseURL: server.url, acceptDownloads: true });
     const page = await context.newPage();
     await signInTo(page, TOKEN, `/preview?repo=${REPO}`);
-    figures.push(figure(BENCH, 'webgpu_adapter', ((await page.getByTestId('adapter-info').textContent().catch(() => null)) ?? 'none').replace(/^Adapter: /, ''), ''));
+    figures.push(
+      figure(
+        BENCH,
+        'webgpu_adapter',
+        (
+          (await page
+            .getByTestId('adapter-info')
+            .textContent()
+            .catch(() => null)) ?? 'none'
+        ).replace(/^Adapter: /, ''),
+        '',
+      ),
+    );
     await page.getByRole('button', { name: 'Inspect' }).click();
     await page.getByTestId('checkpoint-summary').waitFor();
 

@@ -13,12 +13,17 @@ const TARGET_LIMIT_S = Number(process.env.BENCH_TARGET_TIMEOUT_S ?? 900);
 function withinLimit<T>(p: Promise<T>, target: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${target} ran past ${TARGET_LIMIT_S} s (BENCH_TARGET_TIMEOUT_S)`)), TARGET_LIMIT_S * 1000);
+    timer = setTimeout(
+      () => reject(new Error(`${target} ran past ${TARGET_LIMIT_S} s (BENCH_TARGET_TIMEOUT_S)`)),
+      TARGET_LIMIT_S * 1000,
+    );
   });
   return Promise.race([p, limit]).finally(() => clearTimeout(timer));
 }
 
-console.error(`# machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
+console.error(
+  `# machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`,
+);
 const all: Figure[] = [];
 for (const t of selected) {
   const file = new URL(`./${t}.ts`, import.meta.url);
@@ -36,7 +41,14 @@ for (const t of selected) {
     }
     console.error(`# ${t}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } catch (err) {
-    const f: Figure = { bench: t, metric: 'error', value: String((err as Error).message ?? err), unit: '', target: null, ok: false };
+    const f: Figure = {
+      bench: t,
+      metric: 'error',
+      value: String((err as Error).message ?? err),
+      unit: '',
+      target: null,
+      ok: false,
+    };
     all.push(f);
     console.log(JSON.stringify(f));
   }

@@ -23,12 +23,22 @@ export interface ServerProcess {
 
 const CLOCK_TICKS = 100;
 
-export async function startServerProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startServerProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited (${code}): ${stderr}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}): ${stderr}`))),
+  );
   exited.catch(() => {});
   const next = async (what: string): Promise<string> => {
     const r = await Promise.race([lines.next(), exited]);

@@ -19,7 +19,9 @@ async function probe(url: string): Promise<number[]> {
   const lat: number[] = [];
   for (let i = 0; i < PROBES; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${url}/api/settings/webhooks`, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
+    const res = await fetch(`${url}/api/settings/webhooks`, {
+      headers: { authorization: `Bearer ${TOKENS.aliceWrite}` },
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`GET /api/settings/webhooks answered ${res.status}`);
     lat.push(performance.now() - t0);
@@ -35,25 +37,52 @@ export async function deliveryFigures(): Promise<Figure[]> {
   receiver.add(() => new Promise(() => {}), 'hang');
   const receiverHttp = await receiver.listen(0);
   const call = (path: string, body: unknown) =>
-    fetch(`${hubHttp.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.aliceWrite}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${hubHttp.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.aliceWrite}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   try {
-    const created = await call('/api/settings/webhooks', { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: `${receiverHttp.url}/webhooks/hang`, secret: 's' });
+    const created = await call('/api/settings/webhooks', {
+      watched: [{ type: 'user', name: 'alice' }],
+      domains: ['repo'],
+      url: `${receiverHttp.url}/webhooks/hang`,
+      secret: 's',
+    });
     if (created.status !== 200) throw new Error(`creating the webhook answered ${created.status}`);
     const baseline = await probe(hubHttp.url);
 
     const emitMs: number[] = [];
     for (let i = 0; i < HUNG_EVENTS; i++) {
       const t0 = performance.now();
-      const res = await call('/api/_mock/events', { repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' });
+      const res = await call('/api/_mock/events', {
+        repo: { type: 'model', name: 'alice/m' },
+        scope: 'repo',
+        action: 'update',
+      });
       await res.arrayBuffer();
       emitMs.push(performance.now() - t0);
     }
     const during = await probe(hubHttp.url);
     return [
-      figure('webhooks', 'hub: POST /api/_mock/events to a receiver that never answers, median', median(emitMs), 'ms', { op: '<', value: 50 }),
+      figure('webhooks', 'hub: POST /api/_mock/events to a receiver that never answers, median', median(emitMs), 'ms', {
+        op: '<',
+        value: 50,
+      }),
       figure('webhooks', 'hub: GET /api/settings/webhooks p50, no delivery in flight', median(baseline), 'ms'),
-      figure('webhooks', `hub: GET /api/settings/webhooks p50 with ${HUNG_EVENTS} deliveries hanging`, median(during), 'ms', { op: '<', value: 50 }),
-      figure('webhooks', `hub: GET /api/settings/webhooks p99 with ${HUNG_EVENTS} deliveries hanging`, percentile(during, 0.99), 'ms'),
+      figure(
+        'webhooks',
+        `hub: GET /api/settings/webhooks p50 with ${HUNG_EVENTS} deliveries hanging`,
+        median(during),
+        'ms',
+        { op: '<', value: 50 },
+      ),
+      figure(
+        'webhooks',
+        `hub: GET /api/settings/webhooks p99 with ${HUNG_EVENTS} deliveries hanging`,
+        percentile(during, 0.99),
+        'ms',
+      ),
     ];
   } finally {
     // Closing the receiver ends the hung deliveries (they fail), then the hub goes.

@@ -8,14 +8,17 @@ import { createWebhooksServer } from '../src/webhooks/server.ts';
 
 const calls = new Map<string, number>();
 // Setup messages go to stderr: stdout carries only the protocol.
-const server = createWebhooksServer({ logger: { info: (m) => console.error(m), warn: (m) => console.error(m), error: (m) => console.error(m) } });
+const server = createWebhooksServer({
+  logger: { info: (m) => console.error(m), warn: (m) => console.error(m), error: (m) => console.error(m) },
+});
 // The server itself only requires `event` and `repo` objects (newer hub payloads must get through);
 // the peer's pydantic model checks every field of the v3 payload. So that both do the same work per
 // delivery, this handler validates the whole v3 payload too, as a handler wanting typed fields would
 // (refusing unknown fields, which pydantic ignores; the bench payload has none).
 server.add((received) => {
   const parsed = webhookPayloadSchema.safeParse(received);
-  if (!parsed.success) return Response.json({ error: 'Not a v3 webhook payload.', issues: parsed.error.issues }, { status: 422 });
+  if (!parsed.success)
+    return Response.json({ error: 'Not a v3 webhook payload.', issues: parsed.error.issues }, { status: 422 });
   const id = parsed.data.repo.headSha ?? '';
   calls.set(id, (calls.get(id) ?? 0) + 1);
   return { ok: true };

@@ -94,9 +94,24 @@ const PEERS = [
 export default async function run(): Promise<Figure[]> {
   const python = ensurePythonWebStack();
   const env = { WEBHOOK_SECRET: SECRET };
-  const servers = [await startServerProcess('receiver', process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./webhooks-receiver.ts', import.meta.url))], env)];
+  const servers = [
+    await startServerProcess(
+      'receiver',
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./webhooks-receiver.ts', import.meta.url))],
+      env,
+    ),
+  ];
   try {
-    for (const p of PEERS) servers.push(await startServerProcess(p.name, python, [fileURLToPath(new URL('./webhooks-peer.py', import.meta.url)), ...p.args], env));
+    for (const p of PEERS)
+      servers.push(
+        await startServerProcess(
+          p.name,
+          python,
+          [fileURLToPath(new URL('./webhooks-peer.py', import.meta.url)), ...p.args],
+          env,
+        ),
+      );
   } catch (e) {
     await Promise.all(servers.map((s) => s.stop()));
     throw e;
@@ -111,7 +126,8 @@ export default async function run(): Promise<Figure[]> {
       await t.server.reset();
     }
     // Rotate which server goes first, so drift in the machine's load falls on all alike.
-    for (let i = 0; i < REPS; i++) for (let j = 0; j < tallies.length; j++) await measure(tallies[(i + j) % tallies.length]!);
+    for (let i = 0; i < REPS; i++)
+      for (let j = 0; j < tallies.length; j++) await measure(tallies[(i + j) % tallies.length]!);
     for (const t of tallies) counts.push(await t.server.stats());
   } finally {
     await Promise.all(tallies.map((t) => t.server.stop()));
@@ -121,25 +137,85 @@ export default async function run(): Promise<Figure[]> {
   const versions = peerVersions(python);
   const runs = `median of ${REPS} x ${PER_REP}, ${CONNECTIONS} connections, loopback, rotating order`;
   const ratio = (a: number[], b: number[]) => Number((median(a) / median(b)).toFixed(2));
-  const who = (t: Tally) => (t.server.name === 'receiver' ? 'receiving server' : PEERS.find((p) => p.name === t.server.name)!.label);
+  const who = (t: Tally) =>
+    t.server.name === 'receiver' ? 'receiving server' : PEERS.find((p) => p.name === t.server.name)!.label;
   return [
-    figure('webhooks', `receiving server (Hono, own process; handler validates the v3 payload): deliveries per second (${runs})`, Math.round(median(o.rates)), 'req/s', { op: '>=', value: 2000 }),
-    figure('webhooks', `peer (${versions}; huggingface_hub WebhooksServer route, one worker) on uvloop + httptools: deliveries per second (same load)`, Math.round(median(p.rates)), 'req/s'),
-    figure('webhooks', 'peer on asyncio + h11 (Debian python3-uvicorn; a plain pip uvicorn, as gradio requires it): deliveries per second (same load)', Math.round(median(h.rates)), 'req/s'),
-    figure('webhooks', 'receiving server / peer on asyncio + h11 (Debian python3-uvicorn), deliveries per second (ratio of medians)', ratio(o.rates, h.rates), 'x', { op: '>=', value: TARGET_RATIO }),
-    figure('webhooks', 'receiving server / peer on uvloop + httptools (uvicorn[standard]), deliveries per second (ratio of medians)', ratio(o.rates, p.rates), 'x'),
+    figure(
+      'webhooks',
+      `receiving server (Hono, own process; handler validates the v3 payload): deliveries per second (${runs})`,
+      Math.round(median(o.rates)),
+      'req/s',
+      { op: '>=', value: 2000 },
+    ),
+    figure(
+      'webhooks',
+      `peer (${versions}; huggingface_hub WebhooksServer route, one worker) on uvloop + httptools: deliveries per second (same load)`,
+      Math.round(median(p.rates)),
+      'req/s',
+    ),
+    figure(
+      'webhooks',
+      'peer on asyncio + h11 (Debian python3-uvicorn; a plain pip uvicorn, as gradio requires it): deliveries per second (same load)',
+      Math.round(median(h.rates)),
+      'req/s',
+    ),
+    figure(
+      'webhooks',
+      'receiving server / peer on asyncio + h11 (Debian python3-uvicorn), deliveries per second (ratio of medians)',
+      ratio(o.rates, h.rates),
+      'x',
+      { op: '>=', value: TARGET_RATIO },
+    ),
+    figure(
+      'webhooks',
+      'receiving server / peer on uvloop + httptools (uvicorn[standard]), deliveries per second (ratio of medians)',
+      ratio(o.rates, p.rates),
+      'x',
+    ),
     // Capacity independent of other work on the machine: the CPU time of each server process alone.
-    ...tallies.map((t) => figure('webhooks', `${who(t)}: deliveries per CPU-second of its process (median)`, Math.round(median(t.cpuRates)), 'req/cpu-s')),
-    figure('webhooks', 'receiving server / peer on asyncio + h11, deliveries per CPU-second (ratio of medians)', ratio(o.cpuRates, h.cpuRates), 'x', { op: '>=', value: TARGET_RATIO }),
-    figure('webhooks', 'receiving server / peer on uvloop + httptools, deliveries per CPU-second (ratio of medians)', ratio(o.cpuRates, p.cpuRates), 'x'),
-    figure('webhooks', `machine load average at start (1 min, ${os.cpus().length} cores)`, Number(loadAtStart.toFixed(2)), 'runnable'),
+    ...tallies.map((t) =>
+      figure(
+        'webhooks',
+        `${who(t)}: deliveries per CPU-second of its process (median)`,
+        Math.round(median(t.cpuRates)),
+        'req/cpu-s',
+      ),
+    ),
+    figure(
+      'webhooks',
+      'receiving server / peer on asyncio + h11, deliveries per CPU-second (ratio of medians)',
+      ratio(o.cpuRates, h.cpuRates),
+      'x',
+      { op: '>=', value: TARGET_RATIO },
+    ),
+    figure(
+      'webhooks',
+      'receiving server / peer on uvloop + httptools, deliveries per CPU-second (ratio of medians)',
+      ratio(o.cpuRates, p.cpuRates),
+      'x',
+    ),
+    figure(
+      'webhooks',
+      `machine load average at start (1 min, ${os.cpus().length} cores)`,
+      Number(loadAtStart.toFixed(2)),
+      'runnable',
+    ),
     ...tallies.flatMap((t, i) => {
       const c = counts[i]!;
       return [
         figure('webhooks', `${who(t)}: latency p99 (median of runs)`, median(t.p99s), 'ms'),
-        figure('webhooks', `${who(t)}: lost deliveries (sent without a handler call for its id, of ${t.sent} sent)`, t.sent - c.distinct, 'count', { op: '<=', value: 0 }),
+        figure(
+          'webhooks',
+          `${who(t)}: lost deliveries (sent without a handler call for its id, of ${t.sent} sent)`,
+          t.sent - c.distinct,
+          'count',
+          { op: '<=', value: 0 },
+        ),
         figure('webhooks', `${who(t)}: duplicated handler calls`, c.duplicated, 'count', { op: '<=', value: 0 }),
-        figure('webhooks', `${who(t)}: failed requests (non-2xx, errors, timeouts)`, t.failed, 'count', { op: '<=', value: 0 }),
+        figure('webhooks', `${who(t)}: failed requests (non-2xx, errors, timeouts)`, t.failed, 'count', {
+          op: '<=',
+          value: 0,
+        }),
       ];
     }),
     ...(await deliveryFigures()),

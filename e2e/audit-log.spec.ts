@@ -9,7 +9,8 @@ const rows = (page: Page) => page.getByTestId('audit-row');
 const EXPORT = /\/api\/organizations\/acme\/audit-log\/export/;
 
 /** Rows show while the export is still parsed; the whole export is in once the count says so. */
-const complete = (page: Page) => expect(page.locator('[data-testid="audit-count"][data-complete="true"]')).toBeVisible({ timeout: 60_000 });
+const complete = (page: Page) =>
+  expect(page.locator('[data-testid="audit-count"][data-complete="true"]')).toBeVisible({ timeout: 60_000 });
 
 async function openAcmeAuditLog(page: Page, search = '') {
   await signIn(page, TOKENS.aliceWrite, `/orgs/acme/audit-log${search}`);
@@ -17,7 +18,8 @@ async function openAcmeAuditLog(page: Page, search = '') {
   await complete(page);
 }
 
-const cellTexts = (page: Page, col: number) => rows(page).evaluateAll((els, c) => els.map((e) => e.children[c]!.textContent ?? ''), col);
+const cellTexts = (page: Page, col: number) =>
+  rows(page).evaluateAll((els, c) => els.map((e) => e.children[c]!.textContent ?? ''), col);
 
 test.describe('audit log', () => {
   test('shows the last 100,000 events in a virtualized grid that keeps few rows in the DOM', async ({ page }) => {
@@ -29,12 +31,16 @@ test.describe('audit log', () => {
     await complete(page);
     await expect(page.getByTestId('audit-count')).toHaveText(/^100,000 of 100,000 events/);
     // acme has 120,000 events: the export stopped at the cap, and the page says so.
-    await expect(page.getByTestId('audit-cap')).toHaveText('The newest 100,000 events; narrow the filter to see older ones.');
+    await expect(page.getByTestId('audit-cap')).toHaveText(
+      'The newest 100,000 events; narrow the filter to see older ones.',
+    );
     await expect(grid(page)).toHaveAttribute('aria-rowcount', '100001');
 
     let maxRows = 0;
     for (const frac of [0, 0.1, 0.37, 0.5, 0.82, 1]) {
-      await grid(page).evaluate((el, f) => { el.scrollTop = (el.scrollHeight - el.clientHeight) * f; }, frac);
+      await grid(page).evaluate((el, f) => {
+        el.scrollTop = (el.scrollHeight - el.clientHeight) * f;
+      }, frac);
       await page.waitForTimeout(100);
       maxRows = Math.max(maxRows, await rows(page).count());
     }
@@ -64,7 +70,8 @@ test.describe('audit log', () => {
     const drawer = page.getByRole('dialog');
     await expect(drawer).toBeVisible();
     await expect(drawer.getByTestId('event-message')).toHaveText(firstMessage!);
-    for (const label of ['Location', 'User agent', 'Token', 'OAuth app', 'IP', 'Author']) await expect(drawer.getByText(label, { exact: true })).toBeVisible();
+    for (const label of ['Location', 'User agent', 'Token', 'OAuth app', 'IP', 'Author'])
+      await expect(drawer.getByText(label, { exact: true })).toBeVisible();
     await expectAccessibleInBothThemes(page);
     await page.keyboard.press('Escape');
     await expect(drawer).toBeHidden();
@@ -86,7 +93,9 @@ test.describe('audit log', () => {
     const [type, count] = (await second.innerText()).split(/\s+/);
     await second.click();
     await expect(second).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByTestId('audit-count')).toHaveText(new RegExp(`^${count} of 100,000 events of type ${type!.replace(/\./g, '\\.')}`));
+    await expect(page.getByTestId('audit-count')).toHaveText(
+      new RegExp(`^${count} of 100,000 events of type ${type!.replace(/\./g, '\\.')}`),
+    );
     await expect(page).toHaveURL(new RegExp(`facet=${type}`));
     expect(new Set(await cellTexts(page, 1))).toEqual(new Set([type]));
   });
@@ -133,7 +142,10 @@ test.describe('audit log', () => {
     const body = await res.text();
     await expect(rows(page).first()).toBeVisible();
     await complete(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Download/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /^Download/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(expected);
     expect(await readFile((await download.path())!, 'utf8')).toBe(body);
   });
@@ -164,14 +176,18 @@ test.describe('audit log', () => {
 
   test('explains the plan gate on a free organization', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/orgs/freeorg/audit-log');
-    await expect(page.getByTestId('gate-panel')).toContainText('The audit log needs the Team or Enterprise plan; freeorg is on Free.');
+    await expect(page.getByTestId('gate-panel')).toContainText(
+      'The audit log needs the Team or Enterprise plan; freeorg is on Free.',
+    );
     await expect(page.getByTestId('error-panel')).toHaveCount(0);
     await expectAccessibleInBothThemes(page);
   });
 
   test('explains the role gate the hub answers with 403', async ({ page }) => {
     await signIn(page, TOKENS.bobWrite, '/orgs/acme/audit-log');
-    await expect(page.getByTestId('gate-panel')).toContainText('Only organization admins can export the audit log; your role in acme is read.');
+    await expect(page.getByTestId('gate-panel')).toContainText(
+      'Only organization admins can export the audit log; your role in acme is read.',
+    );
   });
 
   test('an invalid q in the URL is explained, and clearing it recovers', async ({ page }) => {

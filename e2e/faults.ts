@@ -15,7 +15,8 @@ export async function breakHub(page: Page, url: string | RegExp, fault: HubFault
     if (!broken || route.request().method() !== method) return route.fallback();
     served++;
     if (fault === 'timeout') return route.abort('timedout');
-    if (fault === 'malformed') return route.fulfill({ status: 200, contentType: 'application/json', body: '{"not json' });
+    if (fault === 'malformed')
+      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"not json' });
     return route.fulfill({
       status: 500,
       contentType: 'application/json',
@@ -36,7 +37,12 @@ export async function breakHub(page: Page, url: string | RegExp, fault: HubFault
  * kept): `edit` changes the body in place or returns a new one. Other methods, error answers and
  * requests `when` declines pass through untouched.
  */
-export async function rewriteHubJson<T>(page: Page, url: string | RegExp, edit: (body: T, request: Request) => T | void, when: (request: Request) => boolean = () => true) {
+export async function rewriteHubJson<T>(
+  page: Page,
+  url: string | RegExp,
+  edit: (body: T, request: Request) => T | void,
+  when: (request: Request) => boolean = () => true,
+) {
   await page.route(url, async (route) => {
     if (route.request().method() !== 'GET' || !when(route.request())) return route.fallback();
     try {

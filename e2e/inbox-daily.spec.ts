@@ -1,6 +1,12 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { rewriteHubJson } from './faults.ts';
-import { allNotifications, discussionIdOf, expectAccessibleInBothThemes, hubApi, type NotificationItem } from './page-checks.ts';
+import {
+  allNotifications,
+  discussionIdOf,
+  expectAccessibleInBothThemes,
+  hubApi,
+  type NotificationItem,
+} from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
 
 const rows = (page: Page) => page.getByTestId('notification-row');
@@ -16,7 +22,14 @@ function arrival(i: number) {
     read: false,
     discussionEventId: 'e'.repeat(24),
     repo: { type: 'model', name: 'acme/arrived-model' },
-    discussion: { num: 7, title: `Arrived while reading ${i}`, status: 'open', id, isPullRequest: false, participating: [] },
+    discussion: {
+      num: 7,
+      title: `Arrived while reading ${i}`,
+      status: 'open',
+      id,
+      isPullRequest: false,
+      participating: [],
+    },
   };
 }
 
@@ -31,7 +44,11 @@ async function deliverArrivals(page: Page, arrivals: object[]) {
     /\/api\/notifications(\?|$)/,
     (body) => {
       const n = arrivals.length;
-      return { ...body, notifications: [...arrivals, ...body.notifications].slice(0, 20), count: { view: body.count.view + n, unread: body.count.unread + n, all: body.count.all + n } };
+      return {
+        ...body,
+        notifications: [...arrivals, ...body.notifications].slice(0, 20),
+        count: { view: body.count.view + n, unread: body.count.unread + n, all: body.count.all + n },
+      };
     },
     firstPage,
   );
@@ -47,7 +64,10 @@ test.describe('inbox, daily use', () => {
     await expect(page).toHaveTitle(`(${count.unread}) Settings · Hub Console`);
 
     await page.getByRole('link', { name: /^Inbox/ }).click();
-    const id = await page.locator('[data-testid="notification-row"][data-read="false"]').first().getAttribute('data-id');
+    const id = await page
+      .locator('[data-testid="notification-row"][data-read="false"]')
+      .first()
+      .getAttribute('data-id');
     try {
       await page.locator(`[data-id="${id}"]`).getByRole('checkbox').check();
       await page.getByRole('button', { name: 'Mark read', exact: true }).click();
@@ -58,7 +78,10 @@ test.describe('inbox, daily use', () => {
     }
   });
 
-  test('"Mark all as read" marks exactly the filtered view in one call, and Undo restores exactly', async ({ page, request }) => {
+  test('"Mark all as read" marks exactly the filtered view in one call, and Undo restores exactly', async ({
+    page,
+    request,
+  }) => {
     const api = hubApi(request, TOKENS.aliceWrite);
     const before = await allNotifications(api);
     const matching = await allNotifications(api, 'mention=participating');
@@ -69,7 +92,10 @@ test.describe('inbox, daily use', () => {
       await signIn(page, TOKENS.aliceWrite, '/inbox?mention=participating');
       await expect(rows(page).first()).toBeVisible();
       const marks: { url: URL; body: unknown }[] = [];
-      page.on('request', (r) => r.url().includes('/mark-as-read') && marks.push({ url: new URL(r.url()), body: r.postDataJSON() }));
+      page.on(
+        'request',
+        (r) => r.url().includes('/mark-as-read') && marks.push({ url: new URL(r.url()), body: r.postDataJSON() }),
+      );
 
       await page.getByRole('button', { name: 'Mark all as read' }).click();
       await expect(page.getByTestId('mark-all-status')).toHaveText(`Marked ${unreadMatching.length} as read.`);
@@ -79,7 +105,8 @@ test.describe('inbox, daily use', () => {
       expect(marks[0]!.body).toEqual({ discussionIds: [], read: true });
       const after = readState(await allNotifications(api));
       const matchingIds = new Set(matching.map(discussionIdOf));
-      for (const n of before) expect(after[discussionIdOf(n)], discussionIdOf(n)).toBe(matchingIds.has(discussionIdOf(n)) ? true : n.read);
+      for (const n of before)
+        expect(after[discussionIdOf(n)], discussionIdOf(n)).toBe(matchingIds.has(discussionIdOf(n)) ? true : n.read);
       await expectAccessibleInBothThemes(page);
 
       await page.getByRole('button', { name: 'Undo' }).click();
@@ -99,7 +126,9 @@ test.describe('inbox, daily use', () => {
     }
   });
 
-  test('new notifications appear as a banner on focus and every minute; the rows stay put until shown', async ({ page }) => {
+  test('new notifications appear as a banner on focus and every minute; the rows stay put until shown', async ({
+    page,
+  }) => {
     await page.clock.install();
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     await expect(rows(page)).toHaveCount(20);
@@ -127,18 +156,38 @@ test.describe('inbox, daily use', () => {
     await expect(page.getByTestId('new-notifications')).toHaveCount(0);
   });
 
-  test('each notification links to its place on the hub, a repo comment to the comment itself', async ({ page, request, baseURL }) => {
-    type Listed = NotificationItem & { discussionEventId?: string; repo?: { type: string; name: string }; discussion?: { id: string; num: number }; post?: { id: string; authorName: string; slug: string } };
+  test('each notification links to its place on the hub, a repo comment to the comment itself', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    type Listed = NotificationItem & {
+      discussionEventId?: string;
+      repo?: { type: string; name: string };
+      discussion?: { id: string; num: number };
+      post?: { id: string; authorName: string; slug: string };
+    };
     const origin = new URL(baseURL!).origin;
-    const { notifications } = await hubApi(request, TOKENS.aliceWrite).get<{ notifications: Listed[] }>('/api/notifications');
+    const { notifications } = await hubApi(request, TOKENS.aliceWrite).get<{ notifications: Listed[] }>(
+      '/api/notifications',
+    );
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     await expect(rows(page)).toHaveCount(20);
-    const prefix: Record<string, string> = { model: '', dataset: 'datasets/', space: 'spaces/', bucket: 'buckets/', kernel: 'kernels/' };
+    const prefix: Record<string, string> = {
+      model: '',
+      dataset: 'datasets/',
+      space: 'spaces/',
+      bucket: 'buckets/',
+      kernel: 'kernels/',
+    };
     let checked = 0;
     for (const n of notifications) {
       const link = page.locator(`[data-testid="notification-row"][data-id="${discussionIdOf(n)}"] a[data-open]`);
       if (n.repo && n.discussion && n.discussionEventId) {
-        await expect(link).toHaveAttribute('href', `${origin}/${prefix[n.repo.type]}${n.repo.name}/discussions/${n.discussion.num}#${n.discussionEventId}`);
+        await expect(link).toHaveAttribute(
+          'href',
+          `${origin}/${prefix[n.repo.type]}${n.repo.name}/discussions/${n.discussion.num}#${n.discussionEventId}`,
+        );
         checked++;
       }
       if (n.post) {

@@ -20,15 +20,21 @@ test.describe('inbox', () => {
     const repoRow = page.locator('[data-testid="notification-row"][data-type="repo"]').first();
     await expect(repoRow.getByTestId('kind')).toHaveText(/Pull request|Discussion/);
     await expect(repoRow.getByTestId('status')).toHaveText(/draft|open|closed|merged/);
-    await expect(page.locator('[data-testid="notification-row"][data-type="paper"]').first().getByTestId('kind')).toHaveText('Paper');
-    await expect(page.locator('[data-testid="notification-row"][data-type="community_blog"]').first().getByTestId('kind')).toHaveText('Community blog');
+    await expect(
+      page.locator('[data-testid="notification-row"][data-type="paper"]').first().getByTestId('kind'),
+    ).toHaveText('Paper');
+    await expect(
+      page.locator('[data-testid="notification-row"][data-type="community_blog"]').first().getByTestId('kind'),
+    ).toHaveText('Community blog');
     await expect(rows(page).first().getByTestId('participants')).toHaveAttribute('aria-label', /^Participants: /);
     // Unread markers exactly on the unread rows.
     const unreadRows = page.locator('[data-testid="notification-row"][data-read="false"]');
     await expect(unreadRows.first()).toBeVisible();
     expect(await unreadRows.count()).toBe(await page.getByTestId('unread-marker').count());
     expect(Number(await page.getByTestId('count-all').textContent())).toBeGreaterThanOrEqual(60);
-    expect(Number(await page.getByTestId('count-view').textContent())).toBe(Number(await page.getByTestId('count-all').textContent()));
+    expect(Number(await page.getByTestId('count-view').textContent())).toBe(
+      Number(await page.getByTestId('count-all').textContent()),
+    );
   });
 
   test('renders the XSS seed title as literal text', async ({ page }) => {
@@ -89,17 +95,32 @@ test.describe('inbox', () => {
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     const seen: string[] = [];
     page.on('request', (r) => r.url().includes('/api/notifications') && seen.push(r.url()));
-    const q = 'readStatus=unread&repoType=dataset&repoName=a%2Fb&postAuthor=dave&paperId=p1&articleId=a1&mention=participating&lastUpdate=2030-01-01T00%3A00%3A00.000Z';
+    const q =
+      'readStatus=unread&repoType=dataset&repoName=a%2Fb&postAuthor=dave&paperId=p1&articleId=a1&mention=participating&lastUpdate=2030-01-01T00%3A00%3A00.000Z';
     await page.goto(`/inbox?${q}`);
     await expect(page.getByTestId('empty-state')).toBeVisible();
     const sent = new URL(seen.at(-1)!).searchParams;
-    expect(Object.fromEntries(sent)).toMatchObject({ readStatus: 'unread', repoType: 'dataset', repoName: 'a/b', postAuthor: 'dave', paperId: 'p1', articleId: 'a1', mention: 'participating', lastUpdate: '2030-01-01T00:00:00.000Z' });
+    expect(Object.fromEntries(sent)).toMatchObject({
+      readStatus: 'unread',
+      repoType: 'dataset',
+      repoName: 'a/b',
+      postAuthor: 'dave',
+      paperId: 'p1',
+      articleId: 'a1',
+      mention: 'participating',
+      lastUpdate: '2030-01-01T00:00:00.000Z',
+    });
     await expect(page.getByLabel('Post author')).toHaveValue('dave');
     await expect(page.getByLabel('Mention')).toHaveValue('participating');
   });
 
   test('paginates with p, the next page fetched ahead', async ({ page }) => {
-    const prefetched = page.waitForRequest((r) => r.method() === 'GET' && new URL(r.url()).pathname === '/api/notifications' && new URL(r.url()).searchParams.get('p') === '1');
+    const prefetched = page.waitForRequest(
+      (r) =>
+        r.method() === 'GET' &&
+        new URL(r.url()).pathname === '/api/notifications' &&
+        new URL(r.url()).searchParams.get('p') === '1',
+    );
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     await prefetched;
     const firstTitle = await rows(page).first().getByTestId('notification-title').textContent();
@@ -137,7 +158,10 @@ test.describe('inbox', () => {
       await (await popup).close();
       await expect(row).toHaveAttribute('data-read', 'true');
     } finally {
-      await hubApi(request, TOKENS.aliceWrite).send('POST', '/api/notifications/mark-as-read', { discussionIds: [id], read: false });
+      await hubApi(request, TOKENS.aliceWrite).send('POST', '/api/notifications/mark-as-read', {
+        discussionIds: [id],
+        read: false,
+      });
     }
   });
 
@@ -147,7 +171,12 @@ test.describe('inbox', () => {
     const held = new Promise<void>((r) => (release = r));
     await page.route('**/api/notifications/mark-as-read**', async (route) => {
       await held;
-      await route.fulfill({ status: 500, contentType: 'application/json', headers: { 'x-request-id': 'req-rollback-1' }, body: JSON.stringify({ error: 'database on fire' }) });
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        headers: { 'x-request-id': 'req-rollback-1' },
+        body: JSON.stringify({ error: 'database on fire' }),
+      });
     });
     const row = await firstUnread(page);
     await row.getByRole('checkbox').check();
@@ -191,7 +220,10 @@ test.describe('inbox', () => {
     await expect(row).toHaveCount(0);
   });
 
-  test('a notification deleted elsewhere in the meantime does not fail a bulk action on the rest', async ({ page, request }) => {
+  test('a notification deleted elsewhere in the meantime does not fail a bulk action on the rest', async ({
+    page,
+    request,
+  }) => {
     // carol's inbox: nothing else in the suite changes it.
     const api = hubApi(request, TOKENS.carolFine);
     await signIn(page, TOKENS.carolFine, '/inbox?readStatus=unread');
@@ -200,7 +232,8 @@ test.describe('inbox', () => {
     const all = Number(await page.getByTestId('count-all').textContent());
     await api.send('DELETE', '/api/notifications', { discussionIds: [gone] });
     try {
-      for (const id of [gone, kept]) await page.locator(`[data-testid="notification-row"][data-id="${id}"]`).getByRole('checkbox').check();
+      for (const id of [gone, kept])
+        await page.locator(`[data-testid="notification-row"][data-id="${id}"]`).getByRole('checkbox').check();
       await page.getByRole('button', { name: 'Mark read', exact: true }).click();
       // The hub ignores the id it no longer has and marks the other; the refetch drops the stale row.
       await expect(page.locator(`[data-testid="notification-row"][data-id="${kept}"]`)).toHaveCount(0);
@@ -213,7 +246,10 @@ test.describe('inbox', () => {
     }
   });
 
-  test('"all matching the filters" marks exactly the matching notifications, then restores', async ({ page, request }) => {
+  test('"all matching the filters" marks exactly the matching notifications, then restores', async ({
+    page,
+    request,
+  }) => {
     const api = hubApi(request, TOKENS.aliceWrite);
     const everything = await allNotifications(api);
     const matching = await allNotifications(api, 'mention=participating');
@@ -223,7 +259,9 @@ test.describe('inbox', () => {
       await page.getByLabel('Select all on this page').check();
       await expect(page.getByTestId('selection-summary')).toHaveText('20 selected');
       await page.getByRole('button', { name: `Select all ${matching.length} matching the filters` }).click();
-      await expect(page.getByTestId('selection-summary')).toHaveText(`All ${matching.length} matching the filters selected`);
+      await expect(page.getByTestId('selection-summary')).toHaveText(
+        `All ${matching.length} matching the filters selected`,
+      );
       const sent = page.waitForRequest((r) => r.url().includes('/mark-as-read'));
       await page.getByRole('button', { name: 'Mark read', exact: true }).click();
       const url = new URL((await sent).url());
@@ -239,11 +277,14 @@ test.describe('inbox', () => {
       }
     } finally {
       const unreadBefore = everything.filter((n) => !n.read).map(discussionIdOf);
-      if (unreadBefore.length) await api.send('POST', '/api/notifications/mark-as-read', { discussionIds: unreadBefore, read: false });
+      if (unreadBefore.length)
+        await api.send('POST', '/api/notifications/mark-as-read', { discussionIds: unreadBefore, read: false });
     }
   });
 
-  test('deleting "all matching the filters" sends applyToAll with the filters (answered by the route, hub untouched)', async ({ page }) => {
+  test('deleting "all matching the filters" sends applyToAll with the filters (answered by the route, hub untouched)', async ({
+    page,
+  }) => {
     await signIn(page, TOKENS.aliceWrite, '/inbox?mention=participating');
     const matching = Number(await page.getByTestId('count-view').textContent());
     let sent: { url: URL; body: unknown } | null = null;
@@ -358,7 +399,10 @@ test.describe('inbox', () => {
     page.on('framenavigated', (f) => urls.push(f.url()));
     await signIn(page, TOKENS.aliceWrite, '/inbox?readStatus=unread');
     await expect(rows(page).first()).toBeVisible();
-    await page.getByRole('button', { name: 'Next →' }).click().catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Next →' })
+      .click()
+      .catch(() => undefined);
     for (const u of urls) expect(u).not.toContain(TOKENS.aliceWrite);
     for (const l of lines) expect(l).not.toContain(TOKENS.aliceWrite);
   });

@@ -26,7 +26,11 @@ async function startWebhookJob(request: APIRequestContext, job: Record<string, u
     domains: ['repo'],
     job: { dockerImage: 'python:3.12', command: ['python', 'serve.py'], flavor: 't4-small', ...job },
   });
-  await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: repo }, scope: 'repo.content', action: 'update' });
+  await api.call('POST', '/api/_mock/events', {
+    repo: { type: 'model', name: repo },
+    scope: 'repo.content',
+    action: 'update',
+  });
   let jobId: string | undefined;
   await expect
     .poll(async () => {
@@ -35,7 +39,11 @@ async function startWebhookJob(request: APIRequestContext, job: Record<string, u
       return jobId;
     })
     .toMatch(/^[0-9a-f]{24}$/);
-  return { webhookId: webhook.id, jobId: jobId!, cleanup: () => api.call('DELETE', `/api/settings/webhooks/${webhook.id}`) };
+  return {
+    webhookId: webhook.id,
+    jobId: jobId!,
+    cleanup: () => api.call('DELETE', `/api/settings/webhooks/${webhook.id}`),
+  };
 }
 
 test.describe('jobs', () => {
@@ -54,7 +62,9 @@ test.describe('jobs', () => {
     await page.getByLabel('Stage').selectOption('ERROR');
     await expect(page).toHaveURL(/[?&]stage=ERROR/);
     await expect(rows(page)).toHaveCount(all.filter((j) => j.status.stage === 'ERROR').length);
-    expect(await page.getByTestId('job-stage').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')))).toEqual(Array(await rows(page).count()).fill('ERROR'));
+    expect(
+      await page.getByTestId('job-stage').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage'))),
+    ).toEqual(Array(await rows(page).count()).fill('ERROR'));
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     const label = page.getByLabel('Label', { exact: true });
@@ -97,7 +107,10 @@ test.describe('jobs', () => {
     await expect(page.getByTestId('volume-row')).toContainText(['model']);
   });
 
-  test('a webhook’s job: stages, access, volumes, secrets by name only, its payload, live logs, then cancel', async ({ page, request }) => {
+  test('a webhook’s job: stages, access, volumes, secrets by name only, its payload, live logs, then cancel', async ({
+    page,
+    request,
+  }) => {
     const started = await startWebhookJob(request, {
       environment: { LOG_LEVEL: 'debug', MOCK_JOB_RUN_SECONDS: '600' },
       secrets: { HF_TOKEN: SECRET_VALUE },
@@ -114,7 +127,10 @@ test.describe('jobs', () => {
     try {
       const { jobId, webhookId } = started;
       await signIn(page, TOKENS.aliceWrite, '/jobs');
-      await rows(page).filter({ has: page.getByRole('link', { name: `Job ${jobId}` }) }).getByRole('link').click();
+      await rows(page)
+        .filter({ has: page.getByRole('link', { name: `Job ${jobId}` }) })
+        .getByRole('link')
+        .click();
       await expect(page).toHaveURL(new RegExp(`/jobs/alice/${jobId}$`));
       await expect(page).toHaveTitle(new RegExp(`^(\\(\\d+\\) )?Job ${jobId} · Hub Console$`));
 
@@ -122,9 +138,15 @@ test.describe('jobs', () => {
       await expect(headerStage(page)).toHaveAttribute('data-stage', 'RUNNING');
       await expect(page.locator('[data-testid="timeline-step"][aria-current="step"]')).toContainText('Running');
 
-      await expect(page.getByTestId('expose-urls').getByRole('link')).toHaveText([`https://${jobId}--8080.jobs.mock-hub.test`, `https://${jobId}--7860.jobs.mock-hub.test`]);
+      await expect(page.getByTestId('expose-urls').getByRole('link')).toHaveText([
+        `https://${jobId}--8080.jobs.mock-hub.test`,
+        `https://${jobId}--7860.jobs.mock-hub.test`,
+      ]);
       await expect(page.getByTestId('ssh-command')).toHaveText(`ssh ${jobId}@ssh.mock-hub.test`);
-      await expect(page.getByTestId('volume-row')).toHaveText([/model\s*teamco\/base-model\s*\/model\s*main\s*read-only/, /bucket\s*alice\/e2e-out\s*\/out\s*—\s*read-write/]);
+      await expect(page.getByTestId('volume-row')).toHaveText([
+        /model\s*teamco\/base-model\s*\/model\s*main\s*read-only/,
+        /bucket\s*alice\/e2e-out\s*\/out\s*—\s*read-write/,
+      ]);
       await expect(page.getByTestId('job-environment')).toContainText('LOG_LEVEL');
       await expect(page.getByTestId('job-environment')).toContainText('HF_TOKEN');
       await expect(page.getByTestId('secret')).toHaveText('secret (value hidden)');
@@ -134,7 +156,10 @@ test.describe('jobs', () => {
 
       const payload = page.getByTestId('webhook-payload');
       await expect(payload).toContainText(`"id": "${webhookId}"`);
-      expect(JSON.parse((await payload.textContent())!)).toMatchObject({ event: { scope: 'repo.content', action: 'update' }, webhook: { id: webhookId } });
+      expect(JSON.parse((await payload.textContent())!)).toMatchObject({
+        event: { scope: 'repo.content', action: 'update' },
+        webhook: { id: webhookId },
+      });
       await expect(page.getByTestId('payload-webhook-link')).toHaveAttribute('href', `/webhooks/${webhookId}`);
 
       // Logs follow live: the banner and the command at once, more lines as the job writes them.
@@ -187,15 +212,26 @@ test.describe('jobs', () => {
     await expect(page.getByTestId('job-timeline')).toBeVisible();
   });
 
-  test('a hub whose Job also carries labels and initiator (the real hub’s does): the list and a job show as usual', async ({ page, request }) => {
+  test('a hub whose Job also carries labels and initiator (the real hub’s does): the list and a job show as usual', async ({
+    page,
+    request,
+  }) => {
     const all = await hub(request, TOKENS.aliceWrite).call<Job[]>('GET', '/api/jobs/alice');
     // huggingface_hub's JobInfo reads both fields (src/huggingface_hub/_jobs_api.py); the spec's Job has neither.
-    const richer = (j: Job & { createdBy: { id: string; name: string } }) => ({ ...j, labels: { team: 'ml' }, initiator: { type: 'user', id: j.createdBy.id, name: j.createdBy.name } });
-    let served = 0;
-    await rewriteHubJson<Parameters<typeof richer>[0] | Parameters<typeof richer>[0][]>(page, /\/api\/jobs\/alice(\/[0-9a-f]{24})?(\?.*)?$/, (body) => {
-      served++;
-      return Array.isArray(body) ? body.map(richer) : richer(body);
+    const richer = (j: Job & { createdBy: { id: string; name: string } }) => ({
+      ...j,
+      labels: { team: 'ml' },
+      initiator: { type: 'user', id: j.createdBy.id, name: j.createdBy.name },
     });
+    let served = 0;
+    await rewriteHubJson<Parameters<typeof richer>[0] | Parameters<typeof richer>[0][]>(
+      page,
+      /\/api\/jobs\/alice(\/[0-9a-f]{24})?(\?.*)?$/,
+      (body) => {
+        served++;
+        return Array.isArray(body) ? body.map(richer) : richer(body);
+      },
+    );
     await signIn(page, TOKENS.aliceWrite, '/jobs');
     await expect(rows(page)).toHaveCount(all.length);
     await rows(page).first().getByRole('link').click();
@@ -205,7 +241,10 @@ test.describe('jobs', () => {
   });
 
   test('a failed attempt is retried: the page shows the retry, then the job completes', async ({ page, request }) => {
-    const started = await startWebhookJob(request, { environment: { MOCK_JOB_FAIL_ATTEMPTS: '1', MOCK_JOB_RUN_SECONDS: '1', MOCK_JOB_SCHEDULE_SECONDS: '0.5' }, attempts: 2 });
+    const started = await startWebhookJob(request, {
+      environment: { MOCK_JOB_FAIL_ATTEMPTS: '1', MOCK_JOB_RUN_SECONDS: '1', MOCK_JOB_SCHEDULE_SECONDS: '0.5' },
+      attempts: 2,
+    });
     try {
       await signIn(page, TOKENS.aliceWrite, `/jobs/alice/${started.jobId}`);
       await expect(headerStage(page)).toHaveAttribute('data-stage', 'COMPLETED', { timeout: 30_000 });

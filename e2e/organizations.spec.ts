@@ -25,7 +25,10 @@ function countGroupWrites(page: Page) {
 
 test.describe('organizations', () => {
   test('lists resource groups and shows one with users, roles, resources and auto-join', async ({ page, request }) => {
-    const groups = await hub(request, TOKENS.aliceWrite).call<Group[]>('GET', '/api/organizations/acme/resource-groups');
+    const groups = await hub(request, TOKENS.aliceWrite).call<Group[]>(
+      'GET',
+      '/api/organizations/acme/resource-groups',
+    );
     await signIn(page, TOKENS.aliceWrite, '/orgs/acme');
     await expect(groupButtons(page)).toHaveCount(groups.length);
     const g = groups.find((x) => x.users.length > 0)!;
@@ -34,7 +37,8 @@ test.describe('organizations', () => {
     await expect(detail(page).getByRole('heading', { name: g.name })).toBeVisible();
     await expect(detail(page).getByTestId('auto-join')).toContainText('Auto-join');
     const users = detail(page).getByRole('table', { name: 'Users' });
-    for (const u of g.users) await expect(users.getByRole('row', { name: new RegExp(`^${u.name} `) })).toContainText(u.role);
+    for (const u of g.users)
+      await expect(users.getByRole('row', { name: new RegExp(`^${u.name} `) })).toContainText(u.role);
     await expect(detail(page)).toContainText(`Resources (${g.resources.length})`);
     await expectAccessibleInBothThemes(page);
     // The selected group is part of the URL: reload shows it again.
@@ -51,11 +55,15 @@ test.describe('organizations', () => {
       const name = detail(page).getByLabel('Name');
       await name.fill('x'.repeat(201));
       await expect(name).toHaveAttribute('aria-invalid', 'true');
-      await expect(detail(page).getByRole('alert').filter({ hasText: 'name must be 1 to 200 characters' })).toBeVisible();
+      await expect(
+        detail(page).getByRole('alert').filter({ hasText: 'name must be 1 to 200 characters' }),
+      ).toBeVisible();
       await detail(page).getByRole('button', { name: 'Save' }).click();
       await expect(name).toBeFocused();
       await detail(page).getByLabel('Description').fill('d'.repeat(501));
-      await expect(detail(page).getByRole('alert').filter({ hasText: 'description must be at most 500 characters' })).toBeVisible();
+      await expect(
+        detail(page).getByRole('alert').filter({ hasText: 'description must be at most 500 characters' }),
+      ).toBeVisible();
       expect(writes()).toBe(0);
 
       await name.fill(`${g!.name} (renamed)`);
@@ -66,7 +74,10 @@ test.describe('organizations', () => {
       const after = await api.call<Group>('GET', `/api/organizations/acme/resource-groups/${g!.id}`);
       expect(after.name).toBe(`${g!.name} (renamed)`);
     } finally {
-      await api.call('PATCH', `/api/organizations/acme/resource-groups/${g!.id}`, { name: g!.name, description: g!.description ?? '' });
+      await api.call('PATCH', `/api/organizations/acme/resource-groups/${g!.id}`, {
+        name: g!.name,
+        description: g!.description ?? '',
+      });
     }
   });
 
@@ -74,7 +85,11 @@ test.describe('organizations', () => {
     const [g] = await hub(request, TOKENS.aliceWrite).call<Group[]>('GET', '/api/organizations/acme/resource-groups');
     await page.route(`**/api/organizations/acme/resource-groups/${g!.id}`, (route) =>
       route.request().method() === 'PATCH'
-        ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'body.name: a resource group with this name already exists' }) })
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'body.name: a resource group with this name already exists' }),
+          })
         : route.fallback(),
     );
     await signIn(page, TOKENS.aliceWrite, `/orgs/acme/resource-groups/${g!.id}`);
@@ -95,7 +110,9 @@ test.describe('organizations', () => {
     await form.getByLabel('Name').fill(name);
     await form.getByRole('button', { name: 'Create group' }).click();
     await expect(detail(page).getByRole('heading', { name })).toBeVisible();
-    expect((await api.call<Group[]>('GET', '/api/organizations/teamco/resource-groups')).some((g) => g.name === name)).toBe(true);
+    expect(
+      (await api.call<Group[]>('GET', '/api/organizations/teamco/resource-groups')).some((g) => g.name === name),
+    ).toBe(true);
 
     await detail(page).getByRole('button', { name: 'Delete group' }).click();
     const dialog = page.getByRole('dialog', { name: `Delete ${name}?` });
@@ -104,7 +121,9 @@ test.describe('organizations', () => {
     await detail(page).getByRole('button', { name: 'Delete group' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect(groupButtons(page).filter({ hasText: name })).toHaveCount(0);
-    expect((await api.call<Group[]>('GET', '/api/organizations/teamco/resource-groups')).some((g) => g.name === name)).toBe(false);
+    expect(
+      (await api.call<Group[]>('GET', '/api/organizations/teamco/resource-groups')).some((g) => g.name === name),
+    ).toBe(false);
   });
 
   test('a failed delete keeps the group and says why', async ({ page, request }) => {
@@ -112,7 +131,11 @@ test.describe('organizations', () => {
     const [g] = await api.call<Group[]>('GET', '/api/organizations/acme/resource-groups');
     await page.route(`**/api/organizations/acme/resource-groups/${g!.id}`, (route) =>
       route.request().method() === 'DELETE'
-        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'injected delete failure' }) })
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'injected delete failure' }),
+          })
         : route.fallback(),
     );
     await signIn(page, TOKENS.aliceWrite, `/orgs/acme/resource-groups/${g!.id}`);
@@ -123,14 +146,20 @@ test.describe('organizations', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(groupButtons(page).filter({ hasText: g!.name })).toBeVisible();
     await expect(detail(page).getByRole('heading', { name: g!.name })).toBeVisible();
-    expect((await api.call<Group[]>('GET', '/api/organizations/acme/resource-groups')).some((x) => x.id === g!.id)).toBe(true);
+    expect(
+      (await api.call<Group[]>('GET', '/api/organizations/acme/resource-groups')).some((x) => x.id === g!.id),
+    ).toBe(true);
   });
 
   test('explains plan gates on a free organization instead of breaking', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/orgs/freeorg');
     const gates = page.getByTestId('gate-panel');
-    await expect(gates.filter({ hasText: 'Resource groups need the Team plan or higher; freeorg is on Free.' })).toBeVisible();
-    await expect(gates.filter({ hasText: 'Revoking member tokens needs the Enterprise plan; freeorg is on Free.' })).toBeVisible();
+    await expect(
+      gates.filter({ hasText: 'Resource groups need the Team plan or higher; freeorg is on Free.' }),
+    ).toBeVisible();
+    await expect(
+      gates.filter({ hasText: 'Revoking member tokens needs the Enterprise plan; freeorg is on Free.' }),
+    ).toBeVisible();
     await expect(page.getByTestId('error-panel')).toHaveCount(0);
     await expectAccessibleInBothThemes(page);
   });
@@ -146,10 +175,18 @@ test.describe('organizations', () => {
 
   test('token revoke: only Enterprise admins, with the reason shown otherwise', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/orgs/teamco');
-    await expect(page.getByTestId('gate-panel').filter({ hasText: 'Revoking member tokens needs the Enterprise plan; teamco is on Team.' })).toBeVisible();
+    await expect(
+      page
+        .getByTestId('gate-panel')
+        .filter({ hasText: 'Revoking member tokens needs the Enterprise plan; teamco is on Team.' }),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, TOKENS.bobWrite, '/orgs/acme');
-    await expect(page.getByTestId('gate-panel').filter({ hasText: 'Only organization admins can revoke member tokens; your role in acme is read.' })).toBeVisible();
+    await expect(
+      page
+        .getByTestId('gate-panel')
+        .filter({ hasText: 'Only organization admins can revoke member tokens; your role in acme is read.' }),
+    ).toBeVisible();
     await expect(page.getByTestId('manage-gate')).toContainText('Only organization admins');
   });
 
@@ -184,7 +221,10 @@ test.describe('organizations', () => {
   test('renders HTML in group names as text', async ({ page, request }) => {
     const api = hub(request, TOKENS.aliceWrite);
     const name = '<img src=x onerror="window.__xss=1">';
-    const g = await api.call<Group>('POST', '/api/organizations/teamco/resource-groups', { name, description: '<b>bold?</b>' });
+    const g = await api.call<Group>('POST', '/api/organizations/teamco/resource-groups', {
+      name,
+      description: '<b>bold?</b>',
+    });
     try {
       await signIn(page, TOKENS.aliceWrite, `/orgs/teamco/resource-groups/${g.id}`);
       await expect(detail(page).getByRole('heading', { name })).toBeVisible();

@@ -68,7 +68,9 @@ export async function allNotifications(api: ReturnType<typeof hubApi>, query = '
   const out: NotificationItem[] = [];
   for (let p = 0; ; p++) {
     const sep = query ? '&' : '';
-    const page = await api.get<{ notifications: NotificationItem[]; count: { view: number } }>(`/api/notifications?${query}${sep}p=${p}`);
+    const page = await api.get<{ notifications: NotificationItem[]; count: { view: number } }>(
+      `/api/notifications?${query}${sep}p=${p}`,
+    );
     out.push(...page.notifications);
     if (out.length >= page.count.view || page.notifications.length === 0) return out;
   }

@@ -31,8 +31,21 @@ let weightBytes = 0;
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   ({ weightBytes } = await generatedCheckpoint(DIR, CONFIG, { seed: 7, shards: 2 }));
-  server = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts', '--port', String(PORT), '--fresh', '--repo', `${REPO}=${DIR}`], { stdio: ['ignore', 'ignore', 'inherit'] });
-  await expect.poll(() => fetch(`http://127.0.0.1:${PORT}/api/health`).then((r) => r.ok, () => false), { timeout: 60_000 }).toBe(true);
+  server = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/serve.ts', '--port', String(PORT), '--fresh', '--repo', `${REPO}=${DIR}`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  await expect
+    .poll(
+      () =>
+        fetch(`http://127.0.0.1:${PORT}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
 });
 
 test.afterAll(() => {
@@ -59,7 +72,9 @@ test('a download stopped part way keeps its chunks: the page then offers only th
   expect(full).toBeGreaterThanOrEqual(500);
   await download.click();
   // the progress shows the three chunks while the fourth waits (progress that came in quick succession was dropped)
-  await expect.poll(async () => mb(await page.getByTestId('download-progress').textContent()), { timeout: 120_000 }).toBeGreaterThanOrEqual(3 * 67);
+  await expect
+    .poll(async () => mb(await page.getByTestId('download-progress').textContent()), { timeout: 120_000 })
+    .toBeGreaterThanOrEqual(3 * 67);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('preview-notice')).toHaveText('Download cancelled; nothing was loaded.');
   // at least two whole chunks were stored (the third may still have been moving into place)
@@ -111,7 +126,9 @@ test('a generated checkpoint of over 500 MB streams from a local folder into a W
   await context.close();
 });
 
-test('a weight chunk the hub refuses while the session reads it: the preview says the hub refused it', async ({ browser }) => {
+test('a weight chunk the hub refuses while the session reads it: the preview says the hub refused it', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
   const page = await context.newPage();

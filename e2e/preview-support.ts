@@ -12,7 +12,10 @@ export async function openPreview(page: Page, repoId: string, provider: 'auto' |
 
 /** the output tensor through the page's own "Download output (.safetensors)" button */
 export async function downloadedOutput(page: Page): Promise<{ shape: number[]; data: Float32Array }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download output (.safetensors)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download output (.safetensors)' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('consisid-output.safetensors');
   const bytes = new Uint8Array(readFileSync(await download.path()));
   const f = parseSafetensors(bytes, 'consisid-output.safetensors');

@@ -2,7 +2,15 @@
 // and WASM, and agree with the Node path (model library + onnxruntime-node) on the same inputs.
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
-import { defaultSpec, forwardArgs, generateInputs, randomTensor, relativeError, type F32Tensor, type InputSpec } from '../src/features/preview/inputs.ts';
+import {
+  defaultSpec,
+  forwardArgs,
+  generateInputs,
+  randomTensor,
+  relativeError,
+  type F32Tensor,
+  type InputSpec,
+} from '../src/features/preview/inputs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';
 import { downloadedOutput, openPreview } from './preview-support.ts';
@@ -25,12 +33,21 @@ interface Reference {
 const references = new Map<string, Promise<Reference>>();
 
 /** the Node path: the same checkpoint from the same hub, the same generated inputs, onnxruntime-node */
-function nodeReference(baseURL: string, repoId: string, override: Partial<InputSpec> = {}, text?: F32Tensor): Promise<Reference> {
+function nodeReference(
+  baseURL: string,
+  repoId: string,
+  override: Partial<InputSpec> = {},
+  text?: F32Tensor,
+): Promise<Reference> {
   const key = `${repoId} ${JSON.stringify(override)} ${text ? 'uploaded text' : ''}`;
   let r = references.get(key);
   if (!r) {
     r = (async () => {
-      const model = await ConsisIDTransformer3DModel.fromPretrained(repoId, { hubUrl: baseURL, subfolder: 'transformer', device: 'cpu' });
+      const model = await ConsisIDTransformer3DModel.fromPretrained(repoId, {
+        hubUrl: baseURL,
+        subfolder: 'transformer',
+        device: 'cpu',
+      });
       const spec = { ...defaultSpec(model.config), ...override };
       const inputs = generateInputs(model.config, spec);
       if (text) inputs.encoder_hidden_states = text;
@@ -55,7 +72,10 @@ async function runForward(page: Page, expectedProvider: 'webgpu' | 'wasm') {
 }
 
 async function expectMatchesReference(page: Page, ref: Reference, provider: string) {
-  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { shape: number[]; provider: string };
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as {
+    shape: number[];
+    provider: string;
+  };
   expect(summary.provider).toBe(provider);
   expect(summary.shape).toEqual(ref.shape);
   const out = await downloadedOutput(page);
@@ -64,9 +84,14 @@ async function expectMatchesReference(page: Page, ref: Reference, provider: stri
   expect(err, `${provider}: max|browser - node| / max|node| = ${err}`).toBeLessThanOrEqual(TOLERANCE);
 }
 
-const isWeightGet = (r: Request) => r.method() === 'GET' && /\/resolve\/[^/]+\/transformer\/diffusion_pytorch_model[^/]*\.safetensors$/.test(new URL(r.url()).pathname);
+const isWeightGet = (r: Request) =>
+  r.method() === 'GET' &&
+  /\/resolve\/[^/]+\/transformer\/diffusion_pytorch_model[^/]*\.safetensors$/.test(new URL(r.url()).pathname);
 
-test('tiny checkpoint: config, size and dtype before loading; WebGPU and WASM match the Node path', async ({ page, baseURL }) => {
+test('tiny checkpoint: config, size and dtype before loading; WebGPU and WASM match the Node path', async ({
+  page,
+  baseURL,
+}) => {
   const ref = nodeReference(baseURL!, TINY);
   await openPreview(page, TINY, 'auto');
   await expect(page.getByTestId('provider-reason')).toHaveText(/^WebGPU: adapter /);
@@ -147,9 +172,19 @@ test('uploaded text embeddings are used; a bad upload or repo gets a clear messa
   await openPreview(page, TINY, 'wasm');
   await inspect(page);
   const upload = page.getByLabel('Text embeddings');
-  await upload.setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSafetensors({ encoder_hidden_states: randomTensor(1, 'x', [1, 5, 7]) })) });
-  await expect(page.getByRole('alert').filter({ hasText: 'bad.safetensors: text embeddings must be (1, L, 32); got (1, 5, 7)' })).toBeVisible();
-  await upload.setInputFiles({ name: 'text.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSafetensors({ encoder_hidden_states: text })) });
+  await upload.setInputFiles({
+    name: 'bad.safetensors',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(writeSafetensors({ encoder_hidden_states: randomTensor(1, 'x', [1, 5, 7]) })),
+  });
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'bad.safetensors: text embeddings must be (1, L, 32); got (1, 5, 7)' }),
+  ).toBeVisible();
+  await upload.setInputFiles({
+    name: 'text.safetensors',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(writeSafetensors({ encoder_hidden_states: text })),
+  });
   await expect(page.getByLabel('Text length')).toHaveValue('5');
   await runForward(page, 'wasm');
   await expectMatchesReference(page, await ref, 'wasm');
@@ -159,7 +194,9 @@ test('uploaded text embeddings are used; a bad upload or repo gets a clear messa
   await expect(page.getByTestId('preview-error')).toContainText('config.json: not found on the hub (HTTP 404)');
 });
 
-test('weight precisions: sizes before loading, int8 runs on WASM, its error against float32 on request', async ({ page }) => {
+test('weight precisions: sizes before loading, int8 runs on WASM, its error against float32 on request', async ({
+  page,
+}) => {
   await openPreview(page, FACE, 'webgpu');
   // SwiftShader has no shader-f16: WebGPU keeps float32 and says why
   await expect(page.getByTestId('adapter-info')).toContainText('shader-f16 no');
@@ -169,7 +206,9 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   const weights = page.getByLabel('Weights');
   await expect(weights).toHaveValue('float32');
   const kb = async (precision: string) => {
-    const [, n, unit] = /\(([\d.]+) (B|KB|MB|GB)\)$/.exec((await weights.locator(`option[value="${precision}"]`).textContent())!.trim())!;
+    const [, n, unit] = /\(([\d.]+) (B|KB|MB|GB)\)$/.exec(
+      (await weights.locator(`option[value="${precision}"]`).textContent())!.trim(),
+    )!;
     return Number(n) * { B: 1e-3, KB: 1, MB: 1e3, GB: 1e6 }[unit as 'B']!;
   };
   const [f32, f16, int8, int4] = [await kb('float32'), await kb('float16'), await kb('int8'), await kb('int4')];
@@ -183,7 +222,10 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   await weights.selectOption('int8');
   await compare.check();
   await runForward(page, 'wasm');
-  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { weights: string; errorVsFloat32: number };
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as {
+    weights: string;
+    errorVsFloat32: number;
+  };
   expect(summary.weights).toBe('int8');
   // the model's stated int8 tolerance (src/model/test-support/fixtures.ts), and not float32 itself
   expect(summary.errorVsFloat32).toBeGreaterThan(0);
@@ -191,7 +233,9 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   await expect(page.getByTestId('precision-error')).toHaveText(summary.errorVsFloat32.toExponential(2));
 });
 
-test('?weights= starts the page on that precision (a link, a reload); an unknown one leaves the default', async ({ page }) => {
+test('?weights= starts the page on that precision (a link, a reload); an unknown one leaves the default', async ({
+  page,
+}) => {
   await signIn(page, undefined, `/preview?repo=${encodeURIComponent(TINY)}&provider=wasm&weights=int4`);
   await inspect(page);
   await expect(page.getByLabel('Weights')).toHaveValue('int4');
@@ -200,7 +244,10 @@ test('?weights= starts the page on that precision (a link, a reload); an unknown
   await expect(page.getByLabel('Weights')).toHaveValue('float32');
 });
 
-test('a browser cache that cannot keep the weights gives an uncached run and a one-line notice', async ({ page, baseURL }) => {
+test('a browser cache that cannot keep the weights gives an uncached run and a one-line notice', async ({
+  page,
+  baseURL,
+}) => {
   const ref = nodeReference(baseURL!, TINY);
   // a real refusal: the origin's storage over its quota (as in private mode, or a full disk)
   const cdp = await page.context().newCDPSession(page);
@@ -209,7 +256,9 @@ test('a browser cache that cannot keep the weights gives an uncached run and a o
   await inspect(page);
   await runForward(page, 'wasm');
   const notice = page.getByTestId('preview-notice');
-  await expect(notice).toHaveText(/^The browser cache could not keep the weights \(.+\): they stream from the hub uncached\.$/);
+  await expect(notice).toHaveText(
+    /^The browser cache could not keep the weights \(.+\): they stream from the hub uncached\.$/,
+  );
   expect((await notice.textContent())!.includes('\n')).toBe(false);
   await expectMatchesReference(page, await ref, 'wasm');
   await expect(page.getByTestId('cache-state')).toHaveText('not cached');
@@ -256,7 +305,10 @@ test('denoising loop shows each step and can be cancelled', async ({ page }) => 
   await page.getByRole('button', { name: 'Run 3 denoising steps' }).click();
   await expect(page.getByTestId('provider-used')).toHaveText('wasm', { timeout: 120_000 });
   await expect(page.getByTestId('step-list').getByRole('listitem')).toHaveCount(3);
-  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as { mode: string; shape: number[] };
+  const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as {
+    mode: string;
+    shape: number[];
+  };
   expect(summary.mode).toBe('denoise');
   // 3 steps with guidance: 6 forward passes
   await expect(page.getByTestId('forward-times').locator('li')).toHaveCount(6);

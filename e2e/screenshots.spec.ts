@@ -15,7 +15,11 @@ const PAGES: { name: string; path: string; ready?: (page: Page) => Promise<void>
   { name: 'webhook-editor', path: '/webhooks/new' },
   { name: 'jobs', path: '/jobs', ready: (p) => expect(p.getByTestId('job-row').first()).toBeVisible() },
   // The seeded job alice's job webhook started (payload, retry, secrets); its log is replayed and ends.
-  { name: 'job-detail', path: `/jobs/alice/${SEED_JOB_IDS.aliceCompleted}`, ready: (p) => expect(p.getByTestId('log-status')).toHaveAttribute('data-status', 'ended') },
+  {
+    name: 'job-detail',
+    path: `/jobs/alice/${SEED_JOB_IDS.aliceCompleted}`,
+    ready: (p) => expect(p.getByTestId('log-status')).toHaveAttribute('data-status', 'ended'),
+  },
   { name: 'storage', path: '/storage' },
   { name: 'organization', path: '/orgs/acme' },
   { name: 'audit-log', path: '/orgs/acme/audit-log' },
@@ -25,7 +29,9 @@ const PAGES: { name: string; path: string; ready?: (page: Page) => Promise<void>
 /** Loaded enough to be worth a picture: no skeletons left, the network quiet for a moment. */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
-  await expect(page.getByTestId('skeleton')).toHaveCount(0, { timeout: 15_000 }).catch(() => undefined);
+  await expect(page.getByTestId('skeleton'))
+    .toHaveCount(0, { timeout: 15_000 })
+    .catch(() => undefined);
   await page.waitForTimeout(300);
 }
 
@@ -47,10 +53,15 @@ for (const theme of ['light', 'dark'] as const) {
       const api = hub(request, TOKENS.aliceWrite);
       const url = receiver.url('/webhooks/deploy');
       const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', {
-        watched: [{ type: 'model', name: 'alice/llama-vision-model' }], domains: ['repo', 'discussion'], url, secret: 'screenshot-secret',
+        watched: [{ type: 'model', name: 'alice/llama-vision-model' }],
+        domains: ['repo', 'discussion'],
+        url,
+        secret: 'screenshot-secret',
       });
       try {
-        const { logId } = await api.call<{ logId: string }>('POST', `/api/_mock/webhooks/${webhook.id}/test`, { sample: 'repo-update' });
+        const { logId } = await api.call<{ logId: string }>('POST', `/api/_mock/webhooks/${webhook.id}/test`, {
+          sample: 'repo-update',
+        });
         await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}/deliveries/${logId}`);
         await expect(page.getByTestId('payload')).toBeVisible();
         await settle(page);

@@ -9,15 +9,27 @@ import { captureConsole, signIn, TOKENS } from './support.ts';
 const ALL_TOKENS = Object.values(TOKENS);
 const PAGES = ['/inbox', '/settings', '/webhooks', '/storage', '/orgs/acme', '/orgs/acme/audit-log', '/preview'];
 /** An element-shaped payload: if it is ever parsed as HTML, `[data-xss]` matches. */
-const PAYLOAD = '<img src=x data-xss="1" onerror="window.__xss=1"><b data-xss="2">bold</b><script data-xss="3">window.__xss=3</script>';
+const PAYLOAD =
+  '<img src=x data-xss="1" onerror="window.__xss=1"><b data-xss="2">bold</b><script data-xss="3">window.__xss=3</script>';
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name!.toLowerCase(), values]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name!.toLowerCase(), values]),
+  );
 }
 
 /** Records CSP violations (event and console), every URL requested or navigated to, and document CSP headers. */
 async function watch(page: Page) {
-  const seen = { violations: [] as string[], urls: [] as string[], documentCsp: [] as (string | null)[], console: captureConsole(page) };
+  const seen = {
+    violations: [] as string[],
+    urls: [] as string[],
+    documentCsp: [] as (string | null)[],
+    console: captureConsole(page),
+  };
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       const w = window as unknown as { __csp?: string[] };
@@ -30,7 +42,8 @@ async function watch(page: Page) {
   page.on('request', (r) => seen.urls.push(r.url()));
   page.on('framenavigated', (f) => seen.urls.push(f.url()));
   page.on('response', (r) => {
-    if (r.request().resourceType() === 'document') seen.documentCsp.push(r.headers()['content-security-policy'] ?? null);
+    if (r.request().resourceType() === 'document')
+      seen.documentCsp.push(r.headers()['content-security-policy'] ?? null);
   });
   return seen;
 }
@@ -40,7 +53,9 @@ async function violationsIn(page: Page): Promise<string[]> {
 }
 
 test.describe('security', () => {
-  test('the built app sends a CSP without inline script, and its HTML has no inline script to need one', async ({ request }) => {
+  test('the built app sends a CSP without inline script, and its HTML has no inline script to need one', async ({
+    request,
+  }) => {
     for (const path of ['/', '/inbox', '/sign-in', '/orgs/acme/audit-log']) {
       const res = await request.get(path);
       expect(res.status()).toBe(200);
@@ -51,7 +66,10 @@ test.describe('security', () => {
       expect(script, path).toBeDefined();
       expect(script, path).not.toContain("'unsafe-inline'");
       expect(script, path).not.toContain("'unsafe-eval'");
-      expect(script.some((s) => s === '*' || s === 'http:' || s === 'https:' || s === 'data:'), `${path}: script-src ${script.join(' ')}`).toBe(false);
+      expect(
+        script.some((s) => s === '*' || s === 'http:' || s === 'https:' || s === 'data:'),
+        `${path}: script-src ${script.join(' ')}`,
+      ).toBe(false);
       expect(d.get('object-src'), path).toEqual(["'none'"]);
       expect(d.get('frame-ancestors'), path).toEqual(["'none'"]);
       expect(res.headers()['x-content-type-options']).toBe('nosniff');
@@ -61,7 +79,9 @@ test.describe('security', () => {
     }
   });
 
-  test('every page works under the CSP with no violation, and no demo token shows up in a URL, console line or the page', async ({ page }) => {
+  test('every page works under the CSP with no violation, and no demo token shows up in a URL, console line or the page', async ({
+    page,
+  }) => {
     const seen = await watch(page);
     // alice sees every page; the other tokens the pages whose shell shows who is signed in.
     for (const token of [TOKENS.aliceWrite, TOKENS.aliceRead, TOKENS.bobWrite, TOKENS.carolFine]) {
@@ -81,8 +101,14 @@ test.describe('security', () => {
     expect(seen.documentCsp.length).toBeGreaterThan(0);
     for (const csp of seen.documentCsp) expect(csp).toBeTruthy();
     for (const t of ALL_TOKENS) {
-      expect(seen.urls.filter((u) => u.includes(t)), `${t} in a URL`).toEqual([]);
-      expect(seen.console.filter((l) => l.includes(t)), `${t} in the console`).toEqual([]);
+      expect(
+        seen.urls.filter((u) => u.includes(t)),
+        `${t} in a URL`,
+      ).toEqual([]);
+      expect(
+        seen.console.filter((l) => l.includes(t)),
+        `${t} in the console`,
+      ).toEqual([]);
     }
   });
 
@@ -93,7 +119,11 @@ test.describe('security', () => {
     page.on('response', (r) => {
       if (/preview\.worker[^/]*\.js/.test(r.url())) workerCsp = r.headers()['content-security-policy'];
     });
-    await signIn(page, TOKENS.aliceWrite, `/preview?repo=${encodeURIComponent('consisid-community/consisid-tiny')}&provider=wasm`);
+    await signIn(
+      page,
+      TOKENS.aliceWrite,
+      `/preview?repo=${encodeURIComponent('consisid-community/consisid-tiny')}&provider=wasm`,
+    );
     await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
     await page.getByRole('button', { name: 'Inspect' }).click();
     await expect(page.getByTestId('checkpoint-summary')).toBeVisible();
@@ -109,21 +139,31 @@ test.describe('security', () => {
     expect(directives(workerCsp!).get('script-src')).not.toContain("'unsafe-eval'");
     const worker = page.workers().find((w) => /preview\.worker/.test(w.url()));
     expect(worker, 'the preview worker').toBeDefined();
-    const jitless = await worker!.evaluate(() => (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless);
+    const jitless = await worker!.evaluate(
+      () => (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless,
+    );
     expect(jitless).toBe(true);
   });
 
   test('hub errors and failed requests never echo the token', async ({ page }) => {
     const seen = await watch(page);
     // The hub's own error text, a transport failure and a 401 (session ended) in turn.
-    await page.route('**/api/settings/webhooks', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'hub exploded' }) }));
+    await page.route('**/api/settings/webhooks', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'hub exploded' }) }),
+    );
     await page.route('**/api/settings/repositories**', (route) => route.abort('connectionreset'));
     await signIn(page, TOKENS.aliceWrite, '/webhooks');
     await expect(page.getByTestId('error-panel')).toBeVisible({ timeout: 30_000 });
     await page.goto('/storage');
     await expect(page.getByTestId('error-panel')).toBeVisible({ timeout: 30_000 });
     const text = await page.locator('body').innerText();
-    await page.route('**/api/notifications**', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid credentials in Authorization header' }) }));
+    await page.route('**/api/notifications**', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Invalid credentials in Authorization header' }),
+      }),
+    );
     await page.goto('/inbox');
     await page.waitForURL(/\/sign-in/);
     for (const t of ALL_TOKENS) {
@@ -135,11 +175,15 @@ test.describe('security', () => {
   });
 
   test('HTML in paper fields renders as text (no element is created from it)', async ({ page }) => {
-    await rewriteHubJson<{ title: string; summary: string; authors: { name: string }[] }>(page, '**/api/papers/*', (paper) => {
-      paper.title = `Title ${PAYLOAD}`;
-      paper.summary = PAYLOAD;
-      paper.authors[0]!.name = `Author ${PAYLOAD}`;
-    });
+    await rewriteHubJson<{ title: string; summary: string; authors: { name: string }[] }>(
+      page,
+      '**/api/papers/*',
+      (paper) => {
+        paper.title = `Title ${PAYLOAD}`;
+        paper.summary = PAYLOAD;
+        paper.authors[0]!.name = `Author ${PAYLOAD}`;
+      },
+    );
     await signIn(page, TOKENS.aliceWrite, '/settings');
     const form = page.getByRole('form', { name: 'Claim paper authorship' });
     await form.getByLabel('Paper id').fill('2501.00001');
@@ -153,10 +197,15 @@ test.describe('security', () => {
 
   test('HTML in notification, repository and audit fields creates no element either', async ({ page }) => {
     type Titled = { title: string } | undefined;
-    await rewriteHubJson<{ notifications: { paper?: Titled; discussion?: Titled; post?: Titled; blog?: Titled }[] }>(page, /\/api\/notifications(\?|$)/, (body) => {
-      // Every variant keeps its title in its own object (the schemas are strict).
-      for (const n of body.notifications) for (const part of [n.paper, n.discussion, n.post, n.blog]) if (part) part.title = PAYLOAD;
-    });
+    await rewriteHubJson<{ notifications: { paper?: Titled; discussion?: Titled; post?: Titled; blog?: Titled }[] }>(
+      page,
+      /\/api\/notifications(\?|$)/,
+      (body) => {
+        // Every variant keeps its title in its own object (the schemas are strict).
+        for (const n of body.notifications)
+          for (const part of [n.paper, n.discussion, n.post, n.blog]) if (part) part.title = PAYLOAD;
+      },
+    );
     await rewriteHubJson<{ id: string }[]>(page, '**/api/settings/repositories*', (body) => {
       body[0]!.id = `alice/${PAYLOAD}`;
     });

@@ -3,14 +3,22 @@ import { expectAccessibleInBothThemes, failFirst, hubApi } from './page-checks.t
 import { signIn, TOKENS } from './support.ts';
 
 const FLAG_COUNT = 23;
-const toggle = (page: Page, group: string, label: string) => page.getByTestId(`flag-group-${group}`).getByRole('switch', { name: label });
+const toggle = (page: Page, group: string, label: string) =>
+  page.getByTestId(`flag-group-${group}`).getByRole('switch', { name: label });
 const save = (page: Page) => page.getByRole('button', { name: 'Save changes' });
 
 test.describe('settings', () => {
   test('shows every notification flag as a labelled switch, grouped', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     await expect(page.getByRole('switch')).toHaveCount(FLAG_COUNT);
-    for (const group of ['Discussions & posts (email)', 'Web notifications', 'Papers', 'Organizations', 'Product & launches', 'Security & account']) {
+    for (const group of [
+      'Discussions & posts (email)',
+      'Web notifications',
+      'Papers',
+      'Organizations',
+      'Product & launches',
+      'Security & account',
+    ]) {
       await expect(page.getByRole('group', { name: group })).toBeVisible();
     }
     await expect(toggle(page, 'security', 'Leaked secrets')).toHaveAttribute('aria-checked', 'true');
@@ -38,12 +46,16 @@ test.describe('settings', () => {
 
   test('product updates date is sent as a UTC timestamp and persists (then restored)', async ({ page, request }) => {
     const api = hubApi(request, TOKENS.aliceWrite);
-    const original = (await api.get<{ notifications: { product_updates_after?: string } }>('/api/settings/notifications')).notifications.product_updates_after;
+    const original = (
+      await api.get<{ notifications: { product_updates_after?: string } }>('/api/settings/notifications')
+    ).notifications.product_updates_after;
     try {
       await signIn(page, TOKENS.aliceWrite, '/settings');
       const field = page.getByLabel('Product updates after');
       await field.fill('2026-02-01T10:30');
-      const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/settings/notifications'));
+      const patch = page.waitForRequest(
+        (r) => r.method() === 'PATCH' && r.url().includes('/api/settings/notifications'),
+      );
       await save(page).click();
       const sent = (await patch).postDataJSON() as { notifications: { product_updates_after: string } };
       expect(sent.notifications.product_updates_after).toMatch(/^2026-0[12]-\d\dT\d\d:30:00\.000Z$/);
@@ -51,11 +63,14 @@ test.describe('settings', () => {
       await page.reload();
       await expect(page.getByLabel('Product updates after')).toHaveValue('2026-02-01T10:30');
     } finally {
-      if (original) await api.send('PATCH', '/api/settings/notifications', { notifications: { product_updates_after: original } });
+      if (original)
+        await api.send('PATCH', '/api/settings/notifications', { notifications: { product_updates_after: original } });
     }
   });
 
-  test('prepaid amount appears with prepaid credits, is validated inline, and a hub 400 shows next to it', async ({ page }) => {
+  test('prepaid amount appears with prepaid credits, is validated inline, and a hub 400 shows next to it', async ({
+    page,
+  }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     const amount = page.getByLabel('Prepaid amount');
     await expect(amount).toHaveCount(0);
@@ -73,7 +88,16 @@ test.describe('settings', () => {
     expect(patches).toEqual([]);
 
     // The hub can still refuse what the schema allows: its 400 lands on the field it names.
-    await failFirst(page, '**/api/settings/notifications', { status: 400, body: JSON.stringify({ error: 'prepaidAmount: must be an amount with a currency, e.g. "100 USD"' }) }, 1, 'PATCH');
+    await failFirst(
+      page,
+      '**/api/settings/notifications',
+      {
+        status: 400,
+        body: JSON.stringify({ error: 'prepaidAmount: must be an amount with a currency, e.g. "100 USD"' }),
+      },
+      1,
+      'PATCH',
+    );
     await amount.fill('lots');
     await save(page).click();
     await expect(page.getByText('must be an amount with a currency')).toBeVisible();
@@ -105,7 +129,13 @@ test.describe('settings', () => {
 
   test('a hub 500 loading settings shows the error panel, and Retry recovers', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/inbox');
-    const fault = await failFirst(page, '**/api/settings/notifications', { status: 500, body: JSON.stringify({ error: 'settings store unavailable' }) }, 3, 'GET');
+    const fault = await failFirst(
+      page,
+      '**/api/settings/notifications',
+      { status: 500, body: JSON.stringify({ error: 'settings store unavailable' }) },
+      3,
+      'GET',
+    );
     await page.getByRole('link', { name: 'Settings' }).click();
     const panel = page.getByTestId('error-panel');
     await expect(panel).toContainText('settings store unavailable', { timeout: 20_000 });
@@ -148,7 +178,12 @@ test.describe('settings', () => {
     await page.route('**/api/settings/watch', async (route) => {
       if (route.request().method() !== 'PATCH') return route.fallback();
       await held;
-      await route.fulfill({ status: 500, contentType: 'application/json', headers: { 'x-request-id': 'req-watch-1' }, body: JSON.stringify({ error: 'watch store down' }) });
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        headers: { 'x-request-id': 'req-watch-1' },
+        body: JSON.stringify({ error: 'watch store down' }),
+      });
     });
     await page.getByRole('button', { name: 'Stop watching repository acme/llama-vision-model' }).click();
     await expect(page.getByTestId('watch-item')).toHaveCount(before - 1); // gone before the hub answers
@@ -174,7 +209,9 @@ test.describe('settings', () => {
       await save(page).click();
       await expect(page.getByTestId('error-panel')).toContainText('Could not save notification settings');
       await expect(page.getByTestId('settings-status')).toContainText('Unsaved changes');
-      const onHub = await hubApi(request, TOKENS.aliceWrite).get<{ notifications: { locked_out: boolean } }>('/api/settings/notifications');
+      const onHub = await hubApi(request, TOKENS.aliceWrite).get<{ notifications: { locked_out: boolean } }>(
+        '/api/settings/notifications',
+      );
       expect(String(onHub.notifications.locked_out)).toBe(before);
       await page.getByRole('button', { name: 'Discard' }).click();
       await expect(flag).toHaveAttribute('aria-checked', before!);
@@ -188,7 +225,10 @@ test.describe('settings', () => {
     await expect(page.getByTestId('space-tools')).toContainText('alice-flux-image-gen');
   });
 
-  test('paper claim: look up, pick an author, claim; inline validation and hub errors by field', async ({ page, request }) => {
+  test('paper claim: look up, pick an author, claim; inline validation and hub errors by field', async ({
+    page,
+    request,
+  }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     const form = page.getByRole('form', { name: 'Claim paper authorship' });
     const authorId = form.getByLabel('Author id (claimAuthorId)');
@@ -226,7 +266,11 @@ test.describe('settings', () => {
     expect(posts).toEqual([]);
 
     // 2501.00005 has an unclaimed "Alice Liddell" entry; claimed once per hub run.
-    const paper = (await hubApi(request, TOKENS.aliceWrite).get<{ authors: { name: string; user?: unknown }[] }>('/api/papers/2501.00005')).authors;
+    const paper = (
+      await hubApi(request, TOKENS.aliceWrite).get<{ authors: { name: string; user?: unknown }[] }>(
+        '/api/papers/2501.00005',
+      )
+    ).authors;
     test.skip(Boolean(paper.find((a) => a.name === 'Alice Liddell')?.user), 'already claimed in this hub run');
     await form.getByLabel('Paper id').fill('2501.00005');
     await form.getByLabel('Paper id').press('Enter');

@@ -15,7 +15,10 @@ function recordUrls(page: Page): string[] {
 }
 
 test.describe('shell', () => {
-  test('signs in against the embedded hub by default; the token stays in sessionStorage only', async ({ page, baseURL }) => {
+  test('signs in against the embedded hub by default; the token stays in sessionStorage only', async ({
+    page,
+    baseURL,
+  }) => {
     const lines = captureConsole(page);
     const urls = recordUrls(page);
     await page.goto('/inbox');
@@ -47,7 +50,10 @@ test.describe('shell', () => {
     expect(await page.content()).not.toContain(TOKENS.aliceWrite);
   });
 
-  test('"remember me" keeps the session in localStorage across tabs; sign out clears it everywhere', async ({ page, context }) => {
+  test('"remember me" keeps the session in localStorage across tabs; sign out clears it everywhere', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/sign-in');
     await page.getByLabel('Access token').fill(TOKENS.bobWrite);
     await page.getByLabel('Remember me on this device').check();
@@ -93,7 +99,13 @@ test.describe('shell', () => {
   test('a 401 from the hub ends the session and comes back to the same page after signing in', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     await expect(page.getByRole('switch').first()).toBeVisible();
-    await failFirst(page, '**/api/notifications**', { status: 401, body: JSON.stringify({ error: 'token expired' }) }, 1, 'GET');
+    await failFirst(
+      page,
+      '**/api/notifications**',
+      { status: 401, body: JSON.stringify({ error: 'token expired' }) },
+      1,
+      'GET',
+    );
     await page.getByRole('link', { name: 'Inbox' }).click();
     await expect(page).toHaveURL(/\/sign-in\?next=%2Finbox&expired=1/);
     await expect(page.getByText('Your session ended. Sign in again.')).toBeVisible();
@@ -107,7 +119,13 @@ test.describe('shell', () => {
   test('whoami failing shows a retryable notice, not a broken shell', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     await expect(page.getByTestId('whoami')).toBeVisible(); // the first load must not eat the faults
-    await failFirst(page, '**/api/whoami-v2', { status: 500, body: JSON.stringify({ error: 'whoami down' }) }, 3, 'GET');
+    await failFirst(
+      page,
+      '**/api/whoami-v2',
+      { status: 500, body: JSON.stringify({ error: 'whoami down' }) },
+      3,
+      'GET',
+    );
     await page.reload();
     await expect(page.getByText('Account unavailable')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('switch').first()).toBeVisible();

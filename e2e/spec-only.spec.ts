@@ -33,16 +33,36 @@ test.describe('against a spec-only hub', () => {
     await signIn(page, TOKENS.aliceWrite, '/inbox');
     const pages: [string, string[], (p: Page) => Promise<void>][] = [
       ['/inbox', [], (p) => expect(p.getByTestId('notification-row').first()).toBeVisible()],
-      ['/settings', ['the current notification settings', 'your current watch list'], (p) => expect(p.getByTestId('builtin-tools')).toBeVisible()],
+      [
+        '/settings',
+        ['the current notification settings', 'your current watch list'],
+        (p) => expect(p.getByTestId('builtin-tools')).toBeVisible(),
+      ],
       ['/webhooks', [], (p) => expect(p.getByTestId('webhook-row').first()).toBeVisible()],
       ['/webhooks/new', [], (p) => expect(p.getByRole('form', { name: 'Webhook editor' })).toBeVisible()],
-      [`/webhooks/${ALICE_URL_WEBHOOK}`, ['the delivery log'], (p) => expect(p.getByRole('form', { name: 'Replay a delivery' })).toBeVisible()],
-      [`/webhooks/${ALICE_URL_WEBHOOK}/deliveries/ffffffffffffffffffffffff`, [], (p) => expect(p.getByTestId('delivery-missing')).toBeVisible()],
+      [
+        `/webhooks/${ALICE_URL_WEBHOOK}`,
+        ['the delivery log'],
+        (p) => expect(p.getByRole('form', { name: 'Replay a delivery' })).toBeVisible(),
+      ],
+      [
+        `/webhooks/${ALICE_URL_WEBHOOK}/deliveries/ffffffffffffffffffffffff`,
+        [],
+        (p) => expect(p.getByTestId('delivery-missing')).toBeVisible(),
+      ],
       ['/storage', [], (p) => expect(p.getByTestId('usage-row').first()).toBeVisible()],
       ['/jobs', [], (p) => expect(p.getByTestId('job-row').first()).toBeVisible()],
       ['/jobs/alice/1da67e5b2fa3928b84b4738c', [], (p) => expect(p.getByTestId('job-timeline')).toBeVisible()],
-      ['/orgs/acme', ['the list of resource groups'], (p) => expect(p.getByRole('form', { name: 'Revoke a member token' })).toBeVisible()],
-      ['/orgs/acme/audit-log', [], (p) => expect(p.getByTestId('audit-count')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 })],
+      [
+        '/orgs/acme',
+        ['the list of resource groups'],
+        (p) => expect(p.getByRole('form', { name: 'Revoke a member token' })).toBeVisible(),
+      ],
+      [
+        '/orgs/acme/audit-log',
+        [],
+        (p) => expect(p.getByTestId('audit-count')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 }),
+      ],
       ['/preview', [], (p) => expect(p.getByRole('heading', { name: 'Model preview' })).toBeVisible()],
     ];
     for (const [path, missing, loaded] of pages) {
@@ -50,7 +70,8 @@ test.describe('against a spec-only hub', () => {
       await loaded(page);
       await expectSettled(page, path);
       await expect(notExposed(page), path).toHaveCount(missing.length);
-      for (const what of missing) await expect(notExposed(page).filter({ hasText: `This hub does not expose ${what}` }), path).toHaveCount(1);
+      for (const what of missing)
+        await expect(notExposed(page).filter({ hasText: `This hub does not expose ${what}` }), path).toHaveCount(1);
     }
     expect(errors).toEqual([]);
   });
@@ -58,7 +79,8 @@ test.describe('against a spec-only hub', () => {
   test('settings: each flag is leave unchanged / on / off, and Save sends only the flags set', async ({ page }) => {
     await signIn(page, TOKENS.aliceWrite, '/settings');
     await expect(notExposed(page).first()).toBeVisible();
-    const isPatch = (r: { method(): string; url(): string }) => r.method() === 'PATCH' && r.url().endsWith('/api/settings/notifications');
+    const isPatch = (r: { method(): string; url(): string }) =>
+      r.method() === 'PATCH' && r.url().endsWith('/api/settings/notifications');
     const sent: unknown[] = [];
     page.on('request', (r) => {
       if (isPatch(r)) sent.push(r.postDataJSON());
@@ -83,7 +105,12 @@ test.describe('against a spec-only hub', () => {
     await expect(page.getByTestId('settings-status')).toHaveText('Saved.');
     expect(sent).toEqual([{ notifications: { announcements: false, daily_papers_digest: true } }]);
     // The hub kept every flag the user did not set (seed: secret_detected on, org_request on).
-    expect(((await (await answer).json()) as { notifications: object }).notifications).toMatchObject({ announcements: false, daily_papers_digest: true, secret_detected: true, org_request: true });
+    expect(((await (await answer).json()) as { notifications: object }).notifications).toMatchObject({
+      announcements: false,
+      daily_papers_digest: true,
+      secret_detected: true,
+      org_request: true,
+    });
     // What was set stays shown; a second save with nothing new is not offered.
     await expect(flag('announcements').getByLabel('Off')).toBeChecked();
     await expect(flag('secret_detected').getByLabel('Leave unchanged')).toBeChecked();
@@ -117,7 +144,10 @@ test.describe('against a spec-only hub', () => {
     await expect(page.getByTestId('error-panel')).toContainText('nobody-by-this-name');
   });
 
-  test('resource groups: open one by id (typed or from the address), rename and delete it', async ({ page, request }) => {
+  test('resource groups: open one by id (typed or from the address), rename and delete it', async ({
+    page,
+    request,
+  }) => {
     const api = hub(request, TOKENS.aliceWrite);
     await signIn(page, TOKENS.aliceWrite, '/orgs/acme');
     const open = page.getByRole('form', { name: 'Open a resource group' });
@@ -132,7 +162,9 @@ test.describe('against a spec-only hub', () => {
     await detail.getByLabel('Name').fill('Production (renamed)');
     await detail.getByRole('button', { name: 'Save' }).click();
     await expect(detail.getByRole('heading', { name: 'Production (renamed)' })).toBeVisible();
-    expect((await api.call<{ name: string }>('GET', `/api/organizations/acme/resource-groups/${ACME_PRODUCTION}`)).name).toBe('Production (renamed)');
+    expect(
+      (await api.call<{ name: string }>('GET', `/api/organizations/acme/resource-groups/${ACME_PRODUCTION}`)).name,
+    ).toBe('Production (renamed)');
     await expectAccessibleInBothThemes(page);
 
     await page.goto(`/orgs/teamco/resource-groups/${TEAMCO_CORE}`);
@@ -140,17 +172,30 @@ test.describe('against a spec-only hub', () => {
     await page.getByRole('dialog', { name: 'Delete Core?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/orgs\/teamco$/);
     await expect(page.getByRole('form', { name: 'Open a resource group' })).toBeVisible();
-    const gone = await request.get(`/api/organizations/teamco/resource-groups/${TEAMCO_CORE}`, { headers: { Authorization: `Bearer ${TOKENS.aliceWrite}` } });
+    const gone = await request.get(`/api/organizations/teamco/resource-groups/${TEAMCO_CORE}`, {
+      headers: { Authorization: `Bearer ${TOKENS.aliceWrite}` },
+    });
     expect(gone.status()).toBe(404);
   });
 
-  test('webhook delivery log: explained as unavailable, and a delivery is replayed by its log id', async ({ page, request }) => {
+  test('webhook delivery log: explained as unavailable, and a delivery is replayed by its log id', async ({
+    page,
+    request,
+  }) => {
     const receiver = await startReceiver();
     receiver.status = 202;
     const api = hub(request, TOKENS.aliceWrite);
     try {
-      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', { watched: [{ type: 'model', name: 'alice/spec-only-model' }], domains: ['repo'], url: receiver.url('/webhooks/spec-only') });
-      const { reached } = await api.call<{ reached: { webhookId: string; logId: string }[] }>('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/spec-only-model' }, scope: 'repo', action: 'create' });
+      const { webhook } = await api.call<{ webhook: { id: string } }>('POST', '/api/settings/webhooks', {
+        watched: [{ type: 'model', name: 'alice/spec-only-model' }],
+        domains: ['repo'],
+        url: receiver.url('/webhooks/spec-only'),
+      });
+      const { reached } = await api.call<{ reached: { webhookId: string; logId: string }[] }>(
+        'POST',
+        '/api/_mock/events',
+        { repo: { type: 'model', name: 'alice/spec-only-model' }, scope: 'repo', action: 'create' },
+      );
       // Other webhooks of alice's watch her repos too; this one's delivery is the one to replay.
       const { logId } = reached.find((r) => r.webhookId === webhook.id)!;
       await expect.poll(() => receiver.received).toBe(1);

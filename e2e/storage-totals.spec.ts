@@ -14,7 +14,13 @@ interface Usage {
 }
 
 const rows = (page: Page) => page.getByTestId('usage-row');
-const PREFIX: Record<string, string> = { model: '', dataset: 'datasets/', space: 'spaces/', bucket: 'buckets/', kernel: 'kernels/' };
+const PREFIX: Record<string, string> = {
+  model: '',
+  dataset: 'datasets/',
+  space: 'spaces/',
+  bucket: 'buckets/',
+  kernel: 'kernels/',
+};
 const sum = (list: Usage[]) => list.reduce((s, r) => s + r.storage, 0);
 
 async function downloadCsv(page: Page): Promise<{ name: string; text: string }> {
@@ -25,7 +31,10 @@ async function downloadCsv(page: Page): Promise<{ name: string; text: string }> 
 }
 
 test.describe('storage as people read it', () => {
-  test('totals cover every repository of the owner, split public/private, whatever the table shows', async ({ page, request }) => {
+  test('totals cover every repository of the owner, split public/private, whatever the table shows', async ({
+    page,
+    request,
+  }) => {
     const all = await hub(request, TOKENS.aliceWrite).call<Usage[]>('GET', '/api/settings/repositories');
     const pub = all.filter((r) => r.visibility === 'public');
     const priv = all.filter((r) => r.visibility === 'private');
@@ -50,12 +59,18 @@ test.describe('storage as people read it', () => {
     await expect(rows(page)).toHaveCount(all.length);
     const origin = new URL(baseURL!).origin;
     for (const r of all.filter((x, i) => all.findIndex((y) => y.type === x.type) === i)) {
-      await expect(rows(page).getByRole('link', { name: r.id, exact: true })).toHaveAttribute('href', `${origin}/${PREFIX[r.type]}${r.id}`);
+      await expect(rows(page).getByRole('link', { name: r.id, exact: true })).toHaveAttribute(
+        'href',
+        `${origin}/${PREFIX[r.type]}${r.id}`,
+      );
     }
   });
 
   test('exports the table as it is filtered to CSV', async ({ page, request, baseURL }) => {
-    const models = await hub(request, TOKENS.aliceWrite).call<Usage[]>('GET', '/api/settings/repositories?type=model&sort=updatedAt&direction=asc');
+    const models = await hub(request, TOKENS.aliceWrite).call<Usage[]>(
+      'GET',
+      '/api/settings/repositories?type=model&sort=updatedAt&direction=asc',
+    );
     await signIn(page, TOKENS.aliceWrite, '/storage?type=model&sort=updatedAt&direction=asc');
     await expect(rows(page)).toHaveCount(models.length);
     const { name, text } = await downloadCsv(page);
@@ -64,7 +79,17 @@ test.describe('storage as people read it', () => {
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe('repository,type,visibility,storage_bytes,storage_percent,updated_at,url');
     expect(lines.slice(1, -1)).toEqual(
-      models.map((r) => [r.id, r.type, r.visibility, r.storage, r.storagePercent, r.updatedAt, `${new URL(baseURL!).origin}/${r.id}`].join(',')),
+      models.map((r) =>
+        [
+          r.id,
+          r.type,
+          r.visibility,
+          r.storage,
+          r.storagePercent,
+          r.updatedAt,
+          `${new URL(baseURL!).origin}/${r.id}`,
+        ].join(','),
+      ),
     );
   });
 

@@ -11,7 +11,10 @@ interface Usage {
 }
 
 const rows = (page: Page) => page.getByTestId('usage-row');
-const bytesShown = (page: Page) => page.locator('[data-testid="usage-row"] td[data-bytes]').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-bytes'))));
+const bytesShown = (page: Page) =>
+  page
+    .locator('[data-testid="usage-row"] td[data-bytes]')
+    .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-bytes'))));
 
 test.describe('storage', () => {
   test('shows every repository with totals and an accessible chart', async ({ page, request }) => {
@@ -47,23 +50,38 @@ test.describe('storage', () => {
     await expect(page).toHaveURL(/sort=storage/);
     await expect(page).toHaveURL(/direction=asc/);
     await expect(page.getByRole('columnheader', { name: /Storage/ })).toHaveAttribute('aria-sort', 'ascending');
-    await expect.poll(async () => { const b = await bytesShown(page); return b.every((v, i) => i === 0 || b[i - 1]! <= v); }).toBe(true);
+    await expect
+      .poll(async () => {
+        const b = await bytesShown(page);
+        return b.every((v, i) => i === 0 || b[i - 1]! <= v);
+      })
+      .toBe(true);
 
     await page.getByRole('button', { name: /^Updated/ }).click();
     await expect(page).toHaveURL(/sort=updatedAt/);
     await expect(page).toHaveURL(/direction=desc/);
-    await expect.poll(async () => {
-      const ts = await page.locator('[data-testid="usage-row"] time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
-      return ts.length > 1 && ts.every((t, i) => i === 0 || ts[i - 1]! >= t);
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const ts = await page
+          .locator('[data-testid="usage-row"] time')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
+        return ts.length > 1 && ts.every((t, i) => i === 0 || ts[i - 1]! >= t);
+      })
+      .toBe(true);
 
     await page.getByLabel('Repository type', { exact: true }).selectOption('model');
     await expect(page).toHaveURL(/type=model/);
-    await expect.poll(async () => (await rows(page).locator('td:nth-child(2)').allTextContents()).every((t) => t === 'model')).toBe(true);
+    await expect
+      .poll(async () => (await rows(page).locator('td:nth-child(2)').allTextContents()).every((t) => t === 'model'))
+      .toBe(true);
 
     await page.getByLabel('Search repositories').fill('vision');
     await expect(page).toHaveURL(/search=vision/);
-    await expect.poll(async () => (await rows(page).locator('td:first-child').allTextContents()).every((t) => t.toLowerCase().includes('vision'))).toBe(true);
+    await expect
+      .poll(async () =>
+        (await rows(page).locator('td:first-child').allTextContents()).every((t) => t.toLowerCase().includes('vision')),
+      )
+      .toBe(true);
 
     await page.getByLabel('Search repositories').fill('');
     await page.getByLabel('Limit').selectOption('5');
@@ -78,7 +96,10 @@ test.describe('storage', () => {
   });
 
   test('switches to an organization from the owner selector', async ({ page, request }) => {
-    const acme = await hub(request, TOKENS.aliceWrite).call<Usage[]>('GET', '/api/organizations/acme/settings/repositories');
+    const acme = await hub(request, TOKENS.aliceWrite).call<Usage[]>(
+      'GET',
+      '/api/organizations/acme/settings/repositories',
+    );
     await signIn(page, TOKENS.aliceWrite, '/storage');
     await page.getByLabel('Owner').selectOption('acme');
     await expect(page).toHaveURL(/org=acme/);

@@ -26,13 +26,19 @@ test.describe('webhooks', () => {
     await signIn(page, TOKENS.aliceWrite, '/webhooks');
     await expect(rows(page).first()).toBeVisible();
     expect(await rows(page).count()).toBeGreaterThanOrEqual(2);
-    const states = await page.getByTestId('webhook-state').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    const states = await page
+      .getByTestId('webhook-state')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
     expect(states).toContain('enabled');
     // Suspended is its own badge, not "disabled".
     const suspended = page.locator('[data-state="suspended"]');
     if (await suspended.count()) await expect(suspended.first()).toHaveText(/Suspended after failures/);
     await expect(rows(page).filter({ hasText: 'Job:' }).first()).toBeVisible();
-    await expect(rows(page).filter({ hasText: /ago|Never|\d{4}/ }).first()).toBeVisible();
+    await expect(
+      rows(page)
+        .filter({ hasText: /ago|Never|\d{4}/ })
+        .first(),
+    ).toBeVisible();
     await expectAccessibleInBothThemes(page);
   });
 
@@ -60,9 +66,13 @@ test.describe('webhooks', () => {
 
     const ports = page.getByLabel('Exposed ports');
     await expect(ports).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.locator(`#${await ports.getAttribute('aria-describedby').then((d) => d!.split(' ')[0])}`)).toHaveText('ports are 1..65535');
+    await expect(
+      page.locator(`#${await ports.getAttribute('aria-describedby').then((d) => d!.split(' ')[0])}`),
+    ).toHaveText('ports are 1..65535');
     await expect(page.getByRole('group', { name: 'Labels' })).toContainText('"bad key!": label keys are 1 to 100');
-    await expect(page.getByRole('group', { name: 'Environment' })).toContainText('"A": environment keys must start with a letter');
+    await expect(page.getByRole('group', { name: 'Environment' })).toContainText(
+      '"A": environment keys must start with a letter',
+    );
     await expect(page.getByLabel('Timeout (seconds)')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByLabel('Attempts')).toHaveAttribute('aria-invalid', 'true');
     // The first invalid field in the form gets focus.
@@ -76,7 +86,12 @@ test.describe('webhooks', () => {
     await signIn(page, TOKENS.aliceWrite, '/webhooks/new');
     await page.route('**/api/settings/webhooks', (route) =>
       route.request().method() === 'POST'
-        ? route.fulfill({ status: 400, contentType: 'application/json', headers: { 'x-request-id': 'req-400' }, body: JSON.stringify({ error: 'body.job.expose.ports[0]: port 22 is reserved by the hub' }) })
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            headers: { 'x-request-id': 'req-400' },
+            body: JSON.stringify({ error: 'body.job.expose.ports[0]: port 22 is reserved by the hub' }),
+          })
         : route.fallback(),
     );
     await page.getByLabel('Watched name 1').fill('alice/some-model');
@@ -111,7 +126,9 @@ test.describe('webhooks', () => {
     await page.getByLabel('Payload URL').fill('https://receiver.example.test/e2e-edited');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-    expect((await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${id}`)).webhook.url).toBe('https://receiver.example.test/e2e-edited');
+    expect((await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${id}`)).webhook.url).toBe(
+      'https://receiver.example.test/e2e-edited',
+    );
 
     await page.getByRole('button', { name: 'Disable' }).click();
     const dialog = page.getByRole('dialog', { name: 'Disable this webhook?' });
@@ -130,7 +147,9 @@ test.describe('webhooks', () => {
     await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/webhooks$/);
     await expect(rows(page).filter({ hasText: 'e2e-edited' })).toHaveCount(0);
-    expect((await api.call<Webhook[]>('GET', '/api/settings/webhooks')).map((w) => w.id).sort()).toEqual(before.map((w) => w.id).sort());
+    expect((await api.call<Webhook[]>('GET', '/api/settings/webhooks')).map((w) => w.id).sort()).toEqual(
+      before.map((w) => w.id).sort(),
+    );
   });
 
   test.describe('delivery log', () => {
@@ -151,11 +170,23 @@ test.describe('webhooks', () => {
       });
       try {
         receiver.status = 200;
-        await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/e2e-delivery-model' }, scope: 'repo', action: 'create' });
-        await expect.poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length).toBe(1);
+        await api.call('POST', '/api/_mock/events', {
+          repo: { type: 'model', name: 'alice/e2e-delivery-model' },
+          scope: 'repo',
+          action: 'create',
+        });
+        await expect
+          .poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length)
+          .toBe(1);
         receiver.status = 503;
-        await api.call('POST', '/api/_mock/events', { repo: { type: 'model', name: 'alice/e2e-delivery-model' }, scope: 'repo.content', action: 'update' });
-        await expect.poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length).toBe(2);
+        await api.call('POST', '/api/_mock/events', {
+          repo: { type: 'model', name: 'alice/e2e-delivery-model' },
+          scope: 'repo.content',
+          action: 'update',
+        });
+        await expect
+          .poll(async () => (await api.call<unknown[]>('GET', `/api/settings/webhooks/${webhook.id}/logs`)).length)
+          .toBe(2);
 
         await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
         const deliveries = page.getByTestId('delivery-row');
@@ -170,7 +201,10 @@ test.describe('webhooks', () => {
         await expectAccessibleInBothThemes(page);
 
         receiver.status = 202;
-        await deliveries.nth(0).getByRole('button', { name: /Replay/ }).click();
+        await deliveries
+          .nth(0)
+          .getByRole('button', { name: /Replay/ })
+          .click();
         await expect(page.getByTestId('replay-result').filter({ hasText: 'Replayed: HTTP 202' })).toBeVisible();
         await expect(deliveries).toHaveCount(3);
       } finally {
@@ -213,7 +247,12 @@ test.describe('webhooks', () => {
     const api = hub(request, TOKENS.aliceWrite);
     const w = (await api.call<Webhook[]>('GET', '/api/settings/webhooks')).find((x) => x.disabled === false)!;
     await page.route(`**/api/settings/webhooks/${w.id}/disable`, (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', headers: { 'x-request-id': 'req-disable' }, body: JSON.stringify({ error: 'injected disable failure' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        headers: { 'x-request-id': 'req-disable' },
+        body: JSON.stringify({ error: 'injected disable failure' }),
+      }),
     );
     await signIn(page, TOKENS.aliceWrite, `/webhooks/${w.id}`);
     await page.getByRole('button', { name: 'Disable' }).click();
@@ -222,7 +261,9 @@ test.describe('webhooks', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByTestId('error-panel')).toContainText('injected disable failure');
     await expect(page.getByTestId('webhook-state')).toHaveAttribute('data-state', 'enabled');
-    expect((await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${w.id}`)).webhook.disabled).toBe(false);
+    expect((await api.call<{ webhook: Webhook }>('GET', `/api/settings/webhooks/${w.id}`)).webhook.disabled).toBe(
+      false,
+    );
   });
 
   test('a read-only token cannot change a webhook and is told why', async ({ page, request }) => {
@@ -268,7 +309,8 @@ test.describe('webhook jobs', () => {
     await page.getByLabel('Revision').fill('v1');
     let sent: Record<string, unknown> | null = null;
     page.on('request', (r) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/settings/webhooks') sent = r.postDataJSON() as Record<string, unknown>;
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/settings/webhooks')
+        sent = r.postDataJSON() as Record<string, unknown>;
     });
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await expect(page.getByRole('heading', { name: 'Edit webhook' })).toBeVisible();
@@ -277,13 +319,32 @@ test.describe('webhook jobs', () => {
       expect(sent).toMatchObject({
         watched: [{ type: 'org', name: 'acme' }],
         job: {
-          dockerImage: 'python:3.12', flavor: 't4-small', command: ['python', '-c', 'print(1)'], arguments: ['--verbose'], arch: 'arm64',
-          timeoutSeconds: 900, attempts: 3, expose: { ports: [7860, 8080] }, ssh: { enabled: true }, environment: { LOG_LEVEL: 'debug' },
-          secrets: { HF_TOKEN: 'hf_e2e_secret_value' }, labels: { team: 'ml-ops' }, volumes: [{ type: 'dataset', source: 'acme/eval-data', mountPath: '/data', revision: 'v1' }],
+          dockerImage: 'python:3.12',
+          flavor: 't4-small',
+          command: ['python', '-c', 'print(1)'],
+          arguments: ['--verbose'],
+          arch: 'arm64',
+          timeoutSeconds: 900,
+          attempts: 3,
+          expose: { ports: [7860, 8080] },
+          ssh: { enabled: true },
+          environment: { LOG_LEVEL: 'debug' },
+          secrets: { HF_TOKEN: 'hf_e2e_secret_value' },
+          labels: { team: 'ml-ops' },
+          volumes: [{ type: 'dataset', source: 'acme/eval-data', mountPath: '/data', revision: 'v1' }],
         },
       });
-      const { webhook } = await api.call<{ webhook: { job: Record<string, unknown> } }>('GET', `/api/settings/webhooks/${id}`);
-      expect(webhook.job).toMatchObject({ dockerImage: 'python:3.12', flavor: 't4-small', timeoutSeconds: 900, secrets: ['HF_TOKEN'], labels: { team: 'ml-ops' } });
+      const { webhook } = await api.call<{ webhook: { job: Record<string, unknown> } }>(
+        'GET',
+        `/api/settings/webhooks/${id}`,
+      );
+      expect(webhook.job).toMatchObject({
+        dockerImage: 'python:3.12',
+        flavor: 't4-small',
+        timeoutSeconds: 900,
+        secrets: ['HF_TOKEN'],
+        labels: { team: 'ml-ops' },
+      });
       // The editor shows the saved job; secret values are never shown back.
       await expect(page.getByLabel('Flavor')).toHaveValue('t4-small');
       await expect(page.getByLabel('Secrets name 1')).toHaveValue('HF_TOKEN');
@@ -293,7 +354,10 @@ test.describe('webhook jobs', () => {
     }
   });
 
-  test('creates a webhook that copies an existing job (jobSourceId), picked from the user\'s jobs', async ({ page, request }) => {
+  test("creates a webhook that copies an existing job (jobSourceId), picked from the user's jobs", async ({
+    page,
+    request,
+  }) => {
     const api = hub(request, TOKENS.aliceWrite);
     const [job] = await api.call<{ id: string }[]>('GET', '/api/jobs/alice');
     await signIn(page, TOKENS.aliceWrite, '/webhooks/new');
@@ -306,7 +370,10 @@ test.describe('webhook jobs', () => {
     await expect(page.getByRole('heading', { name: 'Edit webhook' })).toBeVisible();
     const id = page.url().split('/').pop()!;
     try {
-      const { webhook } = await api.call<{ webhook: { jobSourceId?: string; url?: string } }>('GET', `/api/settings/webhooks/${id}`);
+      const { webhook } = await api.call<{ webhook: { jobSourceId?: string; url?: string } }>(
+        'GET',
+        `/api/settings/webhooks/${id}`,
+      );
       expect(webhook.jobSourceId).toBe(job!.id);
       expect(webhook.url).toBeUndefined();
       await expect(page.getByLabel('Source job id')).toHaveValue(job!.id);
@@ -315,19 +382,44 @@ test.describe('webhook jobs', () => {
     }
   });
 
-  test('an edit that leaves the job alone keeps every stored job field; a changed job says what it replaces and asks for secrets', async ({ page, request }) => {
+  test('an edit that leaves the job alone keeps every stored job field; a changed job says what it replaces and asks for secrets', async ({
+    page,
+    request,
+  }) => {
     const api = hub(request, TOKENS.aliceWrite);
     const job = {
-      dockerImage: 'python:3.12', command: ['python', 'serve.py'], arguments: ['--port', '7860'], environment: { LOG_LEVEL: 'debug' },
-      secrets: { HF_TOKEN: 'e2e-stored-secret' }, flavor: 't4-small', arch: 'arm64', timeoutSeconds: 900, attempts: 3, labels: { team: 'ml' },
-      volumes: [{ type: 'dataset', source: 'acme/eval-data', mountPath: '/data', revision: 'v1', readOnly: true, path: 'sub' }, { type: 'bucket', source: 'alice/scratch', mountPath: '/scratch' }],
-      expose: { ports: [7860, 8080] }, ssh: { enabled: true },
+      dockerImage: 'python:3.12',
+      command: ['python', 'serve.py'],
+      arguments: ['--port', '7860'],
+      environment: { LOG_LEVEL: 'debug' },
+      secrets: { HF_TOKEN: 'e2e-stored-secret' },
+      flavor: 't4-small',
+      arch: 'arm64',
+      timeoutSeconds: 900,
+      attempts: 3,
+      labels: { team: 'ml' },
+      volumes: [
+        { type: 'dataset', source: 'acme/eval-data', mountPath: '/data', revision: 'v1', readOnly: true, path: 'sub' },
+        { type: 'bucket', source: 'alice/scratch', mountPath: '/scratch' },
+      ],
+      expose: { ports: [7860, 8080] },
+      ssh: { enabled: true },
     };
-    const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', { watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], job, secret: 'hook-secret' });
-    const storedRequest = () => api.call<{ request: Record<string, unknown>; disabled: unknown }>('GET', `/api/_mock/webhooks/${webhook.id}/request`);
+    const { webhook } = await api.call<{ webhook: Webhook }>('POST', '/api/settings/webhooks', {
+      watched: [{ type: 'org', name: 'acme' }],
+      domains: ['repo'],
+      job,
+      secret: 'hook-secret',
+    });
+    const storedRequest = () =>
+      api.call<{ request: Record<string, unknown>; disabled: unknown }>(
+        'GET',
+        `/api/_mock/webhooks/${webhook.id}/request`,
+      );
     const sent: Record<string, unknown>[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname === `/api/settings/webhooks/${webhook.id}`) sent.push(r.postDataJSON() as Record<string, unknown>);
+      if (r.method() === 'POST' && new URL(r.url()).pathname === `/api/settings/webhooks/${webhook.id}`)
+        sent.push(r.postDataJSON() as Record<string, unknown>);
     });
     try {
       const before = await storedRequest();
@@ -344,7 +436,10 @@ test.describe('webhook jobs', () => {
       await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
       expect(sent).toHaveLength(1);
       expect(sent[0]).not.toHaveProperty('job');
-      expect(await storedRequest()).toEqual({ ...before, request: { ...before.request, domains: ['repo', 'discussion'] } });
+      expect(await storedRequest()).toEqual({
+        ...before,
+        request: { ...before.request, domains: ['repo', 'discussion'] },
+      });
 
       // Changing the job: the warning comes before anything is sent, and secret values are asked for.
       await page.getByLabel('Timeout (seconds)').fill('60');
@@ -366,7 +461,12 @@ test.describe('webhook jobs', () => {
       await page.getByRole('button', { name: 'Save changes' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
       const { arch: _a, attempts: _t, volumes: _v, expose: _e, ssh: _s, ...shown } = job;
-      expect((await storedRequest()).request.job).toEqual({ ...shown, timeoutSeconds: 60, attempts: 1, secrets: { HF_TOKEN: 'e2e-new-secret' } });
+      expect((await storedRequest()).request.job).toEqual({
+        ...shown,
+        timeoutSeconds: 60,
+        attempts: 1,
+        secrets: { HF_TOKEN: 'e2e-new-secret' },
+      });
     } finally {
       await api.call('DELETE', `/api/settings/webhooks/${webhook.id}`);
     }
@@ -375,14 +475,20 @@ test.describe('webhook jobs', () => {
   test('a cleared secret is removed on save', async ({ page, request }) => {
     const api = hub(request, TOKENS.aliceWrite);
     const { webhook } = await api.call<{ webhook: Webhook & { secret?: string } }>('POST', '/api/settings/webhooks', {
-      watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://receiver.example.test/secret', secret: 'to-remove',
+      watched: [{ type: 'user', name: 'alice' }],
+      domains: ['repo'],
+      url: 'https://receiver.example.test/secret',
+      secret: 'to-remove',
     });
     try {
       await signIn(page, TOKENS.aliceWrite, `/webhooks/${webhook.id}`);
       await page.getByLabel('Secret', { exact: true }).fill('');
       await page.getByRole('button', { name: 'Save changes' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-      const after = await api.call<{ webhook: Webhook & { secret?: string } }>('GET', `/api/settings/webhooks/${webhook.id}`);
+      const after = await api.call<{ webhook: Webhook & { secret?: string } }>(
+        'GET',
+        `/api/settings/webhooks/${webhook.id}`,
+      );
       expect(after.webhook.secret).toBeUndefined();
       expect(after.webhook.url).toBe('https://receiver.example.test/secret');
     } finally {

@@ -24,8 +24,12 @@ describe('the demo hub (npm start, npm run hub, npm run dev)', () => {
     writeFileSync(path.join(dir, 'config.json'), '{"mine":true}');
     const { hub, demoRepoIds } = await createDemoHub({}, [{ repoId: 'consisid-community/consisid-tiny', dir }]);
     expect(demoRepoIds).toEqual(['consisid-community/consisid-preview-s']);
-    expect(await (await hub.app.request('/consisid-community/consisid-tiny/resolve/main/config.json')).json()).toEqual({ mine: true });
-    expect((await hub.app.request('/consisid-community/consisid-tiny/resolve/main/transformer/config.json')).status).toBe(404);
+    expect(await (await hub.app.request('/consisid-community/consisid-tiny/resolve/main/config.json')).json()).toEqual({
+      mine: true,
+    });
+    expect(
+      (await hub.app.request('/consisid-community/consisid-tiny/resolve/main/transformer/config.json')).status,
+    ).toBe(404);
     await hub.close();
   });
 });

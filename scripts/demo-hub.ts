@@ -5,7 +5,10 @@ import { createMockHub, type MockHub, type MockHubOptions } from '../src/mock-hu
 import type { RepoFolder } from '../src/mock-hub/files/repo-folder-flag.ts';
 import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
 
-export async function createDemoHub(opts: MockHubOptions, repoFolders: readonly RepoFolder[] = []): Promise<{ hub: MockHub; demoRepoIds: string[] }> {
+export async function createDemoHub(
+  opts: MockHubOptions,
+  repoFolders: readonly RepoFolder[] = [],
+): Promise<{ hub: MockHub; demoRepoIds: string[] }> {
   const hub = await createMockHub(opts);
   // a --repo naming a demo repository is served in its place (the user asked for that name)
   const demos = demoCheckpoints().filter((d) => !repoFolders.some((r) => r.repoId === d.repoId));
@@ -15,10 +18,15 @@ export async function createDemoHub(opts: MockHubOptions, repoFolders: readonly 
 }
 
 /** Banner lines both entry points print about the demo repos, the local repos and the mode. */
-export function demoHubLines(demoRepoIds: string[], specOnly: boolean, repoFolders: readonly RepoFolder[] = [], url = ''): string[] {
+export function demoHubLines(
+  demoRepoIds: string[],
+  specOnly: boolean,
+  repoFolders: readonly RepoFolder[] = [],
+  url = '',
+): string[] {
   return [
     `Demo checkpoints: ${demoRepoIds.join(', ')}`,
     ...repoFolders.map((r) => `Local repo: ${r.repoId} = ${r.dir}  (${url}/${r.repoId}/resolve/main/...)`),
-    ...(specOnly ? ['Spec-only: the spec\'s endpoints and the real hub\'s extensions; mock-only routes answer 404'] : []),
+    ...(specOnly ? ["Spec-only: the spec's endpoints and the real hub's extensions; mock-only routes answer 404"] : []),
   ];
 }

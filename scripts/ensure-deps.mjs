@@ -20,11 +20,17 @@ export function ensureNodeModules() {
  */
 export function ensureDebianPackages(packages, present, what) {
   if (present()) return;
-  console.error(`[setup] ${what} missing: running apt-get update && apt-get install -y ${packages.join(' ')} (Debian packages, needs root)...`);
+  console.error(
+    `[setup] ${what} missing: running apt-get update && apt-get install -y ${packages.join(' ')} (Debian packages, needs root)...`,
+  );
   try {
-    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: ['ignore', process.stderr, process.stderr] });
+    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, {
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
   } catch {
-    throw new Error(`${what} is not installed and apt-get failed; install ${packages.join(' ')} (as root: apt-get install ${packages.join(' ')}).`);
+    throw new Error(
+      `${what} is not installed and apt-get failed; install ${packages.join(' ')} (as root: apt-get install ${packages.join(' ')}).`,
+    );
   }
   if (!present()) throw new Error(`${what} is still missing after installing ${packages.join(' ')}.`);
   console.error(`[setup] installed ${packages.join(' ')}.`);
@@ -51,7 +57,8 @@ export function debianPython() {
  */
 export function ensurePythonWebStack() {
   const python = debianPython();
-  const present = () => spawnSync(python, ['-c', 'import fastapi, uvicorn, pydantic, uvloop, httptools'], { stdio: 'ignore' }).status === 0;
+  const present = () =>
+    spawnSync(python, ['-c', 'import fastapi, uvicorn, pydantic, uvloop, httptools'], { stdio: 'ignore' }).status === 0;
   const packages = ['python3-fastapi', 'python3-uvicorn', 'python3-pydantic', 'python3-uvloop', 'python3-httptools'];
   ensureDebianPackages(packages, present, `FastAPI, uvicorn (with uvloop and httptools) and pydantic for ${python}`);
   return python;

@@ -18,14 +18,22 @@ function ensureWithFakeApt(aptExit: number, installedBefore = false) {
   const marker = path.join(dir, 'installed');
   if (installedBefore) writeFileSync(marker, '');
   const apt = path.join(dir, 'apt-get');
-  writeFileSync(apt, `#!/bin/sh\necho "apt-get $*" >> "${dir}/calls"\necho "apt chatter $1"\n[ "$1" = install ] && [ ${aptExit} = 0 ] && touch "${marker}"\nexit ${aptExit}\n`);
+  writeFileSync(
+    apt,
+    `#!/bin/sh\necho "apt-get $*" >> "${dir}/calls"\necho "apt chatter $1"\n[ "$1" = install ] && [ ${aptExit} = 0 ] && touch "${marker}"\nexit ${aptExit}\n`,
+  );
   chmodSync(apt, 0o755);
   const script = `import { ensureDebianPackages } from ${JSON.stringify(module)};
 import { existsSync } from 'node:fs';
 try { ensureDebianPackages(['python3-x', 'python3-y'], () => existsSync(${JSON.stringify(marker)}), 'X and Y'); console.error('ENSURED'); }
 catch (e) { console.error('THREW ' + e.message); }`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, PATH: `${dir}:${process.env.PATH}` } });
-  const calls = existsSync(path.join(dir, 'calls')) ? spawnSync('cat', [path.join(dir, 'calls')], { encoding: 'utf8' }).stdout : '';
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+  });
+  const calls = existsSync(path.join(dir, 'calls'))
+    ? spawnSync('cat', [path.join(dir, 'calls')], { encoding: 'utf8' }).stdout
+    : '';
   return { stdout: r.stdout, stderr: r.stderr, calls, installed: existsSync(marker) };
 }
 

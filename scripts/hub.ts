@@ -9,9 +9,18 @@ import { printBanner } from '../src/mock-hub/banner.ts';
 import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
 import { createDemoHub, demoHubLines } from './demo-hub.ts';
 
-const { port, host, dataDir, specOnly, repoFolders = [] } = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
+const {
+  port,
+  host,
+  dataDir,
+  specOnly,
+  repoFolders = [],
+} = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
 const limit = rateLimitFromEnv(process.env.MOCK_HUB_RATE_LIMIT);
-const { hub, demoRepoIds } = await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, ...(limit ? { rateLimit: limit } : {}) }, repoFolders);
+const { hub, demoRepoIds } = await createDemoHub(
+  { dataDir, baseUrl: `http://${host}:${port}`, specOnly, ...(limit ? { rateLimit: limit } : {}) },
+  repoFolders,
+);
 
 const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
   const url = `http://${host}:${info.port}`;

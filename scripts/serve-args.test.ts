@@ -7,19 +7,31 @@ import { parseServeArgs } from './serve-args.ts';
 describe('npm start flags', () => {
   it('defaults: port 4700 on 127.0.0.1, state in .data (or $HUB_DATA_DIR)', () => {
     expect(parseServeArgs([])).toEqual({ port: 4700, host: '127.0.0.1', dataDir: '.data', specOnly: false });
-    expect(parseServeArgs([], { HUB_DATA_DIR: '/tmp/hub', PORT: '5000' })).toEqual({ port: 5000, host: '127.0.0.1', dataDir: '/tmp/hub', specOnly: false });
+    expect(parseServeArgs([], { HUB_DATA_DIR: '/tmp/hub', PORT: '5000' })).toEqual({
+      port: 5000,
+      host: '127.0.0.1',
+      dataDir: '/tmp/hub',
+      specOnly: false,
+    });
   });
 
   it('a flag the user gives wins over the defaults and the environment', () => {
     expect(parseServeArgs(['--data', 'x'], { HUB_DATA_DIR: '/tmp/hub' }).dataDir).toBe('x');
     expect(parseServeArgs(['--port=8080'], { PORT: '5000' }).port).toBe(8080);
-    expect(parseServeArgs(['--port', '8080', '--host', '0.0.0.0'])).toEqual({ port: 8080, host: '0.0.0.0', dataDir: '.data', specOnly: false });
+    expect(parseServeArgs(['--port', '8080', '--host', '0.0.0.0'])).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '.data',
+      specOnly: false,
+    });
     expect(parseServeArgs(['--fresh'], { HUB_DATA_DIR: '/tmp/hub' }).dataDir).toBeUndefined();
   });
 
   it('serves local checkpoint folders given with --repo', () => {
     // a relative folder is the current one's (the root of the repository under vitest)
-    expect(parseServeArgs(['--repo', 'me/ckpt=fixtures/consisid/tiny-base', '--fresh']).repoFolders).toEqual([{ repoId: 'me/ckpt', dir: path.join(process.cwd(), 'fixtures/consisid/tiny-base') }]);
+    expect(parseServeArgs(['--repo', 'me/ckpt=fixtures/consisid/tiny-base', '--fresh']).repoFolders).toEqual([
+      { repoId: 'me/ckpt', dir: path.join(process.cwd(), 'fixtures/consisid/tiny-base') },
+    ]);
   });
 
   it('refuses unknown, misspelt and contradictory flags, and bad ports, naming them', () => {
@@ -34,7 +46,12 @@ describe('npm start flags', () => {
 describe('npm run hub flags', () => {
   it('defaults to port 4701 on 127.0.0.1 in memory; flags win; no --fresh here', () => {
     expect(parseHubArgs([])).toEqual({ port: 4701, host: '127.0.0.1', dataDir: undefined, specOnly: false });
-    expect(parseHubArgs(['--port=0', '--data', 'd'], { PORT: '9' })).toEqual({ port: 0, host: '127.0.0.1', dataDir: 'd', specOnly: false });
+    expect(parseHubArgs(['--port=0', '--data', 'd'], { PORT: '9' })).toEqual({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: 'd',
+      specOnly: false,
+    });
     expect(() => parseHubArgs(['--fresh'])).toThrow(/unknown option --fresh/);
     expect(() => parseHubArgs(['--prot', '1'])).toThrow('unknown option --prot (did you mean --port?)');
   });

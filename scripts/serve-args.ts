@@ -13,7 +13,8 @@ export const SERVE_USAGE = `usage: npm start -- [--port 4700] [--host 127.0.0.1]
 
 export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): HubServerArgs {
   const { values } = parseCommandLine(argv, { ...HUB_SERVER_OPTIONS, fresh: { type: 'boolean' } });
-  if (values.fresh && values.data !== undefined) throw new UsageError('--fresh and --data contradict each other: give one');
+  if (values.fresh && values.data !== undefined)
+    throw new UsageError('--fresh and --data contradict each other: give one');
   const args = hubServerArgs(values, env, 4700);
   return { ...args, dataDir: values.fresh ? undefined : (args.dataDir ?? env.HUB_DATA_DIR ?? '.data') };
 }

@@ -25,10 +25,13 @@ app.route('/', hub.app);
 // onnxruntime .wasm is then fetched once, not on every visit).
 app.use('/assets/*', async (c, next) => {
   await next();
-  if (c.res.status === 200 && !c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+  if (c.res.status === 200 && !c.res.headers.get('content-type')?.startsWith('text/html'))
+    c.res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
 });
 app.use('/*', serveStatic({ root: './dist' }));
-const indexHtml = existsSync('dist/index.html') ? readFileSync('dist/index.html', 'utf8') : '<!doctype html><p>Run <code>npm run build</code> first.</p>';
+const indexHtml = existsSync('dist/index.html')
+  ? readFileSync('dist/index.html', 'utf8')
+  : '<!doctype html><p>Run <code>npm run build</code> first.</p>';
 app.get('*', (c) => c.html(indexHtml));
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {

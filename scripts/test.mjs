@@ -14,7 +14,8 @@ const steps = [
 let only;
 try {
   const { positionals } = parseArgs({ options: {}, allowPositionals: true, strict: true });
-  if (positionals.length > 1 || (positionals[0] && !steps.some(([name]) => name === positionals[0]))) throw new Error(`unknown step "${positionals.join(' ')}"`);
+  if (positionals.length > 1 || (positionals[0] && !steps.some(([name]) => name === positionals[0])))
+    throw new Error(`unknown step "${positionals.join(' ')}"`);
   only = positionals[0];
 } catch (e) {
   console.error(`${e.message}\nusage: npm test [-- ${steps.map(([name]) => name).join('|')}]`);

@@ -5,7 +5,14 @@ import type { Whoami } from '../hub/schemas/index.ts';
 
 /** Who is signed in, with which token role; loading and failure stay small and retryable. */
 export function AccountBadge({ me }: { me: UseQueryResult<Whoami> }) {
-  if (me.isPending) return <span className="h-6 w-32 animate-pulse rounded bg-slate-200 dark:bg-slate-800" role="status" aria-label="Loading account" />;
+  if (me.isPending)
+    return (
+      <span
+        className="h-6 w-32 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
+        role="status"
+        aria-label="Loading account"
+      />
+    );
   if (me.isError)
     return (
       <span className="flex items-center gap-2 text-red-700 dark:text-red-400" role="alert">
@@ -20,10 +27,15 @@ export function AccountBadge({ me }: { me: UseQueryResult<Whoami> }) {
     <span className="flex items-center gap-2" data-testid="whoami">
       <Avatar src={me.data.avatarUrl} name={me.data.name} />
       <span>
-        <span className="font-medium">{me.data.fullname}</span> <span className="text-slate-600 dark:text-slate-400">@{me.data.name}</span>
+        <span className="font-medium">{me.data.fullname}</span>{' '}
+        <span className="text-slate-600 dark:text-slate-400">@{me.data.name}</span>
       </span>
       {token && (
-        <span className="rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-700" title={`Token "${token.displayName}"`} data-testid="token-role">
+        <span
+          className="rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-700"
+          title={`Token "${token.displayName}"`}
+          data-testid="token-role"
+        >
           {token.role} token
         </span>
       )}

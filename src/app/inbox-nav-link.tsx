@@ -18,7 +18,11 @@ export function InboxNavLink() {
     <NavLink to="/inbox" className={(s) => `${navLinkClass(s)} flex items-center justify-between`}>
       Inbox
       {unread > 0 && (
-        <span className="rounded-full bg-amber-500 px-1.5 text-xs font-semibold tabular-nums text-slate-950" data-testid="inbox-unread-badge" data-count={unread}>
+        <span
+          className="rounded-full bg-amber-500 px-1.5 text-xs font-semibold tabular-nums text-slate-950"
+          data-testid="inbox-unread-badge"
+          data-count={unread}
+        >
           <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
           <span className="sr-only">{` ${unread} unread`}</span>
         </span>

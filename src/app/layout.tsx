@@ -25,19 +25,34 @@ export function Layout() {
   };
   return (
     <div className="flex min-h-screen bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 focus:text-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 focus:text-slate-900"
+      >
         Skip to content
       </a>
       <aside className="w-60 shrink-0 border-r border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-900">
         <p className="mb-4 text-lg font-semibold">Hub Console</p>
-        <p className="sr-only">Keyboard: g then i, s, w, j, t or p goes to Inbox, Settings, Webhooks, Jobs, Storage or Model preview.</p>
+        <p className="sr-only">
+          Keyboard: g then i, s, w, j, t or p goes to Inbox, Settings, Webhooks, Jobs, Storage or Model preview.
+        </p>
         <nav aria-label="Main" className="space-y-1">
           <InboxNavLink />
-          <NavLink to="/settings" className={navLinkClass}>Settings</NavLink>
-          <NavLink to="/webhooks" className={navLinkClass}>Webhooks</NavLink>
-          <NavLink to="/jobs" className={navLinkClass}>Jobs</NavLink>
-          <NavLink to="/storage" className={navLinkClass}>Storage</NavLink>
-          <NavLink to="/preview" className={navLinkClass}>Model preview</NavLink>
+          <NavLink to="/settings" className={navLinkClass}>
+            Settings
+          </NavLink>
+          <NavLink to="/webhooks" className={navLinkClass}>
+            Webhooks
+          </NavLink>
+          <NavLink to="/jobs" className={navLinkClass}>
+            Jobs
+          </NavLink>
+          <NavLink to="/storage" className={navLinkClass}>
+            Storage
+          </NavLink>
+          <NavLink to="/preview" className={navLinkClass}>
+            Model preview
+          </NavLink>
         </nav>
         <OrgNav me={me} />
       </aside>
@@ -47,7 +62,11 @@ export function Layout() {
             {session?.baseUrl}
           </span>
           <AccountBadge me={me} />
-          <Button variant="ghost" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+          <Button
+            variant="ghost"
+            onClick={toggleTheme}
+            aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          >
             <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
           </Button>
           <Button

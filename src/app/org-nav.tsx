@@ -4,20 +4,33 @@ import { Avatar } from '../components/ui/avatar.tsx';
 import type { Whoami } from '../hub/schemas/index.ts';
 import { navLinkClass } from './nav-link-class.ts';
 
-const planLabel: Record<string, string> = { free: 'Free', team: 'Team', enterprise: 'Enterprise', enterprise_plus: 'Enterprise Plus' };
+const planLabel: Record<string, string> = {
+  free: 'Free',
+  team: 'Team',
+  enterprise: 'Enterprise',
+  enterprise_plus: 'Enterprise Plus',
+};
 
 /** The orgs the user can switch to, each with its plan and the user's role in it. */
 export function OrgNav({ me }: { me: UseQueryResult<Whoami> }) {
   const orgs = me.data?.orgs ?? [];
   return (
     <nav aria-label="Organizations" className="mt-6">
-      <p className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Organizations</p>
+      <p className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">
+        Organizations
+      </p>
       {me.isPending && <p className="px-3 text-xs text-slate-600 dark:text-slate-400">Loading…</p>}
-      {me.isSuccess && orgs.length === 0 && <p className="px-3 text-xs text-slate-600 dark:text-slate-400">You are in no organization.</p>}
+      {me.isSuccess && orgs.length === 0 && (
+        <p className="px-3 text-xs text-slate-600 dark:text-slate-400">You are in no organization.</p>
+      )}
       <ul className="space-y-1">
         {orgs.map((o) => (
           <li key={o.name}>
-            <NavLink to={`/orgs/${encodeURIComponent(o.name)}`} end className={(s) => `${navLinkClass(s)} flex items-center gap-2`}>
+            <NavLink
+              to={`/orgs/${encodeURIComponent(o.name)}`}
+              end
+              className={(s) => `${navLinkClass(s)} flex items-center gap-2`}
+            >
               <Avatar src={o.avatarUrl} name={o.name} />
               <span className="min-w-0">
                 <span className="block truncate">{o.name}</span>
@@ -26,10 +39,16 @@ export function OrgNav({ me }: { me: UseQueryResult<Whoami> }) {
                 </span>
               </span>
             </NavLink>
-            <NavLink to={`/orgs/${encodeURIComponent(o.name)}/audit-log`} className={(s) => `${navLinkClass(s)} pl-11 text-xs`}>
+            <NavLink
+              to={`/orgs/${encodeURIComponent(o.name)}/audit-log`}
+              className={(s) => `${navLinkClass(s)} pl-11 text-xs`}
+            >
               Audit log
             </NavLink>
-            <NavLink to={`/orgs/${encodeURIComponent(o.name)}/jobs`} className={(s) => `${navLinkClass(s)} pl-11 text-xs`}>
+            <NavLink
+              to={`/orgs/${encodeURIComponent(o.name)}/jobs`}
+              className={(s) => `${navLinkClass(s)} pl-11 text-xs`}
+            >
               Jobs
             </NavLink>
           </li>

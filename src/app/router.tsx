@@ -6,7 +6,12 @@ import { Skeleton } from '../components/ui/skeleton.tsx';
 
 // Every page is its own chunk: the preview page (model + onnxruntime-web) never loads elsewhere.
 export const router = createBrowserRouter([
-  { path: '/sign-in', lazy: () => import('../features/auth/route.tsx'), errorElement: <RouteError />, hydrateFallbackElement: <PageLoading /> },
+  {
+    path: '/sign-in',
+    lazy: () => import('../features/auth/route.tsx'),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoading />,
+  },
   {
     element: (
       <RequireSession>

@@ -2,10 +2,20 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 
 /** "g" then a letter, as in most daily-use web tools. */
-export const GO_SHORTCUTS: Record<string, string> = { i: '/inbox', s: '/settings', w: '/webhooks', j: '/jobs', t: '/storage', p: '/preview' };
+export const GO_SHORTCUTS: Record<string, string> = {
+  i: '/inbox',
+  s: '/settings',
+  w: '/webhooks',
+  j: '/jobs',
+  t: '/storage',
+  p: '/preview',
+};
 
 function typing(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName))
+  );
 }
 
 export function useGoShortcuts() {

@@ -17,10 +17,13 @@ function usageError(f: () => unknown): string {
 describe('parseCommandLine', () => {
   it('reads --name value and --name=value alike, for any value', () => {
     fc.assert(
-      fc.property(fc.string().filter((v) => !v.startsWith('-')), (v) => {
-        expect(parseCommandLine(['--data', v], OPTIONS).values.data).toBe(v);
-        expect(parseCommandLine([`--data=${v}`], OPTIONS).values.data).toBe(v);
-      }),
+      fc.property(
+        fc.string().filter((v) => !v.startsWith('-')),
+        (v) => {
+          expect(parseCommandLine(['--data', v], OPTIONS).values.data).toBe(v);
+          expect(parseCommandLine([`--data=${v}`], OPTIONS).values.data).toBe(v);
+        },
+      ),
     );
   });
 
@@ -29,8 +32,12 @@ describe('parseCommandLine', () => {
   });
 
   it('names an unknown option and suggests the one a typo meant', () => {
-    expect(usageError(() => parseCommandLine(['--dat', 'x'], OPTIONS))).toBe('unknown option --dat (did you mean --data?)');
-    expect(usageError(() => parseCommandLine(['--frseh'], OPTIONS))).toBe('unknown option --frseh (did you mean --fresh?)');
+    expect(usageError(() => parseCommandLine(['--dat', 'x'], OPTIONS))).toBe(
+      'unknown option --dat (did you mean --data?)',
+    );
+    expect(usageError(() => parseCommandLine(['--frseh'], OPTIONS))).toBe(
+      'unknown option --frseh (did you mean --fresh?)',
+    );
     expect(usageError(() => parseCommandLine(['--verbose'], OPTIONS))).toBe('unknown option --verbose');
     expect(usageError(() => parseCommandLine(['-x'], OPTIONS))).toBe('unknown option -x');
   });
@@ -44,7 +51,8 @@ describe('parseCommandLine', () => {
   });
 
   it('--help and -h ask for the usage', () => {
-    for (const argv of [['--help'], ['-h'], ['--port', '1', '--help']]) expect(() => parseCommandLine(argv, OPTIONS)).toThrow(HelpRequested);
+    for (const argv of [['--help'], ['-h'], ['--port', '1', '--help']])
+      expect(() => parseCommandLine(argv, OPTIONS)).toThrow(HelpRequested);
   });
 });
 
@@ -64,9 +72,12 @@ describe('closest', () => {
 
 describe('portValue', () => {
   it('accepts integers 0..65535 and names the flag otherwise', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 65535 }), (n) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 65535 }), (n) => {
         expect(portValue(String(n))).toBe(n);
-      }));
-    for (const bad of ['', 'abc', '-1', '65536', '80.5', '0x']) expect(usageError(() => portValue(bad, 'PORT'))).toMatch(/^PORT must be an integer 0\.\.65535/);
+      }),
+    );
+    for (const bad of ['', 'abc', '-1', '65536', '80.5', '0x'])
+      expect(usageError(() => portValue(bad, 'PORT'))).toMatch(/^PORT must be an integer 0\.\.65535/);
   });
 });

@@ -21,8 +21,17 @@ const HELP = { help: { type: 'boolean', short: 'h' } } as const;
  * repeated single-value option keeps the last one. Unknown options, a missing value, a value on a
  * switch and (unless allowed) positionals throw a UsageError that names the flag.
  */
-export function parseCommandLine<const O extends OptionSpecs, const P extends boolean = false>(argv: readonly string[], options: O, allowPositionals?: P) {
-  const config = { args: [...argv], options, strict: true, allowPositionals: (allowPositionals ?? false) as P } as const;
+export function parseCommandLine<const O extends OptionSpecs, const P extends boolean = false>(
+  argv: readonly string[],
+  options: O,
+  allowPositionals?: P,
+) {
+  const config = {
+    args: [...argv],
+    options,
+    strict: true,
+    allowPositionals: (allowPositionals ?? false) as P,
+  } as const;
   let parsed;
   try {
     parsed = parseArgs({ ...config, options: { ...options, ...HELP } });
@@ -42,7 +51,8 @@ function usageErrorOf(e: unknown, known: readonly string[]): unknown {
     const near = closest(flag.replace(/^-+/, ''), known);
     return new UsageError(`unknown option ${flag}${near ? ` (did you mean --${near}?)` : ''}`);
   }
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new UsageError(`unexpected argument "${/'([^']*)'/.exec(message)?.[1] ?? ''}"`);
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return new UsageError(`unexpected argument "${/'([^']*)'/.exec(message)?.[1] ?? ''}"`);
   if (message.includes('does not take an argument')) return new UsageError(`${flag} takes no value`);
   return new UsageError(`${flag} needs a value`);
 }
@@ -61,7 +71,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length]!;
@@ -70,7 +81,8 @@ function editDistance(a: string, b: string): number {
 /** A TCP port flag: an integer 0..65535 (0 picks a free one). */
 export function portValue(value: string, flag = '--port'): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be an integer 0..65535, got "${value}"`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`${flag} must be an integer 0..65535, got "${value}"`);
   return n;
 }
 

@@ -3,7 +3,11 @@ import type { HubClient } from './client.ts';
 import { TOKENS, apiError, withMockHub } from '../test-support/hub-harness.ts';
 
 const ID = 'a'.repeat(24);
-const hook = { watched: [{ type: 'user' as const, name: 'alice' }], domains: ['repo' as const], url: 'https://example.test/h' };
+const hook = {
+  watched: [{ type: 'user' as const, name: 'alice' }],
+  domains: ['repo' as const],
+  url: 'https://example.test/h',
+};
 
 /** One valid call per client method; `write` marks the mutations. */
 const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unknown> }[] = [
@@ -12,7 +16,11 @@ const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unkn
   { name: 'markNotifications', write: true, run: (c) => c.markNotifications({ discussionIds: [ID] }) },
   { name: 'deleteNotifications', write: true, run: (c) => c.deleteNotifications({ discussionIds: [ID] }) },
   { name: 'getNotificationSettings', write: false, run: (c) => c.getNotificationSettings() },
-  { name: 'patchNotificationSettings', write: true, run: (c) => c.patchNotificationSettings({ notifications: { announcements: true } }) },
+  {
+    name: 'patchNotificationSettings',
+    write: true,
+    run: (c) => c.patchNotificationSettings({ notifications: { announcements: true } }),
+  },
   { name: 'getWatchList', write: false, run: (c) => c.getWatchList() },
   { name: 'patchWatch', write: true, run: (c) => c.patchWatch({ add: [{ id: 'bob', type: 'user' }] }) },
   { name: 'getMcpSettings', write: false, run: (c) => c.getMcpSettings() },

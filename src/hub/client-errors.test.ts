@@ -4,7 +4,8 @@ import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError } from '.
 import { fakeFetch, json } from './fake-fetch.ts';
 
 const TOKEN = 'hf_alice_write';
-const client = (f: ReturnType<typeof fakeFetch>, extra = {}) => createHubClient({ baseUrl: 'http://hub.test/', token: TOKEN, fetch: f.fetch, ...extra });
+const client = (f: ReturnType<typeof fakeFetch>, extra = {}) =>
+  createHubClient({ baseUrl: 'http://hub.test/', token: TOKEN, fetch: f.fetch, ...extra });
 
 async function failure(p: Promise<unknown>): Promise<Error> {
   try {
@@ -17,7 +18,9 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 
 describe('HubApiError', () => {
   it('takes the message from the JSON error body, the request id from X-Request-Id', async () => {
-    const f = fakeFetch(json({ error: 'url: must be an http(s) URI' }, 400, { 'X-Request-Id': 'req-42', 'X-Error-Message': 'other' }));
+    const f = fakeFetch(
+      json({ error: 'url: must be an http(s) URI' }, 400, { 'X-Request-Id': 'req-42', 'X-Error-Message': 'other' }),
+    );
     const e = await failure(client(f).listWebhooks());
     expect(e).toBeInstanceOf(HubApiError);
     const api = e as HubApiError;
@@ -30,8 +33,15 @@ describe('HubApiError', () => {
   });
 
   it('falls back to X-Error-Message, then the status text, never a blank message', async () => {
-    const fromHeader = fakeFetch(new Response('', { status: 403, headers: { 'X-Error-Message': 'Audit log export needs a Team or Enterprise plan' } }));
-    expect((await failure(client(fromHeader).exportAuditLog('freeorg'))).message).toContain('needs a Team or Enterprise plan');
+    const fromHeader = fakeFetch(
+      new Response('', {
+        status: 403,
+        headers: { 'X-Error-Message': 'Audit log export needs a Team or Enterprise plan' },
+      }),
+    );
+    expect((await failure(client(fromHeader).exportAuditLog('freeorg'))).message).toContain(
+      'needs a Team or Enterprise plan',
+    );
 
     const bare = fakeFetch(new Response('', { status: 502, statusText: 'Bad Gateway' }));
     expect((await failure(client(bare).getMcpSettings())).message).toContain('502: Bad Gateway');
@@ -60,7 +70,12 @@ describe('HubApiError', () => {
 
 describe('HubSchemaError', () => {
   it('names the endpoint and the path that broke the schema', async () => {
-    const hook = { id: 'f'.repeat(24), disabled: false, watched: [{ name: 'alice', type: 'planet' }], domains: ['repo'] };
+    const hook = {
+      id: 'f'.repeat(24),
+      disabled: false,
+      watched: [{ name: 'alice', type: 'planet' }],
+      domains: ['repo'],
+    };
     const f = fakeFetch(json({ webhook: hook }));
     const e = (await failure(client(f).getWebhook('f'.repeat(24)))) as HubSchemaError;
     expect(e).toBeInstanceOf(HubSchemaError);
@@ -81,7 +96,11 @@ describe('HubRequestError', () => {
   it('validates bodies before sending and names the field', async () => {
     const f = fakeFetch(json({}));
     const e = (await failure(
-      client(f).createWebhook({ watched: [{ type: 'model', name: 'alice/m' }], domains: ['repo'], job: { flavor: 'cpu-basic', dockerImage: 'x', timeoutSeconds: 0 } }),
+      client(f).createWebhook({
+        watched: [{ type: 'model', name: 'alice/m' }],
+        domains: ['repo'],
+        job: { flavor: 'cpu-basic', dockerImage: 'x', timeoutSeconds: 0 },
+      }),
     )) as HubRequestError;
     expect(e).toBeInstanceOf(HubRequestError);
     expect(e.field).toBe('job.timeoutSeconds');
@@ -92,8 +111,12 @@ describe('HubRequestError', () => {
     const f = fakeFetch(json([]));
     expect(((await failure(client(f).listRepositoryUsage({ limit: 0 }))) as HubRequestError).field).toBe('limit');
     expect(((await failure(client(f).getResourceGroup('acme', ''))) as HubRequestError).field).toBe('resourceGroupId');
-    expect(((await failure(client(f).webhookAction('a'.repeat(24), 'explode' as 'enable'))) as HubRequestError).issues).toHaveLength(1);
-    expect(((await failure(client(f).revokeOrgToken('acme', { token: 'ghp_x' }))) as HubRequestError).field).toBe('token');
+    expect(
+      ((await failure(client(f).webhookAction('a'.repeat(24), 'explode' as 'enable'))) as HubRequestError).issues,
+    ).toHaveLength(1);
+    expect(((await failure(client(f).revokeOrgToken('acme', { token: 'ghp_x' }))) as HubRequestError).field).toBe(
+      'token',
+    );
     expect(f.calls).toHaveLength(0);
   });
 });
@@ -109,7 +132,9 @@ describe('HubNetworkError', () => {
 
   it('times out', async () => {
     const hang = (_: string, init: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+      new Promise<Response>((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
+      );
     const c = createHubClient({ baseUrl: 'http://hub.test', token: TOKEN, fetch: hang, timeoutMs: 20 });
     const e = (await failure(c.whoami())) as HubNetworkError;
     expect(e.kind).toBe('timeout');
@@ -117,7 +142,9 @@ describe('HubNetworkError', () => {
 
   it('reports a caller abort as aborted', async () => {
     const hang = (_: string, init: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+      new Promise<Response>((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
+      );
     const c = createHubClient({ baseUrl: 'http://hub.test', token: TOKEN, fetch: hang });
     const controller = new AbortController();
     const p = c.listWebhooks({ signal: controller.signal });

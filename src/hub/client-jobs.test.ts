@@ -5,8 +5,17 @@ import { fakeFetch, json } from './fake-fetch.ts';
 import type { JobLogEvent } from './schemas/index.ts';
 
 const BASE = 'https://hub.example/prefix';
-const c = (f: ReturnType<typeof fakeFetch>) => createHubClient({ baseUrl: `${BASE}/`, token: 'hf_alice_read', fetch: f.fetch, maxRetries: 0 });
-const job = (id: string) => ({ id, createdAt: '2026-11-01T12:00:00Z', owner: { id: 'o', name: 'alice', type: 'user' }, createdBy: { id: 'o', name: 'alice' }, environment: {}, flavor: 'cpu-basic', status: { stage: 'RUNNING', message: null } });
+const c = (f: ReturnType<typeof fakeFetch>) =>
+  createHubClient({ baseUrl: `${BASE}/`, token: 'hf_alice_read', fetch: f.fetch, maxRetries: 0 });
+const job = (id: string) => ({
+  id,
+  createdAt: '2026-11-01T12:00:00Z',
+  owner: { id: 'o', name: 'alice', type: 'user' },
+  createdBy: { id: 'o', name: 'alice' },
+  environment: {},
+  flavor: 'cpu-basic',
+  status: { stage: 'RUNNING', message: null },
+});
 
 /** A streamed answer whose body arrives in the given chunks. */
 function chunked(chunks: string[], init: ResponseInit = {}) {
@@ -22,7 +31,10 @@ function chunked(chunks: string[], init: ResponseInit = {}) {
       canceled = true;
     },
   });
-  return { response: new Response(body, { headers: { 'content-type': 'text/event-stream' }, ...init }), canceled: () => canceled };
+  return {
+    response: new Response(body, { headers: { 'content-type': 'text/event-stream' }, ...init }),
+    canceled: () => canceled,
+  };
 }
 
 async function collect(it: AsyncIterable<JobLogEvent>): Promise<string[]> {
@@ -34,10 +46,15 @@ async function collect(it: AsyncIterable<JobLogEvent>): Promise<string[]> {
 describe('listJobs', () => {
   it('sends stage and label filters as repeated parameters, as huggingface_hub list_jobs does', async () => {
     const f = fakeFetch(json([job('a')]));
-    await expect(c(f).listJobs('alice', { stage: ['RUNNING', 'SCHEDULING'], label: ['team=ml'] })).resolves.toHaveLength(1);
+    await expect(
+      c(f).listJobs('alice', { stage: ['RUNNING', 'SCHEDULING'], label: ['team=ml'] }),
+    ).resolves.toHaveLength(1);
     const url = f.calls[0]!.url;
     expect(url.pathname).toBe('/prefix/api/jobs/alice');
-    expect([url.searchParams.getAll('stage'), url.searchParams.getAll('label')]).toEqual([['RUNNING', 'SCHEDULING'], ['team=ml']]);
+    expect([url.searchParams.getAll('stage'), url.searchParams.getAll('label')]).toEqual([
+      ['RUNNING', 'SCHEDULING'],
+      ['team=ml'],
+    ]);
   });
 
   it('refuses a label filter that is not key=value before sending anything', async () => {
@@ -74,15 +91,26 @@ describe('cancelJob', () => {
 
 describe('streamJobLogs', () => {
   it('yields each event as it arrives, across chunk boundaries, skipping keep-alives', async () => {
-    const s = chunked(['data: {"data":"one","timestamp":"t1"}\n\n: keep-', 'alive\n\ndata: {"data":"t', 'wo","timestamp":"t2"}\r\n\r\n', 'data: {"data":"three","timestamp":"t3"}']);
+    const s = chunked([
+      'data: {"data":"one","timestamp":"t1"}\n\n: keep-',
+      'alive\n\ndata: {"data":"t',
+      'wo","timestamp":"t2"}\r\n\r\n',
+      'data: {"data":"three","timestamp":"t3"}',
+    ]);
     const f = fakeFetch(s.response);
     expect(await collect(c(f).streamJobLogs('alice', 'j1', { tail: 5 }))).toEqual(['one', 'two', 'three']);
     const call = f.calls[0]!;
-    expect([call.url.pathname, call.url.search, call.headers.get('accept'), call.headers.get('authorization')]).toEqual(['/prefix/api/jobs/alice/j1/logs', '?tail=5', 'text/event-stream', 'Bearer hf_alice_read']);
+    expect([call.url.pathname, call.url.search, call.headers.get('accept'), call.headers.get('authorization')]).toEqual(
+      ['/prefix/api/jobs/alice/j1/logs', '?tail=5', 'text/event-stream', 'Bearer hf_alice_read'],
+    );
   });
 
   it('closes the connection when the reader stops early', async () => {
-    const s = chunked(['data: {"data":"one","timestamp":"t"}\n\n', 'data: {"data":"two","timestamp":"t"}\n\n', 'data: {"data":"three","timestamp":"t"}\n\n']);
+    const s = chunked([
+      'data: {"data":"one","timestamp":"t"}\n\n',
+      'data: {"data":"two","timestamp":"t"}\n\n',
+      'data: {"data":"three","timestamp":"t"}\n\n',
+    ]);
     for await (const e of c(fakeFetch(() => s.response)).streamJobLogs('alice', 'j1')) {
       expect(e.data).toBe('one');
       break;
@@ -96,7 +124,9 @@ describe('streamJobLogs', () => {
     expect(err).toBeInstanceOf(HubApiError);
     expect((err as HubApiError).hubMessage).toBe('job "j1" not found in "alice"');
     for (const bad of ['data: not json\n\n', 'data: {"line":"x"}\n\n']) {
-      await expect(collect(c(fakeFetch(chunked([bad]).response)).streamJobLogs('alice', 'j1'))).rejects.toBeInstanceOf(HubSchemaError);
+      await expect(collect(c(fakeFetch(chunked([bad]).response)).streamJobLogs('alice', 'j1'))).rejects.toBeInstanceOf(
+        HubSchemaError,
+      );
     }
   });
 });

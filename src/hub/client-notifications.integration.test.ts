@@ -58,7 +58,9 @@ describe('notifications', () => {
     await alice.markNotifications({ discussionIds: [id, 'gone-post-slug', 'ffffffffffffffffffffffff'] });
     expect((await alice.listNotifications({ readStatus: 'unread' })).count.unread).toBe(before.count.unread - 1);
     // DELETE: id24 per the spec; an unknown id24 is ignored too.
-    await expect(alice.deleteNotifications({ discussionIds: ['ffffffffffffffffffffffff'] })).resolves.toEqual({ count: 0 });
+    await expect(alice.deleteNotifications({ discussionIds: ['ffffffffffffffffffffffff'] })).resolves.toEqual({
+      count: 0,
+    });
   });
 
   it('delete removes the listed notifications only', async () => {
@@ -77,7 +79,11 @@ describe('notifications', () => {
     expect(e).toBeInstanceOf(HubRequestError);
     expect((e as HubRequestError).field).toBe('discussionIds[0]');
 
-    const raw = await hub.raw('/api/notifications', { method: 'DELETE', token: TOKENS.aliceWrite, body: JSON.stringify({ discussionIds: ['not-an-id'] }) });
+    const raw = await hub.raw('/api/notifications', {
+      method: 'DELETE',
+      token: TOKENS.aliceWrite,
+      body: JSON.stringify({ discussionIds: ['not-an-id'] }),
+    });
     expect(raw.status).toBe(400);
     expect(((await raw.json()) as { error: string }).error).toContain('discussionIds[0]');
   });

@@ -38,7 +38,9 @@ describe('audit-log export', () => {
     await expect(hub.as(TOKENS.aliceWrite).exportAuditLog('teamco', { q: 'type:org.create' })).resolves.toBeDefined();
     expect([403, 404]).toContain((await apiError(hub.as(TOKENS.carolFine).exportAuditLog('acme'))).status);
     expect((await apiError(hub.as(TOKENS.aliceWrite).exportAuditLog('no-such-org'))).status).toBe(404);
-    await expect(hub.as(TOKENS.aliceWrite).exportAuditLog('acme', { q: 'colour:red' })).rejects.toBeInstanceOf(HubRequestError);
+    await expect(hub.as(TOKENS.aliceWrite).exportAuditLog('acme', { q: 'colour:red' })).rejects.toBeInstanceOf(
+      HubRequestError,
+    );
   });
 });
 
@@ -60,8 +62,12 @@ describe('token revoke', () => {
     expect(team.status).toBe(403);
     expect(team.hubMessage.toLowerCase()).toContain('enterprise');
     expect(team.message).not.toContain(TOKENS.carolFine);
-    expect((await apiError(hub.as(TOKENS.bobWrite).revokeOrgToken('acme', { token: TOKENS.aliceWrite }))).status).toBe(403);
-    expect((await apiError(hub.as(TOKENS.aliceRead).revokeOrgToken('acme', { token: TOKENS.bobWrite }))).status).toBe(403);
+    expect((await apiError(hub.as(TOKENS.bobWrite).revokeOrgToken('acme', { token: TOKENS.aliceWrite }))).status).toBe(
+      403,
+    );
+    expect((await apiError(hub.as(TOKENS.aliceRead).revokeOrgToken('acme', { token: TOKENS.bobWrite }))).status).toBe(
+      403,
+    );
     await expect(alice.revokeOrgToken('acme', { token: 'nope' })).rejects.toBeInstanceOf(HubRequestError);
   });
 });

@@ -45,7 +45,12 @@ describe('a hub whose Job carries labels and initiator', () => {
     expect(await real.getJob('alice', jobs[0]!.id)).toEqual(await plain.getJob('alice', jobs[0]!.id));
     // The answers did carry the extra fields, which the contract (the mock hub's own check) refuses.
     expect(served).toHaveLength(2);
-    expect(served[1]).toMatchObject({ id: jobs[0]!.id, labels: { team: 'ml' }, initiator: { type: 'user' }, status: { updatedAt: '2026-11-01T12:00:00Z' } });
+    expect(served[1]).toMatchObject({
+      id: jobs[0]!.id,
+      labels: { team: 'ml' },
+      initiator: { type: 'user' },
+      status: { updatedAt: '2026-11-01T12:00:00Z' },
+    });
     expect(Job.safeParse(served[1]).success).toBe(false);
   });
 });

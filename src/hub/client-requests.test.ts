@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createHubClient } from './client.ts';
 import { fakeFetch, json } from './fake-fetch.ts';
 
-const c = (f: ReturnType<typeof fakeFetch>) => createHubClient({ baseUrl: 'https://hub.example/prefix/', token: 'hf_alice_read', fetch: f.fetch });
+const c = (f: ReturnType<typeof fakeFetch>) =>
+  createHubClient({ baseUrl: 'https://hub.example/prefix/', token: 'hf_alice_read', fetch: f.fetch });
 
 describe('requests', () => {
   it('sends bearer auth to the base URL, keeping its path prefix', async () => {
@@ -36,7 +37,13 @@ describe('requests', () => {
   });
 
   it('unwraps the webhook envelope', async () => {
-    const hook = { id: 'a'.repeat(24), url: 'https://x.test/h', disabled: false, watched: [{ name: 'alice', type: 'user' }], domains: ['repo'] };
+    const hook = {
+      id: 'a'.repeat(24),
+      url: 'https://x.test/h',
+      disabled: false,
+      watched: [{ name: 'alice', type: 'user' }],
+      domains: ['repo'],
+    };
     const f = fakeFetch(json({ webhook: { ...hook, disabled: true } }));
     await expect(c(f).webhookAction(hook.id, 'disable')).resolves.toMatchObject({ disabled: true });
     expect(f.calls[0]!.url.pathname).toBe(`/prefix/api/settings/webhooks/${hook.id}/disable`);
@@ -51,7 +58,11 @@ describe('requests', () => {
       author: { _id: 'c'.repeat(24), user: 'alice', avatarUrl: '', type: 'user' },
     };
     const raw = JSON.stringify([event]);
-    const f = fakeFetch(new Response(raw, { headers: { 'Content-Disposition': `attachment; filename="a.json"; filename*=UTF-8''acme-audit%202026.json` } }));
+    const f = fakeFetch(
+      new Response(raw, {
+        headers: { 'Content-Disposition': `attachment; filename="a.json"; filename*=UTF-8''acme-audit%202026.json` },
+      }),
+    );
     const res = await c(f).exportAuditLog('acme', { q: 'author:alice type:repo.create' });
     expect(res).toEqual({ events: [event], filename: 'acme-audit 2026.json', raw });
     expect(f.calls[0]!.url.searchParams.get('q')).toBe('author:alice type:repo.create');
@@ -61,7 +72,15 @@ describe('requests', () => {
     const f = fakeFetch(json([]));
     await c(f).listJobs('alice');
     expect(f.calls[0]!.url.pathname).toBe('/prefix/api/jobs/alice');
-    const paper = { id: '2501.00001', _id: 'a'.repeat(24), title: 't', summary: 's', publishedAt: '2026-01-01', authors: [], upvotes: 3 };
+    const paper = {
+      id: '2501.00001',
+      _id: 'a'.repeat(24),
+      title: 't',
+      summary: 's',
+      publishedAt: '2026-01-01',
+      authors: [],
+      upvotes: 3,
+    };
     const g = fakeFetch(json(paper));
     await expect(c(g).getPaper('2501.00001')).resolves.toMatchObject({ id: '2501.00001', upvotes: 3 });
     expect(g.calls[0]!.url.pathname).toBe('/prefix/api/papers/2501.00001');

@@ -5,7 +5,8 @@ import { fakeFetch, json } from './fake-fetch.ts';
 
 const MCP = { builtInTools: ['search'], spaceTools: [] };
 const tooMany = (headers: Record<string, string>) => json({ error: 'Too many requests' }, 429, headers);
-const mk = (f: ReturnType<typeof fakeFetch>, extra = {}) => createHubClient({ baseUrl: 'http://hub.test', token: 'hf_alice_write', fetch: f.fetch, ...extra });
+const mk = (f: ReturnType<typeof fakeFetch>, extra = {}) =>
+  createHubClient({ baseUrl: 'http://hub.test', token: 'hf_alice_write', fetch: f.fetch, ...extra });
 
 describe('429 handling', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -41,7 +42,9 @@ describe('429 handling', () => {
 
   it('does not wait longer than the cap: fails at once with the advised wait', async () => {
     const f = fakeFetch(tooMany({ 'Retry-After': '120' }));
-    const e = await mk(f).getMcpSettings().catch((x: unknown) => x);
+    const e = await mk(f)
+      .getMcpSettings()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(HubApiError);
     expect((e as HubApiError).retryAfterMs).toBe(120_000);
     expect(f.calls).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HubEndpointNotExposedError} from './errors.ts';
+import type { HubEndpointNotExposedError } from './errors.ts';
 import { HubApiError, isEndpointNotExposed } from './errors.ts';
 import { TOKENS, startMockHub, type Harness } from '../test-support/hub-harness.ts';
 import { isPermanentHubError } from './queries.ts';
@@ -7,7 +7,11 @@ import { isPermanentHubError } from './queries.ts';
 let hub: Harness | undefined;
 afterEach(() => hub?.close());
 
-const rejection = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('against a hub with only the spec (and the real hub) endpoints', () => {
   it('reports every mock-only call as not exposed, naming what is missing, and does not retry it', async () => {
@@ -34,7 +38,9 @@ describe('against a hub with only the spec (and the real hub) endpoints', () => 
     hub = await startMockHub({ specOnly: true });
     const alice = hub.as(TOKENS.aliceWrite);
     await expect(alice.patchWatch({ add: [{ type: 'user', id: 'bob' }], delete: [] })).resolves.toBeDefined();
-    await expect(alice.getResourceGroup('acme', '1945c495ec9458913a736cea')).resolves.toMatchObject({ name: 'Research' });
+    await expect(alice.getResourceGroup('acme', '1945c495ec9458913a736cea')).resolves.toMatchObject({
+      name: 'Research',
+    });
     const missing = await rejection(alice.getResourceGroup('acme', 'ffffffffffffffffffffffff'));
     expect(missing).toBeInstanceOf(HubApiError);
     expect(isEndpointNotExposed(missing)).toBe(false);

@@ -5,7 +5,12 @@ import type { WebhookInput } from './schemas/index.ts';
 
 const hub = withMockHub();
 
-const urlHook: WebhookInput = { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://receiver.example.test/hook', secret: 's3cret' };
+const urlHook: WebhookInput = {
+  watched: [{ type: 'user', name: 'alice' }],
+  domains: ['repo'],
+  url: 'https://receiver.example.test/hook',
+  secret: 's3cret',
+};
 
 describe('webhooks', () => {
   it('seeds a URL webhook and a job webhook', async () => {
@@ -38,7 +43,12 @@ describe('webhooks', () => {
     const hook = await hub.as(TOKENS.aliceWrite).createWebhook({
       watched: [{ type: 'model', name: 'alice/some-model' }],
       domains: ['repo'],
-      job: { dockerImage: 'python:3.12', command: ['python', '-c', 'print(1)'], flavor: 'cpu-basic', secrets: { HF_TOKEN: 'x' } },
+      job: {
+        dockerImage: 'python:3.12',
+        command: ['python', '-c', 'print(1)'],
+        flavor: 'cpu-basic',
+        secrets: { HF_TOKEN: 'x' },
+      },
     });
     expect(hook.job).toMatchObject({ flavor: 'cpu-basic', timeoutSeconds: null, environment: {} });
     expect(hook.job?.secrets).toEqual(['HF_TOKEN']);
@@ -53,15 +63,30 @@ describe('webhooks', () => {
 
   it('refuses an invalid body before sending; the hub refuses it with the same field', async () => {
     const countBefore = (await hub.as(TOKENS.aliceWrite).listWebhooks()).length;
-    const bad = { ...urlHook, url: undefined, job: { flavor: 'cpu-basic', dockerImage: 'x', timeoutSeconds: -1 } } as WebhookInput;
-    const e = await hub.as(TOKENS.aliceWrite).createWebhook(bad).catch((x: unknown) => x);
+    const bad = {
+      ...urlHook,
+      url: undefined,
+      job: { flavor: 'cpu-basic', dockerImage: 'x', timeoutSeconds: -1 },
+    } as WebhookInput;
+    const e = await hub
+      .as(TOKENS.aliceWrite)
+      .createWebhook(bad)
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(HubRequestError);
     expect((e as HubRequestError).field).toBe('job.timeoutSeconds');
 
-    const raw = await hub.raw('/api/settings/webhooks', { method: 'POST', token: TOKENS.aliceWrite, body: JSON.stringify(bad) });
+    const raw = await hub.raw('/api/settings/webhooks', {
+      method: 'POST',
+      token: TOKENS.aliceWrite,
+      body: JSON.stringify(bad),
+    });
     expect(raw.status).toBe(400);
     expect(raw.headers.get('x-error-message')).toContain('job.timeoutSeconds');
-    const unknown = await hub.raw('/api/settings/webhooks', { method: 'POST', token: TOKENS.aliceWrite, body: JSON.stringify({ ...urlHook, colour: 'red' }) });
+    const unknown = await hub.raw('/api/settings/webhooks', {
+      method: 'POST',
+      token: TOKENS.aliceWrite,
+      body: JSON.stringify({ ...urlHook, colour: 'red' }),
+    });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: string }).error).toContain('colour');
     expect(await hub.as(TOKENS.aliceWrite).listWebhooks()).toHaveLength(countBefore);
@@ -78,7 +103,11 @@ describe('webhooks', () => {
 
     // The spec has no way to cause an event; the mock hub's `/api/_mock/events` does it.
     const event = { repo: { type: 'model', name: 'alice/some-model' }, scope: 'repo.content', action: 'update' };
-    const emitted = await hub.raw('/api/_mock/events', { method: 'POST', token: TOKENS.aliceWrite, body: JSON.stringify(event) });
+    const emitted = await hub.raw('/api/_mock/events', {
+      method: 'POST',
+      token: TOKENS.aliceWrite,
+      body: JSON.stringify(event),
+    });
     expect(emitted.status).toBe(200);
     const logs = await eventually(async () => {
       const list = await alice.listWebhookLogs(hook.id);
@@ -98,15 +127,30 @@ describe('webhooks', () => {
 
   it('sends a test event and reads the delivery back with what was sent', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
-    const hook = await alice.createWebhook({ watched: [{ type: 'model', name: 'alice/tested' }], domains: ['discussion'], job: { dockerImage: 'python:3.12', flavor: 'cpu-basic' } });
+    const hook = await alice.createWebhook({
+      watched: [{ type: 'model', name: 'alice/tested' }],
+      domains: ['discussion'],
+      job: { dockerImage: 'python:3.12', flavor: 'cpu-basic' },
+    });
     const sent = await alice.sendWebhookTestEvent(hook.id, { sample: 'discussion-comment' });
     expect(sent.status).toBe(200);
     const delivery = await alice.getWebhookDelivery(hook.id, sent.logId);
-    expect(delivery).toMatchObject({ id: sent.logId, test: true, event: { scope: 'discussion.comment', action: 'create' }, repo: { type: 'model', name: 'alice/tested' }, response: null });
-    expect(JSON.parse(delivery.request!.payload)).toMatchObject({ comment: { content: expect.any(String) }, webhook: { id: hook.id } });
+    expect(delivery).toMatchObject({
+      id: sent.logId,
+      test: true,
+      event: { scope: 'discussion.comment', action: 'create' },
+      repo: { type: 'model', name: 'alice/tested' },
+      response: null,
+    });
+    expect(JSON.parse(delivery.request!.payload)).toMatchObject({
+      comment: { content: expect.any(String) },
+      webhook: { id: hook.id },
+    });
     expect((await apiError(alice.sendWebhookTestEvent(hook.id, { sample: 'repo-create' }))).status).toBe(400);
     expect((await apiError(alice.getWebhookDelivery(hook.id, 'no-such-log'))).status).toBe(404);
     expect((await apiError(hub.as(TOKENS.bobWrite).getWebhookDelivery(hook.id, sent.logId))).status).toBe(404);
-    expect((await apiError(hub.as(TOKENS.aliceRead).sendWebhookTestEvent(hook.id, { sample: 'discussion-create' }))).status).toBe(403);
+    expect(
+      (await apiError(hub.as(TOKENS.aliceRead).sendWebhookTestEvent(hook.id, { sample: 'discussion-create' }))).status,
+    ).toBe(403);
   });
 });

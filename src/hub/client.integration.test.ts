@@ -26,7 +26,12 @@ describe('auth', () => {
     for (const call of [
       () => read.patchWatch({ add: [{ id: 'bob', type: 'user' }] }),
       () => read.patchNotificationSettings({ notifications: { announcements: false } }),
-      () => read.createWebhook({ watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://example.test/h' }),
+      () =>
+        read.createWebhook({
+          watched: [{ type: 'user', name: 'alice' }],
+          domains: ['repo'],
+          url: 'https://example.test/h',
+        }),
       () => read.markNotifications({ discussionIds: [] }, { applyToAll: true }),
     ]) {
       expect((await apiError(call())).status).toBe(403);
@@ -47,7 +52,9 @@ describe('settings', () => {
 
   it('enabling prepaid credits needs prepaidAmount, checked before sending', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
-    const e = await alice.patchNotificationSettings({ notifications: { launch_prepaid_credits: true } }).catch((x: unknown) => x);
+    const e = await alice
+      .patchNotificationSettings({ notifications: { launch_prepaid_credits: true } })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(HubRequestError);
     expect((e as HubRequestError).field).toBe('prepaidAmount');
     await alice.patchNotificationSettings({ notifications: { launch_prepaid_credits: true }, prepaidAmount: '25' });
@@ -56,9 +63,19 @@ describe('settings', () => {
 
   it('watch add and delete change the watch list; unknown targets are 404', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
-    await alice.patchWatch({ add: [{ id: 'bob', type: 'user' }, { id: 'acme', type: 'org' }] });
+    await alice.patchWatch({
+      add: [
+        { id: 'bob', type: 'user' },
+        { id: 'acme', type: 'org' },
+      ],
+    });
     let list = (await alice.getWatchList()).watched;
-    expect(list).toEqual(expect.arrayContaining([{ id: 'bob', type: 'user' }, { id: 'acme', type: 'org' }]));
+    expect(list).toEqual(
+      expect.arrayContaining([
+        { id: 'bob', type: 'user' },
+        { id: 'acme', type: 'org' },
+      ]),
+    );
     await alice.patchWatch({ delete: [{ id: 'bob', type: 'user' }] });
     list = (await alice.getWatchList()).watched;
     expect(list).not.toContainEqual({ id: 'bob', type: 'user' });
@@ -79,17 +96,24 @@ describe('papers', () => {
     const paper = await carol.getPaper('2501.00005');
     const entry = paper.authors.find((a) => a.name === 'Carol Danvers' && !a.user);
     expect(entry).toBeDefined();
-    await expect(carol.claimPaper({ paperId: paper.id, claimAuthorId: entry!._id })).resolves.toEqual({ ok: true, claimedPaperId: paper.id });
+    await expect(carol.claimPaper({ paperId: paper.id, claimAuthorId: entry!._id })).resolves.toEqual({
+      ok: true,
+      claimedPaperId: paper.id,
+    });
     const claimed = (await carol.getPaper(paper.id)).authors.find((a) => a._id === entry!._id);
     expect(claimed?.user?.user).toBe('carol');
-    expect((await apiError(hub.as(TOKENS.bobWrite).claimPaper({ paperId: paper.id, claimAuthorId: entry!._id }))).status).toBe(409);
+    expect(
+      (await apiError(hub.as(TOKENS.bobWrite).claimPaper({ paperId: paper.id, claimAuthorId: entry!._id }))).status,
+    ).toBe(409);
   });
 
   it('unknown papers are 404, and claim ids are checked before sending', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
     expect((await apiError(alice.getPaper('9999.99999'))).status).toBe(404);
     expect((await apiError(alice.claimPaper({ paperId: '9999.99999' }))).status).toBe(404);
-    await expect(alice.claimPaper({ paperId: '2501.00001', claimAuthorId: 'xyz' })).rejects.toBeInstanceOf(HubRequestError);
+    await expect(alice.claimPaper({ paperId: '2501.00001', claimAuthorId: 'xyz' })).rejects.toBeInstanceOf(
+      HubRequestError,
+    );
   });
 });
 

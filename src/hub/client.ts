@@ -45,7 +45,14 @@ import { filenameFromContentDisposition } from './content-disposition.ts';
 import { HubEndpointNotExposedError, HubNetworkError, HubSchemaError } from './errors.ts';
 import { lenientResponse } from './lenient-response.ts';
 import { sseData } from './sse.ts';
-import { createTransport, encodePath, toIssues, validateRequest, type HttpMethod, type TransportOptions } from './transport.ts';
+import {
+  createTransport,
+  encodePath,
+  toIssues,
+  validateRequest,
+  type HttpMethod,
+  type TransportOptions,
+} from './transport.ts';
 
 export type HubClientOptions = TransportOptions;
 
@@ -87,7 +94,12 @@ export function createHubClient(options: HubClientOptions) {
     return request({ method, path, query, body, response, signal: parts.signal });
   }
 
-  async function data<S extends z.ZodType>(method: HttpMethod, template: string, response: S, parts: SendParts = {}): Promise<z.output<S>> {
+  async function data<S extends z.ZodType>(
+    method: HttpMethod,
+    template: string,
+    response: S,
+    parts: SendParts = {},
+  ): Promise<z.output<S>> {
     return (await send(method, template, response, parts)).data;
   }
 
@@ -106,7 +118,11 @@ export function createHubClient(options: HubClientOptions) {
   const JOB = '/api/jobs/{namespace}/{jobId}';
 
   async function listJobs(namespace: string, query: JobListQuery = {}, o: CallOptions = {}): Promise<Job[]> {
-    const first = await send('GET', '/api/jobs/{namespace}', JobList, { params: { namespace }, query: { schema: JobListQuery, value: query }, ...o });
+    const first = await send('GET', '/api/jobs/{namespace}', JobList, {
+      params: { namespace },
+      query: { schema: JobListQuery, value: query },
+      ...o,
+    });
     const jobs = [...first.data];
     let next = nextPagePath(first.headers);
     for (let page = 1; next && page < MAX_JOB_PAGES; page++) {
@@ -117,7 +133,12 @@ export function createHubClient(options: HubClientOptions) {
     return jobs;
   }
 
-  async function* streamJobLogs(namespace: string, jobId: string, query: JobLogsQuery = {}, o: CallOptions = {}): AsyncGenerator<JobLogEvent> {
+  async function* streamJobLogs(
+    namespace: string,
+    jobId: string,
+    query: JobLogsQuery = {},
+    o: CallOptions = {},
+  ): AsyncGenerator<JobLogEvent> {
     const label = `GET ${JOB}/logs`;
     const path = encodePath(label, { namespace, jobId }, `${JOB}/logs`);
     const body = await stream({ path, query: validateRequest(JobLogsQuery, query, label), signal: o.signal });
@@ -129,7 +150,12 @@ export function createHubClient(options: HubClientOptions) {
         try {
           next = await events.next();
         } catch (cause) {
-          throw new HubNetworkError(endpoint, o.signal?.aborted ? 'aborted' : 'network', o.signal?.aborted ? '' : 'the log stream broke off', { cause });
+          throw new HubNetworkError(
+            endpoint,
+            o.signal?.aborted ? 'aborted' : 'network',
+            o.signal?.aborted ? '' : 'the log stream broke off',
+            { cause },
+          );
         }
         if (next.done) return;
         let json: unknown;
@@ -158,7 +184,10 @@ export function createHubClient(options: HubClientOptions) {
     // Notifications. Bulk calls act on the listed ids, and with `applyToAll` also on every
     // notification matching the filters; ids the hub does not know are ignored (README decisions).
     listNotifications: (filters: NotificationFilters = {}, o: CallOptions = {}) =>
-      data('GET', '/api/notifications', NotificationList, { query: { schema: NotificationFilters, value: filters }, ...o }),
+      data('GET', '/api/notifications', NotificationList, {
+        query: { schema: NotificationFilters, value: filters },
+        ...o,
+      }),
     /** `discussionIds` are any strings (post and paper discussion ids are not id24); `{}` is a valid no-op. */
     markNotifications: (body: MarkAsReadBody, query: NotificationBulkQuery = {}, o: CallOptions = {}) =>
       data('POST', '/api/notifications/mark-as-read', NotShown, {
@@ -176,24 +205,36 @@ export function createHubClient(options: HubClientOptions) {
 
     // Settings
     /** Mock-only: the spec has no read for the current flags. */
-    getNotificationSettings: (o: CallOptions = {}) => mockOnly('the current notification settings', data('GET', '/api/settings/notifications', NotificationSettings, o)),
+    getNotificationSettings: (o: CallOptions = {}) =>
+      mockOnly(
+        'the current notification settings',
+        data('GET', '/api/settings/notifications', NotificationSettings, o),
+      ),
     patchNotificationSettings: (body: NotificationSettingsPatch, o: CallOptions = {}) =>
-      data('PATCH', '/api/settings/notifications', NotShown, { body: { schema: NotificationSettingsPatch, value: body }, ...o }),
+      data('PATCH', '/api/settings/notifications', NotShown, {
+        body: { schema: NotificationSettingsPatch, value: body },
+        ...o,
+      }),
     /** Mock-only: the spec has no read for the current watch list. */
-    getWatchList: (o: CallOptions = {}) => mockOnly('your current watch list', data('GET', '/api/settings/watch', WatchList, o)),
+    getWatchList: (o: CallOptions = {}) =>
+      mockOnly('your current watch list', data('GET', '/api/settings/watch', WatchList, o)),
     patchWatch: (body: WatchPatch, o: CallOptions = {}) =>
       data('PATCH', '/api/settings/watch', NotShown, { body: { schema: WatchPatch, value: body }, ...o }),
     getMcpSettings: (o: CallOptions = {}) => data('GET', '/api/settings/mcp', McpSettings, o),
 
     // Papers
     /** Not in the spec; the real hub serves it (huggingface_hub's paper_info), with more fields. */
-    getPaper: (paperId: string, o: CallOptions = {}) => data('GET', '/api/papers/{paperId}', Paper, { params: { paperId }, ...o }),
+    getPaper: (paperId: string, o: CallOptions = {}) =>
+      data('GET', '/api/papers/{paperId}', Paper, { params: { paperId }, ...o }),
     claimPaper: (body: PaperClaim, o: CallOptions = {}) =>
       data('POST', '/api/settings/papers/claim', PaperClaimResult, { body: { schema: PaperClaim, value: body }, ...o }),
 
     // Repository storage
     listRepositoryUsage: (query: RepositoryUsageQuery = {}, o: CallOptions = {}) =>
-      data('GET', '/api/settings/repositories', RepositoryUsageList, { query: { schema: RepositoryUsageQuery, value: query }, ...o }),
+      data('GET', '/api/settings/repositories', RepositoryUsageList, {
+        query: { schema: RepositoryUsageQuery, value: query },
+        ...o,
+      }),
     listOrgRepositoryUsage: (org: string, query: RepositoryUsageQuery = {}, o: CallOptions = {}) =>
       data('GET', `${ORG}/settings/repositories`, RepositoryUsageList, {
         params: { org },
@@ -206,46 +247,95 @@ export function createHubClient(options: HubClientOptions) {
     getWebhook: async (webhookId: string, o: CallOptions = {}) =>
       (await data('GET', WEBHOOK, WebhookEnvelope, { params: { webhookId }, ...o })).webhook,
     createWebhook: async (body: WebhookInput, o: CallOptions = {}) =>
-      (await data('POST', '/api/settings/webhooks', WebhookEnvelope, { body: { schema: WebhookInput, value: body }, ...o })).webhook,
+      (
+        await data('POST', '/api/settings/webhooks', WebhookEnvelope, {
+          body: { schema: WebhookInput, value: body },
+          ...o,
+        })
+      ).webhook,
     updateWebhook: async (webhookId: string, body: WebhookUpdateInput, o: CallOptions = {}) =>
-      (await data('POST', WEBHOOK, WebhookEnvelope, { params: { webhookId }, body: { schema: WebhookUpdateInput, value: body }, ...o })).webhook,
+      (
+        await data('POST', WEBHOOK, WebhookEnvelope, {
+          params: { webhookId },
+          body: { schema: WebhookUpdateInput, value: body },
+          ...o,
+        })
+      ).webhook,
     deleteWebhook: async (webhookId: string, o: CallOptions = {}): Promise<void> => {
       await data('DELETE', WEBHOOK, NotShown, { params: { webhookId }, ...o });
     },
     webhookAction: async (webhookId: string, action: 'enable' | 'disable', o: CallOptions = {}) => {
       const checked = validateRequest(WebhookAction, action, `POST ${WEBHOOK}/{action}`);
-      return (await data('POST', `${WEBHOOK}/{action}`, WebhookEnvelope, { params: { webhookId, action: checked }, ...o })).webhook;
+      return (
+        await data('POST', `${WEBHOOK}/{action}`, WebhookEnvelope, { params: { webhookId, action: checked }, ...o })
+      ).webhook;
     },
     /** Mock-only: the real hub's activity log is not in its API (its shape is "not shown"). */
     listWebhookLogs: (webhookId: string, o: CallOptions = {}) =>
       mockOnly('the delivery log', data('GET', `${WEBHOOK}/logs`, WebhookLogList, { params: { webhookId }, ...o })),
     /** Mock-only: one logged delivery with its request and the receiver's answer. */
     getWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
-      mockOnly('the delivery log', data('GET', `${WEBHOOK}/logs/{logId}`, WebhookDelivery, { params: { webhookId, logId }, ...o })),    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
+      mockOnly(
+        'the delivery log',
+        data('GET', `${WEBHOOK}/logs/{logId}`, WebhookDelivery, { params: { webhookId, logId }, ...o }),
+      ),
+    replayWebhookDelivery: (webhookId: string, logId: string, o: CallOptions = {}) =>
       data('POST', `${WEBHOOK}/replay/{logId}`, ReplayResult, { params: { webhookId, logId }, ...o }),
     /** Mock-only: delivers a sample event to this webhook and answers once it is logged. */
     sendWebhookTestEvent: (webhookId: string, body: TestEventInput, o: CallOptions = {}) =>
-      mockOnly('test events', data('POST', '/api/_mock/webhooks/{webhookId}/test', TestEventResult, { params: { webhookId }, body: { schema: TestEventInput, value: body }, ...o })),
+      mockOnly(
+        'test events',
+        data('POST', '/api/_mock/webhooks/{webhookId}/test', TestEventResult, {
+          params: { webhookId },
+          body: { schema: TestEventInput, value: body },
+          ...o,
+        }),
+      ),
 
     // Organizations
     revokeOrgToken: (org: string, body: TokenRevoke, o: CallOptions = {}) =>
-      data('POST', `${ORG}/settings/tokens/revoke`, NotShown, { params: { org }, body: { schema: TokenRevoke, value: body }, ...o }),
-    exportAuditLog: async (org: string, query: AuditLogQuery = {}, o: CallOptions = {}): Promise<AuditLogExportResult> => {
+      data('POST', `${ORG}/settings/tokens/revoke`, NotShown, {
+        params: { org },
+        body: { schema: TokenRevoke, value: body },
+        ...o,
+      }),
+    exportAuditLog: async (
+      org: string,
+      query: AuditLogQuery = {},
+      o: CallOptions = {},
+    ): Promise<AuditLogExportResult> => {
       const res = await send('GET', `${ORG}/audit-log/export`, AuditLogExport, {
         params: { org },
         query: { schema: AuditLogQuery, value: query },
         ...o,
       });
-      return { events: res.data, filename: filenameFromContentDisposition(res.headers.get('content-disposition')), raw: res.text };
+      return {
+        events: res.data,
+        filename: filenameFromContentDisposition(res.headers.get('content-disposition')),
+        raw: res.text,
+      };
     },
     /** Mock-only: no public client lists resource groups. */
     listResourceGroups: (org: string, o: CallOptions = {}) =>
-      mockOnly('the list of resource groups', data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o })),
+      mockOnly(
+        'the list of resource groups',
+        data('GET', `${ORG}/resource-groups`, ResourceGroupList, { params: { org }, ...o }),
+      ),
     /** Mock-only: no public client creates resource groups. */
     createResourceGroup: (org: string, body: ResourceGroupCreate, o: CallOptions = {}) =>
-      mockOnly('creating resource groups', data('POST', `${ORG}/resource-groups`, ResourceGroup, { params: { org }, body: { schema: ResourceGroupCreate, value: body }, ...o })),
+      mockOnly(
+        'creating resource groups',
+        data('POST', `${ORG}/resource-groups`, ResourceGroup, {
+          params: { org },
+          body: { schema: ResourceGroupCreate, value: body },
+          ...o,
+        }),
+      ),
     getResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
-      data('GET', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, { params: { org, resourceGroupId }, ...o }),
+      data('GET', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, {
+        params: { org, resourceGroupId },
+        ...o,
+      }),
     patchResourceGroup: (org: string, resourceGroupId: string, body: ResourceGroupPatch, o: CallOptions = {}) =>
       data('PATCH', `${ORG}/resource-groups/{resourceGroupId}`, ResourceGroup, {
         params: { org, resourceGroupId },
@@ -253,13 +343,17 @@ export function createHubClient(options: HubClientOptions) {
         ...o,
       }),
     deleteResourceGroup: (org: string, resourceGroupId: string, o: CallOptions = {}) =>
-      data('DELETE', `${ORG}/resource-groups/{resourceGroupId}`, DeleteSuccess, { params: { org, resourceGroupId }, ...o }),
+      data('DELETE', `${ORG}/resource-groups/{resourceGroupId}`, DeleteSuccess, {
+        params: { org, resourceGroupId },
+        ...o,
+      }),
 
     // Jobs: the Job schema is the spec's; the endpoints are the real hub's (huggingface_hub's
     // list_jobs, inspect_job, cancel_job and fetch_job_logs call them).
     /** GET /api/jobs/{namespace}, newest first; `stage` and `label` (key=value) filter on the hub; every page. */
     listJobs,
-    getJob: (namespace: string, jobId: string, o: CallOptions = {}) => data('GET', JOB, Job, { params: { namespace, jobId }, ...o }),
+    getJob: (namespace: string, jobId: string, o: CallOptions = {}) =>
+      data('GET', JOB, Job, { params: { namespace, jobId }, ...o }),
     /** POST .../cancel. The answer's body is not relied on (huggingface_hub reads only the status). */
     cancelJob: async (namespace: string, jobId: string, o: CallOptions = {}): Promise<void> => {
       await data('POST', `${JOB}/cancel`, NotShown, { params: { namespace, jobId }, ...o });

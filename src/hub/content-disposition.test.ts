@@ -4,7 +4,9 @@ import { filenameFromContentDisposition } from './content-disposition.ts';
 describe('filenameFromContentDisposition', () => {
   it('reads a plain and a quoted filename', () => {
     expect(filenameFromContentDisposition('attachment; filename=acme-audit.json')).toBe('acme-audit.json');
-    expect(filenameFromContentDisposition('attachment; filename="acme audit \\"2026\\".json"')).toBe('acme audit "2026".json');
+    expect(filenameFromContentDisposition('attachment; filename="acme audit \\"2026\\".json"')).toBe(
+      'acme audit "2026".json',
+    );
   });
 
   it('prefers RFC 5987 filename* and decodes it', () => {

@@ -11,7 +11,9 @@ describe('fieldFromMessage', () => {
   });
 
   it('drops the location prefix the mock hub puts on field paths', () => {
-    expect(fieldFromMessage('body.discussionIds[0]: must be 24 lowercase hexadecimal characters')).toBe('discussionIds[0]');
+    expect(fieldFromMessage('body.discussionIds[0]: must be 24 lowercase hexadecimal characters')).toBe(
+      'discussionIds[0]',
+    );
     expect(fieldFromMessage('query.limit: Too small')).toBe('limit');
     expect(fieldFromMessage('body: unknown field "colour"')).toBe('colour');
     expect(fieldFromMessage('body.job: unknown fields "a", "b"')).toBe('job.a');
@@ -26,7 +28,10 @@ describe('fieldFromMessage', () => {
 
 describe('redactSecrets', () => {
   it('removes the caller token, raw hub tokens and bearer values', () => {
-    const out = redactSecrets('token hf_alice_write is bad; Authorization: Bearer abc.def; mine=sekrit-token', 'sekrit-token');
+    const out = redactSecrets(
+      'token hf_alice_write is bad; Authorization: Bearer abc.def; mine=sekrit-token',
+      'sekrit-token',
+    );
     expect(out).not.toContain('hf_alice_write');
     expect(out).not.toContain('abc.def');
     expect(out).not.toContain('sekrit-token');
@@ -35,7 +40,13 @@ describe('redactSecrets', () => {
 
 describe('error messages', () => {
   it('HubApiError names endpoint, status, message and request id', () => {
-    const e = new HubApiError({ status: 404, message: 'Webhook not found', method: 'GET', path: '/api/settings/webhooks/x', requestId: 'req-1' });
+    const e = new HubApiError({
+      status: 404,
+      message: 'Webhook not found',
+      method: 'GET',
+      path: '/api/settings/webhooks/x',
+      requestId: 'req-1',
+    });
     expect(e.message).toBe('GET /api/settings/webhooks/x failed with 404: Webhook not found (request id req-1)');
     expect(e.isNotFound).toBe(true);
     expect(e.name).toBe('HubApiError');

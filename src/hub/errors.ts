@@ -93,13 +93,24 @@ export class HubEndpointNotExposedError extends HubApiError {
   /** What the page could not get, for people: "the current notification settings". */
   readonly what: string;
   constructor(cause: HubApiError, what: string) {
-    super({ status: cause.status, message: cause.hubMessage, method: cause.method, path: cause.path, requestId: cause.requestId, retryAfterMs: cause.retryAfterMs });
+    super({
+      status: cause.status,
+      message: cause.hubMessage,
+      method: cause.method,
+      path: cause.path,
+      requestId: cause.requestId,
+      retryAfterMs: cause.retryAfterMs,
+    });
     this.what = what;
   }
 
   /** `error` as a not-exposed error when it is the hub saying it has no such endpoint. */
   static from(error: unknown, what: string): unknown {
-    return error instanceof HubApiError && !(error instanceof HubEndpointNotExposedError) && NOT_EXPOSED_STATUSES.has(error.status) ? new HubEndpointNotExposedError(error, what) : error;
+    return error instanceof HubApiError &&
+      !(error instanceof HubEndpointNotExposedError) &&
+      NOT_EXPOSED_STATUSES.has(error.status)
+      ? new HubEndpointNotExposedError(error, what)
+      : error;
   }
 }
 
@@ -112,7 +123,10 @@ export function isEndpointNotExposed(error: unknown): error is HubEndpointNotExp
 export class HubSchemaError extends HubError {
   readonly issues: HubIssue[];
   constructor(endpoint: string, issues: HubIssue[]) {
-    const shown = issues.slice(0, 3).map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ');
+    const shown = issues
+      .slice(0, 3)
+      .map((i) => `${i.path || '(root)'}: ${i.message}`)
+      .join('; ');
     const more = issues.length > 3 ? ` (+${issues.length - 3} more)` : '';
     super(`Unexpected response from ${endpoint}: ${shown}${more}`, endpoint);
     this.issues = issues;

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { applyMutation, describeMutation, mutationsOf, toJsonSchema, validSamples } from '../test-support/schema-values.ts';
+import {
+  applyMutation,
+  describeMutation,
+  mutationsOf,
+  toJsonSchema,
+  validSamples,
+} from '../test-support/schema-values.ts';
 import { HubSchemaError, formatIssuePath } from './errors.ts';
 import { lenientResponse } from './lenient-response.ts';
 import * as s from './schemas/index.ts';
@@ -41,7 +47,12 @@ const wire = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
 /** Reads `body` as the client reads a 2xx answer: the data, or the error it throws. */
 async function read(schema: z.ZodType, body: unknown): Promise<{ data: unknown } | { error: unknown }> {
-  const transport = createTransport({ baseUrl: 'http://hub.test', token: '', fetch: async () => new Response(JSON.stringify(body)), maxRetries: 0 });
+  const transport = createTransport({
+    baseUrl: 'http://hub.test',
+    token: '',
+    fetch: async () => new Response(JSON.stringify(body)),
+    maxRetries: 0,
+  });
   try {
     return { data: (await transport.request({ method: 'GET', path: '/x', response: schema })).data };
   } catch (error) {
@@ -58,10 +69,13 @@ function objectPaths(v: unknown, path: Path = []): Path[] {
 
 /** Refused only because of keys no schema option defines (a union lists each option's issues). */
 function onlyUnknownKeys(issues: readonly z.core.$ZodIssue[]): boolean {
-  return issues.every((i) => i.code === 'unrecognized_keys' || (i.code === 'invalid_union' && i.errors.some(onlyUnknownKeys)));
+  return issues.every(
+    (i) => i.code === 'unrecognized_keys' || (i.code === 'invalid_union' && i.errors.some(onlyUnknownKeys)),
+  );
 }
 
-const within = (outer: string, inner: string) => outer === '' || inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+const within = (outer: string, inner: string) =>
+  outer === '' || inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
 const onOneBranch = (a: string, b: string) => within(a, b) || within(b, a);
 
 const samplesOf = (schema: z.ZodType) => validSamples(schema, toJsonSchema(schema), 5).map(wire);
@@ -80,26 +94,32 @@ describe.each(Object.entries(RESPONSES))('reading %s from the hub', (_name, sche
   it('an unknown key at any object depth is dropped; the data is what the key-less answer gives', async () => {
     const seen = { dropped: 0, keptByContract: 0, defined: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...samples), fc.nat(), EXTRA_KEY, fc.jsonValue({ maxDepth: 2 }), async (base, pick, key, value) => {
-        const spots = objectPaths(base);
-        fc.pre(spots.length > 0);
-        const at = spots[pick % spots.length]!;
-        const richer = wire(applyMutation(base, { kind: 'unknown-field', path: [...at, key], value }));
-        const contract = schema.safeParse(richer);
-        const got = await read(schema, richer);
-        if (contract.success) {
-          // A loose or stripping object (or a map) the contract already reads it with: nothing changes.
-          seen.keptByContract++;
-          expect(got).toEqual({ data: contract.data });
-        } else if (onlyUnknownKeys(contract.error.issues)) {
-          seen.dropped++;
-          expect(got).toEqual({ data: schema.parse(base) });
-        } else {
-          // The key is one the schema defines there (or a map entry of the wrong type): still refused.
-          seen.defined++;
-          expect('error' in got && got.error).toBeInstanceOf(HubSchemaError);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...samples),
+        fc.nat(),
+        EXTRA_KEY,
+        fc.jsonValue({ maxDepth: 2 }),
+        async (base, pick, key, value) => {
+          const spots = objectPaths(base);
+          fc.pre(spots.length > 0);
+          const at = spots[pick % spots.length]!;
+          const richer = wire(applyMutation(base, { kind: 'unknown-field', path: [...at, key], value }));
+          const contract = schema.safeParse(richer);
+          const got = await read(schema, richer);
+          if (contract.success) {
+            // A loose or stripping object (or a map) the contract already reads it with: nothing changes.
+            seen.keptByContract++;
+            expect(got).toEqual({ data: contract.data });
+          } else if (onlyUnknownKeys(contract.error.issues)) {
+            seen.dropped++;
+            expect(got).toEqual({ data: schema.parse(base) });
+          } else {
+            // The key is one the schema defines there (or a map entry of the wrong type): still refused.
+            seen.defined++;
+            expect('error' in got && got.error).toBeInstanceOf(HubSchemaError);
+          }
+        },
+      ),
       { numRuns: 80 },
     );
     if (hasStrictObjects) expect(seen.dropped).toBeGreaterThan(0);
@@ -126,10 +146,15 @@ describe.each(Object.entries(RESPONSES))('reading %s from the hub', (_name, sche
         expect(error, describeMutation(m)).toBeInstanceOf(HubSchemaError);
         const issues = (error as HubSchemaError).issues;
         const refused = schema.safeParse(body).error!.issues.filter((i) => i.code !== 'unrecognized_keys');
-        expect(issues, describeMutation(m)).toEqual(refused.map((i) => ({ path: formatIssuePath(i.path), message: i.message })));
+        expect(issues, describeMutation(m)).toEqual(
+          refused.map((i) => ({ path: formatIssuePath(i.path), message: i.message })),
+        );
         // The error names the broken spot, a union around it, or a key inside what replaced it.
         const spot = formatIssuePath(m.path);
-        expect(issues.some((i) => onOneBranch(spot, i.path)), `${describeMutation(m)}: ${JSON.stringify(issues)}`).toBe(true);
+        expect(
+          issues.some((i) => onOneBranch(spot, i.path)),
+          `${describeMutation(m)}: ${JSON.stringify(issues)}`,
+        ).toBe(true);
       }),
       { numRuns: 60 },
     );
@@ -137,7 +162,15 @@ describe.each(Object.entries(RESPONSES))('reading %s from the hub', (_name, sche
 });
 
 describe('lenientResponse', () => {
-  const job = { id: 'j1', createdAt: '2026-11-01T12:00:00Z', owner: { id: 'o', name: 'alice', type: 'user' }, createdBy: { id: 'o', name: 'alice' }, environment: {}, flavor: 'cpu-basic', status: { stage: 'RUNNING', message: null } };
+  const job = {
+    id: 'j1',
+    createdAt: '2026-11-01T12:00:00Z',
+    owner: { id: 'o', name: 'alice', type: 'user' },
+    createdBy: { id: 'o', name: 'alice' },
+    environment: {},
+    flavor: 'cpu-basic',
+    status: { stage: 'RUNNING', message: null },
+  };
   // huggingface_hub's JobInfo reads both (src/huggingface_hub/_jobs_api.py, JobInfo.__init__).
   const realHubJob = { ...job, labels: { team: 'ml' }, initiator: { type: 'user', id: 'o', name: 'alice' } };
 
@@ -147,7 +180,16 @@ describe('lenientResponse', () => {
   });
 
   it('keeps what loose objects keep', async () => {
-    const me = { type: 'user', id: 'u', name: 'alice', fullname: 'Alice', avatarUrl: '/a.png', orgs: [], auth: { type: 'access_token' }, canPay: true };
+    const me = {
+      type: 'user',
+      id: 'u',
+      name: 'alice',
+      fullname: 'Alice',
+      avatarUrl: '/a.png',
+      orgs: [],
+      auth: { type: 'access_token' },
+      canPay: true,
+    };
     expect(await read(s.Whoami, me)).toEqual({ data: me });
   });
 
@@ -158,14 +200,28 @@ describe('lenientResponse', () => {
   });
 
   it('goes through lazy, intersection, tuple and record schemas too', () => {
-    const Tree: z.ZodType<{ n: number; kids: unknown[] }> = z.lazy(() => z.strictObject({ n: z.number(), kids: z.array(Tree) }));
+    const Tree: z.ZodType<{ n: number; kids: unknown[] }> = z.lazy(() =>
+      z.strictObject({ n: z.number(), kids: z.array(Tree) }),
+    );
     const Both = z.intersection(z.strictObject({ a: z.number() }), z.object({ b: z.string() }));
     const Pair = z.tuple([z.strictObject({ a: z.number() })], z.strictObject({ r: z.boolean() }));
     const Map = z.record(z.string(), z.strictObject({ v: z.number() }).nullable().default(null));
-    expect(lenientResponse(Tree).parse({ n: 1, x: 0, kids: [{ n: 2, kids: [], y: 0 }] })).toEqual({ n: 1, kids: [{ n: 2, kids: [] }] });
+    expect(lenientResponse(Tree).parse({ n: 1, x: 0, kids: [{ n: 2, kids: [], y: 0 }] })).toEqual({
+      n: 1,
+      kids: [{ n: 2, kids: [] }],
+    });
     expect(lenientResponse(Both).parse({ a: 1, b: 'b', c: 0 })).toEqual({ a: 1, b: 'b' });
-    expect(lenientResponse(Pair).parse([{ a: 1, x: 0 }, { r: true, y: 0 }])).toEqual([{ a: 1 }, { r: true }]);
+    expect(
+      lenientResponse(Pair).parse([
+        { a: 1, x: 0 },
+        { r: true, y: 0 },
+      ]),
+    ).toEqual([{ a: 1 }, { r: true }]);
     expect(lenientResponse(Map).parse({ k: { v: 1, w: 2 }, n: null })).toEqual({ k: { v: 1 }, n: null });
-    expect(lenientResponse(Tree).safeParse({ n: 1, kids: [{ n: 'two', kids: [] }] }).error?.issues[0]?.path).toEqual(['kids', 0, 'n']);
+    expect(lenientResponse(Tree).safeParse({ n: 1, kids: [{ n: 'two', kids: [] }] }).error?.issues[0]?.path).toEqual([
+      'kids',
+      0,
+      'n',
+    ]);
   });
 });

@@ -17,7 +17,13 @@ describe('hubKeys', () => {
 
   it('puts org repository listings under the org', () => {
     const client = createHubClient({ baseUrl: 'http://x', token: 't' });
-    expect(repositoryUsageQuery(client, { org: 'acme', limit: 5 }).queryKey).toEqual(['hub', 'org', 'acme', 'repositories', { limit: 5 }]);
+    expect(repositoryUsageQuery(client, { org: 'acme', limit: 5 }).queryKey).toEqual([
+      'hub',
+      'org',
+      'acme',
+      'repositories',
+      { limit: 5 },
+    ]);
     expect(repositoryUsageQuery(client, { limit: 5 }).queryKey).toEqual(['hub', 'repositories', 'user', { limit: 5 }]);
   });
 });
@@ -29,7 +35,10 @@ describe('query factories', () => {
     const qc = new QueryClient();
     await qc.fetchQuery(webhooksQuery(client));
     await qc.fetchQuery(webhookLogsQuery(client, 'a'.repeat(24)));
-    expect(f.calls.map((c) => c.url.pathname)).toEqual(['/api/settings/webhooks', `/api/settings/webhooks/${'a'.repeat(24)}/logs`]);
+    expect(f.calls.map((c) => c.url.pathname)).toEqual([
+      '/api/settings/webhooks',
+      `/api/settings/webhooks/${'a'.repeat(24)}/logs`,
+    ]);
     await qc.invalidateQueries({ queryKey: hubKeys.webhooks.all });
     expect(qc.getQueryState(webhookLogsQuery(client, 'a'.repeat(24)).queryKey)?.isInvalidated).toBe(true);
   });
@@ -37,7 +46,10 @@ describe('query factories', () => {
 
 describe('reads only the mock hub has', () => {
   it('stop once the hub says it does not expose them: invalidation does not refetch, a full hub keeps refetching', async () => {
-    for (const [reply, fetches] of [[json({ error: 'no route' }, 404), 1], [json([]), 2]] as const) {
+    for (const [reply, fetches] of [
+      [json({ error: 'no route' }, 404), 1],
+      [json([]), 2],
+    ] as const) {
       const f = fakeFetch(reply);
       const client = createHubClient({ baseUrl: 'http://hub.test', token: 't', fetch: f.fetch, maxRetries: 0 });
       const qc = new QueryClient({ defaultOptions: { queries: { retry: shouldRetryHubError } } });

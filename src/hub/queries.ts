@@ -41,7 +41,8 @@ export const hubKeys = {
     all: ['hub', 'jobs'] as const,
     /** Everything of one namespace: its lists (any filters) and its jobs. */
     namespace: (namespace: string) => [...hubKeys.jobs.all, namespace] as const,
-    list: (namespace: string, query: JobListQuery = {}) => [...hubKeys.jobs.namespace(namespace), 'list', query] as const,
+    list: (namespace: string, query: JobListQuery = {}) =>
+      [...hubKeys.jobs.namespace(namespace), 'list', query] as const,
     detail: (namespace: string, jobId: string) => [...hubKeys.jobs.namespace(namespace), 'detail', jobId] as const,
   },
   org: (org: string) => {
@@ -67,7 +68,10 @@ export const whoamiQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.whoami(), queryFn: ({ signal }) => client.whoami({ signal }) });
 
 export const notificationsQuery = (client: HubClient, filters: NotificationFilters = {}) =>
-  queryOptions({ queryKey: hubKeys.notifications.list(filters), queryFn: ({ signal }) => client.listNotifications(filters, { signal }) });
+  queryOptions({
+    queryKey: hubKeys.notifications.list(filters),
+    queryFn: ({ signal }) => client.listNotifications(filters, { signal }),
+  });
 
 /** How often the unread badge and the inbox's "new notifications" check ask the hub while the page is visible. */
 export const NOTIFICATIONS_POLL_MS = 60_000;
@@ -78,35 +82,58 @@ export const NOTIFICATIONS_POLL_MS = 60_000;
  * and the inbox's "N new notifications" banner read it; the rows people read never move by it.
  */
 export const liveNotificationsQuery = (client: HubClient, filters: Omit<NotificationFilters, 'p'> = {}) =>
-  queryOptions({ ...notificationsQuery(client, filters), refetchInterval: NOTIFICATIONS_POLL_MS, refetchOnWindowFocus: 'always' });
+  queryOptions({
+    ...notificationsQuery(client, filters),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    refetchOnWindowFocus: 'always',
+  });
 
 export const notificationSettingsQuery = (client: HubClient) =>
-  queryOptions({ queryKey: hubKeys.settings.notifications(), queryFn: ({ signal }) => client.getNotificationSettings({ signal }), enabled: whileExposed });
+  queryOptions({
+    queryKey: hubKeys.settings.notifications(),
+    queryFn: ({ signal }) => client.getNotificationSettings({ signal }),
+    enabled: whileExposed,
+  });
 
 export const watchListQuery = (client: HubClient) =>
-  queryOptions({ queryKey: hubKeys.settings.watch(), queryFn: ({ signal }) => client.getWatchList({ signal }), enabled: whileExposed });
+  queryOptions({
+    queryKey: hubKeys.settings.watch(),
+    queryFn: ({ signal }) => client.getWatchList({ signal }),
+    enabled: whileExposed,
+  });
 
 export const mcpSettingsQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.settings.mcp(), queryFn: ({ signal }) => client.getMcpSettings({ signal }) });
 
 export const paperQuery = (client: HubClient, paperId: string) =>
-  queryOptions({ queryKey: hubKeys.papers.detail(paperId), queryFn: ({ signal }) => client.getPaper(paperId, { signal }) });
+  queryOptions({
+    queryKey: hubKeys.papers.detail(paperId),
+    queryFn: ({ signal }) => client.getPaper(paperId, { signal }),
+  });
 
 /** The signed-in user's repositories, or an organization's when `org` is given. */
 export const repositoryUsageQuery = (client: HubClient, { org, ...query }: RepositoryUsageParams = {}) =>
   queryOptions({
     queryKey: org ? hubKeys.org(org).repositories(query) : hubKeys.repositories.user(query),
-    queryFn: ({ signal }) => (org ? client.listOrgRepositoryUsage(org, query, { signal }) : client.listRepositoryUsage(query, { signal })),
+    queryFn: ({ signal }) =>
+      org ? client.listOrgRepositoryUsage(org, query, { signal }) : client.listRepositoryUsage(query, { signal }),
   });
 
 export const webhooksQuery = (client: HubClient) =>
   queryOptions({ queryKey: hubKeys.webhooks.list(), queryFn: ({ signal }) => client.listWebhooks({ signal }) });
 
 export const webhookQuery = (client: HubClient, webhookId: string) =>
-  queryOptions({ queryKey: hubKeys.webhooks.detail(webhookId), queryFn: ({ signal }) => client.getWebhook(webhookId, { signal }) });
+  queryOptions({
+    queryKey: hubKeys.webhooks.detail(webhookId),
+    queryFn: ({ signal }) => client.getWebhook(webhookId, { signal }),
+  });
 
 export const webhookLogsQuery = (client: HubClient, webhookId: string) =>
-  queryOptions({ queryKey: hubKeys.webhooks.logs(webhookId), queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }), enabled: whileExposed });
+  queryOptions({
+    queryKey: hubKeys.webhooks.logs(webhookId),
+    queryFn: ({ signal }) => client.listWebhookLogs(webhookId, { signal }),
+    enabled: whileExposed,
+  });
 
 export const webhookDeliveryQuery = (client: HubClient, webhookId: string, logId: string) =>
   queryOptions({
@@ -116,7 +143,11 @@ export const webhookDeliveryQuery = (client: HubClient, webhookId: string, logId
   });
 
 export const resourceGroupsQuery = (client: HubClient, org: string) =>
-  queryOptions({ queryKey: hubKeys.org(org).resourceGroups(), queryFn: ({ signal }) => client.listResourceGroups(org, { signal }), enabled: whileExposed });
+  queryOptions({
+    queryKey: hubKeys.org(org).resourceGroups(),
+    queryFn: ({ signal }) => client.listResourceGroups(org, { signal }),
+    enabled: whileExposed,
+  });
 
 export const resourceGroupQuery = (client: HubClient, org: string, resourceGroupId: string) =>
   queryOptions({
@@ -125,10 +156,16 @@ export const resourceGroupQuery = (client: HubClient, org: string, resourceGroup
   });
 
 export const jobsQuery = (client: HubClient, namespace: string, query: JobListQuery = {}) =>
-  queryOptions({ queryKey: hubKeys.jobs.list(namespace, query), queryFn: ({ signal }) => client.listJobs(namespace, query, { signal }) });
+  queryOptions({
+    queryKey: hubKeys.jobs.list(namespace, query),
+    queryFn: ({ signal }) => client.listJobs(namespace, query, { signal }),
+  });
 
 export const jobQuery = (client: HubClient, namespace: string, jobId: string) =>
-  queryOptions({ queryKey: hubKeys.jobs.detail(namespace, jobId), queryFn: ({ signal }) => client.getJob(namespace, jobId, { signal }) });
+  queryOptions({
+    queryKey: hubKeys.jobs.detail(namespace, jobId),
+    queryFn: ({ signal }) => client.getJob(namespace, jobId, { signal }),
+  });
 
 /** Failures a retry cannot fix: bad requests, auth, missing things, and contract breaks. */
 export function isPermanentHubError(error: unknown): boolean {

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError, formatIssuePath, redactSecrets, type HubIssue } from './errors.ts';
+import {
+  HubApiError,
+  HubNetworkError,
+  HubRequestError,
+  HubSchemaError,
+  formatIssuePath,
+  redactSecrets,
+  type HubIssue,
+} from './errors.ts';
 import { lenientResponse } from './lenient-response.ts';
 import { toQueryString } from './query-string.ts';
 import { retryAfterMs } from './retry-after.ts';
@@ -84,9 +92,15 @@ export function createTransport(options: TransportOptions) {
     return headers;
   }
 
-  function fetchFailure(endpoint: string, cause: unknown, signal: AbortSignal | undefined, timeout: AbortSignal | undefined) {
+  function fetchFailure(
+    endpoint: string,
+    cause: unknown,
+    signal: AbortSignal | undefined,
+    timeout: AbortSignal | undefined,
+  ) {
     if (signal?.aborted) return new HubNetworkError(endpoint, 'aborted', '', { cause });
-    if (timeout?.aborted) return new HubNetworkError(endpoint, 'timeout', `no answer within ${timeoutMs} ms`, { cause });
+    if (timeout?.aborted)
+      return new HubNetworkError(endpoint, 'timeout', `no answer within ${timeoutMs} ms`, { cause });
     const detail = cause instanceof Error ? cause.message : String(cause);
     return new HubNetworkError(endpoint, 'network', redact(detail) || 'fetch failed', { cause });
   }
@@ -112,7 +126,12 @@ export function createTransport(options: TransportOptions) {
     }
   }
 
-  function apiError(spec: { method: HttpMethod; path: string }, response: Response, text: string, waitMs: number | null) {
+  function apiError(
+    spec: { method: HttpMethod; path: string },
+    response: Response,
+    text: string,
+    waitMs: number | null,
+  ) {
     return new HubApiError({
       status: response.status,
       message: redact(errorMessage(response, text)),
@@ -148,13 +167,18 @@ export function createTransport(options: TransportOptions) {
     const signal = spec.signal ? AbortSignal.any([spec.signal, connect.signal]) : connect.signal;
     let response: Response;
     try {
-      response = await doFetch(`${baseUrl}${spec.path}${toQueryString(spec.query)}`, { method: 'GET', headers: authHeaders('text/event-stream'), signal });
+      response = await doFetch(`${baseUrl}${spec.path}${toQueryString(spec.query)}`, {
+        method: 'GET',
+        headers: authHeaders('text/event-stream'),
+        signal,
+      });
     } catch (cause) {
       throw fetchFailure(endpoint, cause, spec.signal, connect.signal);
     } finally {
       clearTimeout(timer);
     }
-    if (!response.ok) throw apiError({ method: 'GET', path: spec.path }, response, await response.text().catch(() => ''), null);
+    if (!response.ok)
+      throw apiError({ method: 'GET', path: spec.path }, response, await response.text().catch(() => ''), null);
     if (!response.body) throw new HubSchemaError(endpoint, [{ path: '', message: 'the answer has no body to stream' }]);
     return response.body;
   }
@@ -166,7 +190,9 @@ export function createTransport(options: TransportOptions) {
     if (!target) return undefined;
     const url = new URL(target, `${baseUrl}/`);
     const full = `${url.origin}${url.pathname}`;
-    return full === baseUrl || full.startsWith(`${baseUrl}/`) ? `${full.slice(baseUrl.length)}${url.search}` : undefined;
+    return full === baseUrl || full.startsWith(`${baseUrl}/`)
+      ? `${full.slice(baseUrl.length)}${url.search}`
+      : undefined;
   }
 
   return { request, stream, nextPagePath };

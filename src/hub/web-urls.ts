@@ -35,6 +35,8 @@ export function notificationWebPath(n: Notification): string {
       return `/posts/${seg(n.post.authorName)}/${seg(n.post.slug)}`;
     case 'community_blog':
       // A community article lives under its author; without one, only the blog's own path is known.
-      return !n.blog.canonical && n.authorName ? `/blog/${seg(n.authorName)}/${seg(n.blog.slug)}` : `/blog/${seg(n.blog.slug)}`;
+      return !n.blog.canonical && n.authorName
+        ? `/blog/${seg(n.authorName)}/${seg(n.blog.slug)}`
+        : `/blog/${seg(n.blog.slug)}`;
   }
 }

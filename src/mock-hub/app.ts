@@ -55,21 +55,39 @@ export async function createMockHub(opts: MockHubOptions = {}): Promise<MockHub>
   const store = createStore({ dataDir: opts.dataDir, now, seed: opts.seed === false ? emptyState : initialState });
   const files = createRepoFiles();
   const events = createHubEvents();
-  const context: HubContext = { store, baseUrl: opts.baseUrl ?? 'http://127.0.0.1', audit: createAuditLog(), events, files };
+  const context: HubContext = {
+    store,
+    baseUrl: opts.baseUrl ?? 'http://127.0.0.1',
+    audit: createAuditLog(),
+    events,
+    files,
+  };
 
   let doc: object | undefined;
   const table: AnyRoute[] = [...metaRoutes(() => (doc ??= buildOpenApi(routes))), ...apiRoutes];
   const routes = opts.specOnly ? table.filter(servedInSpecOnlyMode) : table;
 
   const app = new Hono();
-  for (const path of ['/api/*', '/openapi.json', '/:ns/:repo/resolve/*', '/datasets/:ns/:repo/resolve/*', '/spaces/:ns/:repo/resolve/*']) app.use(path, hubHeaders);
+  for (const path of [
+    '/api/*',
+    '/openapi.json',
+    '/:ns/:repo/resolve/*',
+    '/datasets/:ns/:repo/resolve/*',
+    '/spaces/:ns/:repo/resolve/*',
+  ])
+    app.use(path, hubHeaders);
   if (opts.rateLimit) app.use('/api/*', rateLimit(opts.rateLimit));
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 413, `body: larger than ${MAX_BODY_BYTES} bytes (1 MB)`) });
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => errorResponse(c, 413, `body: larger than ${MAX_BODY_BYTES} bytes (1 MB)`),
+  });
   // GET and HEAD carry no body; skipping the limiter keeps them from materializing the raw Request.
   app.use('/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   registerRoutes(app, routes, context);
   mountRepoFiles(app, files);
-  app.all('/api/*', (c) => errorResponse(c, 404, `no route ${c.req.method} ${c.req.path} on the mock hub (see /openapi.json)`));
+  app.all('/api/*', (c) =>
+    errorResponse(c, 404, `no route ${c.req.method} ${c.req.path} on the mock hub (see /openapi.json)`),
+  );
 
   const closers: (() => void | Promise<void>)[] = [];
   return {

@@ -28,7 +28,17 @@ export function specOnlyFromEnv(env: NodeJS.ProcessEnv): boolean {
 }
 
 /** A flag the user gives wins over the environment (`PORT`), which wins over the default. */
-export function hubServerArgs(values: { port?: string | undefined; host?: string | undefined; data?: string | undefined; 'spec-only'?: boolean | undefined; repo?: string[] | undefined }, env: NodeJS.ProcessEnv, defaultPort: number): HubServerArgs {
+export function hubServerArgs(
+  values: {
+    port?: string | undefined;
+    host?: string | undefined;
+    data?: string | undefined;
+    'spec-only'?: boolean | undefined;
+    repo?: string[] | undefined;
+  },
+  env: NodeJS.ProcessEnv,
+  defaultPort: number,
+): HubServerArgs {
   const port = values.port ?? env.PORT;
   let repoFolders: RepoFolder[];
   try {

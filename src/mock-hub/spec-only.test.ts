@@ -5,14 +5,25 @@ import { call, testHub } from './test-support.ts';
 
 /** A request path for a route: path parameters filled with ids that exist for alice. */
 function pathOf(template: string): string {
-  const values: Record<string, string> = { name: 'acme', webhookId: SEED_WEBHOOK_IDS.aliceUrl, resourceGroupId: '1945c495ec9458913a736cea', namespace: 'alice', paperId: '2501.00001', jobId: 'x', logId: 'x', action: 'enable' };
+  const values: Record<string, string> = {
+    name: 'acme',
+    webhookId: SEED_WEBHOOK_IDS.aliceUrl,
+    resourceGroupId: '1945c495ec9458913a736cea',
+    namespace: 'alice',
+    paperId: '2501.00001',
+    jobId: 'x',
+    logId: 'x',
+    action: 'enable',
+  };
   return template.replace(/\{(\w+)\}/g, (_m, k: string) => values[k] ?? 'x');
 }
 
 describe('spec-only mode', () => {
   it('marks every extension: the real hub has it (with a public client as evidence), mock-only, or tooling', async () => {
     const hub = await testHub();
-    const verdicts = hub.routes.filter((r) => r.extension).map((r) => [`${r.method.toUpperCase()} ${r.path}`, typeof r.extension === 'object' ? 'real' : r.extension]);
+    const verdicts = hub.routes
+      .filter((r) => r.extension)
+      .map((r) => [`${r.method.toUpperCase()} ${r.path}`, typeof r.extension === 'object' ? 'real' : r.extension]);
     expect(Object.fromEntries(verdicts)).toEqual({
       'GET /api/health': 'tooling',
       'GET /openapi.json': 'tooling',
@@ -36,7 +47,10 @@ describe('spec-only mode', () => {
       'GET /api/spaces': 'real',
     });
     for (const r of hub.routes) {
-      if (typeof r.extension === 'object') expect(r.extension.realHub, r.path).toMatch(/huggingface_hub src\/huggingface_hub\/hf_api\.py HfApi\.\w+|huggingface\.js packages\/hub\/src\/lib\/\S+\.ts \w+/);
+      if (typeof r.extension === 'object')
+        expect(r.extension.realHub, r.path).toMatch(
+          /huggingface_hub src\/huggingface_hub\/hf_api\.py HfApi\.\w+|huggingface\.js packages\/hub\/src\/lib\/\S+\.ts \w+/,
+        );
     }
   });
 
@@ -65,8 +79,11 @@ describe('spec-only mode', () => {
   it('leaves mock-only routes out of /openapi.json and keeps the rest', async () => {
     const full = await testHub();
     const spec = await testHub({ specOnly: true });
-    const doc = (await call(spec, 'GET', '/openapi.json', { token: null })).body as { paths: Record<string, Record<string, unknown>> };
-    for (const r of full.routes) expect(Boolean(doc.paths[r.path]?.[r.method]), `${r.method} ${r.path}`).toBe(servedInSpecOnlyMode(r));
+    const doc = (await call(spec, 'GET', '/openapi.json', { token: null })).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    for (const r of full.routes)
+      expect(Boolean(doc.paths[r.path]?.[r.method]), `${r.method} ${r.path}`).toBe(servedInSpecOnlyMode(r));
     expect(doc.paths['/api/_mock/events']?.post).toBeDefined();
     expect(doc.paths['/{namespace}/{repo}/resolve/{revision}/{path}']).toBeDefined();
   });

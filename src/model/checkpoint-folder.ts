@@ -16,11 +16,19 @@ export interface GenerateOptions {
 }
 
 /** writes config.json and random weights for `config` (as given: raw keys) into `dir`; returns the weight bytes */
-export async function writeCheckpointFolder(dir: string, raw: Record<string, unknown>, config: ConsisIDConfig, opts: GenerateOptions = {}): Promise<number> {
+export async function writeCheckpointFolder(
+  dir: string,
+  raw: Record<string, unknown>,
+  config: ConsisIDConfig,
+  opts: GenerateOptions = {},
+): Promise<number> {
   const dtype = opts.dtype ?? 'float32';
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'config.json'), configFileBytes(raw));
-  const plan = planShards([...expectedParameters(config)].map(([name, shape]) => ({ name, dtype, shape })), opts.shards);
+  const plan = planShards(
+    [...expectedParameters(config)].map(([name, shape]) => ({ name, dtype, shape })),
+    opts.shards,
+  );
   const tensors = randomTensors(config, opts.seed ?? 42, dtype);
   let total = 0;
   for (const f of plan.files) {
@@ -30,7 +38,8 @@ export async function writeCheckpointFolder(dir: string, raw: Record<string, unk
       await fh.write(head);
       for (const layout of f.tensors) {
         const next = tensors.next();
-        if (next.done || next.value[0] !== layout.name) throw new Error(`generated tensors out of order at ${layout.name}`);
+        if (next.done || next.value[0] !== layout.name)
+          throw new Error(`generated tensors out of order at ${layout.name}`);
         const d = next.value[1].data;
         await fh.write(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
         total += d.byteLength;

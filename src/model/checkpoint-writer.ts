@@ -15,7 +15,8 @@ export interface CheckpointFile {
 
 const json = (v: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(v, null, 2)}\n`);
 
-export const configFileBytes = (config: Record<string, unknown>): Uint8Array => json({ _class_name: 'ConsisIDTransformer3DModel', _diffusers_version: '0.39.0', ...config });
+export const configFileBytes = (config: Record<string, unknown>): Uint8Array =>
+  json({ _class_name: 'ConsisIDTransformer3DModel', _diffusers_version: '0.39.0', ...config });
 
 export interface ShardPlan {
   /** the weight files with the tensors each holds, in order */
@@ -46,16 +47,32 @@ export function planShards(tensors: readonly TensorLayout[], shards = 1): ShardP
   return { files, index: json({ metadata: { total_size: total }, weight_map: weightMap }) };
 }
 
-export function writeCheckpointFiles(config: Record<string, unknown>, tensors: ReadonlyMap<string, HostTensor>, opts: { shards?: number; prefix?: string } = {}): CheckpointFile[] {
+export function writeCheckpointFiles(
+  config: Record<string, unknown>,
+  tensors: ReadonlyMap<string, HostTensor>,
+  opts: { shards?: number; prefix?: string } = {},
+): CheckpointFile[] {
   const prefix = opts.prefix ? `${opts.prefix.replace(/\/+$/, '')}/` : '';
-  const plan = planShards([...tensors].map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })), opts.shards);
+  const plan = planShards(
+    [...tensors].map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
+    opts.shards,
+  );
   const files: CheckpointFile[] = [{ path: `${prefix}config.json`, bytes: configFileBytes(config) }];
-  for (const f of plan.files) files.push({ path: `${prefix}${f.name}`, bytes: writeSafetensors(Object.fromEntries(f.tensors.map((t) => [t.name, tensors.get(t.name)!])), { format: 'pt' }) });
+  for (const f of plan.files)
+    files.push({
+      path: `${prefix}${f.name}`,
+      bytes: writeSafetensors(Object.fromEntries(f.tensors.map((t) => [t.name, tensors.get(t.name)!])), {
+        format: 'pt',
+      }),
+    });
   if (plan.index) files.push({ path: `${prefix}${WEIGHTS_INDEX_NAME}`, bytes: plan.index });
   return files;
 }
 
 /** a checkpoint over in-memory tensors (benchmarks, tests): written as one safetensors file in memory */
-export function checkpointFromTensors(config: ConsisIDConfig, tensors: ReadonlyMap<string, HostTensor>): Promise<Checkpoint> {
+export function checkpointFromTensors(
+  config: ConsisIDConfig,
+  tensors: ReadonlyMap<string, HostTensor>,
+): Promise<Checkpoint> {
   return loadCheckpoint(memorySource(writeCheckpointFiles({ ...config }, tensors)));
 }

@@ -20,7 +20,10 @@ const USAGE = `usage:
                    [--gpu-limits maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>]
                    [--subfolder, --revision, --hub-url, --token as above]; every precision, no --weights`;
 
-export async function main(argv: readonly string[], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'forward') await forwardCommand(rest, log);

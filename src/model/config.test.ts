@@ -76,13 +76,25 @@ describe('parseConfig', () => {
 
   it('the defaults cannot run with is_train_face: LFE_output_dim must be int(inner_dim * 2 / 3)', () => {
     expect(() => parseConfig({ is_train_face: true })).toThrow(ConfigError);
-    expect(() => parseConfig({ is_train_face: true })).toThrow(/LFE_output_dim \(2048\) must equal int\(inner_dim \* 2 \/ 3\) = 1280/);
+    expect(() => parseConfig({ is_train_face: true })).toThrow(
+      /LFE_output_dim \(2048\) must equal int\(inner_dim \* 2 \/ 3\) = 1280/,
+    );
     expect(() => parseConfig({ is_train_face: true, LFE_output_dim: 1280 })).not.toThrow();
-    expect(() => parseConfig({ num_attention_heads: 8, attention_head_dim: 64, is_train_face: true, LFE_output_dim: 341, num_layers: 8 })).not.toThrow();
+    expect(() =>
+      parseConfig({
+        num_attention_heads: 8,
+        attention_head_dim: 64,
+        is_train_face: true,
+        LFE_output_dim: 341,
+        num_layers: 8,
+      }),
+    ).not.toThrow();
   });
 
   it('num_layers must be a multiple of cross_attn_interval with the identity module', () => {
-    expect(() => parseConfig({ is_train_face: true, LFE_output_dim: 1280, num_layers: 5, cross_attn_interval: 2 })).toThrow(/num_layers \(5\) must be a multiple of cross_attn_interval \(2\)/);
+    expect(() =>
+      parseConfig({ is_train_face: true, LFE_output_dim: 1280, num_layers: 5, cross_attn_interval: 2 }),
+    ).toThrow(/num_layers \(5\) must be a multiple of cross_attn_interval \(2\)/);
     expect(() => parseConfig({ num_layers: 5, cross_attn_interval: 2 })).not.toThrow();
   });
 
@@ -91,20 +103,31 @@ describe('parseConfig', () => {
   });
 
   it('learned positional embeddings need rotary ones', () => {
-    expect(() => parseConfig({ use_learned_positional_embeddings: true })).toThrow(/use_learned_positional_embeddings requires use_rotary_positional_embeddings/);
-    expect(() => parseConfig({ use_learned_positional_embeddings: true, use_rotary_positional_embeddings: true })).not.toThrow();
+    expect(() => parseConfig({ use_learned_positional_embeddings: true })).toThrow(
+      /use_learned_positional_embeddings requires use_rotary_positional_embeddings/,
+    );
+    expect(() =>
+      parseConfig({ use_learned_positional_embeddings: true, use_rotary_positional_embeddings: true }),
+    ).not.toThrow();
   });
 
   it('positional tables need even splits', () => {
-    expect(() => parseConfig({ num_attention_heads: 3, attention_head_dim: 12 })).toThrow(/inner_dim = num_attention_heads \* attention_head_dim = 36 .* multiple of 16/);
-    expect(() => parseConfig({ num_attention_heads: 4, attention_head_dim: 24, use_rotary_positional_embeddings: true })).toThrow(/attention_head_dim = 24 .* multiple of 16/);
+    expect(() => parseConfig({ num_attention_heads: 3, attention_head_dim: 12 })).toThrow(
+      /inner_dim = num_attention_heads \* attention_head_dim = 36 .* multiple of 16/,
+    );
+    expect(() =>
+      parseConfig({ num_attention_heads: 4, attention_head_dim: 24, use_rotary_positional_embeddings: true }),
+    ).toThrow(/attention_head_dim = 24 .* multiple of 16/);
   });
 
   it('activation functions come from the supported set', () => {
     expect(() => parseConfig({ activation_fn: 'gelu-fast' })).toThrow(/activation_fn "gelu-fast" is not supported/);
-    expect(() => parseConfig({ timestep_activation_fn: 'tanh' })).toThrow(/timestep_activation_fn "tanh" is not supported/);
+    expect(() => parseConfig({ timestep_activation_fn: 'tanh' })).toThrow(
+      /timestep_activation_fn "tanh" is not supported/,
+    );
     expect(parseConfig({ timestep_activation_fn: 'SiLU' }).timestep_activation_fn).toBe('silu');
-    for (const a of ['gelu', 'gelu-approximate', 'geglu', 'geglu-approximate', 'swiglu', 'linear-silu']) expect(parseConfig({ activation_fn: a }).activation_fn).toBe(a);
+    for (const a of ['gelu', 'gelu-approximate', 'geglu', 'geglu-approximate', 'swiglu', 'linear-silu'])
+      expect(parseConfig({ activation_fn: a }).activation_fn).toBe(a);
   });
 
   it('reports several problems at once', () => {

@@ -57,7 +57,9 @@ describe('ConsisIDTransformer3DModel forward on onnxruntime-node (cpu)', () => {
     const m = await model('tiny-base');
     const out = await m.forward({ ...f.args, attention_kwargs: { scale: 0.5 } });
     expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(1e-4);
-    await expect(m.forward({ ...f.args, attention_kwargs: { scale: 1, bogus: 1 } })).rejects.toThrow(/attention_kwargs: unsupported key\(s\) bogus/);
+    await expect(m.forward({ ...f.args, attention_kwargs: { scale: 1, bogus: 1 } })).rejects.toThrow(
+      /attention_kwargs: unsupported key\(s\) bogus/,
+    );
   });
 
   it('timestep_cond is summed with the time embedding output', async () => {
@@ -73,16 +75,23 @@ describe('ConsisIDTransformer3DModel forward on onnxruntime-node (cpu)', () => {
 
   it('float16 compute runs on the CPU provider close to the reference', async () => {
     const f = loadFixture('tiny-face');
-    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-face'), { device: 'cpu', dtype: 'float16' });
+    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-face'), {
+      device: 'cpu',
+      dtype: 'float16',
+    });
     models.set('tiny-face-f16', m);
-    const ops = new Set(m.buildGraph(prepareForward(m.config, f.args).shape).model.graph.initializers.map((t) => t.type));
+    const ops = new Set(
+      m.buildGraph(prepareForward(m.config, f.args).shape).model.graph.initializers.map((t) => t.type),
+    );
     expect(ops).toContain('float16');
     const out = await m.forward(f.args);
     expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThan(5e-3);
   });
 
   it('refuses a device the backend does not have', async () => {
-    await expect(ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'webgpu' })).rejects.toThrow(/device "webgpu" is not available here/);
+    await expect(
+      ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'webgpu' }),
+    ).rejects.toThrow(/device "webgpu" is not available here/);
   });
 
   it('rejects bad inputs before running', async () => {
@@ -92,14 +101,42 @@ describe('ConsisIDTransformer3DModel forward on onnxruntime-node (cpu)', () => {
     const mb = await model('tiny-base');
     const mf = await model('tiny-face');
     const hs = base.args.hidden_states;
-    await expect(mb.forward({ ...base.args, hidden_states: { ...hs, shape: [2, 2, 3, 6, 8], data: new Float32Array(2 * 2 * 3 * 48) } })).rejects.toThrow(/hidden_states must have shape \(\*, \*, 4, \*, \*\)/);
-    await expect(mb.forward({ ...base.args, hidden_states: { dtype: 'int32', shape: hs.shape, data: new Int32Array(hs.data.length) } })).rejects.toThrow(/floating-point/);
-    await expect(mb.forward({ ...base.args, hidden_states: { ...hs, shape: [2, 2, 4, 5, 8], data: new Float32Array(2 * 2 * 4 * 40) } })).rejects.toThrow(/multiples of patch_size/);
-    await expect(mb.forward({ ...base.args, image_rotary_emb: rope.args.image_rotary_emb! })).rejects.toThrow(/no rotary positional embeddings/);
-    await expect(mf.forward({ ...face.args, id_cond: null })).rejects.toThrow(/id_cond and id_vit_hidden .* are required/);
-    await expect(mf.forward({ ...face.args, id_vit_hidden: face.args.id_vit_hidden!.slice(0, 1) })).rejects.toThrow(/LFE_num_scale \(2\) tensors/);
-    await expect(mb.forward({ ...base.args, timestep: { dtype: 'int64', shape: [3], data: new BigInt64Array(3) } })).rejects.toThrow(ForwardInputError);
-    await expect(mb.forward({ ...base.args, encoder_hidden_states: { dtype: 'float32', shape: [2, 8, 20], data: new Float32Array(320) } })).rejects.toThrow(/max_text_seq_length/);
+    await expect(
+      mb.forward({
+        ...base.args,
+        hidden_states: { ...hs, shape: [2, 2, 3, 6, 8], data: new Float32Array(2 * 2 * 3 * 48) },
+      }),
+    ).rejects.toThrow(/hidden_states must have shape \(\*, \*, 4, \*, \*\)/);
+    await expect(
+      mb.forward({
+        ...base.args,
+        hidden_states: { dtype: 'int32', shape: hs.shape, data: new Int32Array(hs.data.length) },
+      }),
+    ).rejects.toThrow(/floating-point/);
+    await expect(
+      mb.forward({
+        ...base.args,
+        hidden_states: { ...hs, shape: [2, 2, 4, 5, 8], data: new Float32Array(2 * 2 * 4 * 40) },
+      }),
+    ).rejects.toThrow(/multiples of patch_size/);
+    await expect(mb.forward({ ...base.args, image_rotary_emb: rope.args.image_rotary_emb! })).rejects.toThrow(
+      /no rotary positional embeddings/,
+    );
+    await expect(mf.forward({ ...face.args, id_cond: null })).rejects.toThrow(
+      /id_cond and id_vit_hidden .* are required/,
+    );
+    await expect(mf.forward({ ...face.args, id_vit_hidden: face.args.id_vit_hidden!.slice(0, 1) })).rejects.toThrow(
+      /LFE_num_scale \(2\) tensors/,
+    );
+    await expect(
+      mb.forward({ ...base.args, timestep: { dtype: 'int64', shape: [3], data: new BigInt64Array(3) } }),
+    ).rejects.toThrow(ForwardInputError);
+    await expect(
+      mb.forward({
+        ...base.args,
+        encoder_hidden_states: { dtype: 'float32', shape: [2, 8, 20], data: new Float32Array(320) },
+      }),
+    ).rejects.toThrow(/max_text_seq_length/);
   });
 });
 
@@ -109,12 +146,22 @@ describe('stage timings and the fallback device', () => {
   it('reports weights, graph, session and forward stages with their times; a second forward only runs', async () => {
     const events: StageEvent[] = [];
     const f = loadFixture('tiny-base');
-    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'cpu', onStage: (e) => events.push(e) });
+    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), {
+      device: 'cpu',
+      onStage: (e) => events.push(e),
+    });
     models.set('tiny-base-events', m);
     expect(events.map(describeEvent)).toEqual(['weights:start:cpu', 'weights:end:cpu']);
     const perCall: StageEvent[] = [];
     await m.forward(f.args, { onStage: (e) => perCall.push(e) });
-    expect(perCall.map(describeEvent)).toEqual(['graph:start:cpu', 'graph:end:cpu', 'session:start:cpu', 'session:end:cpu', 'forward:start:cpu', 'forward:end:cpu']);
+    expect(perCall.map(describeEvent)).toEqual([
+      'graph:start:cpu',
+      'graph:end:cpu',
+      'session:start:cpu',
+      'session:end:cpu',
+      'forward:start:cpu',
+      'forward:end:cpu',
+    ]);
     expect(events.slice(2)).toEqual(perCall);
     for (const e of perCall) if (e.state === 'end') expect(e.ms).toBeGreaterThanOrEqual(0);
     perCall.length = 0;
@@ -126,7 +173,8 @@ describe('stage timings and the fallback device', () => {
     const cpu = nodeBackend();
     const flaky: InferenceBackend = {
       devices: ['webgpu', 'cpu'],
-      createSession: (model, opts) => (opts.device === 'webgpu' ? Promise.reject(new Error('no adapter')) : cpu.createSession(model, opts)),
+      createSession: (model, opts) =>
+        opts.device === 'webgpu' ? Promise.reject(new Error('no adapter')) : cpu.createSession(model, opts),
     };
     const f = loadFixture('tiny-base');
     const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
@@ -144,7 +192,14 @@ describe('stage timings and the fallback device', () => {
     const info = await m.session(f.args);
     expect(info.device).toBe('cpu');
     expect(m.device).toBe('cpu');
-    expect(log).toEqual(['graph:start:webgpu', 'graph:end:webgpu', 'session:start:webgpu', 'fallback webgpu -> cpu: no adapter', 'session:start:cpu', 'session:end:cpu']);
+    expect(log).toEqual([
+      'graph:start:webgpu',
+      'graph:end:webgpu',
+      'session:start:webgpu',
+      'fallback webgpu -> cpu: no adapter',
+      'session:start:cpu',
+      'session:end:cpu',
+    ]);
     const out = await m.forward(f.args);
     expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(1e-4);
     const strict = BaseModel.fromCheckpoint(checkpoint, { backend: flaky, device: 'webgpu', dtype: 'float32' });
@@ -152,13 +207,16 @@ describe('stage timings and the fallback device', () => {
     expect(strict.device).toBe('webgpu');
   });
 
-  it('a weight download the hub fails is not a device failure: no fallback, the hub\'s error', async () => {
+  it("a weight download the hub fails is not a device failure: no fallback, the hub's error", async () => {
     const cpu = nodeBackend();
     let cpuSessions = 0;
     const hubFails: InferenceBackend = {
       devices: ['webgpu', 'cpu'],
       createSession: (model, opts) => {
-        if (opts.device === 'webgpu') return Promise.reject(new HubFileError('diffusion_pytorch_model.safetensors', 'http://hub/w', 503, 'HTTP 503'));
+        if (opts.device === 'webgpu')
+          return Promise.reject(
+            new HubFileError('diffusion_pytorch_model.safetensors', 'http://hub/w', 503, 'HTTP 503'),
+          );
         cpuSessions++;
         return cpu.createSession(model, opts);
       },
@@ -166,7 +224,13 @@ describe('stage timings and the fallback device', () => {
     const f = loadFixture('tiny-base');
     const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
     const fallbacks: string[] = [];
-    const m = BaseModel.fromCheckpoint(checkpoint, { backend: hubFails, device: 'webgpu', fallbackDevice: 'cpu', dtype: 'float32', onFallback: (e) => fallbacks.push(e.to) });
+    const m = BaseModel.fromCheckpoint(checkpoint, {
+      backend: hubFails,
+      device: 'webgpu',
+      fallbackDevice: 'cpu',
+      dtype: 'float32',
+      onFallback: (e) => fallbacks.push(e.to),
+    });
     await expect(m.forward(f.args)).rejects.toThrow(/HTTP 503/);
     expect(fallbacks).toEqual([]);
     expect(cpuSessions).toBe(0);
@@ -186,9 +250,17 @@ describe('stage timings and the fallback device', () => {
     const f = loadFixture('tiny-base');
     const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
     for (const prepack of [false, true, undefined]) {
-      const m = BaseModel.fromCheckpoint(checkpoint, { backend: recording, device: 'cpu', dtype: 'float32', threads: 1, ...(prepack === undefined ? {} : { prepack }) });
+      const m = BaseModel.fromCheckpoint(checkpoint, {
+        backend: recording,
+        device: 'cpu',
+        dtype: 'float32',
+        threads: 1,
+        ...(prepack === undefined ? {} : { prepack }),
+      });
       try {
-        expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(1e-4);
+        expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(
+          1e-4,
+        );
       } finally {
         await m.release();
       }
@@ -218,11 +290,23 @@ describe('stage timings and the fallback device', () => {
       },
     };
     const f = loadFixture('tiny-base');
-    const m = BaseModel.fromCheckpoint(await loadCheckpoint(localSource(fixtureDir('tiny-base'))), { backend: counting, device: 'cpu', dtype: 'float32', maxSessions: 1 });
+    const m = BaseModel.fromCheckpoint(await loadCheckpoint(localSource(fixtureDir('tiny-base'))), {
+      backend: counting,
+      device: 'cpu',
+      dtype: 'float32',
+      maxSessions: 1,
+    });
     await m.forward(f.args);
     const hs = f.args.hidden_states;
     const [b, fr, c, h, w] = hs.shape as [number, number, number, number, number];
-    await m.forward({ ...f.args, hidden_states: { dtype: 'float32', shape: [b, fr, c, h, w + 2], data: new Float32Array(b * fr * c * h * (w + 2)) } });
+    await m.forward({
+      ...f.args,
+      hidden_states: {
+        dtype: 'float32',
+        shape: [b, fr, c, h, w + 2],
+        data: new Float32Array(b * fr * c * h * (w + 2)),
+      },
+    });
     await new Promise((r) => setTimeout(r, 0));
     expect(live).toBe(1);
     await m.release();

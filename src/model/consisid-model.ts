@@ -103,7 +103,12 @@ function mergeEvents(a: ModelEvents, b: ModelEvents | undefined): ModelEvents {
   };
 }
 
-async function timedStage<T>(events: ModelEvents, stage: ModelStage, device: Device, fn: () => Promise<T> | T): Promise<T> {
+async function timedStage<T>(
+  events: ModelEvents,
+  stage: ModelStage,
+  device: Device,
+  fn: () => Promise<T> | T,
+): Promise<T> {
   events.onStage?.({ stage, state: 'start', device });
   const t0 = performance.now();
   const out = await fn();
@@ -141,32 +146,61 @@ export class ConsisIDTransformer3DModel {
     return weights === 'float32' && this.runtime.dtype === 'float16' ? 'float16' : weights;
   }
 
-  static async resolveSource(repoIdOrPath: string, opts: FromPretrainedOptions, env: ModelEnvironment): Promise<FileSource> {
+  static async resolveSource(
+    repoIdOrPath: string,
+    opts: FromPretrainedOptions,
+    env: ModelEnvironment,
+  ): Promise<FileSource> {
     if (opts.source) return opts.source;
     if (!opts.hubUrl) {
-      const local = await env.localSource(opts.subfolder ? `${repoIdOrPath.replace(/\/+$/, '')}/${opts.subfolder}` : repoIdOrPath);
+      const local = await env.localSource(
+        opts.subfolder ? `${repoIdOrPath.replace(/\/+$/, '')}/${opts.subfolder}` : repoIdOrPath,
+      );
       if (local) return local;
     }
-    return hubSource({ repoId: repoIdOrPath, hubUrl: opts.hubUrl, revision: opts.revision, subfolder: opts.subfolder, token: opts.token });
+    return hubSource({
+      repoId: repoIdOrPath,
+      hubUrl: opts.hubUrl,
+      revision: opts.revision,
+      subfolder: opts.subfolder,
+      token: opts.token,
+    });
   }
 
-  static async fromPretrained(repoIdOrPath: string, opts: FromPretrainedOptions = {}): Promise<ConsisIDTransformer3DModel> {
+  static async fromPretrained(
+    repoIdOrPath: string,
+    opts: FromPretrainedOptions = {},
+  ): Promise<ConsisIDTransformer3DModel> {
     const env = opts.environment ?? browserEnvironment;
     const device = opts.device ?? env.defaultDevice;
     const weights = opts.weights ?? 'float32';
     // before anything is read: a bad option fails without a download
     const dtype = computeDtypeFor(weights, opts.dtype);
     const source = await ConsisIDTransformer3DModel.resolveSource(repoIdOrPath, opts, env);
-    const checkpoint = await timedStage(opts, 'weights', device, () => loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }));
+    const checkpoint = await timedStage(opts, 'weights', device, () =>
+      loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }),
+    );
     const backend = await env.backend();
     const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback } = opts;
-    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { backend, device, dtype, weights, threads, prepack, fallbackDevice, maxSessions, onStage, onFallback });
+    return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, {
+      backend,
+      device,
+      dtype,
+      weights,
+      threads,
+      prepack,
+      fallbackDevice,
+      maxSessions,
+      onStage,
+      onFallback,
+    });
   }
 
   static fromCheckpoint(checkpoint: Checkpoint, runtime: RuntimeOptions): ConsisIDTransformer3DModel {
     computeDtypeFor(runtime.weights ?? 'float32', runtime.dtype);
     for (const d of [runtime.device, runtime.fallbackDevice]) {
-      if (d && !runtime.backend.devices.includes(d)) throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
+      if (d && !runtime.backend.devices.includes(d))
+        throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
     }
     return new ConsisIDTransformer3DModel(checkpoint, runtime);
   }
@@ -182,7 +216,11 @@ export class ConsisIDTransformer3DModel {
     return quantizationFor(this.weightPrecision, a) === null || (a === 'webgpu') === (b === 'webgpu');
   }
 
-  private async graphFor(shape: GraphShape, device: Device, events: ModelEvents): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
+  private async graphFor(
+    shape: GraphShape,
+    device: Device,
+    events: ModelEvents,
+  ): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
     return timedStage(events, 'graph', device, async () => {
       const built = this.buildGraph(shape, device);
       return { model: await sessionModel(built.model, this.checkpoint.files), outputShape: built.outputShape };
@@ -192,11 +230,17 @@ export class ConsisIDTransformer3DModel {
   /** builds and creates the session on the model's device, or on the fallback device when that fails */
   private async createSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
     const { threads, prepack } = this.runtime;
-    const options = { ...(threads ? { threads } : {}), ...(prepack === undefined ? {} : { prepack }), float16: this.runtime.dtype === 'float16' };
+    const options = {
+      ...(threads ? { threads } : {}),
+      ...(prepack === undefined ? {} : { prepack }),
+      float16: this.runtime.dtype === 'float16',
+    };
     const device = this.currentDevice;
     const graph = await this.graphFor(shape, device, events);
     try {
-      const session = await timedStage(events, 'session', device, () => this.runtime.backend.createSession(graph.model, { device, ...options }));
+      const session = await timedStage(events, 'session', device, () =>
+        this.runtime.backend.createSession(graph.model, { device, ...options }),
+      );
       return { session, device, shape, outputShape: graph.outputShape };
     } catch (e) {
       const to = this.runtime.fallbackDevice;
@@ -205,14 +249,19 @@ export class ConsisIDTransformer3DModel {
       events.onFallback?.({ from: device, to, reason: e instanceof Error ? e.message : String(e) });
       this.currentDevice = to;
       const { model, outputShape } = this.sameGraph(device, to) ? graph : await this.graphFor(shape, to, events);
-      const session = await timedStage(events, 'session', to, () => this.runtime.backend.createSession(model, { device: to, ...options }));
+      const session = await timedStage(events, 'session', to, () =>
+        this.runtime.backend.createSession(model, { device: to, ...options }),
+      );
       return { session, device: to, shape, outputShape };
     }
   }
 
   /** the session for these inputs' shapes: built and created on first use, then cached */
   async session(args: ForwardArgs, events?: ModelEvents): Promise<SessionInfo> {
-    const { device, shape, outputShape } = await this.cachedSession(prepareForward(this.config, args).shape, mergeEvents(this.runtime, events));
+    const { device, shape, outputShape } = await this.cachedSession(
+      prepareForward(this.config, args).shape,
+      mergeEvents(this.runtime, events),
+    );
     return { device, shape, outputShape };
   }
 

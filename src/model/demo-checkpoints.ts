@@ -56,7 +56,11 @@ export const CONSISID_PREVIEW_S_CONFIG = {
 } satisfies ConsisIDConfigInput;
 
 function modelIndex(): CheckpointFile {
-  const index = { _class_name: 'ConsisIDPipeline', _diffusers_version: '0.39.0', transformer: ['diffusers', 'ConsisIDTransformer3DModel'] };
+  const index = {
+    _class_name: 'ConsisIDPipeline',
+    _diffusers_version: '0.39.0',
+    transformer: ['diffusers', 'ConsisIDTransformer3DModel'],
+  };
   return { path: 'model_index.json', bytes: new TextEncoder().encode(`${JSON.stringify(index, null, 2)}\n`) };
 }
 
@@ -74,16 +78,24 @@ export function consisidTinyFiles(): CheckpointFile[] {
   return [
     readme('consisid-community/consisid-tiny', 'A tiny ConsisID transformer without the identity module.'),
     modelIndex(),
-    ...writeCheckpointFiles(fullConfig(CONSISID_TINY_CONFIG), randomWeights(config, 1, 'float32'), { prefix: 'transformer' }),
+    ...writeCheckpointFiles(fullConfig(CONSISID_TINY_CONFIG), randomWeights(config, 1, 'float32'), {
+      prefix: 'transformer',
+    }),
   ];
 }
 
 export function consisidPreviewSFiles(): CheckpointFile[] {
   const config = parseConfig(CONSISID_PREVIEW_S_CONFIG);
   return [
-    readme('consisid-community/consisid-preview-s', 'A small ConsisID transformer with the identity module, rotary embeddings and float16 weights in two shards.'),
+    readme(
+      'consisid-community/consisid-preview-s',
+      'A small ConsisID transformer with the identity module, rotary embeddings and float16 weights in two shards.',
+    ),
     modelIndex(),
-    ...writeCheckpointFiles(fullConfig(CONSISID_PREVIEW_S_CONFIG), randomWeights(config, 2, 'float16'), { prefix: 'transformer', shards: 2 }),
+    ...writeCheckpointFiles(fullConfig(CONSISID_PREVIEW_S_CONFIG), randomWeights(config, 2, 'float16'), {
+      prefix: 'transformer',
+      shards: 2,
+    }),
   ];
 }
 

@@ -12,7 +12,8 @@ export interface ModelEnvironment {
 /** onnxruntime-web, loaded on first use; `wasmPaths` says where the ort-wasm-*.wasm files are served */
 export function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice?: Device } = {}): ModelEnvironment {
   return {
-    backend: async () => (await import('./runtime/web.ts')).webBackend(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
+    backend: async () =>
+      (await import('./runtime/web.ts')).webBackend(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
     localSource: async () => null,
     defaultDevice: opts.defaultDevice ?? 'wasm',
   };

@@ -1,23 +1,75 @@
 // Browser-safe entry of the ConsisID model library (no node: imports, no onnxruntime-node).
 // Node callers (CLI, tests, benchmarks) use ./node for local folders and onnxruntime-node.
-export { ConsisIDTransformer3DModel, type FromPretrainedOptions, type RuntimeOptions, type Transformer2DModelOutput, type ModelStage, type StageEvent, type FallbackEvent, type ModelEvents, type SessionInfo } from './consisid-model.ts';
+export {
+  ConsisIDTransformer3DModel,
+  type FromPretrainedOptions,
+  type RuntimeOptions,
+  type Transformer2DModelOutput,
+  type ModelStage,
+  type StageEvent,
+  type FallbackEvent,
+  type ModelEvents,
+  type SessionInfo,
+} from './consisid-model.ts';
 export { WEIGHT_PRECISIONS, quantizationFor, computeDtypeFor, type WeightPrecision } from './precision.ts';
-export { planPrecisions, plannedWeights, browserFit, WEBGPU_DEFAULT_LIMITS, WASM_HEAP_BYTES, type PrecisionPlan, type WebGpuLimits } from './plan.ts';
+export {
+  planPrecisions,
+  plannedWeights,
+  browserFit,
+  WEBGPU_DEFAULT_LIMITS,
+  WASM_HEAP_BYTES,
+  type PrecisionPlan,
+  type WebGpuLimits,
+} from './plan.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, type ModelEnvironment } from './environment.ts';
-export { parseConfig, sampleFramesFor, ConfigError, consisIDConfigSchema, type ConsisIDConfig, type ConsisIDConfigInput } from './config.ts';
+export {
+  parseConfig,
+  sampleFramesFor,
+  ConfigError,
+  consisIDConfigSchema,
+  type ConsisIDConfig,
+  type ConsisIDConfigInput,
+} from './config.ts';
 export { prepareRotaryEmbeddings, type RotaryRequest } from './rope.ts';
 export { ForwardInputError, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 export { argsFromNamedTensors } from './named-inputs.ts';
-export { demoCheckpoints, consisidTinyFiles, consisidPreviewSFiles, CONSISID_TINY_CONFIG, CONSISID_PREVIEW_S_CONFIG, type DemoCheckpoint } from './demo-checkpoints.ts';
+export {
+  demoCheckpoints,
+  consisidTinyFiles,
+  consisidPreviewSFiles,
+  CONSISID_TINY_CONFIG,
+  CONSISID_PREVIEW_S_CONFIG,
+  type DemoCheckpoint,
+} from './demo-checkpoints.ts';
 export { hubSource, hubFileUrl, HubFileError, DEFAULT_HUB_URL, type HubRepo } from './loader/hub-files.ts';
 export { memorySource } from './loader/memory-source.ts';
-export { loadCheckpoint, fileFromBytes, CheckpointError, type Checkpoint, type CheckpointFile, type CheckpointFiles } from './loader/load-checkpoint.ts';
+export {
+  loadCheckpoint,
+  fileFromBytes,
+  CheckpointError,
+  type Checkpoint,
+  type CheckpointFile,
+  type CheckpointFiles,
+} from './loader/load-checkpoint.ts';
 export type { DownloadProgress, FileSource, RandomAccessFile, ReadOptions } from './loader/file-source.ts';
 export { buildConsisIDGraph, type GraphShape, type BuiltGraph } from './graph/transformer.ts';
 export { encodeModel } from './onnx/onnx-proto.ts';
-export { parseSafetensors, parseSafetensorsHeader, readHeaderLength, SafetensorsError, type SafetensorsHeader } from './safetensors/read.ts';
+export {
+  parseSafetensors,
+  parseSafetensorsHeader,
+  readHeaderLength,
+  SafetensorsError,
+  type SafetensorsHeader,
+} from './safetensors/read.ts';
 export { writeSafetensors } from './safetensors/write.ts';
 export { tensorF32, type HostTensor, type DType } from './tensor.ts';
-export type { Device, InferenceBackend, BackendSession, FloatTensor, SessionModel, ExternalDataSource } from './runtime/types.ts';
+export type {
+  Device,
+  InferenceBackend,
+  BackendSession,
+  FloatTensor,
+  SessionModel,
+  ExternalDataSource,
+} from './runtime/types.ts';
 export { webgpuHasShaderF16 } from './runtime/webgpu-features.ts';

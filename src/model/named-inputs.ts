@@ -11,7 +11,16 @@ export function argsFromNamedTensors(tensors: ReadonlyMap<string, HostTensor>, s
   };
   const vit: HostTensor[] = [];
   for (let i = 0; get(`id_vit_hidden.${i}`); i++) vit.push(get(`id_vit_hidden.${i}`)!);
-  const known = new Set(['hidden_states', 'encoder_hidden_states', 'timestep', 'timestep_cond', 'id_cond', 'image_rotary_emb.cos', 'image_rotary_emb.sin', ...vit.map((_, i) => `id_vit_hidden.${i}`)]);
+  const known = new Set([
+    'hidden_states',
+    'encoder_hidden_states',
+    'timestep',
+    'timestep_cond',
+    'id_cond',
+    'image_rotary_emb.cos',
+    'image_rotary_emb.sin',
+    ...vit.map((_, i) => `id_vit_hidden.${i}`),
+  ]);
   const unknown = [...tensors.keys()].filter((k) => !known.has(k));
   if (unknown.length) throw new Error(`${source}: unexpected tensor(s) ${unknown.join(', ')}`);
   const cos = get('image_rotary_emb.cos');

@@ -47,17 +47,27 @@ function parseChecked(bytes: Uint8Array) {
   }
 }
 
-const dtype = fc.oneof(fc.constantFrom(...Object.keys(DTYPE_BYTES)), fc.constantFrom('F8', 'f32', '', 'Q4'), fc.anything());
+const dtype = fc.oneof(
+  fc.constantFrom(...Object.keys(DTYPE_BYTES)),
+  fc.constantFrom('F8', 'f32', '', 'Q4'),
+  fc.anything(),
+);
 const dim = fc.oneof(fc.nat(6), fc.constantFrom(0, -1, 1.5, 2 ** 40, 2 ** 53, Number.MAX_SAFE_INTEGER), fc.anything());
 const offset = fc.oneof(fc.nat(256), fc.constantFrom(-1, 0.5, 2 ** 32, 2 ** 53, Number.MAX_SAFE_INTEGER));
 const entry = fc.oneof(
   fc.record({ dtype, shape: fc.array(dim, { maxLength: 4 }), data_offsets: fc.tuple(offset, offset) }),
   // Consistent-looking entries (small shapes whose byte count fits the offsets) to reach the overlap check.
-  fc.tuple(fc.constantFrom('F32', 'F16', 'BF16', 'I64', 'I32', 'U8', 'I8'), fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 3 }), fc.nat(64)).map(([d, shape, begin]) => ({
-    dtype: d,
-    shape,
-    data_offsets: [begin, begin + shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[d as keyof typeof DTYPE_BYTES]],
-  })),
+  fc
+    .tuple(
+      fc.constantFrom('F32', 'F16', 'BF16', 'I64', 'I32', 'U8', 'I8'),
+      fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 3 }),
+      fc.nat(64),
+    )
+    .map(([d, shape, begin]) => ({
+      dtype: d,
+      shape,
+      data_offsets: [begin, begin + shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[d as keyof typeof DTYPE_BYTES]],
+    })),
   fc.anything(),
 );
 const header = fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constant('__metadata__')), entry, { maxKeys: 5 });
@@ -65,7 +75,9 @@ const header = fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constant('
 describe('fuzz: safetensors reader', () => {
   it('generated headers: consistent tensors (in bounds, sized by shape, no overlap) or a SafetensorsError', () => {
     fc.assert(
-      fc.property(header, fc.uint8Array({ maxLength: 300 }), (h, data) => parseChecked(withHeader(JSON.stringify(h), data))),
+      fc.property(header, fc.uint8Array({ maxLength: 300 }), (h, data) =>
+        parseChecked(withHeader(JSON.stringify(h), data)),
+      ),
       { numRuns: 300 },
     );
   });
@@ -76,14 +88,18 @@ describe('fuzz: safetensors reader', () => {
       { numRuns: 200 },
     );
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.string({ maxLength: 40 }), (claimed, text) => parseChecked(withHeader(text, new Uint8Array(4), claimed))),
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.string({ maxLength: 40 }), (claimed, text) =>
+        parseChecked(withHeader(text, new Uint8Array(4), claimed)),
+      ),
       { numRuns: 200 },
     );
   });
 
   it('a header that is valid JSON but deeply nested or huge in count still fails cleanly', () => {
     parseChecked(withHeader(`${'['.repeat(5000)}${']'.repeat(5000)}`, new Uint8Array(0)));
-    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`t${i}`, { dtype: 'U8', shape: [1], data_offsets: [0, 1] }]));
+    const many = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`t${i}`, { dtype: 'U8', shape: [1], data_offsets: [0, 1] }]),
+    );
     expect(() => parseSafetensors(withHeader(JSON.stringify(many), new Uint8Array(1)), FILE)).toThrow(/overlap/);
   });
 });
@@ -106,21 +122,29 @@ describe('fuzz: config.json and shard index', () => {
   it('a valid config with one parameter replaced: still valid, or a ConfigError naming that parameter', () => {
     const keys = Object.keys(CONSISID_TINY_CONFIG);
     fc.assert(
-      fc.property(fc.constantFrom(...keys), fc.oneof(fc.jsonValue(), fc.constantFrom(-1, 0, 1e9, 0.5, '', null)), (key, value) => {
-        try {
-          const c = parseConfig({ ...CONSISID_TINY_CONFIG, [key]: value }, 'config.json');
-          expect(typeof c.num_layers).toBe('number');
-        } catch (err) {
-          expect(err).toBeInstanceOf(ConfigError);
-          expect((err as Error).message).toContain(key.startsWith('_') ? '' : key.split('_')[0]!);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...keys),
+        fc.oneof(fc.jsonValue(), fc.constantFrom(-1, 0, 1e9, 0.5, '', null)),
+        (key, value) => {
+          try {
+            const c = parseConfig({ ...CONSISID_TINY_CONFIG, [key]: value }, 'config.json');
+            expect(typeof c.num_layers).toBe('number');
+          } catch (err) {
+            expect(err).toBeInstanceOf(ConfigError);
+            expect((err as Error).message).toContain(key.startsWith('_') ? '' : key.split('_')[0]!);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('parseShardIndex on arbitrary text and JSON: an index of plain .safetensors names or an error naming the file', () => {
-    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.jsonValue().map((v) => JSON.stringify(v)), fc.dictionary(fc.string(), fc.string()).map((m) => JSON.stringify({ weight_map: m })));
+    const text = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.dictionary(fc.string(), fc.string()).map((m) => JSON.stringify({ weight_map: m })),
+    );
     fc.assert(
       fc.property(text, (t) => {
         try {

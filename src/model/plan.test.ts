@@ -16,16 +16,38 @@ import { main } from './cli.ts';
 const PRODUCTS = new Set(['MatMul', 'Gemm', 'MultiHeadAttention', 'DynamicQuantizeMatMul', 'MatMulNBits']);
 
 /** runs the graph with every product's run-time inputs as outputs too (shapes left to onnxruntime) */
-async function measuredShapes(model: ModelDef, files: Parameters<typeof sessionModel>[1], feeds: Parameters<Awaited<ReturnType<ReturnType<typeof nodeBackend>['createSession']>>['run']>[0]): Promise<Map<string, number[]>> {
+async function measuredShapes(
+  model: ModelDef,
+  files: Parameters<typeof sessionModel>[1],
+  feeds: Parameters<Awaited<ReturnType<ReturnType<typeof nodeBackend>['createSession']>>['run']>[0],
+): Promise<Map<string, number[]>> {
   // constants (initializers and what onnxruntime folds from them) stay out: only run-time values are probed
   const constant = new Set(model.graph.initializers.map((t) => t.name));
-  for (const n of model.graph.nodes) if (n.opType !== 'DequantizeLinear' && n.inputs.every((i) => !i || constant.has(i))) n.outputs.forEach((o) => constant.add(o));
+  for (const n of model.graph.nodes)
+    if (n.opType !== 'DequantizeLinear' && n.inputs.every((i) => !i || constant.has(i)))
+      n.outputs.forEach((o) => constant.add(o));
   const inputs = new Set(model.graph.inputs.map((t) => t.name));
   const rank = new Map(model.graph.valueInfo!.map((v) => [v.name, v.dims.length]));
-  const probe = [...new Set(model.graph.nodes.filter((n) => PRODUCTS.has(n.opType)).flatMap((n) => n.inputs.filter((i) => i && !constant.has(i) && !inputs.has(i))))];
+  const probe = [
+    ...new Set(
+      model.graph.nodes
+        .filter((n) => PRODUCTS.has(n.opType))
+        .flatMap((n) => n.inputs.filter((i) => i && !constant.has(i) && !inputs.has(i))),
+    ),
+  ];
   // symbolic dims: onnxruntime computes the sizes, the builder's are not handed to it
-  const outputs = [...model.graph.outputs, ...probe.map((name) => ({ name, type: 'float32' as const, dims: Array.from({ length: rank.get(name)! }, (_, i) => `${name}_${i}`) }))];
-  const session = await nodeBackend().createSession(await sessionModel({ ...model, graph: { ...model.graph, outputs } }, files), { device: 'cpu' });
+  const outputs = [
+    ...model.graph.outputs,
+    ...probe.map((name) => ({
+      name,
+      type: 'float32' as const,
+      dims: Array.from({ length: rank.get(name)! }, (_, i) => `${name}_${i}`),
+    })),
+  ];
+  const session = await nodeBackend().createSession(
+    await sessionModel({ ...model, graph: { ...model.graph, outputs } }, files),
+    { device: 'cpu' },
+  );
   try {
     const out = await session.run(feeds);
     return new Map(Object.entries(out).map(([k, v]) => [k, [...v.dims]]));
@@ -49,8 +71,14 @@ describe('graph cost', () => {
       const declared = new Map(model.graph.valueInfo!.map((v) => [v.name, v.dims]));
       for (const [k, dims] of measured) if (declared.has(k)) expect(dims, k).toEqual(declared.get(k));
       // weights (and what folds from them) keep their declared shapes; every run-time value is measured
-      const defs = new Map([...model.graph.initializers, ...model.graph.inputs, ...model.graph.valueInfo!].map((t) => [t.name, { type: t.type, dims: t.dims.map(Number) }]));
-      const shapeOf = (v: string) => (measured.has(v) ? { type: 'float32' as const, dims: measured.get(v)! } : defs.get(v)!);
+      const defs = new Map(
+        [...model.graph.initializers, ...model.graph.inputs, ...model.graph.valueInfo!].map((t) => [
+          t.name,
+          { type: t.type, dims: t.dims.map(Number) },
+        ]),
+      );
+      const shapeOf = (v: string) =>
+        measured.has(v) ? { type: 'float32' as const, dims: measured.get(v)! } : defs.get(v)!;
       const recount = model.graph.nodes.reduce((s, n) => s + nodeFlops(n, shapeOf), 0);
       expect(recount).toBe(graphFlops(model.graph));
       expect(recount).toBeGreaterThan(0);
@@ -63,9 +91,14 @@ describe('graph cost', () => {
     const { shape } = prepareForward(config, f.args);
     const checkpointBytes = [...weights.values()].reduce((s, e) => s + e.length, 0);
     for (const precision of ['float32', 'int8', 'int4'] as const) {
-      const model = buildConsisIDGraph(config, weights, shape, { quantization: quantizationFor(precision, 'cpu') }).model;
+      const model = buildConsisIDGraph(config, weights, shape, {
+        quantization: quantizationFor(precision, 'cpu'),
+      }).model;
       const planned = graphCost(model.graph).weightBytes;
-      const materialized = (await sessionModel(model, files)).model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
+      const materialized = (await sessionModel(model, files)).model.graph.initializers.reduce(
+        (s, t) => s + tensorBytes(t),
+        0,
+      );
       expect(planned, precision).toBe(materialized);
       if (precision === 'float32') {
         const inline = model.graph.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0);
@@ -93,12 +126,24 @@ describe('graph cost', () => {
     expect(out).toMatch(/plan for consisid: batch 1, 13 latent frames of 60x90, 226 text tokens/);
     expect(out).toMatch(/^float32 +23\.16 GiB .* 334\.6 TFLOP .* no +no$/m);
     // the figures src/model/README.md quotes for the full model
-    expect(out.match(/^(float32|float16|int8|int4) +\S+ GiB/gm)?.map((l) => l.replace(/ +/, ' '))).toEqual(['float32 23.16 GiB', 'float16 11.58 GiB', 'int8 5.69 GiB', 'int4 4.02 GiB']);
+    expect(out.match(/^(float32|float16|int8|int4) +\S+ GiB/gm)?.map((l) => l.replace(/ +/, ' '))).toEqual([
+      'float32 23.16 GiB',
+      'float16 11.58 GiB',
+      'int8 5.69 GiB',
+      'int4 4.02 GiB',
+    ]);
     expect(out).toMatch(/^int8 +5\.69 GiB +58\.35 GiB +341\.6 TFLOP /m);
-    expect(out).toMatch(/WebGPU: \d+ buffer\(s\) over the 128 MiB one storage binding may hold, the largest transformer_blocks\.0\/MultiHeadAttention \(attention probabilities\)/);
+    expect(out).toMatch(
+      /WebGPU: \d+ buffer\(s\) over the 128 MiB one storage binding may hold, the largest transformer_blocks\.0\/MultiHeadAttention \(attention probabilities\)/,
+    );
     expect(out).toMatch(/WASM: weights 4\.02 GiB \+ activations 58\.35 GiB exceed the 4 GiB heap/);
     lines.length = 0;
-    expect(await main(['plan', '--model', fixtureDir('tiny-face'), '--shape', 'frames=2,height=6,width=8,text=7,vit=9'], (l) => lines.push(l))).toBe(0);
+    expect(
+      await main(
+        ['plan', '--model', fixtureDir('tiny-face'), '--shape', 'frames=2,height=6,width=8,text=7,vit=9'],
+        (l) => lines.push(l),
+      ),
+    ).toBe(0);
     expect(lines.filter((l) => / fits +fits$/.test(l))).toHaveLength(4);
     expect(await main(['plan', '--model', 'tiny', '--gpu-limits', 'maxBufferSize=lots'], () => {})).toBe(2);
   });

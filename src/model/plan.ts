@@ -28,9 +28,17 @@ export interface PrecisionPlan extends GraphCost {
 }
 
 /** one row per precision, with the ops `device` runs (WebGPU's differ for int8/int4) */
-export function planPrecisions(config: ConsisIDConfig, shape: GraphShape, device: Device, weights: WeightSet = plannedWeights(config)): PrecisionPlan[] {
+export function planPrecisions(
+  config: ConsisIDConfig,
+  shape: GraphShape,
+  device: Device,
+  weights: WeightSet = plannedWeights(config),
+): PrecisionPlan[] {
   return WEIGHT_PRECISIONS.map((precision) => {
-    const built = buildConsisIDGraph(config, weights, shape, { dtype: computeDtypeFor(precision, undefined), quantization: quantizationFor(precision, device) });
+    const built = buildConsisIDGraph(config, weights, shape, {
+      dtype: computeDtypeFor(precision, undefined),
+      quantization: quantizationFor(precision, device),
+    });
     return { weights: precision, device, ...graphCost(built.model.graph) };
   });
 }
@@ -41,7 +49,10 @@ export interface WebGpuLimits {
 }
 
 /** what every WebGPU adapter gives (the spec's default limits); adapters may allow more when asked */
-export const WEBGPU_DEFAULT_LIMITS: WebGpuLimits = { maxBufferSize: 256 * 2 ** 20, maxStorageBufferBindingSize: 128 * 2 ** 20 };
+export const WEBGPU_DEFAULT_LIMITS: WebGpuLimits = {
+  maxBufferSize: 256 * 2 ** 20,
+  maxStorageBufferBindingSize: 128 * 2 ** 20,
+};
 /** 32-bit WebAssembly memory: onnxruntime-web's WASM heap holds the weights and every activation */
 export const WASM_HEAP_BYTES = 4 * 2 ** 30;
 
@@ -55,12 +66,22 @@ export interface BrowserFit {
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-export function browserFit(webgpu: GraphCost, wasm: GraphCost, limits: WebGpuLimits = WEBGPU_DEFAULT_LIMITS): BrowserFit {
+export function browserFit(
+  webgpu: GraphCost,
+  wasm: GraphCost,
+  limits: WebGpuLimits = WEBGPU_DEFAULT_LIMITS,
+): BrowserFit {
   const reasons: string[] = [];
   const binding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
   const over = webgpu.buffers.filter((b) => b.bytes > binding);
-  if (over.length) reasons.push(`WebGPU: ${over.length} buffer(s) over the ${mib(binding)} one storage binding may hold, the largest ${over[0]!.name} (${mib(over[0]!.bytes)})`);
+  if (over.length)
+    reasons.push(
+      `WebGPU: ${over.length} buffer(s) over the ${mib(binding)} one storage binding may hold, the largest ${over[0]!.name} (${mib(over[0]!.bytes)})`,
+    );
   const heap = wasm.weightBytes + wasm.activationPeakBytes;
-  if (heap > WASM_HEAP_BYTES) reasons.push(`WASM: weights ${gib(wasm.weightBytes)} + activations ${gib(wasm.activationPeakBytes)} exceed the 4 GiB heap`);
+  if (heap > WASM_HEAP_BYTES)
+    reasons.push(
+      `WASM: weights ${gib(wasm.weightBytes)} + activations ${gib(wasm.activationPeakBytes)} exceed the 4 GiB heap`,
+    );
   return { webgpu: !reasons.some((r) => r.startsWith('WebGPU')), wasm: heap <= WASM_HEAP_BYTES, reasons };
 }

@@ -24,7 +24,8 @@ async function open(name: string, weights: WeightPrecision, device: 'cpu' | 'was
   return m;
 }
 
-const opsOf = (m: Model, shape: ReturnType<typeof prepareForward>['shape'], device: 'cpu' | 'webgpu' = 'cpu') => m.buildGraph(shape, device).model.graph.nodes.map((n) => n.opType);
+const opsOf = (m: Model, shape: ReturnType<typeof prepareForward>['shape'], device: 'cpu' | 'webgpu' = 'cpu') =>
+  m.buildGraph(shape, device).model.graph.nodes.map((n) => n.opType);
 
 describe('weight precisions against the reference', () => {
   for (const weights of ['float16', 'int8', 'int4'] as const) {
@@ -44,16 +45,25 @@ describe('weight precisions against the reference', () => {
     it(`tiny-face ${weights} on onnxruntime-web WASM: the same graph, within the same tolerance`, async () => {
       const f = loadFixture('tiny-face');
       const m = await open('tiny-face', weights, 'wasm');
-      expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(PRECISION_TOLERANCE[weights]);
+      expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(
+        PRECISION_TOLERANCE[weights],
+      );
     });
   }
 
   it('tiny-face in every precision without prepacked weights on cpu (what `consisid forward` runs for float weights), and prepacked on wasm: within each tolerance', async () => {
     const f = loadFixture('tiny-face');
     const tolerance = { float32: f.meta.tolerance.max_abs_error_relative_to_max_abs_expected, ...PRECISION_TOLERANCE };
-    for (const [device, prepack] of [['cpu', false], ['wasm', true]] as const) {
+    for (const [device, prepack] of [
+      ['cpu', false],
+      ['wasm', true],
+    ] as const) {
       for (const weights of ['float32', 'float16', 'int8', 'int4'] as const) {
-        const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-face'), { device, weights, prepack });
+        const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-face'), {
+          device,
+          weights,
+          prepack,
+        });
         try {
           const err = relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected);
           expect(err, `${weights} on ${device}, prepack ${prepack}`).toBeLessThanOrEqual(tolerance[weights]);
@@ -80,7 +90,10 @@ describe('weight precisions against the reference', () => {
       // int8: per-column int8 on the CPU kernels, the adaptive-norm modulation (one row per sample) in
       // 4-bit blocks; int4: 4-bit blocks, the identity module at 8 bits
       expect(ops).toContain('DynamicQuantizeMatMul');
-      const nbitsWeights = m.buildGraph(shape).model.graph.nodes.filter((n) => n.opType === 'MatMulNBits').map((n) => n.inputs[1]!);
+      const nbitsWeights = m
+        .buildGraph(shape)
+        .model.graph.nodes.filter((n) => n.opType === 'MatMulNBits')
+        .map((n) => n.inputs[1]!);
       expect(nbitsWeights.length).toBeGreaterThan(0);
       if (weights === 'int8') for (const w of nbitsWeights) expect(w).toMatch(/norm(1|2|_out)\.linear/);
       else expect(nbitsWeights.some((w) => !/norm(1|2|_out)\.linear/.test(w))).toBe(true);
@@ -89,7 +102,9 @@ describe('weight precisions against the reference', () => {
       const gpuOps = gpu.nodes.map((n) => n.opType);
       expect(gpuOps).not.toContain('DynamicQuantizeMatMul');
       expect(gpuOps).toContain('DequantizeLinear');
-      const bits = new Set(gpu.nodes.filter((n) => n.opType === 'MatMulNBits').map((n) => (n.attributes.bits as { value: number }).value));
+      const bits = new Set(
+        gpu.nodes.filter((n) => n.opType === 'MatMulNBits').map((n) => (n.attributes.bits as { value: number }).value),
+      );
       expect([...bits]).toEqual([4]);
     }
     // on this tiny config small float tensors (norms, biases, embeddings) weigh relatively more than on preview-s
@@ -102,23 +117,42 @@ describe('weight precisions against the reference', () => {
     const message = /weights must be one of float32, float16, int8, int4; got "fp16"/;
     expect(() => computeDtypeFor(bad, undefined)).toThrow(message);
     expect(() => quantizationFor(bad, 'cpu')).toThrow(message);
-    await expect(ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { weights: bad })).rejects.toThrow(message);
+    await expect(ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { weights: bad })).rejects.toThrow(
+      message,
+    );
     // the checkpoint is not read first: a missing folder still reports the option
-    await expect(ConsisIDTransformer3DModel.fromPretrained('/nonexistent/checkpoint', { weights: bad, device: 'cpu' })).rejects.toThrow(message);
-    await expect(ConsisIDTransformer3DModel.fromPretrained('/nonexistent/checkpoint', { weights: 'int8', dtype: 'float16', device: 'cpu' })).rejects.toThrow(/weights int8 multiply float32 activations/);
+    await expect(
+      ConsisIDTransformer3DModel.fromPretrained('/nonexistent/checkpoint', { weights: bad, device: 'cpu' }),
+    ).rejects.toThrow(message);
+    await expect(
+      ConsisIDTransformer3DModel.fromPretrained('/nonexistent/checkpoint', {
+        weights: 'int8',
+        dtype: 'float16',
+        device: 'cpu',
+      }),
+    ).rejects.toThrow(/weights int8 multiply float32 activations/);
   });
 
   it('a model built from a checkpoint checks its precision and dtype together, as fromPretrained does', async () => {
     const checkpoint = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
     const runtime = { backend: nodeBackend(), device: 'cpu' as const };
-    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float16', weights: 'int4' })).toThrow(/weights int4 multiply float32 activations/);
-    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float32', weights: 'float16' })).toThrow(/weights float16 run in float16/);
-    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float32', weights: 'int16' as WeightPrecision })).toThrow(/weights must be one of/);
+    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float16', weights: 'int4' })).toThrow(
+      /weights int4 multiply float32 activations/,
+    );
+    expect(() => BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float32', weights: 'float16' })).toThrow(
+      /weights float16 run in float16/,
+    );
+    expect(() =>
+      BaseModel.fromCheckpoint(checkpoint, { ...runtime, dtype: 'float32', weights: 'int16' as WeightPrecision }),
+    ).toThrow(/weights must be one of/);
   });
 
   it('a model computing in float16 says its weights are float16 (dtype float16 alone is the float16 precision)', async () => {
     expect((await open('tiny-base', 'float16')).weightPrecision).toBe('float16');
-    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), { device: 'cpu', dtype: 'float16' });
+    const m = await ConsisIDTransformer3DModel.fromPretrained(fixtureDir('tiny-base'), {
+      device: 'cpu',
+      dtype: 'float16',
+    });
     opened.push(m);
     expect(m.dtype).toBe('float16');
     expect(m.weightPrecision).toBe('float16');
@@ -130,12 +164,28 @@ describe('weight precisions against the reference', () => {
     // Node has no navigator.gpu: no adapter, so no shader-f16; wasm through the Node backend (it reads the files)
     const node = nodeBackend();
     const web = webBackend();
-    const backend: InferenceBackend = { devices: ['wasm', 'webgpu'], createSession: (m, o) => (o.device === 'webgpu' ? web.createSession(m, o) : node.createSession(m, o)) };
-    const refusal = /weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU/;
-    const strict = BaseModel.fromCheckpoint(checkpoint, { backend, device: 'webgpu', dtype: 'float16', weights: 'float16' });
+    const backend: InferenceBackend = {
+      devices: ['wasm', 'webgpu'],
+      createSession: (m, o) => (o.device === 'webgpu' ? web.createSession(m, o) : node.createSession(m, o)),
+    };
+    const refusal =
+      /weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU/;
+    const strict = BaseModel.fromCheckpoint(checkpoint, {
+      backend,
+      device: 'webgpu',
+      dtype: 'float16',
+      weights: 'float16',
+    });
     await expect(strict.forward(f.args)).rejects.toThrow(refusal);
     const told: string[] = [];
-    const m = BaseModel.fromCheckpoint(checkpoint, { backend, device: 'webgpu', fallbackDevice: 'wasm', dtype: 'float16', weights: 'float16', onFallback: (e) => told.push(`${e.from} -> ${e.to}: ${e.reason}`) });
+    const m = BaseModel.fromCheckpoint(checkpoint, {
+      backend,
+      device: 'webgpu',
+      fallbackDevice: 'wasm',
+      dtype: 'float16',
+      weights: 'float16',
+      onFallback: (e) => told.push(`${e.from} -> ${e.to}: ${e.reason}`),
+    });
     opened.push(m);
     const err = relativeError((await m.forward(f.args)).sample.data as Float32Array, f.expected);
     expect(told).toHaveLength(1);

@@ -14,8 +14,15 @@ export type WeightPrecision = (typeof WEIGHT_PRECISIONS)[number];
  * have neither DynamicQuantizeMatMul nor 8-bit MatMulNBits (2 and 4 bits only): int8 weights are
  * dequantized there for a float Gemm (DequantizeLinear, which onnxruntime does not fold).
  */
-const int8For = (device: Device): QuantizedMatMul => (device === 'webgpu' ? { op: 'DequantizeLinear' } : { op: 'DynamicQuantizeMatMul' });
-const int4For = (device: Device): QuantizedMatMul => ({ op: 'MatMulNBits', bits: 4, block: 32, accuracyLevel: device === 'webgpu' ? 0 : 4, biasInput: device !== 'webgpu' });
+const int8For = (device: Device): QuantizedMatMul =>
+  device === 'webgpu' ? { op: 'DequantizeLinear' } : { op: 'DynamicQuantizeMatMul' };
+const int4For = (device: Device): QuantizedMatMul => ({
+  op: 'MatMulNBits',
+  bits: 4,
+  block: 32,
+  accuracyLevel: device === 'webgpu' ? 0 : 4,
+  biasInput: device !== 'webgpu',
+});
 
 /**
  * int8 holds the adaptive-norm modulation projections at 4 bits: one row per sample flows through
@@ -33,7 +40,8 @@ const INT4_AT_8_BITS: ReadonlySet<LinearRole> = new Set(['identity']);
 
 /** the precision, or an error naming the option (a JS caller or a message may pass any string) */
 export function checkWeightPrecision(precision: string): WeightPrecision {
-  if (!(WEIGHT_PRECISIONS as readonly string[]).includes(precision)) throw new Error(`weights must be one of ${WEIGHT_PRECISIONS.join(', ')}; got ${JSON.stringify(precision)}`);
+  if (!(WEIGHT_PRECISIONS as readonly string[]).includes(precision))
+    throw new Error(`weights must be one of ${WEIGHT_PRECISIONS.join(', ')}; got ${JSON.stringify(precision)}`);
   return precision as WeightPrecision;
 }
 
@@ -57,7 +65,9 @@ export function quantizationFor(precision: WeightPrecision, device: Device): Qua
  */
 export function computeDtypeFor(precision: WeightPrecision, dtype: ComputeDtype | undefined): ComputeDtype {
   checkWeightPrecision(precision);
-  if (precision === 'float16' && dtype === 'float32') throw new Error('weights float16 run in float16: drop dtype float32, or use weights float32');
-  if ((precision === 'int8' || precision === 'int4') && dtype === 'float16') throw new Error(`weights ${precision} multiply float32 activations: drop dtype float16`);
+  if (precision === 'float16' && dtype === 'float32')
+    throw new Error('weights float16 run in float16: drop dtype float32, or use weights float32');
+  if ((precision === 'int8' || precision === 'int4') && dtype === 'float16')
+    throw new Error(`weights ${precision} multiply float32 activations: drop dtype float16`);
   return precision === 'float16' ? 'float16' : (dtype ?? 'float32');
 }

@@ -11,8 +11,16 @@ describe('prepareRotaryEmbeddings', () => {
     const f = loadFixture('tiny-rope');
     const from = f.meta.image_rotary_emb_from!;
     const config = parseConfig(JSON.parse(readFileSync(path.join(fixtureDir('tiny-rope'), 'config.json'), 'utf8')));
-    const [cos, sin] = prepareRotaryEmbeddings(config, { height: from.height_px, width: from.width_px, numFrames: from.num_latent_frames, vaeScaleFactorSpatial: from.vae_scale_factor_spatial });
-    for (const [mine, name] of [[cos, 'image_rotary_emb.cos'], [sin, 'image_rotary_emb.sin']] as const) {
+    const [cos, sin] = prepareRotaryEmbeddings(config, {
+      height: from.height_px,
+      width: from.width_px,
+      numFrames: from.num_latent_frames,
+      vaeScaleFactorSpatial: from.vae_scale_factor_spatial,
+    });
+    for (const [mine, name] of [
+      [cos, 'image_rotary_emb.cos'],
+      [sin, 'image_rotary_emb.sin'],
+    ] as const) {
       const ref = f.inputs.get(name)!;
       expect(mine.shape).toEqual(ref.shape);
       const r = toFloat32(ref.dtype, ref.data);
@@ -24,9 +32,18 @@ describe('prepareRotaryEmbeddings', () => {
   });
 
   it('uses the crop region of the configured sample grid', () => {
-    expect(resizeCropRegionForGrid([4, 6], 4, 3)).toEqual([[0, 0], [3, 4]]);
-    expect(resizeCropRegionForGrid([30, 45], 45, 30)).toEqual([[0, 0], [30, 45]]);
-    expect(resizeCropRegionForGrid([10, 10], 4, 2)).toEqual([[0, 1], [2, 3]]);
+    expect(resizeCropRegionForGrid([4, 6], 4, 3)).toEqual([
+      [0, 0],
+      [3, 4],
+    ]);
+    expect(resizeCropRegionForGrid([30, 45], 45, 30)).toEqual([
+      [0, 0],
+      [30, 45],
+    ]);
+    expect(resizeCropRegionForGrid([10, 10], 4, 2)).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
   });
 
   it('rounds like Python and spaces like torch.linspace', () => {
@@ -36,7 +53,11 @@ describe('prepareRotaryEmbeddings', () => {
   });
 
   it('returns (frames * gridH * gridW, attention_head_dim) tables', () => {
-    const [cos] = prepareRotaryEmbeddings(parseConfig({ use_rotary_positional_embeddings: true }), { height: 480, width: 720, numFrames: 13 });
+    const [cos] = prepareRotaryEmbeddings(parseConfig({ use_rotary_positional_embeddings: true }), {
+      height: 480,
+      width: 720,
+      numFrames: 13,
+    });
     expect(cos.shape).toEqual([13 * 30 * 45, 64]);
   });
 });

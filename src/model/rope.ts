@@ -11,7 +11,11 @@ export function pythonRound(x: number): number {
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-export function resizeCropRegionForGrid(src: [number, number], tgtWidth: number, tgtHeight: number): [[number, number], [number, number]] {
+export function resizeCropRegionForGrid(
+  src: [number, number],
+  tgtWidth: number,
+  tgtHeight: number,
+): [[number, number], [number, number]] {
   const [h, w] = src;
   let resizeHeight: number;
   let resizeWidth: number;
@@ -79,8 +83,13 @@ export function prepareRotaryEmbeddings(
   const p = config.patch_size;
   const gh = Math.floor(height / (vaeScaleFactorSpatial * p));
   const gw = Math.floor(width / (vaeScaleFactorSpatial * p));
-  if (gh < 1 || gw < 1 || numFrames < 1) throw new Error(`prepareRotaryEmbeddings: ${height}x${width} px and ${numFrames} frames give an empty token grid`);
-  const [start, stop] = resizeCropRegionForGrid([gh, gw], Math.floor(config.sample_width / p), Math.floor(config.sample_height / p));
+  if (gh < 1 || gw < 1 || numFrames < 1)
+    throw new Error(`prepareRotaryEmbeddings: ${height}x${width} px and ${numFrames} frames give an empty token grid`);
+  const [start, stop] = resizeCropRegionForGrid(
+    [gh, gw],
+    Math.floor(config.sample_width / p),
+    Math.floor(config.sample_height / p),
+  );
   const gridH = linspaceF32(start[0], (stop[0] * (gh - 1)) / gh, gh);
   const gridW = linspaceF32(start[1], (stop[1] * (gw - 1)) / gw, gw);
   const gridT = linspaceF32(0, (numFrames * (numFrames - 1)) / numFrames, numFrames);

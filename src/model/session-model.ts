@@ -5,7 +5,11 @@ import type { ComputedGroup, ExternalLocation, ModelDef, TensorDef } from './onn
 import type { CheckpointFiles } from './loader/load-checkpoint.ts';
 import type { ExternalDataSource, SessionModel } from './runtime/types.ts';
 
-export async function sessionModel(model: ModelDef, files: CheckpointFiles, opts: { signal?: AbortSignal } = {}): Promise<SessionModel> {
+export async function sessionModel(
+  model: ModelDef,
+  files: CheckpointFiles,
+  opts: { signal?: AbortSignal } = {},
+): Promise<SessionModel> {
   const externalData = new Map<string, ExternalDataSource>();
   const file = (loc: ExternalLocation, tensor: string) => {
     const f = files.get(loc.location);

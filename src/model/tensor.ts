@@ -13,7 +13,8 @@ export const numel = (shape: readonly number[]): number => shape.reduce((a, b) =
 
 export function tensorF32(data: Float32Array | number[], shape: number[]): HostTensor {
   const d = data instanceof Float32Array ? data : Float32Array.from(data);
-  if (d.length !== numel(shape)) throw new Error(`tensor data has ${d.length} values, shape [${shape.join(', ')}] needs ${numel(shape)}`);
+  if (d.length !== numel(shape))
+    throw new Error(`tensor data has ${d.length} values, shape [${shape.join(', ')}] needs ${numel(shape)}`);
   return { dtype: 'float32', shape, data: d };
 }
 
@@ -21,7 +22,8 @@ export const formatShape = (shape: readonly number[]): string => `(${shape.join(
 
 /** max|a - e| / max|e|: the fidelity measure of the fixtures, the precision tests and `forward --compare` */
 export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
-  if (actual.length !== expected.length) throw new Error(`relativeError: ${actual.length} values against ${expected.length}`);
+  if (actual.length !== expected.length)
+    throw new Error(`relativeError: ${actual.length} values against ${expected.length}`);
   let err = 0;
   let max = 0;
   for (let i = 0; i < expected.length; i++) {

@@ -22,7 +22,9 @@ describe('onnxruntime-web WASM (in Node) runs the same graph', () => {
       const b = encodeModel(wasm.buildGraph(shape).model);
       expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
       const [outCpu, outWasm] = [await cpu.forward(f.args), await wasm.forward(f.args)];
-      expect(relativeError(outWasm.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(f.meta.tolerance.max_abs_error_relative_to_max_abs_expected);
+      expect(relativeError(outWasm.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(
+        f.meta.tolerance.max_abs_error_relative_to_max_abs_expected,
+      );
       expect(relativeError(outWasm.sample.data as Float32Array, outCpu.sample.data as Float32Array)).toBeLessThan(1e-5);
     });
   }

@@ -22,7 +22,8 @@ export async function startMockHub(opts: MockHubOptions = {}): Promise<Harness> 
   const { app, close } = await createMockHub(opts);
   const fetch: FetchLike = (url, init) => Promise.resolve(app.request(url, init));
   return {
-    as: (token, through = (f) => f) => createHubClient({ baseUrl: BASE_URL, token, fetch: through(fetch), maxRetries: 0 }),
+    as: (token, through = (f) => f) =>
+      createHubClient({ baseUrl: BASE_URL, token, fetch: through(fetch), maxRetries: 0 }),
     raw: async (path, { token, ...init } = {}) => {
       const headers = new Headers(init.headers);
       if (token) headers.set('Authorization', `Bearer ${token}`);

@@ -12,7 +12,9 @@ describe('example handlers', () => {
 
   it('on_repo_update tells a repo update from other events', () => {
     expect(on_repo_update(samplePayload())).toMatchObject({ updated: true, repo: 'alice/tiny-model' });
-    expect(on_repo_update(samplePayload({ event: { action: 'create', scope: 'discussion' } }))).toMatchObject({ updated: false });
+    expect(on_repo_update(samplePayload({ event: { action: 'create', scope: 'discussion' } }))).toMatchObject({
+      updated: false,
+    });
   });
 });
 

@@ -3,7 +3,11 @@ import { renderLandingPage } from './landing-page.ts';
 
 describe('renderLandingPage', () => {
   it('lists every route as a full URL with registration instructions', () => {
-    const html = renderLandingPage({ origin: 'http://127.0.0.1:7860', routes: ['/webhooks/a', '/webhooks/b'], secured: true });
+    const html = renderLandingPage({
+      origin: 'http://127.0.0.1:7860',
+      routes: ['/webhooks/a', '/webhooks/b'],
+      secured: true,
+    });
     expect(html).toContain('POST http://127.0.0.1:7860/webhooks/a');
     expect(html).toContain('POST http://127.0.0.1:7860/webhooks/b');
     expect(html).toContain('2 webhook route(s)');

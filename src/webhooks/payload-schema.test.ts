@@ -6,7 +6,10 @@ const discussion = {
   id: '6560c0d3a1b2c3d4e5f60abc',
   num: 3,
   author: { id: '6560c0d3a1b2c3d4e5f60002' },
-  url: { web: 'http://hub/alice/tiny-model/discussions/3', api: 'http://hub/api/models/alice/tiny-model/discussions/3' },
+  url: {
+    web: 'http://hub/alice/tiny-model/discussions/3',
+    api: 'http://hub/api/models/alice/tiny-model/discussions/3',
+  },
   title: 'Add a model card',
   isPullRequest: true,
   status: 'open' as const,
@@ -46,12 +49,15 @@ describe('webhook payload schema', () => {
     ['event without a scope', { ...samplePayload(), event: { action: 'update' } }],
   ] as const;
 
-  it.each(newerHub)('strict form (what the mock sends) rejects %s; a receiver accepts it as sent', (_label, payload) => {
-    expect(webhookPayloadSchema.safeParse(payload).success).toBe(false);
-    const received = receivedWebhookPayloadSchema.safeParse(payload);
-    expect(received.success).toBe(true);
-    expect(received.data).toEqual(payload);
-  });
+  it.each(newerHub)(
+    'strict form (what the mock sends) rejects %s; a receiver accepts it as sent',
+    (_label, payload) => {
+      expect(webhookPayloadSchema.safeParse(payload).success).toBe(false);
+      const received = receivedWebhookPayloadSchema.safeParse(payload);
+      expect(received.success).toBe(true);
+      expect(received.data).toEqual(payload);
+    },
+  );
 
   it.each([
     ['missing repo', { event: samplePayload().event, webhook: samplePayload().webhook }],

@@ -6,7 +6,9 @@ import { RepoType } from '../hub/schemas/repo.ts';
 // a receiver accepts much more (see receivedWebhookPayloadSchema), because new hub versions add
 // fields, event actions and repo types that a receiver must not reject.
 
-type ObjectFactory<C extends z.core.$ZodObjectConfig> = <S extends z.core.$ZodLooseShape>(shape: S) => z.ZodObject<S, C>;
+type ObjectFactory<C extends z.core.$ZodObjectConfig> = <S extends z.core.$ZodLooseShape>(
+  shape: S,
+) => z.ZodObject<S, C>;
 
 export const webhookEventActions = ['create', 'delete', 'move', 'update'] as const;
 export const discussionStatuses = ['draft', 'open', 'closed', 'merged'] as const;
@@ -48,7 +50,15 @@ function buildPayloadSchema<C extends z.core.$ZodObjectConfig>(object: ObjectFac
     webhook: object({ id: z.string().min(1), version: z.literal(3) }),
     movedTo: object({ name: z.string().min(1), owner: objectId }).optional(),
     // A created ref has oldSha null, a deleted one newSha null.
-    updatedRefs: z.array(object({ ref: z.string().min(1), oldSha: z.string().nullable().optional(), newSha: z.string().nullable().optional() })).optional(),
+    updatedRefs: z
+      .array(
+        object({
+          ref: z.string().min(1),
+          oldSha: z.string().nullable().optional(),
+          newSha: z.string().nullable().optional(),
+        }),
+      )
+      .optional(),
     updatedConfig: object({ private: z.boolean().optional(), xetEnabled: z.boolean().optional() }).optional(),
   });
 }
@@ -73,7 +83,10 @@ type Open<T> = T extends string
         : T;
 
 /** What a handler gets: the body as sent (nothing stripped), with an `event` and a `repo` object. */
-export type ReceivedWebhookPayload = Open<WebhookPayload> & { event: Open<WebhookPayload['event']>; repo: Open<WebhookPayload['repo']> };
+export type ReceivedWebhookPayload = Open<WebhookPayload> & {
+  event: Open<WebhookPayload['event']>;
+  repo: Open<WebhookPayload['repo']>;
+};
 
 /**
  * What a receiving server accepts: any JSON object with an `event` object and a `repo` object.

@@ -14,7 +14,13 @@ export function samplePayload(overrides: Partial<WebhookPayload> = {}): WebhookP
       owner: { id: '6560c0d3a1b2c3d4e5f60001' },
     },
     webhook: { id: '6560c0d3a1b2c3d4e5f6ffff', version: 3 },
-    updatedRefs: [{ ref: 'refs/heads/main', oldSha: 'ce9a4674fa833a68d5a73ec355f0ea95eedd60b7', newSha: 'c379e821c9c95d613899e8c4343e4bfee2b0c000' }],
+    updatedRefs: [
+      {
+        ref: 'refs/heads/main',
+        oldSha: 'ce9a4674fa833a68d5a73ec355f0ea95eedd60b7',
+        newSha: 'c379e821c9c95d613899e8c4343e4bfee2b0c000',
+      },
+    ],
     ...overrides,
   };
 }

@@ -69,7 +69,11 @@ describe('webhook secret compare is constant-time by construction', () => {
     const server = createWebhooksServer({ secret: 'topsecret', logger: { info() {}, warn() {}, error() {} } });
     server.add(() => ({ ok: true }), 'hook');
     const send = (secret: string) =>
-      server.app.request('/webhooks/hook', { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-secret': secret }, body: JSON.stringify(samplePayload()) });
+      server.app.request('/webhooks/hook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-secret': secret },
+        body: JSON.stringify(samplePayload()),
+      });
     calls.length = 0;
     expect((await send('topsecreT')).status).toBe(403);
     expect((await send('topsecret')).status).toBe(200);

@@ -20,7 +20,8 @@ export type SecretCheck = { ok: true } | { ok: false; status: 401 | 403; error: 
 
 export function checkSecret(expected: string | undefined, header: string | null | undefined): SecretCheck {
   if (expected === undefined) return { ok: true };
-  if (header === null || header === undefined) return { ok: false, status: 401, error: 'X-Webhook-Secret header not set.' };
+  if (header === null || header === undefined)
+    return { ok: false, status: 401, error: 'X-Webhook-Secret header not set.' };
   if (!secretMatches(expected, header)) return { ok: false, status: 403, error: 'Invalid webhook secret.' };
   return { ok: true };
 }

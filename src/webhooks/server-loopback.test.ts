@@ -53,7 +53,13 @@ describe('webhooks server over loopback', () => {
     received.length = 0;
     const names = Array.from({ length: 200 }, (_, i) => `org/repo-${i}`);
     const responses = await Promise.all(
-      names.map((name) => send('/webhooks/count', JSON.stringify(samplePayload({ repo: { ...samplePayload().repo, name } })), 'loop-secret')),
+      names.map((name) =>
+        send(
+          '/webhooks/count',
+          JSON.stringify(samplePayload({ repo: { ...samplePayload().repo, name } })),
+          'loop-secret',
+        ),
+      ),
     );
     expect(responses.every((r) => r.status === 200)).toBe(true);
     expect([...received].sort()).toEqual([...names].sort());

@@ -62,12 +62,18 @@ describe('secret', () => {
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ error: expect.stringMatching(/not set/) });
 
-    const wrong = await server.app.request('/webhooks/guarded', post(samplePayload(), { 'X-Webhook-Secret': 'my_secreT' }));
+    const wrong = await server.app.request(
+      '/webhooks/guarded',
+      post(samplePayload(), { 'X-Webhook-Secret': 'my_secreT' }),
+    );
     expect(wrong.status).toBe(403);
     expect(await wrong.json()).toEqual({ error: expect.stringMatching(/Invalid/) });
     expect(calls).toHaveLength(0);
 
-    const right = await server.app.request('/webhooks/guarded', post(samplePayload(), { 'X-Webhook-Secret': 'my_secret' }));
+    const right = await server.app.request(
+      '/webhooks/guarded',
+      post(samplePayload(), { 'X-Webhook-Secret': 'my_secret' }),
+    );
     expect(right.status).toBe(200);
     expect(calls).toHaveLength(1);
   });
@@ -77,7 +83,9 @@ describe('secret', () => {
     const server = createWebhooksServer({ logger: recordingLogger() });
     server.add(() => 'ok', 'h');
     expect((await server.app.request('/webhooks/h', post(samplePayload()))).status).toBe(401);
-    expect((await server.app.request('/webhooks/h', post(samplePayload(), { 'x-webhook-secret': 'from-env' }))).status).toBe(200);
+    expect(
+      (await server.app.request('/webhooks/h', post(samplePayload(), { 'x-webhook-secret': 'from-env' }))).status,
+    ).toBe(200);
   });
 
   it('checks the secret before looking at the body', async () => {
@@ -139,7 +147,13 @@ describe('delivery', () => {
       seen.push(payload);
       return { action: payload.event.action, type: payload.repo.type };
     }, 'h');
-    const newer = { ...samplePayload(), event: { action: 'transfer', scope: 'repo.ownership' }, repo: { ...samplePayload().repo, type: 'notebook', stars: 3 }, webhook: { id: 'w', version: 4 }, sbom: { format: 'spdx' } };
+    const newer = {
+      ...samplePayload(),
+      event: { action: 'transfer', scope: 'repo.ownership' },
+      repo: { ...samplePayload().repo, type: 'notebook', stars: 3 },
+      webhook: { id: 'w', version: 4 },
+      sbom: { format: 'spdx' },
+    };
     const res = await server.app.request('/webhooks/h', post(newer));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ action: 'transfer', type: 'notebook' });

@@ -51,7 +51,9 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
 
   // One dynamic route dispatching through the map, so handlers can be added after the first request.
   const app = new Hono();
-  app.get('/', (c) => c.html(renderLandingPage({ origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined })));
+  app.get('/', (c) =>
+    c.html(renderLandingPage({ origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined })),
+  );
   const tooLarge = (c: Context) => c.json({ error: `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes.` }, 413);
   const limitStream = bodyLimit({ maxSize: MAX_PAYLOAD_BYTES, onError: tooLarge });
   // The hub sends Content-Length: checking it leaves the body to be read straight off the socket.
@@ -78,7 +80,13 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
     }
     const parsed = receivedWebhookPayloadSchema.safeParse(body);
     if (!parsed.success) {
-      return c.json({ error: 'Request body is not a webhook payload: it needs an "event" object and a "repo" object.', issues: parsed.error.issues }, 422);
+      return c.json(
+        {
+          error: 'Request body is not a webhook payload: it needs an "event" object and a "repo" object.',
+          issues: parsed.error.issues,
+        },
+        422,
+      );
     }
 
     try {
@@ -97,7 +105,8 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
     add(handler, name) {
       const routeName = (name ?? handler.name).replace(/^\/+|\/+$/g, '');
       if (!routeName) throw new Error('A webhook handler needs a name: pass one or use a named function.');
-      if (!ROUTE_NAME.test(routeName)) throw new Error(`Invalid webhook route name "${routeName}": use letters, digits, ".", "_", "~" or "-".`);
+      if (!ROUTE_NAME.test(routeName))
+        throw new Error(`Invalid webhook route name "${routeName}": use letters, digits, ".", "_", "~" or "-".`);
       if (handlers.has(routeName)) throw new Error(`Webhook /webhooks/${routeName} already exists.`);
       handlers.set(routeName, handler);
       return `/webhooks/${routeName}`;

@@ -24,7 +24,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [session, setSession] = useState<StoredSession | null>(() => loadSession());
   const [expired, setExpired] = useState(false);
-  const client = useMemo(() => (session ? createHubClient({ baseUrl: session.baseUrl, token: session.token }) : null), [session]);
+  const client = useMemo(
+    () => (session ? createHubClient({ baseUrl: session.baseUrl, token: session.token }) : null),
+    [session],
+  );
   const signIn = useCallback((s: StoredSession) => {
     saveSession(s);
     setExpired(false);
@@ -42,7 +45,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(() => end('signed-out'), [end]);
   // RequireSession then sends the user to sign-in with ?next= the page they were on.
   useEffect(() => watchUnauthorized(queryClient, () => end('expired')), [queryClient, end]);
-  const value = useMemo(() => ({ session, client, expired, signIn, signOut }), [session, client, expired, signIn, signOut]);
+  const value = useMemo(
+    () => ({ session, client, expired, signIn, signOut }),
+    [session, client, expired, signIn, signOut],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -4,15 +4,33 @@ import { cn } from './cn.ts';
 const sizes = { sm: 'h-6 w-6 text-[10px]', md: 'h-8 w-8 text-xs' } as const;
 
 /** A round avatar that falls back to initials when the image cannot load (offline CDN, COEP). */
-export function Avatar({ src, name, size = 'sm', className }: { src?: string; name: string; size?: keyof typeof sizes; className?: string }) {
+export function Avatar({
+  src,
+  name,
+  size = 'sm',
+  className,
+}: {
+  src?: string;
+  name: string;
+  size?: keyof typeof sizes;
+  className?: string;
+}) {
   const [broken, setBroken] = useState(false);
   return (
     <span
       title={name}
       aria-hidden="true"
-      className={cn('inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-slate-300 font-semibold uppercase text-slate-800 dark:bg-slate-600 dark:text-slate-100', sizes[size], className)}
+      className={cn(
+        'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-slate-300 font-semibold uppercase text-slate-800 dark:bg-slate-600 dark:text-slate-100',
+        sizes[size],
+        className,
+      )}
     >
-      {broken || !src ? name.slice(0, 2) : <img src={src} alt="" className="h-full w-full object-cover" onError={() => setBroken(true)} />}
+      {broken || !src ? (
+        name.slice(0, 2)
+      ) : (
+        <img src={src} alt="" className="h-full w-full object-cover" onError={() => setBroken(true)} />
+      )}
     </span>
   );
 }

@@ -11,7 +11,9 @@ describe('shared UI class names', () => {
   it('cn: the later of two conflicting utilities wins, conditionals drop out, others stay', () => {
     const hidden = (on: boolean) => on && 'hidden';
     expect(cn('px-3 py-1.5', hidden(false), 'px-1')).toBe('py-1.5 px-1');
-    expect(cn('bg-amber-500 hover:bg-amber-400', ['bg-red-700'], { 'text-sm': true, 'text-lg': false })).toBe('hover:bg-amber-400 bg-red-700 text-sm');
+    expect(cn('bg-amber-500 hover:bg-amber-400', ['bg-red-700'], { 'text-sm': true, 'text-lg': false })).toBe(
+      'hover:bg-amber-400 bg-red-700 text-sm',
+    );
   });
 
   it("a caller's class beats the component's default instead of racing it", () => {

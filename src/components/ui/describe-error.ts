@@ -12,11 +12,20 @@ export interface ErrorDescription {
  */
 export function describeError(error: unknown): ErrorDescription {
   if (error instanceof HubApiError) {
-    return { message: error.hubMessage || error.message, status: error.status, requestId: error.requestId ?? undefined };
+    return {
+      message: error.hubMessage || error.message,
+      status: error.status,
+      requestId: error.requestId ?? undefined,
+    };
   }
   if (error instanceof HubSchemaError) return { message: `The hub answered in an unexpected shape. ${error.message}` };
   if (error instanceof HubNetworkError) {
-    const why = error.kind === 'timeout' ? 'The hub did not answer in time.' : error.kind === 'aborted' ? 'The request was cancelled.' : 'The hub could not be reached.';
+    const why =
+      error.kind === 'timeout'
+        ? 'The hub did not answer in time.'
+        : error.kind === 'aborted'
+          ? 'The request was cancelled.'
+          : 'The hub could not be reached.';
     return { message: `${why} ${error.message}` };
   }
   if (error instanceof HubRequestError) return { message: error.message };

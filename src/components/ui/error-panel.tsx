@@ -2,15 +2,30 @@ import { describeError } from './describe-error.ts';
 import { Button } from './button.tsx';
 
 /** The hub's message and request id, with a retry button. */
-export function ErrorPanel({ error, onRetry, title = 'Something went wrong' }: { error: unknown; onRetry?: () => void; title?: string }) {
+export function ErrorPanel({
+  error,
+  onRetry,
+  title = 'Something went wrong',
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
   const d = describeError(error);
   return (
-    <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100" data-testid="error-panel">
+    <div
+      role="alert"
+      className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+      data-testid="error-panel"
+    >
       <p className="font-semibold">{d.status ? `${title} (HTTP ${d.status})` : title}</p>
       <p className="mt-1 break-words">{d.message}</p>
       {d.requestId && (
         <p className="mt-1 text-xs">
-          Request id: <code className="select-all" data-testid="request-id">{d.requestId}</code>
+          Request id:{' '}
+          <code className="select-all" data-testid="request-id">
+            {d.requestId}
+          </code>
         </p>
       )}
       {onRetry && (

@@ -1,7 +1,17 @@
 import { useId, type ReactNode } from 'react';
 
 /** A labelled form control with its validation error next to it. */
-export function Field({ label, error, hint, children }: { label: string; error?: string | null; hint?: string; children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode }) {
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: string | null;
+  hint?: string;
+  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode;
+}) {
   const id = useId();
   const errId = `${id}-error`;
   const hintId = `${id}-hint`;

@@ -7,8 +7,13 @@ import type { HubEndpointNotExposedError } from '../../hub/errors.ts';
  */
 export function NotExposedNote({ error, children }: { error: HubEndpointNotExposedError; children?: ReactNode }) {
   return (
-    <p role="note" data-testid="not-exposed" className="mb-3 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
-      This hub does not expose {error.what}{children ? <>: {children}</> : '.'}
+    <p
+      role="note"
+      data-testid="not-exposed"
+      className="mb-3 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200"
+    >
+      This hub does not expose {error.what}
+      {children ? <>: {children}</> : '.'}
     </p>
   );
 }

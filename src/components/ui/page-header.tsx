@@ -1,7 +1,15 @@
 import { useEffect, type ReactNode } from 'react';
 import { setPageTitle } from './document-title.ts';
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   // Bookmarks and the tab strip get the page's name.
   useEffect(() => {
     setPageTitle(title);

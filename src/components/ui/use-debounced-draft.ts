@@ -5,7 +5,12 @@ import { useEffect, useRef, useState } from 'react';
  * Clear), and applies itself once typing pauses for `delayMs`, unless `invalid` finds a problem
  * (then the caller shows it, and Enter or a fix applies it).
  */
-export function useDebouncedDraft(applied: string, apply: (draft: string) => void, delayMs: number, invalid?: (draft: string) => unknown): [string, (draft: string) => void] {
+export function useDebouncedDraft(
+  applied: string,
+  apply: (draft: string) => void,
+  delayMs: number,
+  invalid?: (draft: string) => unknown,
+): [string, (draft: string) => void] {
   const [draft, setDraft] = useState(applied);
   const latestApply = useRef(apply);
   useEffect(() => {

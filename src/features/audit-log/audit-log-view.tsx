@@ -15,7 +15,23 @@ import type { AuditParams, AuditParamsUpdate } from './use-audit-params.ts';
  * The export: facet, table, drawer and download. Derived data is memoized per export. Before the
  * whole export is parsed (`result` null) the newest events are shown from `events` alone.
  */
-export function AuditLogView({ org, events, result, params, update, fetching, onRefresh }: { org: string; events: readonly AuditLogEvent[]; result: AuditLogExportResult | null; params: AuditParams; update: AuditParamsUpdate; fetching: boolean; onRefresh?: () => void }) {
+export function AuditLogView({
+  org,
+  events,
+  result,
+  params,
+  update,
+  fetching,
+  onRefresh,
+}: {
+  org: string;
+  events: readonly AuditLogEvent[];
+  result: AuditLogExportResult | null;
+  params: AuditParams;
+  update: AuditParamsUpdate;
+  fetching: boolean;
+  onRefresh?: () => void;
+}) {
   const [open, setOpen] = useState<AuditLogEvent | null>(null);
   const counts = useMemo(() => (result ? typeCounts(events) : []), [events, result]);
   const sorted = useMemo(() => sortIndexes(events, params.sort, params.dir), [events, params.sort, params.dir]);
@@ -28,7 +44,12 @@ export function AuditLogView({ org, events, result, params, update, fetching, on
           {result ? (
             <>
               {order.length.toLocaleString('en')} of {events.length.toLocaleString('en')} events
-              {params.facet && <> of type <code>{params.facet}</code></>}
+              {params.facet && (
+                <>
+                  {' '}
+                  of type <code>{params.facet}</code>
+                </>
+              )}
               {fetching && ' · refreshing…'}
             </>
           ) : (
@@ -41,7 +62,11 @@ export function AuditLogView({ org, events, result, params, update, fetching, on
               Export again
             </Button>
           )}
-          <Button onClick={() => result && saveText(result.raw, filename)} disabled={!result} title={`Saves ${filename}`}>
+          <Button
+            onClick={() => result && saveText(result.raw, filename)}
+            disabled={!result}
+            title={`Saves ${filename}`}
+          >
             Download {result ? filename : 'export'}
           </Button>
         </div>
@@ -56,11 +81,24 @@ export function AuditLogView({ org, events, result, params, update, fetching, on
       ) : (
         <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)]">
           {result ? (
-            <TypeFacet counts={counts} total={events.length} selected={params.facet} onSelect={(facet) => update({ facet })} />
+            <TypeFacet
+              counts={counts}
+              total={events.length}
+              selected={params.facet}
+              onSelect={(facet) => update({ facet })}
+            />
           ) : (
             <Skeleton rows={6} label="Counting event types" />
           )}
-          <AuditTable key={`${Boolean(result)}:${params.facet}:${params.sort}:${params.dir}`} events={events} order={order} sort={params.sort} dir={params.dir} onSort={(sort, dir) => update({ sort, dir })} onOpen={setOpen} />
+          <AuditTable
+            key={`${Boolean(result)}:${params.facet}:${params.sort}:${params.dir}`}
+            events={events}
+            order={order}
+            sort={params.sort}
+            dir={params.dir}
+            onSort={(sort, dir) => update({ sort, dir })}
+            onOpen={setOpen}
+          />
         </div>
       )}
       <EventDrawer event={open} onClose={() => setOpen(null)} />

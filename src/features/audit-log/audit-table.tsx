@@ -94,13 +94,26 @@ export function AuditTable(props: {
       className="relative h-[60vh] min-h-80 overflow-auto rounded-lg border border-slate-200 text-sm focus-visible:outline-2 focus-visible:outline-amber-600 dark:border-slate-800"
       data-testid="audit-grid"
     >
-      <div role="row" aria-rowindex={1} className={`${COLS} sticky top-0 z-10 items-center border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400`} style={{ height: HEADER_H }}>
+      <div
+        role="row"
+        aria-rowindex={1}
+        className={`${COLS} sticky top-0 z-10 items-center border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400`}
+        style={{ height: HEADER_H }}
+      >
         {COLUMNS.map((c) => {
           const on = c.key === props.sort;
           return (
-            <div key={c.label} role="columnheader" aria-sort={c.key ? (on ? (props.dir === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}>
+            <div
+              key={c.label}
+              role="columnheader"
+              aria-sort={c.key ? (on ? (props.dir === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
+            >
               {c.key ? (
-                <button type="button" className="inline-flex items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-slate-100" onClick={() => props.onSort(c.key!, on && props.dir === 'desc' ? 'asc' : 'desc')}>
+                <button
+                  type="button"
+                  className="inline-flex items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-slate-100"
+                  onClick={() => props.onSort(c.key!, on && props.dir === 'desc' ? 'asc' : 'desc')}
+                >
                   {c.label}
                   <span aria-hidden="true">{on ? (props.dir === 'asc' ? '▲' : '▼') : '↕'}</span>
                 </button>
@@ -111,7 +124,10 @@ export function AuditTable(props: {
           );
         })}
       </div>
-      <div aria-hidden="true" style={{ position: 'absolute', top: 0, left: 0, width: 1, height: virtualizer.getTotalSize() }} />
+      <div
+        aria-hidden="true"
+        style={{ position: 'absolute', top: 0, left: 0, width: 1, height: virtualizer.getTotalSize() }}
+      />
       {items.map((item) => {
         const e = events[order[item.index]!]!;
         const isActive = item.index === activeIndex;
@@ -130,11 +146,21 @@ export function AuditTable(props: {
             className={`${COLS} absolute left-0 right-0 cursor-pointer items-center border-b border-slate-100 dark:border-slate-800/60 ${isActive ? 'bg-amber-50 dark:bg-amber-900/30' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
             style={{ top: item.start, height: ROW_H }}
           >
-            <div role="gridcell" className="truncate tabular-nums">{formatTime(e.createdAt)}</div>
-            <div role="gridcell" className="truncate font-mono text-xs">{e.type}</div>
-            <div role="gridcell" className="truncate">{e.author.user}</div>
-            <div role="gridcell" className="truncate font-mono text-xs">{e.ip ?? '—'}</div>
-            <div role="gridcell" className="truncate">{e.message}</div>
+            <div role="gridcell" className="truncate tabular-nums">
+              {formatTime(e.createdAt)}
+            </div>
+            <div role="gridcell" className="truncate font-mono text-xs">
+              {e.type}
+            </div>
+            <div role="gridcell" className="truncate">
+              {e.author.user}
+            </div>
+            <div role="gridcell" className="truncate font-mono text-xs">
+              {e.ip ?? '—'}
+            </div>
+            <div role="gridcell" className="truncate">
+              {e.message}
+            </div>
           </div>
         );
       })}

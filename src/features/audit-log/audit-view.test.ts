@@ -3,9 +3,20 @@ import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 import { filterByType, hitExportCap, sortIndexes, typeCounts } from './audit-view.ts';
 
 const ev = (createdAt: string, type: string, user: string, ip?: string) =>
-  ({ _id: '0'.repeat(24), createdAt, type, message: '', author: { _id: '0'.repeat(24), user, avatarUrl: '', type: 'user' }, ...(ip ? { ip } : {}) }) as AuditLogEvent;
+  ({
+    _id: '0'.repeat(24),
+    createdAt,
+    type,
+    message: '',
+    author: { _id: '0'.repeat(24), user, avatarUrl: '', type: 'user' },
+    ...(ip ? { ip } : {}),
+  }) as AuditLogEvent;
 
-const events = [ev('2026-01-03T00:00:00Z', 'repo.create', 'bob', '10.0.0.2'), ev('2026-01-02T00:00:00Z', 'org.create', 'alice'), ev('2026-01-01T00:00:00Z', 'repo.create', 'carol', '10.0.0.1')];
+const events = [
+  ev('2026-01-03T00:00:00Z', 'repo.create', 'bob', '10.0.0.2'),
+  ev('2026-01-02T00:00:00Z', 'org.create', 'alice'),
+  ev('2026-01-01T00:00:00Z', 'repo.create', 'carol', '10.0.0.1'),
+];
 
 describe('audit view', () => {
   it('keeps the export order when it is already newest first', () => {
@@ -20,7 +31,10 @@ describe('audit view', () => {
   });
 
   it('counts types, largest first, and filters by one', () => {
-    expect(typeCounts(events)).toEqual([{ type: 'repo.create', count: 2 }, { type: 'org.create', count: 1 }]);
+    expect(typeCounts(events)).toEqual([
+      { type: 'repo.create', count: 2 },
+      { type: 'org.create', count: 1 },
+    ]);
     const order = sortIndexes(events, 'createdAt', 'asc');
     expect(Array.from(filterByType(events, order, 'repo.create'))).toEqual([2, 0]);
     expect(filterByType(events, order, null)).toBe(order);
@@ -28,7 +42,7 @@ describe('audit view', () => {
 });
 
 describe('hitExportCap', () => {
-  it('is true only when the export reached the hub\'s 100,000-event cap', () => {
+  it("is true only when the export reached the hub's 100,000-event cap", () => {
     expect(hitExportCap(100_000)).toBe(true);
     expect(hitExportCap(99_999)).toBe(false);
     expect(hitExportCap(0)).toBe(false);

@@ -22,7 +22,9 @@ const keyOf: Record<SortKey, (e: AuditLogEvent) => string> = {
 export function typeCounts(events: readonly AuditLogEvent[]): { type: string; count: number }[] {
   const counts = new Map<string, number>();
   for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
-  return [...counts].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+  return [...counts]
+    .map(([type, count]) => ({ type, count }))
+    .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
 }
 
 function isOrdered(keys: string[], dir: SortDir): boolean {

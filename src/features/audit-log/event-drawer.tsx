@@ -3,7 +3,6 @@ import { Button } from '../../components/ui/button.tsx';
 import { DescriptionRow } from '../../components/ui/description-row.tsx';
 import type { AuditLogEvent } from '../../hub/schemas/index.ts';
 
-
 /** Everything an event carries; hub text is rendered as text. */
 export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -25,14 +24,27 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
       {e && (
         <>
           <div className="mb-3 flex items-start justify-between gap-3">
-            <h2 id="event-title" className="font-mono text-base font-semibold break-all">{e.type}</h2>
-            <Button variant="ghost" onClick={onClose} aria-label="Close event details">✕</Button>
+            <h2 id="event-title" className="font-mono text-base font-semibold break-all">
+              {e.type}
+            </h2>
+            <Button variant="ghost" onClick={onClose} aria-label="Close event details">
+              ✕
+            </Button>
           </div>
           <dl className="text-sm">
-            <DescriptionRow term="Message"><span data-testid="event-message">{e.message}</span></DescriptionRow>
-            <DescriptionRow term="Time"><time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en')}</time> <span className="text-xs text-slate-600 dark:text-slate-400">({e.createdAt})</span></DescriptionRow>
+            <DescriptionRow term="Message">
+              <span data-testid="event-message">{e.message}</span>
+            </DescriptionRow>
+            <DescriptionRow term="Time">
+              <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en')}</time>{' '}
+              <span className="text-xs text-slate-600 dark:text-slate-400">({e.createdAt})</span>
+            </DescriptionRow>
             <DescriptionRow term="Author">
-              {e.author.user} <span className="text-xs text-slate-600 dark:text-slate-400">({e.author.type}{e.author.deleted ? ', deleted' : ''})</span>
+              {e.author.user}{' '}
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                ({e.author.type}
+                {e.author.deleted ? ', deleted' : ''})
+              </span>
             </DescriptionRow>
             <DescriptionRow term="IP">{e.ip ?? '—'}</DescriptionRow>
             <DescriptionRow term="Location">
@@ -40,14 +52,18 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
                 <>
                   {e.location.formatted}
                   {(e.location.city || e.location.country) && (
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">{[e.location.city, e.location.country].filter(Boolean).join(', ')}</span>
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">
+                      {[e.location.city, e.location.country].filter(Boolean).join(', ')}
+                    </span>
                   )}
                 </>
               ) : (
                 '—'
               )}
             </DescriptionRow>
-            <DescriptionRow term="User agent"><span className="font-mono text-xs">{e.userAgent ?? '—'}</span></DescriptionRow>
+            <DescriptionRow term="User agent">
+              <span className="font-mono text-xs">{e.userAgent ?? '—'}</span>
+            </DescriptionRow>
             <DescriptionRow term="Token">
               {e.token ? (
                 <span data-testid="event-token">
@@ -60,11 +76,17 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
                 '—'
               )}
             </DescriptionRow>
-            <DescriptionRow term="OAuth app">{e.oauth ? `${e.oauth.name ?? 'Unnamed app'} (client ${e.oauth.clientId})` : '—'}</DescriptionRow>
-            <DescriptionRow term="Event id"><span className="font-mono text-xs">{e._id}</span></DescriptionRow>
+            <DescriptionRow term="OAuth app">
+              {e.oauth ? `${e.oauth.name ?? 'Unnamed app'} (client ${e.oauth.clientId})` : '—'}
+            </DescriptionRow>
+            <DescriptionRow term="Event id">
+              <span className="font-mono text-xs">{e._id}</span>
+            </DescriptionRow>
             {e.data !== undefined && (
               <DescriptionRow term="Data">
-                <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs dark:bg-slate-800">{JSON.stringify(e.data, null, 2)}</pre>
+                <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs dark:bg-slate-800">
+                  {JSON.stringify(e.data, null, 2)}
+                </pre>
               </DescriptionRow>
             )}
           </dl>

@@ -5,7 +5,10 @@ import { fromTransferred } from './error-transfer.ts';
 import type { ExportMessage, ExportRequest } from './export-protocol.ts';
 
 /** Runs one export in a worker; aborting terminates the worker (and its request). */
-export function exportInWorker(req: ExportRequest, opts: { signal?: AbortSignal; onPreview?: (events: AuditLogEvent[]) => void }): Promise<AuditLogExportResult> {
+export function exportInWorker(
+  req: ExportRequest,
+  opts: { signal?: AbortSignal; onPreview?: (events: AuditLogEvent[]) => void },
+): Promise<AuditLogExportResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./export.worker.ts', import.meta.url), { type: 'module', name: 'audit-export' });
     const endpoint = `GET /api/organizations/${encodeURIComponent(req.org)}/audit-log/export`;

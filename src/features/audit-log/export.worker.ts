@@ -10,7 +10,11 @@ const post = (m: ExportMessage) => self.postMessage(m);
 
 self.onmessage = async (e: MessageEvent<ExportRequest>) => {
   const { baseUrl, token, org, q } = e.data;
-  const client = createHubClient({ baseUrl, token, fetch: previewingFetch((_, events) => post({ type: 'preview', events })) });
+  const client = createHubClient({
+    baseUrl,
+    token,
+    fetch: previewingFetch((_, events) => post({ type: 'preview', events })),
+  });
   try {
     post({ type: 'done', result: await client.exportAuditLog(org, q ? { q } : {}) });
   } catch (err) {

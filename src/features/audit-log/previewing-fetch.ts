@@ -12,7 +12,10 @@ export const PREVIEW_ROWS = 100;
  * machine; the newest events can be shown long before that. Each preview event is validated as the
  * full export is (lenientResponse of the same schema), and the client still parses and validates the whole body.
  */
-export function previewingFetch(onPreview: (url: string, events: AuditLogEvent[]) => void, base: FetchLike = (i, init) => fetch(i, init)): FetchLike {
+export function previewingFetch(
+  onPreview: (url: string, events: AuditLogEvent[]) => void,
+  base: FetchLike = (i, init) => fetch(i, init),
+): FetchLike {
   return async (input, init) => {
     const res = await base(input, init);
     if (!res.ok || !res.body || !new URL(input, location.href).pathname.endsWith('/audit-log/export')) return res;

@@ -28,19 +28,53 @@ export function Component() {
 
   let body;
   if (gated) body = <PlanGate org={org} plan={plan} />;
-  else if (params.qError) body = <ErrorPanel error={new Error(`The filter in the address is not valid: ${params.qError}`)} title="Invalid filter" onRetry={() => update({ terms: [] })} />;
-  else if (exportQuery.isError && isForbidden(exportQuery.error)) body = <PlanGate org={org} plan={plan} role={info?.roleInOrg} hubMessage={describeError(exportQuery.error).message} />;
-  else if (exportQuery.isError) body = <ErrorPanel error={exportQuery.error} title="Could not export the audit log" onRetry={() => void exportQuery.refetch()} />;
-  else if (exportQuery.data) body = <AuditLogView org={org} events={exportQuery.data.events} result={exportQuery.data} params={params} update={update} fetching={exportQuery.isFetching} onRefresh={() => void exportQuery.refetch()} />;
-  else if (preview) body = <AuditLogView org={org} events={preview} result={null} params={params} update={update} fetching />;
+  else if (params.qError)
+    body = (
+      <ErrorPanel
+        error={new Error(`The filter in the address is not valid: ${params.qError}`)}
+        title="Invalid filter"
+        onRetry={() => update({ terms: [] })}
+      />
+    );
+  else if (exportQuery.isError && isForbidden(exportQuery.error))
+    body = (
+      <PlanGate org={org} plan={plan} role={info?.roleInOrg} hubMessage={describeError(exportQuery.error).message} />
+    );
+  else if (exportQuery.isError)
+    body = (
+      <ErrorPanel
+        error={exportQuery.error}
+        title="Could not export the audit log"
+        onRetry={() => void exportQuery.refetch()}
+      />
+    );
+  else if (exportQuery.data)
+    body = (
+      <AuditLogView
+        org={org}
+        events={exportQuery.data.events}
+        result={exportQuery.data}
+        params={params}
+        update={update}
+        fetching={exportQuery.isFetching}
+        onRefresh={() => void exportQuery.refetch()}
+      />
+    );
+  else if (preview)
+    body = <AuditLogView org={org} events={preview} result={null} params={params} update={update} fetching />;
   else body = <Skeleton rows={8} label="Exporting the audit log" />;
 
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link to={`/orgs/${encodeURIComponent(org)}`} className="text-amber-800 underline dark:text-amber-300">← {org}</Link>
+        <Link to={`/orgs/${encodeURIComponent(org)}`} className="text-amber-800 underline dark:text-amber-300">
+          ← {org}
+        </Link>
       </p>
-      <PageHeader title={`Audit log · ${org}`} description={`Who did what in ${org}: the last ${AUDIT_EXPORT_LIMIT.toLocaleString('en')} events at most.`} />
+      <PageHeader
+        title={`Audit log · ${org}`}
+        description={`Who did what in ${org}: the last ${AUDIT_EXPORT_LIMIT.toLocaleString('en')} events at most.`}
+      />
       {!gated && (
         <div className="mb-4">
           <QueryBuilder terms={params.terms} onChange={(terms) => update({ terms })} />

@@ -15,7 +15,10 @@ export function useAuditExport(org: string, q: string, enabled: boolean) {
   const query = useQuery({
     queryKey: hubKeys.org(org).auditLog(q ? { q } : {}),
     queryFn: ({ signal }) =>
-      exportInWorker({ baseUrl: session!.baseUrl, token: session!.token, org, q }, { signal, onPreview: (events) => setPreview({ org, q, events }) }),
+      exportInWorker(
+        { baseUrl: session!.baseUrl, token: session!.token, org, q },
+        { signal, onPreview: (events) => setPreview({ org, q, events }) },
+      ),
     enabled,
     staleTime: 60_000,
   });

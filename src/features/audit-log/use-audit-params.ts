@@ -15,7 +15,12 @@ export interface AuditParams {
   dir: SortDir;
 }
 
-export type AuditParamsUpdate = (patch: { terms?: AuditQueryTerm[]; facet?: string | null; sort?: SortKey; dir?: SortDir }) => void;
+export type AuditParamsUpdate = (patch: {
+  terms?: AuditQueryTerm[];
+  facet?: string | null;
+  sort?: SortKey;
+  dir?: SortDir;
+}) => void;
 
 /** Filter (`q`, sent to the hub), facet and sort (local) live in the URL. */
 export function useAuditParams(): [AuditParams, AuditParamsUpdate] {

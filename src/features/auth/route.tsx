@@ -45,7 +45,14 @@ export function Component() {
       navigate(safeNext(params.get('next')), { replace: true });
     } catch (err) {
       const d = describeError(err);
-      setErrors({ form: d.status === 401 ? `The hub did not accept this token: ${d.message}` : d.status ? `The hub answered HTTP ${d.status}: ${d.message}` : d.message });
+      setErrors({
+        form:
+          d.status === 401
+            ? `The hub did not accept this token: ${d.message}`
+            : d.status
+              ? `The hub answered HTTP ${d.status}: ${d.message}`
+              : d.message,
+      });
     } finally {
       setBusy(false);
     }
@@ -53,14 +60,50 @@ export function Component() {
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-50 p-6 dark:bg-slate-950">
-      <form onSubmit={submit} noValidate className="w-full max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900" aria-labelledby="sign-in-title">
-        <h1 id="sign-in-title" className="text-xl font-semibold">Sign in to Hub Console</h1>
-        {params.get('expired') && <p className="text-sm text-amber-800 dark:text-amber-300">Your session ended. Sign in again.</p>}
+      <form
+        onSubmit={submit}
+        noValidate
+        className="w-full max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        aria-labelledby="sign-in-title"
+      >
+        <h1 id="sign-in-title" className="text-xl font-semibold">
+          Sign in to Hub Console
+        </h1>
+        {params.get('expired') && (
+          <p className="text-sm text-amber-800 dark:text-amber-300">Your session ended. Sign in again.</p>
+        )}
         <Field label="Hub URL" error={errors.baseUrl} hint="Defaults to the embedded mock hub.">
-          {(p) => <input {...p} className={inputClass} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} type="url" autoComplete="url" />}
+          {(p) => (
+            <input
+              {...p}
+              className={inputClass}
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              type="url"
+              autoComplete="url"
+            />
+          )}
         </Field>
-        <Field label="Access token" error={errors.token} hint={baseUrl === defaultHubUrl() ? 'npm start prints the demo tokens of the embedded hub.' : 'A hub access token; it stays in this browser.'}>
-          {(p) => <input {...p} className={inputClass} value={token} onChange={(e) => setToken(e.target.value)} type="password" autoComplete="off" spellCheck={false} />}
+        <Field
+          label="Access token"
+          error={errors.token}
+          hint={
+            baseUrl === defaultHubUrl()
+              ? 'npm start prints the demo tokens of the embedded hub.'
+              : 'A hub access token; it stays in this browser.'
+          }
+        >
+          {(p) => (
+            <input
+              {...p}
+              className={inputClass}
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
         </Field>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />

@@ -17,7 +17,10 @@ export function BulkBar({ selection, pageIds, matching, busy, onRead, onUnread, 
   const wholePage = pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id));
   const some = selection.ids.size > 0 && !wholePage;
   return (
-    <div className="mb-2 flex min-h-10 flex-wrap items-center gap-2 rounded-md bg-slate-100 px-3 py-1.5 text-sm dark:bg-slate-800/60" data-testid="bulk-bar">
+    <div
+      className="mb-2 flex min-h-10 flex-wrap items-center gap-2 rounded-md bg-slate-100 px-3 py-1.5 text-sm dark:bg-slate-800/60"
+      data-testid="bulk-bar"
+    >
       <input
         type="checkbox"
         aria-label="Select all on this page"
@@ -30,7 +33,11 @@ export function BulkBar({ selection, pageIds, matching, busy, onRead, onUnread, 
         disabled={pageIds.length === 0}
       />
       <span aria-live="polite" data-testid="selection-summary">
-        {picked === 0 ? 'Nothing selected' : selection.allMatching ? `All ${matching} matching the filters selected` : `${picked} selected`}
+        {picked === 0
+          ? 'Nothing selected'
+          : selection.allMatching
+            ? `All ${matching} matching the filters selected`
+            : `${picked} selected`}
       </span>
       {wholePage && !selection.allMatching && matching > pageIds.length && (
         <Button variant="ghost" onClick={selection.selectAllMatching} className="underline">

@@ -17,7 +17,11 @@ function hub(n: number) {
     calls.push(q);
     const view = all.filter((x) => !q.lastUpdate || x.updatedAt <= q.lastUpdate);
     const p = Number(q.p ?? 0);
-    return { notifications: view.slice(p * 20, p * 20 + 20), count: { view: view.length, unread: n, all: n }, start: p * 20 };
+    return {
+      notifications: view.slice(p * 20, p * 20 + 20),
+      count: { view: view.length, unread: n, all: n },
+      start: p * 20,
+    };
   };
   return { all, calls, list };
 }
@@ -28,7 +32,8 @@ describe('collectUnreadIds', () => {
     const ids = await collectUnreadIds(h.list, { repoType: 'model', mention: 'participating' });
     expect(ids).toEqual(h.all.map((x) => (x.type === 'post' ? x.post.id : '')));
     expect(h.calls.map((c) => c.p)).toEqual([0, 1, 2]);
-    for (const c of h.calls) expect(c).toMatchObject({ repoType: 'model', mention: 'participating', readStatus: 'unread' });
+    for (const c of h.calls)
+      expect(c).toMatchObject({ repoType: 'model', mention: 'participating', readStatus: 'unread' });
     // Later pages are pinned at the newest update seen, so arrivals cannot shift them.
     expect(h.calls[1]!.lastUpdate).toBe(h.all[0]!.updatedAt);
   });

@@ -10,7 +10,11 @@ type Filters = Omit<NotificationFilters, 'p'>;
  * exactly (only those are marked unread again). null when there are more than `limit`. Pages after
  * the first are pinned with `lastUpdate` (the hub's stable paging) so arrivals do not shift them.
  */
-export async function collectUnreadIds(list: (query: NotificationFilters) => Promise<NotificationList>, filters: Filters, limit = UNDO_LIMIT): Promise<string[] | null> {
+export async function collectUnreadIds(
+  list: (query: NotificationFilters) => Promise<NotificationList>,
+  filters: Filters,
+  limit = UNDO_LIMIT,
+): Promise<string[] | null> {
   const query: NotificationFilters = { ...filters, readStatus: 'unread' };
   const ids = new Set<string>();
   for (let p = 0; ; p++) {

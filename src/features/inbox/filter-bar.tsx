@@ -7,8 +7,15 @@ import { activeFilterCount, FILTER_KEYS } from './inbox-filters-url.ts';
 
 type Filters = Omit<NotificationFilters, 'p'>;
 
-const READ_STATUS_OPTIONS = [{ value: 'all', label: 'All' }, { value: 'unread', label: 'Unread' }];
-const MENTION_OPTIONS = [{ value: 'all', label: 'All' }, { value: 'participating', label: 'Participating' }, { value: 'mentions', label: 'Mentions' }];
+const READ_STATUS_OPTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'unread', label: 'Unread' },
+];
+const MENTION_OPTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'participating', label: 'Participating' },
+  { value: 'mentions', label: 'Mentions' },
+];
 const REPO_TYPE_OPTIONS = [{ value: '', label: 'Any' }, ...optionsOf(REPO_TYPES)];
 
 /** datetime-local works in local time; the hub wants UTC with Z. */
@@ -58,18 +65,48 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
   const applyNow = () => form.current?.requestSubmit();
   const active = activeFilterCount(filters);
   return (
-    <form ref={form} onSubmit={submit} role="search" aria-label="Filter notifications" className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 md:grid-cols-4 xl:grid-cols-8 dark:border-slate-800">
+    <form
+      ref={form}
+      onSubmit={submit}
+      role="search"
+      aria-label="Filter notifications"
+      className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 md:grid-cols-4 xl:grid-cols-8 dark:border-slate-800"
+    >
       <Labelled label="Read status" htmlFor="f-readStatus">
-        <Select id="f-readStatus" name="readStatus" defaultValue={filters.readStatus ?? 'all'} onChange={applyNow} options={READ_STATUS_OPTIONS} />
+        <Select
+          id="f-readStatus"
+          name="readStatus"
+          defaultValue={filters.readStatus ?? 'all'}
+          onChange={applyNow}
+          options={READ_STATUS_OPTIONS}
+        />
       </Labelled>
       <Labelled label="Mention" htmlFor="f-mention">
-        <Select id="f-mention" name="mention" defaultValue={filters.mention ?? 'all'} onChange={applyNow} options={MENTION_OPTIONS} />
+        <Select
+          id="f-mention"
+          name="mention"
+          defaultValue={filters.mention ?? 'all'}
+          onChange={applyNow}
+          options={MENTION_OPTIONS}
+        />
       </Labelled>
       <Labelled label="Repo type" htmlFor="f-repoType">
-        <Select id="f-repoType" name="repoType" defaultValue={filters.repoType ?? ''} onChange={applyNow} options={REPO_TYPE_OPTIONS} />
+        <Select
+          id="f-repoType"
+          name="repoType"
+          defaultValue={filters.repoType ?? ''}
+          onChange={applyNow}
+          options={REPO_TYPE_OPTIONS}
+        />
       </Labelled>
       <Labelled label="Repo name" htmlFor="f-repoName">
-        <input id="f-repoName" name="repoName" defaultValue={filters.repoName ?? ''} placeholder="owner/name" className={inputClass} />
+        <input
+          id="f-repoName"
+          name="repoName"
+          defaultValue={filters.repoName ?? ''}
+          placeholder="owner/name"
+          className={inputClass}
+        />
       </Labelled>
       <Labelled label="Post author" htmlFor="f-postAuthor">
         <input id="f-postAuthor" name="postAuthor" defaultValue={filters.postAuthor ?? ''} className={inputClass} />
@@ -81,7 +118,14 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
         <input id="f-articleId" name="articleId" defaultValue={filters.articleId ?? ''} className={inputClass} />
       </Labelled>
       <Labelled label="Updated before" htmlFor="f-lastUpdate">
-        <input id="f-lastUpdate" name="lastUpdate" type="datetime-local" defaultValue={toLocalInput(filters.lastUpdate)} onChange={applyNow} className={inputClass} />
+        <input
+          id="f-lastUpdate"
+          name="lastUpdate"
+          type="datetime-local"
+          defaultValue={toLocalInput(filters.lastUpdate)}
+          onChange={applyNow}
+          className={inputClass}
+        />
       </Labelled>
       <div className="col-span-full flex items-center gap-2">
         <Button type="submit" variant="primary">
@@ -93,7 +137,8 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
           </Button>
         )}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" aria-hidden="true">
-          Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>r</kbd> read · <kbd>u</kbd> unread · <kbd>o</kbd> open · <kbd>/</kbd> filter · <kbd>Esc</kbd> clear
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>r</kbd> read · <kbd>u</kbd> unread ·{' '}
+          <kbd>o</kbd> open · <kbd>/</kbd> filter · <kbd>Esc</kbd> clear
         </span>
       </div>
     </form>

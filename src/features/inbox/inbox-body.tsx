@@ -46,7 +46,10 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
   const [focusTick, setFocusTick] = useState(0);
   const [confirmDelete, setConfirmDelete] = useState<BulkTarget | null>(null);
 
-  const rows = useMemo(() => (list.data?.notifications ?? []).map((notification) => ({ notification, view: viewOf(notification) })), [list.data]);
+  const rows = useMemo(
+    () => (list.data?.notifications ?? []).map((notification) => ({ notification, view: viewOf(notification) })),
+    [list.data],
+  );
   const pageIds = rows.map((r) => r.view.id);
   const matching = list.data?.count.view ?? 0;
   usePrefetchNextPage(filters, page, !list.isPlaceholderData && (page + 1) * NOTIFICATIONS_PAGE_SIZE < matching);
@@ -86,7 +89,11 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
     <section aria-label="Notification list">
       {bulk.isError && lastAction && (
         <div className="mb-3">
-          <ErrorPanel error={bulk.error} title={actionTitles[lastAction]} onRetry={() => bulk.variables && bulk.mutate(bulk.variables)} />
+          <ErrorPanel
+            error={bulk.error}
+            title={actionTitles[lastAction]}
+            onRetry={() => bulk.variables && bulk.mutate(bulk.variables)}
+          />
           <Button variant="ghost" className="mt-1" onClick={() => bulk.reset()}>
             Dismiss
           </Button>
@@ -94,7 +101,11 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
       )}
       <div className="mb-2 flex flex-wrap items-center gap-2">
         <NewNotificationsBanner count={fresh.count} onShow={fresh.show} />
-        <MarkAllRead filters={filters} busy={bulk.isPending} run={(action, onSuccess) => bulk.mutate(action, { onSuccess })} />
+        <MarkAllRead
+          filters={filters}
+          busy={bulk.isPending}
+          run={(action, onSuccess) => bulk.mutate(action, { onSuccess })}
+        />
       </div>
       <BulkBar
         selection={selection}
@@ -121,7 +132,13 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
         </EmptyState>
       ) : (
         <div aria-busy={list.isFetching} className={list.isPlaceholderData ? 'opacity-60' : ''}>
-          {list.isError && <ErrorPanel error={list.error} title="Could not refresh notifications" onRetry={() => void list.refetch()} />}
+          {list.isError && (
+            <ErrorPanel
+              error={list.error}
+              title="Could not refresh notifications"
+              onRetry={() => void list.refetch()}
+            />
+          )}
           <NotificationList
             rows={rows}
             hubUrl={session?.baseUrl ?? ''}
@@ -147,7 +164,8 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
           setConfirmDelete(null);
         }}
       >
-        {confirmDelete && `This deletes ${targetSize(confirmDelete)} notification${targetSize(confirmDelete) === 1 ? '' : 's'} from the hub. It cannot be undone.`}
+        {confirmDelete &&
+          `This deletes ${targetSize(confirmDelete)} notification${targetSize(confirmDelete) === 1 ? '' : 's'} from the hub. It cannot be undone.`}
       </ConfirmDialog>
     </section>
   );

@@ -4,8 +4,14 @@ import { activeFilterCount, readFilters, writeFilters } from './inbox-filters-ur
 describe('inbox filters in the URL', () => {
   it('round-trips every shared parameter and the page', () => {
     const filters = {
-      readStatus: 'unread', repoType: 'model', repoName: 'acme/x', postAuthor: 'dave', paperId: 'p', articleId: 'a',
-      mention: 'mentions', lastUpdate: '2026-01-01T00:00:00.000Z',
+      readStatus: 'unread',
+      repoType: 'model',
+      repoName: 'acme/x',
+      postAuthor: 'dave',
+      paperId: 'p',
+      articleId: 'a',
+      mention: 'mentions',
+      lastUpdate: '2026-01-01T00:00:00.000Z',
     } as const;
     const params = writeFilters(filters, 3);
     expect(readFilters(new URLSearchParams(params.toString()))).toEqual({ filters, page: 3, invalid: [] });

@@ -1,7 +1,16 @@
 import { NotificationFilters, type NotificationFilters as Filters } from '../../hub/schemas/index.ts';
 
 /** Every shared query parameter the inbox keeps in the URL (p included). */
-export const FILTER_KEYS = ['readStatus', 'repoType', 'repoName', 'postAuthor', 'paperId', 'articleId', 'mention', 'lastUpdate'] as const;
+export const FILTER_KEYS = [
+  'readStatus',
+  'repoType',
+  'repoName',
+  'postAuthor',
+  'paperId',
+  'articleId',
+  'mention',
+  'lastUpdate',
+] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export interface InboxFilters {

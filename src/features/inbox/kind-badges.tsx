@@ -16,9 +16,23 @@ const statusStyle: Record<NonNullable<NotificationView['status']>, string> = {
 };
 
 export function KindBadge({ kind }: { kind: NotificationView['kind'] }) {
-  return <span className={`inline-block w-28 shrink-0 rounded px-1.5 py-0.5 text-center text-xs font-medium ${kindStyle[kind]}`} data-testid="kind">{kind}</span>;
+  return (
+    <span
+      className={`inline-block w-28 shrink-0 rounded px-1.5 py-0.5 text-center text-xs font-medium ${kindStyle[kind]}`}
+      data-testid="kind"
+    >
+      {kind}
+    </span>
+  );
 }
 
 export function StatusBadge({ status }: { status: NonNullable<NotificationView['status']> }) {
-  return <span className={`rounded-full border px-2 text-xs font-medium capitalize ${statusStyle[status]}`} data-testid="status">{status}</span>;
+  return (
+    <span
+      className={`rounded-full border px-2 text-xs font-medium capitalize ${statusStyle[status]}`}
+      data-testid="status"
+    >
+      {status}
+    </span>
+  );
 }

@@ -27,7 +27,9 @@ export function MarkAllRead({ filters, busy, run }: { filters: Filters; busy: bo
   const [state, setState] = useState<State>({ step: 'idle' });
 
   const markAll = (ids: string[] | null) =>
-    run({ type: 'read', target: { kind: 'all', filters, visibleIds: [], count: ids?.length ?? UNDO_LIMIT } }, () => setState({ step: 'done', ids }));
+    run({ type: 'read', target: { kind: 'all', filters, visibleIds: [], count: ids?.length ?? UNDO_LIMIT } }, () =>
+      setState({ step: 'done', ids }),
+    );
 
   async function start() {
     setState({ step: 'collecting' });
@@ -40,14 +42,21 @@ export function MarkAllRead({ filters, busy, run }: { filters: Filters; busy: bo
       setState({ step: 'failed', message: describeError(e).message });
     }
   }
-  const undo = (ids: string[]) => run({ type: 'unread', target: { kind: 'ids', ids } }, () => setState({ step: 'done', ids, undone: true }));
+  const undo = (ids: string[]) =>
+    run({ type: 'unread', target: { kind: 'ids', ids } }, () => setState({ step: 'done', ids, undone: true }));
 
   return (
     <div className="ml-auto flex items-center gap-2 text-sm">
       <span role="status" data-testid="mark-all-status">
         {state.step === 'nothing' && 'Nothing unread here.'}
-        {state.step === 'failed' && <span className="text-red-800 dark:text-red-300">Could not read the unread notifications: {state.message}</span>}
-        {state.step === 'done' && !state.undone && (state.ids ? `Marked ${state.ids.length} as read.` : 'Marked all as read.')}
+        {state.step === 'failed' && (
+          <span className="text-red-800 dark:text-red-300">
+            Could not read the unread notifications: {state.message}
+          </span>
+        )}
+        {state.step === 'done' &&
+          !state.undone &&
+          (state.ids ? `Marked ${state.ids.length} as read.` : 'Marked all as read.')}
         {state.step === 'done' && state.undone && `Marked ${state.ids?.length} as unread again.`}
       </span>
       {state.step === 'done' && state.ids && !state.undone && (

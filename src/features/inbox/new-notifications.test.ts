@@ -8,7 +8,11 @@ const post = (id: string, minute: number, read = false): Notification => ({
   read,
   post: { id, slug: id, authorName: 'dave', title: id, participating: [] },
 });
-const list = (notifications: Notification[], view = notifications.length): NotificationList => ({ notifications, count: { view, unread: 0, all: view }, start: 0 });
+const list = (notifications: Notification[], view = notifications.length): NotificationList => ({
+  notifications,
+  count: { view, unread: 0, all: view },
+  start: 0,
+});
 const ids = (ns: Notification[]) => ns.map((n) => (n.type === 'post' ? n.post.id : ''));
 
 describe('new notifications', () => {

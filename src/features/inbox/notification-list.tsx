@@ -16,7 +16,17 @@ interface Props {
   onOpen(id: string): void;
 }
 
-export function NotificationList({ rows, hubUrl, selected, allSelected, active, focusActive, onActive, onToggle, onOpen }: Props) {
+export function NotificationList({
+  rows,
+  hubUrl,
+  selected,
+  allSelected,
+  active,
+  focusActive,
+  onActive,
+  onToggle,
+  onOpen,
+}: Props) {
   const refs = useRef<(HTMLLIElement | null)[]>([]);
   // Keyboard moves bump focusActive; clicks only set active and keep focus where it is.
   useEffect(() => {

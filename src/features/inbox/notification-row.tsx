@@ -18,7 +18,10 @@ interface Props {
 }
 
 /** One notification; every hub string is a React text child, never HTML. */
-export const NotificationRow = forwardRef<HTMLLIElement, Props>(function NotificationRow({ notification: n, view, href, selected, active, onToggle, onFocus, onOpen }, ref) {
+export const NotificationRow = forwardRef<HTMLLIElement, Props>(function NotificationRow(
+  { notification: n, view, href, selected, active, onToggle, onFocus, onOpen },
+  ref,
+) {
   const unread = !n.read;
   return (
     <li
@@ -32,7 +35,13 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
       aria-current={active ? 'true' : undefined}
       className={`flex items-center gap-3 border-b border-slate-200 px-3 py-2.5 outline-none last:border-b-0 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-amber-500 ${active ? 'shadow-[inset_3px_0_0_0_var(--color-amber-500)]' : ''} dark:border-slate-800 ${selected ? 'bg-amber-50 dark:bg-amber-950/40' : unread ? 'bg-white dark:bg-slate-900' : 'bg-slate-50 dark:bg-slate-950'}`}
     >
-      <input type="checkbox" checked={selected} onChange={onToggle} aria-label={`Select: ${view.title}`} className="h-4 w-4 shrink-0 accent-amber-600" />
+      <input
+        type="checkbox"
+        checked={selected}
+        onChange={onToggle}
+        aria-label={`Select: ${view.title}`}
+        className="h-4 w-4 shrink-0 accent-amber-600"
+      />
       <span className="flex w-3 shrink-0 justify-center">
         {unread && (
           <span className="h-2.5 w-2.5 rounded-full bg-amber-500" data-testid="unread-marker">
@@ -43,7 +52,15 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
       <KindBadge kind={view.kind} />
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2">
-          <a href={href} target="_blank" rel="noopener noreferrer" onClick={onOpen} data-open className={`truncate text-sm hover:underline ${unread ? 'font-semibold text-slate-950 dark:text-white' : 'text-slate-700 dark:text-slate-300'}`} data-testid="notification-title">
+          <a
+            href={href}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={onOpen}
+            data-open
+            className={`truncate text-sm hover:underline ${unread ? 'font-semibold text-slate-950 dark:text-white' : 'text-slate-700 dark:text-slate-300'}`}
+            data-testid="notification-title"
+          >
             {view.title}
           </a>
           {view.status && <StatusBadge status={view.status} />}
@@ -51,7 +68,11 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
         <p className="truncate text-xs text-slate-600 dark:text-slate-400">{view.context}</p>
       </div>
       <ParticipantAvatars participants={view.participants} />
-      <time dateTime={n.updatedAt} title={formatDateTime(n.updatedAt)} className="w-24 shrink-0 text-right text-xs text-slate-600 dark:text-slate-400">
+      <time
+        dateTime={n.updatedAt}
+        title={formatDateTime(n.updatedAt)}
+        className="w-24 shrink-0 text-right text-xs text-slate-600 dark:text-slate-400"
+      >
         {formatRelative(n.updatedAt)}
       </time>
     </li>

@@ -19,7 +19,14 @@ export function viewOf(n: Notification): NotificationView {
   const path = notificationWebPath(n);
   switch (n.type) {
     case 'paper':
-      return { id, kind: 'Paper', title: n.paper.title, context: 'Paper discussion', path, participants: n.paperDiscussion.participating };
+      return {
+        id,
+        kind: 'Paper',
+        title: n.paper.title,
+        context: 'Paper discussion',
+        path,
+        participants: n.paperDiscussion.participating,
+      };
     case 'repo':
       return {
         id,
@@ -31,7 +38,14 @@ export function viewOf(n: Notification): NotificationView {
         participants: n.discussion.participating,
       };
     case 'post':
-      return { id, kind: 'Post', title: n.post.title, context: `Post by ${n.post.authorName}`, path, participants: n.post.participating };
+      return {
+        id,
+        kind: 'Post',
+        title: n.post.title,
+        context: `Post by ${n.post.authorName}`,
+        path,
+        participants: n.post.participating,
+      };
     case 'community_blog':
       return {
         id,

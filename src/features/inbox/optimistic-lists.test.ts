@@ -8,7 +8,11 @@ const post = (id: string, read: boolean): Notification => ({
   read,
   post: { id, slug: id, authorName: 'dave', title: id, participating: [] },
 });
-const list: NotificationList = { notifications: [post('a', false), post('b', true), post('c', false)], count: { view: 3, unread: 10, all: 30 }, start: 0 };
+const list: NotificationList = {
+  notifications: [post('a', false), post('b', true), post('c', false)],
+  count: { view: 3, unread: 10, all: 30 },
+  start: 0,
+};
 
 describe('optimistic list edits', () => {
   it('marks the hit rows and moves the unread count by the rows that changed', () => {

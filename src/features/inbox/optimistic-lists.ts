@@ -2,7 +2,11 @@ import type { Notification, NotificationList } from '../../hub/schemas/index.ts'
 import { notificationDiscussionId } from '../../hub/schemas/index.ts';
 
 /** Pure cache edits for the optimistic updates; `hit` says which rows the action touches. */
-export function withReadState(list: NotificationList, hit: (n: Notification) => boolean, read: boolean): NotificationList {
+export function withReadState(
+  list: NotificationList,
+  hit: (n: Notification) => boolean,
+  read: boolean,
+): NotificationList {
   let changed = 0;
   const notifications = list.notifications.map((n) => {
     if (!hit(n) || n.read === read) return n;

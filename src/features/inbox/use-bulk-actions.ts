@@ -9,13 +9,18 @@ export type BulkAction = { type: 'read' | 'unread' | 'delete'; target: BulkTarge
 
 /** Filters of a cached list (key: [...notifications.all, 'list', filters]) without the page. */
 function filterSignature(filters: unknown): string {
-  const entries = Object.entries((filters ?? {}) as Record<string, unknown>).filter(([k, v]) => k !== 'p' && v !== undefined);
+  const entries = Object.entries((filters ?? {}) as Record<string, unknown>).filter(
+    ([k, v]) => k !== 'p' && v !== undefined,
+  );
   return JSON.stringify(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** By id: any cached list may hold the row. "All matching": every page of those same filters. */
 function touches(key: QueryKey, target: BulkTarget): boolean {
-  return target.kind === 'ids' || filterSignature(key[hubKeys.notifications.all.length + 1]) === filterSignature(target.filters);
+  return (
+    target.kind === 'ids' ||
+    filterSignature(key[hubKeys.notifications.all.length + 1]) === filterSignature(target.filters)
+  );
 }
 
 /**
@@ -29,9 +34,15 @@ export function useBulkActions() {
     mutationFn: async ({ type, target }: BulkAction) => {
       const query = target.kind === 'all' ? { ...target.filters, applyToAll: true } : {};
       if (type === 'delete') {
-        return client.deleteNotifications({ discussionIds: target.kind === 'ids' ? target.ids : target.visibleIds }, query);
+        return client.deleteNotifications(
+          { discussionIds: target.kind === 'ids' ? target.ids : target.visibleIds },
+          query,
+        );
       }
-      return client.markNotifications({ discussionIds: target.kind === 'ids' ? target.ids : [], read: type === 'read' }, query);
+      return client.markNotifications(
+        { discussionIds: target.kind === 'ids' ? target.ids : [], read: type === 'read' },
+        query,
+      );
     },
     onMutate: async ({ type, target }) => {
       await queryClient.cancelQueries({ queryKey: hubKeys.notifications.all });
@@ -39,7 +50,10 @@ export function useBulkActions() {
       const hit: (n: Notification) => boolean = target.kind === 'ids' ? idIn(target.ids) : () => true;
       for (const [key, data] of snapshot) {
         if (!data || !touches(key, target)) continue;
-        queryClient.setQueryData<NotificationList>(key, type === 'delete' ? withoutRows(data, hit) : withReadState(data, hit, type === 'read'));
+        queryClient.setQueryData<NotificationList>(
+          key,
+          type === 'delete' ? withoutRows(data, hit) : withReadState(data, hit, type === 'read'),
+        );
       }
       return { snapshot };
     },

@@ -9,10 +9,7 @@ type Filters = Omit<NotificationFilters, 'p'>;
 export function useInboxFilters() {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readFilters(params), [params]);
-  const setFilters = useCallback(
-    (next: Filters) => setParams(writeFilters(next, 0)),
-    [setParams],
-  );
+  const setFilters = useCallback((next: Filters) => setParams(writeFilters(next, 0)), [setParams]);
   const setPage = useCallback(
     (page: number) => setParams(writeFilters(state.filters, page)),
     [setParams, state.filters],

@@ -12,7 +12,10 @@ interface Handlers {
 
 function typing(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName) && (target as HTMLInputElement).type !== 'checkbox';
+  return (
+    target.isContentEditable ||
+    (['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName) && (target as HTMLInputElement).type !== 'checkbox')
+  );
 }
 
 /** Inbox shortcuts (j/k/x/r/u, o to open, / for the filters, Escape to clear the selection), off while typing or when a dialog is open. */
@@ -25,7 +28,16 @@ export function useInboxKeys(handlers: Handlers) {
     function onKey(e: KeyboardEvent) {
       if (e.altKey || e.ctrlKey || e.metaKey || typing(e.target) || document.querySelector('dialog[open]')) return;
       const h = ref.current;
-      const map: Record<string, () => void> = { j: () => h.move(1), k: () => h.move(-1), x: h.toggle, r: h.read, u: h.unread, o: h.open, '/': h.focusFilters, Escape: h.clear };
+      const map: Record<string, () => void> = {
+        j: () => h.move(1),
+        k: () => h.move(-1),
+        x: h.toggle,
+        r: h.read,
+        u: h.unread,
+        o: h.open,
+        '/': h.focusFilters,
+        Escape: h.clear,
+      };
       const fn = map[e.key];
       if (!fn) return;
       e.preventDefault();

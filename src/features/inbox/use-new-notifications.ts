@@ -23,7 +23,8 @@ export function useNewNotifications(filters: Filters, page: number, setPage: (p:
 
   // Opened on a later page: the first page as it was then is the baseline (on page 0 the list loads it).
   useEffect(() => {
-    if (page !== 0 && live.data && queryClient.getQueryData(firstPageKey) === undefined) queryClient.setQueryData(firstPageKey, live.data);
+    if (page !== 0 && live.data && queryClient.getQueryData(firstPageKey) === undefined)
+      queryClient.setQueryData(firstPageKey, live.data);
   }, [page, live.data, queryClient, firstPageKey]);
 
   const count = firstPage.data && live.data ? countNew(firstPage.data, live.data) : 0;

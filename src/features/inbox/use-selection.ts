@@ -20,7 +20,10 @@ export function useSelection(key: string) {
       }),
     [setState],
   );
-  const setPage = useCallback((pageIds: string[], on: boolean) => setState({ ids: on ? new Set(pageIds) : new Set(), allMatching: false }), [setState]);
+  const setPage = useCallback(
+    (pageIds: string[], on: boolean) => setState({ ids: on ? new Set(pageIds) : new Set(), allMatching: false }),
+    [setState],
+  );
   const clear = useCallback(() => setState(empty()), [setState]);
   const selectAllMatching = useCallback(() => setState((prev) => ({ ...prev, allMatching: true })), [setState]);
   return { ids: state.ids, allMatching: state.allMatching, toggle, setPage, selectAllMatching, clear };

@@ -28,7 +28,9 @@ function CancelJob({ job }: { job: Job }) {
   if (isTerminalStage(job.status.stage)) return null;
   return (
     <>
-      <Button variant="danger" onClick={() => setAsking(true)}>Cancel job</Button>
+      <Button variant="danger" onClick={() => setAsking(true)}>
+        Cancel job
+      </Button>
       {asking && (
         <ConfirmDialog
           open
@@ -40,7 +42,11 @@ function CancelJob({ job }: { job: Job }) {
           onCancel={() => setAsking(false)}
         >
           It stops now and ends as CANCELED; it is not retried.
-          {cancel.error && <p className="mt-2 text-red-700 dark:text-red-400" role="alert">{describeError(cancel.error).message}</p>}
+          {cancel.error && (
+            <p className="mt-2 text-red-700 dark:text-red-400" role="alert">
+              {describeError(cancel.error).message}
+            </p>
+          )}
         </ConfirmDialog>
       )}
     </>
@@ -53,15 +59,30 @@ export function JobDetail() {
   const me = useQuery(whoamiQuery(client));
   const q = useQuery({
     ...jobQuery(client, namespace, jobId),
-    refetchInterval: (query) => (query.state.data && !isTerminalStage(query.state.data.status.stage) ? JOB_REFRESH_MS : false),
+    refetchInterval: (query) =>
+      query.state.data && !isTerminalStage(query.state.data.status.stage) ? JOB_REFRESH_MS : false,
   });
   const back = (
     <p className="mb-2 text-sm">
-      <Link to={jobsListPath(namespace, me.data?.name)} className="text-amber-800 underline dark:text-amber-300">← Jobs of {namespace}</Link>
+      <Link to={jobsListPath(namespace, me.data?.name)} className="text-amber-800 underline dark:text-amber-300">
+        ← Jobs of {namespace}
+      </Link>
     </p>
   );
-  if (q.isPending) return <>{back}<Skeleton label="Loading job" /></>;
-  if (q.isError) return <>{back}<ErrorPanel error={q.error} title="Could not load this job" onRetry={() => void q.refetch()} /></>;
+  if (q.isPending)
+    return (
+      <>
+        {back}
+        <Skeleton label="Loading job" />
+      </>
+    );
+  if (q.isError)
+    return (
+      <>
+        {back}
+        <ErrorPanel error={q.error} title="Could not load this job" onRetry={() => void q.refetch()} />
+      </>
+    );
   const job = q.data;
   const what = runsWhat(job);
   return (
@@ -73,7 +94,8 @@ export function JobDetail() {
           <span className="flex flex-wrap items-center gap-2">
             <StageBadge stage={job.status.stage} />
             <span>
-              {what ? `${what.name} on ${job.flavor}` : job.flavor} · created {formatDateTime(job.createdAt)} · {formatDuration(elapsedSecs(job, Date.now()))}
+              {what ? `${what.name} on ${job.flavor}` : job.flavor} · created {formatDateTime(job.createdAt)} ·{' '}
+              {formatDuration(elapsedSecs(job, Date.now()))}
               {isTerminalStage(job.status.stage) ? '' : ' so far'}
             </span>
           </span>

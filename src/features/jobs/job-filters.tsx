@@ -6,7 +6,10 @@ import { JOB_STAGES } from '../../hub/schemas/index.ts';
 import { stageLabel } from './stage-badge.tsx';
 import { labelError, type JobFilters } from './use-job-filters.ts';
 
-const STAGE_OPTIONS: SelectOption<JobFilters['stage']>[] = [{ value: '', label: 'All stages' }, ...JOB_STAGES.map((s) => ({ value: s, label: stageLabel(s) }))];
+const STAGE_OPTIONS: SelectOption<JobFilters['stage']>[] = [
+  { value: '', label: 'All stages' },
+  ...JOB_STAGES.map((s) => ({ value: s, label: stageLabel(s) })),
+];
 
 export interface NamespaceChoice {
   name: string;
@@ -30,8 +33,18 @@ export function JobFilterBar(props: {
   const error = labelError(label);
   return (
     <div className="mb-5 grid items-start gap-3 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Job filters">
-      <SelectField label="Namespace" value={props.namespace} onValueChange={props.onNamespace} options={props.namespaces.map((n) => ({ value: n.name, label: n.label }))} />
-      <SelectField label="Stage" value={filters.stage} onValueChange={(stage) => onChange({ stage })} options={STAGE_OPTIONS} />
+      <SelectField
+        label="Namespace"
+        value={props.namespace}
+        onValueChange={props.onNamespace}
+        options={props.namespaces.map((n) => ({ value: n.name, label: n.label }))}
+      />
+      <SelectField
+        label="Stage"
+        value={filters.stage}
+        onValueChange={(stage) => onChange({ stage })}
+        options={STAGE_OPTIONS}
+      />
       <Field label="Label" error={error} hint={error ? undefined : 'key=value, e.g. team=ml'}>
         {(p) => (
           <>

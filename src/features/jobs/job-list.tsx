@@ -24,22 +24,45 @@ function JobRow({ job, onLabel }: { job: Job; onLabel(label: string): void }) {
   const what = runsWhat(job);
   const { labels, plain } = splitTags(job.tags);
   return (
-    <tr className="border-t border-slate-200 align-top dark:border-slate-800" data-testid="job-row" data-job-id={job.id}>
+    <tr
+      className="border-t border-slate-200 align-top dark:border-slate-800"
+      data-testid="job-row"
+      data-job-id={job.id}
+    >
       <td className="px-3 py-2">
-        <Link to={jobPath(job.owner.name, job.id)} className="font-mono text-xs font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300" aria-label={`Job ${job.id}`}>
+        <Link
+          to={jobPath(job.owner.name, job.id)}
+          className="font-mono text-xs font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
+          aria-label={`Job ${job.id}`}
+        >
           {job.id}
         </Link>
       </td>
-      <td className="px-3 py-2"><StageBadge stage={job.status.stage} /></td>
+      <td className="px-3 py-2">
+        <StageBadge stage={job.status.stage} />
+      </td>
       <td className="whitespace-nowrap px-3 py-2">{job.flavor}</td>
       <td className="max-w-56 truncate px-3 py-2" title={what?.name}>
-        {what ? <>{what.kind === 'space' && <span className="text-slate-600 dark:text-slate-400">Space </span>}{what.name}</> : '—'}
+        {what ? (
+          <>
+            {what.kind === 'space' && <span className="text-slate-600 dark:text-slate-400">Space </span>}
+            {what.name}
+          </>
+        ) : (
+          '—'
+        )}
       </td>
       <td className="whitespace-nowrap px-3 py-2">
-        <time dateTime={job.createdAt} title={formatDateTime(job.createdAt)}>{formatRelative(job.createdAt)}</time>
+        <time dateTime={job.createdAt} title={formatDateTime(job.createdAt)}>
+          {formatRelative(job.createdAt)}
+        </time>
       </td>
-      <td className="whitespace-nowrap px-3 py-2" data-testid="job-duration">{formatDuration(elapsedSecs(job, Date.now()))}</td>
-      <td className="px-3 py-2"><LabelChips labels={labels} tags={plain} onLabel={onLabel} /></td>
+      <td className="whitespace-nowrap px-3 py-2" data-testid="job-duration">
+        {formatDuration(elapsedSecs(job, Date.now()))}
+      </td>
+      <td className="px-3 py-2">
+        <LabelChips labels={labels} tags={plain} onLabel={onLabel} />
+      </td>
     </tr>
   );
 }
@@ -55,15 +78,20 @@ export function JobList({ namespace }: { namespace: string }) {
     ...jobsQuery(client, namespace, listQuery(filters)),
     enabled: Boolean(namespace),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.some((j) => !isTerminalStage(j.status.stage)) ? LIVE_REFRESH_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((j) => !isTerminalStage(j.status.stage)) ? LIVE_REFRESH_MS : false,
   });
   const jobs = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
-  const knownLabels = useMemo(() => [...new Set(jobs.flatMap((j) => splitTags(j.tags).labels.map(([k, v]) => `${k}=${v}`)))].sort(), [jobs]);
+  const knownLabels = useMemo(
+    () => [...new Set(jobs.flatMap((j) => splitTags(j.tags).labels.map(([k, v]) => `${k}=${v}`)))].sort(),
+    [jobs],
+  );
   const namespaces = [
     ...(me.data ? [{ name: me.data.name, label: `${me.data.name} (you)` }] : []),
     ...(me.data?.orgs ?? []).map((o) => ({ name: o.name, label: `${o.name} (organization)` })),
   ];
-  if (namespace && !namespaces.some((n) => n.name === namespace)) namespaces.push({ name: namespace, label: namespace });
+  if (namespace && !namespaces.some((n) => n.name === namespace))
+    namespaces.push({ name: namespace, label: namespace });
   const mine = namespace === me.data?.name;
   return (
     <>

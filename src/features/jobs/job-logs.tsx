@@ -34,7 +34,9 @@ export function JobLogsSection({ namespace, jobId }: { namespace: string; jobId:
   return (
     <section aria-labelledby="job-logs-title">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-        <h2 id="job-logs-title" className="text-lg font-semibold">Logs</h2>
+        <h2 id="job-logs-title" className="text-lg font-semibold">
+          Logs
+        </h2>
         <div className="flex gap-2">
           {logs.status === 'streaming' ? (
             <Button onClick={() => setFollow(false)}>Stop following</Button>
@@ -43,7 +45,12 @@ export function JobLogsSection({ namespace, jobId }: { namespace: string; jobId:
           )}
         </div>
       </div>
-      <p role="status" className="mb-2 text-xs text-slate-600 dark:text-slate-400" data-testid="log-status" data-status={logs.status}>
+      <p
+        role="status"
+        className="mb-2 text-xs text-slate-600 dark:text-slate-400"
+        data-testid="log-status"
+        data-status={logs.status}
+      >
         {STATUS_TEXT[logs.status]} {logs.lines.length} line{logs.lines.length === 1 ? '' : 's'}.
       </p>
       {logs.status === 'error' && <ErrorPanel error={logs.error} title="Could not read the log" onRetry={restart} />}
@@ -58,10 +65,16 @@ export function JobLogsSection({ namespace, jobId }: { namespace: string; jobId:
         className="max-h-96 overflow-auto rounded-lg border border-slate-200 bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100 dark:border-slate-800"
         data-testid="job-log"
       >
-        {logs.lines.length === 0 ? <span className="text-slate-300">{logs.status === 'streaming' ? 'Waiting for the first line…' : 'No log lines.'}</span> : null}
+        {logs.lines.length === 0 ? (
+          <span className="text-slate-300">
+            {logs.status === 'streaming' ? 'Waiting for the first line…' : 'No log lines.'}
+          </span>
+        ) : null}
         {logs.lines.map((l, i) => (
           <span key={i} className="block" data-testid="log-line">
-            <time dateTime={l.timestamp} className="mr-3 select-none text-slate-400">{clock(l.timestamp)}</time>
+            <time dateTime={l.timestamp} className="mr-3 select-none text-slate-400">
+              {clock(l.timestamp)}
+            </time>
             {l.data}
           </span>
         ))}

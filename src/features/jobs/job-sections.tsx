@@ -10,7 +10,9 @@ import { formatDuration, runsWhat, shellLine, splitTags, sshCommand } from './jo
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="min-w-0">
-      <h2 id={id} className="mb-2 text-lg font-semibold">{title}</h2>
+      <h2 id={id} className="mb-2 text-lg font-semibold">
+        {title}
+      </h2>
       {children}
     </section>
   );
@@ -29,15 +31,29 @@ export function TimelineSection({ job }: { job: Job }) {
     <Section id="job-timeline-title" title="Stages">
       <ol className="space-y-3" data-testid="job-timeline">
         {jobTimeline(job).map((step) => (
-          <li key={step.key} className="flex gap-3" data-testid="timeline-step" data-state={step.state} aria-current={step.state === 'current' ? 'step' : undefined}>
+          <li
+            key={step.key}
+            className="flex gap-3"
+            data-testid="timeline-step"
+            data-state={step.state}
+            aria-current={step.state === 'current' ? 'step' : undefined}
+          >
             <span aria-hidden="true" className={`mt-1.5 h-3 w-3 shrink-0 rounded-full border-2 ${DOT[step.state]}`} />
             <div className="min-w-0 text-sm">
               <p>
-                <span className="font-medium">{step.title}</span> <span className="text-slate-600 dark:text-slate-400">({STATE_TEXT[step.state]})</span>
-                {step.at && <> · <time dateTime={step.at}>{formatDateTime(step.at)}</time></>}
+                <span className="font-medium">{step.title}</span>{' '}
+                <span className="text-slate-600 dark:text-slate-400">({STATE_TEXT[step.state]})</span>
+                {step.at && (
+                  <>
+                    {' '}
+                    · <time dateTime={step.at}>{formatDateTime(step.at)}</time>
+                  </>
+                )}
               </p>
               {step.notes.map((n) => (
-                <p key={n} className="text-slate-700 dark:text-slate-300" data-testid="timeline-note">{n}</p>
+                <p key={n} className="text-slate-700 dark:text-slate-300" data-testid="timeline-note">
+                  {n}
+                </p>
               ))}
             </div>
           </li>
@@ -46,7 +62,6 @@ export function TimelineSection({ job }: { job: Job }) {
     </Section>
   );
 }
-
 
 const code = 'rounded bg-slate-100 px-1 font-mono text-xs dark:bg-slate-800';
 
@@ -58,19 +73,32 @@ export function DetailsSection({ job }: { job: Job }) {
   return (
     <Section id="job-details-title" title="Details">
       <dl className="text-sm" data-testid="job-details">
-        <DescriptionRow term={what?.kind === 'space' ? 'Space' : 'Docker image'}>{what ? <code className={code}>{what.name}</code> : '—'}</DescriptionRow>
-        <DescriptionRow term="Command">{argv.length ? <code className={code}>{shellLine(argv)}</code> : 'the image’s default'}</DescriptionRow>
-        <DescriptionRow term="Flavor">{job.flavor}{job.arch ? ` · ${job.arch}` : ''}</DescriptionRow>
+        <DescriptionRow term={what?.kind === 'space' ? 'Space' : 'Docker image'}>
+          {what ? <code className={code}>{what.name}</code> : '—'}
+        </DescriptionRow>
+        <DescriptionRow term="Command">
+          {argv.length ? <code className={code}>{shellLine(argv)}</code> : 'the image’s default'}
+        </DescriptionRow>
+        <DescriptionRow term="Flavor">
+          {job.flavor}
+          {job.arch ? ` · ${job.arch}` : ''}
+        </DescriptionRow>
         <DescriptionRow term="Timeout">{job.timeout ? formatDuration(job.timeout) : 'none'}</DescriptionRow>
         <DescriptionRow term="Attempts">
           <span data-testid="job-attempts">
-            {`attempt ${(job.retry ?? 0) + 1}`} · {failures} failed{job.retry ? ` · ${job.retry} ${job.retry === 1 ? 'retry' : 'retries'}` : ''}
+            {`attempt ${(job.retry ?? 0) + 1}`} · {failures} failed
+            {job.retry ? ` · ${job.retry} ${job.retry === 1 ? 'retry' : 'retries'}` : ''}
           </span>
         </DescriptionRow>
         {job.status.cancelReason && <DescriptionRow term="Cancel reason">{job.status.cancelReason}</DescriptionRow>}
-        <DescriptionRow term="Owner">{job.owner.name}{job.owner.type ? ` (${job.owner.type})` : ''}</DescriptionRow>
+        <DescriptionRow term="Owner">
+          {job.owner.name}
+          {job.owner.type ? ` (${job.owner.type})` : ''}
+        </DescriptionRow>
         <DescriptionRow term="Created by">{job.createdBy.name}</DescriptionRow>
-        <DescriptionRow term="Labels"><LabelChips labels={labels} tags={plain} /></DescriptionRow>
+        <DescriptionRow term="Labels">
+          <LabelChips labels={labels} tags={plain} />
+        </DescriptionRow>
       </dl>
     </Section>
   );
@@ -86,11 +114,20 @@ export function AccessSection({ job }: { job: Job }) {
     <Section id="job-access-title" title="Access">
       {urls.length > 0 && (
         <>
-          <p className="text-sm text-slate-600 dark:text-slate-400">Exposed ports (a token with read access to {job.owner.name} is needed):</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Exposed ports (a token with read access to {job.owner.name} is needed):
+          </p>
           <ul className="mb-3 mt-1 space-y-1 text-sm" data-testid="expose-urls">
             {urls.map((u) => (
               <li key={u}>
-                <a href={u} target="_blank" rel="noreferrer noopener" className="break-all font-mono text-xs text-amber-800 underline dark:text-amber-300">{u}</a>
+                <a
+                  href={u}
+                  target="_blank"
+                  rel="noreferrer noopener"
+                  className="break-all font-mono text-xs text-amber-800 underline dark:text-amber-300"
+                >
+                  {u}
+                </a>
               </li>
             ))}
           </ul>
@@ -98,8 +135,12 @@ export function AccessSection({ job }: { job: Job }) {
       )}
       {ssh && (
         <>
-          <p className="text-sm text-slate-600 dark:text-slate-400">SSH (the owner only, with an SSH key registered on the hub):</p>
-          <code className={`${code} mt-1 block w-fit select-all p-2`} data-testid="ssh-command">{command ?? ssh}</code>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            SSH (the owner only, with an SSH key registered on the hub):
+          </p>
+          <code className={`${code} mt-1 block w-fit select-all p-2`} data-testid="ssh-command">
+            {command ?? ssh}
+          </code>
         </>
       )}
     </Section>
@@ -112,7 +153,11 @@ export function VolumesSection({ job }: { job: Job }) {
     <Section id="job-volumes-title" title="Volumes">
       <SimpleTable columns={['Type', 'Source', 'Mounted at', 'Revision', 'Access', 'Path']}>
         {job.volumes.map((v) => (
-          <tr key={`${v.mountPath}:${v.source}`} className="border-t border-slate-200 dark:border-slate-800" data-testid="volume-row">
+          <tr
+            key={`${v.mountPath}:${v.source}`}
+            className="border-t border-slate-200 dark:border-slate-800"
+            data-testid="volume-row"
+          >
             <td className="px-3 py-2">{v.type}</td>
             <td className="px-3 py-2 font-mono text-xs">{v.source}</td>
             <td className="px-3 py-2 font-mono text-xs">{v.mountPath}</td>
@@ -132,13 +177,21 @@ export function EnvironmentSection({ job }: { job: Job }) {
   const secrets = Object.keys(job.secrets ?? {});
   return (
     <Section id="job-env-title" title="Environment">
-      {env.length === 0 && secrets.length === 0 && <p className="text-sm text-slate-600 dark:text-slate-400">No variables or secrets.</p>}
+      {env.length === 0 && secrets.length === 0 && (
+        <p className="text-sm text-slate-600 dark:text-slate-400">No variables or secrets.</p>
+      )}
       <dl className="text-sm" data-testid="job-environment">
         {env.map(([k, v]) => (
-          <DescriptionRow key={k} term={k}><code className={code}>{v}</code></DescriptionRow>
+          <DescriptionRow key={k} term={k}>
+            <code className={code}>{v}</code>
+          </DescriptionRow>
         ))}
         {secrets.map((k) => (
-          <DescriptionRow key={`secret:${k}`} term={k}><span className="text-slate-600 dark:text-slate-400" data-testid="secret">secret (value hidden)</span></DescriptionRow>
+          <DescriptionRow key={`secret:${k}`} term={k}>
+            <span className="text-slate-600 dark:text-slate-400" data-testid="secret">
+              secret (value hidden)
+            </span>
+          </DescriptionRow>
         ))}
       </dl>
     </Section>

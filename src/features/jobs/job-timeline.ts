@@ -14,7 +14,12 @@ export interface TimelineStep {
   notes: string[];
 }
 
-const END_TITLES: Partial<Record<JobStage, string>> = { COMPLETED: 'Completed', ERROR: 'Failed', CANCELED: 'Canceled', DELETED: 'Deleted' };
+const END_TITLES: Partial<Record<JobStage, string>> = {
+  COMPLETED: 'Completed',
+  ERROR: 'Failed',
+  CANCELED: 'Canceled',
+  DELETED: 'Deleted',
+};
 
 /**
  * The three steps every job goes through (scheduled, running, ended) from what its record says:
@@ -24,7 +29,11 @@ export function jobTimeline(job: Job): TimelineStep[] {
   const stage = job.status.stage;
   const ended = isTerminalStage(stage);
   const message = job.status.message ? [job.status.message] : [];
-  const retries = job.retry ? [`retry ${job.retry}, ${job.status.failureCount ?? job.retry} failed attempt${(job.status.failureCount ?? job.retry) === 1 ? '' : 's'} so far`] : [];
+  const retries = job.retry
+    ? [
+        `retry ${job.retry}, ${job.status.failureCount ?? job.retry} failed attempt${(job.status.failureCount ?? job.retry) === 1 ? '' : 's'} so far`,
+      ]
+    : [];
   const scheduling: TimelineStep = {
     key: 'scheduling',
     title: 'Scheduled',
@@ -32,7 +41,9 @@ export function jobTimeline(job: Job): TimelineStep[] {
     at: job.createdAt,
     state: stage === 'SCHEDULING' ? 'current' : 'done',
     notes: [
-      ...(job.durations?.schedulingSecs !== undefined && job.startedAt ? [`waited ${formatDuration(job.durations.schedulingSecs)}`] : []),
+      ...(job.durations?.schedulingSecs !== undefined && job.startedAt
+        ? [`waited ${formatDuration(job.durations.schedulingSecs)}`]
+        : []),
       ...(stage === 'SCHEDULING' ? [...message, ...retries] : []),
     ],
   };
@@ -43,7 +54,9 @@ export function jobTimeline(job: Job): TimelineStep[] {
     at: job.startedAt ?? null,
     state: stage === 'RUNNING' ? 'current' : job.startedAt ? 'done' : ended ? 'skipped' : 'upcoming',
     notes: [
-      ...(job.durations?.runningSecs !== undefined && ended ? [`ran ${formatDuration(job.durations.runningSecs)}`] : []),
+      ...(job.durations?.runningSecs !== undefined && ended
+        ? [`ran ${formatDuration(job.durations.runningSecs)}`]
+        : []),
       ...(stage === 'RUNNING' ? [...message, ...retries] : []),
     ],
   };
@@ -53,7 +66,12 @@ export function jobTimeline(job: Job): TimelineStep[] {
     stage: ended ? stage : null,
     at: job.finishedAt ?? null,
     state: ended ? 'done' : 'upcoming',
-    notes: ended ? [...message, ...(job.durations?.totalSecs !== undefined ? [`${formatDuration(job.durations.totalSecs)} in all`] : [])] : [],
+    notes: ended
+      ? [
+          ...message,
+          ...(job.durations?.totalSecs !== undefined ? [`${formatDuration(job.durations.totalSecs)} in all`] : []),
+        ]
+      : [],
   };
   return [scheduling, running, end];
 }

@@ -23,8 +23,12 @@ export function runsWhat(job: Pick<Job, 'dockerImage' | 'spaceId'>): { kind: 'im
  * Seconds the job took (or has taken so far): the hub's `durations.totalSecs` once it ended,
  * else counted from `createdAt` to `now`, as the hub would on the next fetch.
  */
-export function elapsedSecs(job: Pick<Job, 'createdAt' | 'finishedAt' | 'durations' | 'status'>, now: number): number | null {
-  if (job.durations?.totalSecs !== undefined && (job.finishedAt || isTerminalStage(job.status.stage))) return job.durations.totalSecs;
+export function elapsedSecs(
+  job: Pick<Job, 'createdAt' | 'finishedAt' | 'durations' | 'status'>,
+  now: number,
+): number | null {
+  if (job.durations?.totalSecs !== undefined && (job.finishedAt || isTerminalStage(job.status.stage)))
+    return job.durations.totalSecs;
   if (job.finishedAt) return (Date.parse(job.finishedAt) - Date.parse(job.createdAt)) / 1000;
   if (isTerminalStage(job.status.stage)) return null;
   return Math.max(0, (now - Date.parse(job.createdAt)) / 1000);
@@ -78,7 +82,11 @@ export function webhookPayload(environment: Record<string, string>): WebhookPayl
   } catch {
     return { pretty: raw, webhookId: null, summary: null };
   }
-  const p = (parsed && typeof parsed === 'object' ? parsed : {}) as { webhook?: { id?: unknown }; event?: { scope?: unknown; action?: unknown }; repo?: { type?: unknown; name?: unknown } };
+  const p = (parsed && typeof parsed === 'object' ? parsed : {}) as {
+    webhook?: { id?: unknown };
+    event?: { scope?: unknown; action?: unknown };
+    repo?: { type?: unknown; name?: unknown };
+  };
   const scope = str(p.event?.scope);
   const action = str(p.event?.action);
   const repo = str(p.repo?.name);

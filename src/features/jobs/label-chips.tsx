@@ -1,7 +1,16 @@
 /** A job's labels (each filters the list when clicked, if `onLabel` is given) and its plain tags. */
-export function LabelChips({ labels, tags = [], onLabel }: { labels: [string, string][]; tags?: string[]; onLabel?(label: string): void }) {
+export function LabelChips({
+  labels,
+  tags = [],
+  onLabel,
+}: {
+  labels: [string, string][];
+  tags?: string[];
+  onLabel?(label: string): void;
+}) {
   if (!labels.length && !tags.length) return <span className="text-slate-600 dark:text-slate-400">—</span>;
-  const chip = 'inline-flex rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200';
+  const chip =
+    'inline-flex rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200';
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Labels and tags">
       {labels.map(([k, v]) => {
@@ -9,7 +18,12 @@ export function LabelChips({ labels, tags = [], onLabel }: { labels: [string, st
         return (
           <li key={text}>
             {onLabel ? (
-              <button type="button" className={`${chip} hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-amber-600 dark:hover:bg-amber-900/40`} title={`Show only jobs labelled ${text}`} onClick={() => onLabel(text)}>
+              <button
+                type="button"
+                className={`${chip} hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-amber-600 dark:hover:bg-amber-900/40`}
+                title={`Show only jobs labelled ${text}`}
+                onClick={() => onLabel(text)}
+              >
                 {text}
               </button>
             ) : (
@@ -20,7 +34,9 @@ export function LabelChips({ labels, tags = [], onLabel }: { labels: [string, st
       })}
       {tags.map((t) => (
         <li key={`tag:${t}`}>
-          <span className={`${chip} italic`} title="Tag">{t}</span>
+          <span className={`${chip} italic`} title="Tag">
+            {t}
+          </span>
         </li>
       ))}
     </ul>

@@ -23,7 +23,17 @@ export function Component() {
     <Routes>
       <Route
         index
-        element={me.isError ? <ErrorPanel error={me.error} title="Could not find out who you are (your jobs are listed by user name)" onRetry={() => void me.refetch()} /> : <JobList namespace={me.data?.name ?? ''} />}
+        element={
+          me.isError ? (
+            <ErrorPanel
+              error={me.error}
+              title="Could not find out who you are (your jobs are listed by user name)"
+              onRetry={() => void me.refetch()}
+            />
+          ) : (
+            <JobList namespace={me.data?.name ?? ''} />
+          )
+        }
       />
       <Route path=":namespace" element={<NamespaceList me={me.data?.name} />} />
       <Route path=":namespace/:jobId" element={<JobDetail />} />

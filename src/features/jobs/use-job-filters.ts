@@ -25,6 +25,9 @@ export function listQuery(f: JobFilters): JobListQuery {
 /** Filters live in the URL (`?stage=RUNNING&label=team%3Dml`), so a view can be bookmarked; an unknown stage is ignored. */
 export function useJobFilters(): [JobFilters, (patch: Partial<JobFilters>) => void] {
   const [sp, update] = useSearchPatch();
-  const filters = useMemo<JobFilters>(() => ({ stage: isStage(sp.get('stage')) ? (sp.get('stage') as JobStage) : '', label: sp.get('label') ?? '' }), [sp]);
+  const filters = useMemo<JobFilters>(
+    () => ({ stage: isStage(sp.get('stage')) ? (sp.get('stage') as JobStage) : '', label: sp.get('label') ?? '' }),
+    [sp],
+  );
   return [filters, update];
 }

@@ -35,7 +35,10 @@ export function useJobLogs(namespace: string, jobId: string, follow: boolean, ro
     void (async () => {
       try {
         for await (const e of client.streamJobLogs(namespace, jobId, {}, { signal: ctrl.signal })) {
-          setLogs((l) => ({ ...l, lines: l.lines.length >= MAX_SHOWN_LINES ? [...l.lines.slice(1 - MAX_SHOWN_LINES), e] : [...l.lines, e] }));
+          setLogs((l) => ({
+            ...l,
+            lines: l.lines.length >= MAX_SHOWN_LINES ? [...l.lines.slice(1 - MAX_SHOWN_LINES), e] : [...l.lines, e],
+          }));
         }
         if (ctrl.signal.aborted) return;
         setLogs((l) => ({ ...l, status: 'ended' }));

@@ -28,16 +28,23 @@ function Members({ group }: { group: ResourceGroup }) {
       <caption className="sr-only">Users</caption>
       <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
         <tr>
-          <th scope="col" className="py-1">User</th>
-          <th scope="col" className="py-1">Role</th>
-          <th scope="col" className="py-1">Added by</th>
+          <th scope="col" className="py-1">
+            User
+          </th>
+          <th scope="col" className="py-1">
+            Role
+          </th>
+          <th scope="col" className="py-1">
+            Added by
+          </th>
         </tr>
       </thead>
       <tbody>
         {group.users.map((u) => (
           <tr key={u._id} className="border-t border-slate-200 dark:border-slate-800">
             <td className="py-1.5">
-              <span className="font-medium">{u.name}</span> <span className="text-slate-600 dark:text-slate-400">{u.fullname}</span>
+              <span className="font-medium">{u.name}</span>{' '}
+              <span className="text-slate-600 dark:text-slate-400">{u.fullname}</span>
             </td>
             <td className="py-1.5">{u.role}</td>
             <td className="py-1.5">{u.addedBy ?? '—'}</td>
@@ -63,26 +70,53 @@ function Resources({ group }: { group: ResourceGroup }) {
   );
 }
 
-export function GroupDetail({ org, id, canManage, onDeleted }: { org: string; id: string; canManage: boolean; onDeleted(): void }) {
+export function GroupDetail({
+  org,
+  id,
+  canManage,
+  onDeleted,
+}: {
+  org: string;
+  id: string;
+  canManage: boolean;
+  onDeleted(): void;
+}) {
   const client = useHubClient();
   const q = useQuery(resourceGroupQuery(client, org, id));
   const patch = usePatchResourceGroup(org, id);
   const remove = useDeleteResourceGroup(org, id);
   const [confirming, setConfirming] = useState(false);
   if (q.isPending) return <Skeleton rows={4} label="Loading resource group" />;
-  if (q.isError) return <ErrorPanel error={q.error} title="Could not load this resource group" onRetry={() => void q.refetch()} />;
+  if (q.isError)
+    return <ErrorPanel error={q.error} title="Could not load this resource group" onRetry={() => void q.refetch()} />;
   const g = q.data;
   return (
     <section aria-labelledby="group-title" className="space-y-5" data-testid="group-detail">
       <div className="flex items-start justify-between gap-3">
         <div>
-          <h3 id="group-title" className="text-lg font-semibold break-words">{g.name}</h3>
+          <h3 id="group-title" className="text-lg font-semibold break-words">
+            {g.name}
+          </h3>
           {g.description && <p className="text-sm text-slate-600 dark:text-slate-400 break-words">{g.description}</p>}
         </div>
-        {canManage && <Button variant="danger" onClick={() => setConfirming(true)}>Delete group</Button>}
+        {canManage && (
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            Delete group
+          </Button>
+        )}
       </div>
-      <div className="text-sm"><AutoJoin group={g} /></div>
-      {canManage && <GroupForm key={`${g.id}:${g.name}:${g.description ?? ''}`} mode="edit" initial={{ name: g.name, description: g.description ?? '' }} submitLabel="Save" onSubmit={(body) => patch.mutateAsync(body)} />}
+      <div className="text-sm">
+        <AutoJoin group={g} />
+      </div>
+      {canManage && (
+        <GroupForm
+          key={`${g.id}:${g.name}:${g.description ?? ''}`}
+          mode="edit"
+          initial={{ name: g.name, description: g.description ?? '' }}
+          submitLabel="Save"
+          onSubmit={(body) => patch.mutateAsync(body)}
+        />
+      )}
       <div>
         <h4 className="mb-1 font-medium">Users ({g.users.length})</h4>
         <Members group={g} />
@@ -98,10 +132,21 @@ export function GroupDetail({ org, id, canManage, onDeleted }: { org: string; id
         danger
         busy={remove.isPending}
         onCancel={() => setConfirming(false)}
-        onConfirm={() => remove.mutate(undefined, { onSuccess: () => { setConfirming(false); onDeleted(); } })}
+        onConfirm={() =>
+          remove.mutate(undefined, {
+            onSuccess: () => {
+              setConfirming(false);
+              onDeleted();
+            },
+          })
+        }
       >
         Its users lose the access it grants to {g.resources.length} resources.
-        {remove.error && <p role="alert" className="mt-2 text-red-700 dark:text-red-400">{remove.error.message}</p>}
+        {remove.error && (
+          <p role="alert" className="mt-2 text-red-700 dark:text-red-400">
+            {remove.error.message}
+          </p>
+        )}
       </ConfirmDialog>
     </section>
   );

@@ -15,7 +15,13 @@ export interface GroupValues {
  * Name (1..200) and description (<= 500), checked with the spec's schema as the user types.
  * Create sends both; edit sends only what changed (PATCH).
  */
-export function GroupForm(props: { mode: 'create' | 'edit'; initial: GroupValues; submitLabel: string; onSubmit(body: Partial<GroupValues>): Promise<unknown>; onDone?: () => void }) {
+export function GroupForm(props: {
+  mode: 'create' | 'edit';
+  initial: GroupValues;
+  submitLabel: string;
+  onSubmit(body: Partial<GroupValues>): Promise<unknown>;
+  onDone?: () => void;
+}) {
   const [values, setValues] = useState(props.initial);
   const [touched, setTouched] = useState<{ name?: boolean; description?: boolean }>({});
   const [hubErrors, setHubErrors] = useState<GroupFieldErrors>({});
@@ -65,7 +71,8 @@ export function GroupForm(props: { mode: 'create' | 'edit'; initial: GroupValues
       props.onDone?.();
     } catch (err) {
       const field = err instanceof HubApiError ? (err.field?.replace(/^body\./, '') ?? null) : null;
-      if (err instanceof HubApiError && (field === 'name' || field === 'description')) setHubErrors({ [field]: err.hubMessage });
+      if (err instanceof HubApiError && (field === 'name' || field === 'description'))
+        setHubErrors({ [field]: err.hubMessage });
       else setError(err);
       setAttempt((n) => n + 1);
     } finally {
@@ -74,14 +81,35 @@ export function GroupForm(props: { mode: 'create' | 'edit'; initial: GroupValues
   }
 
   return (
-    <form ref={formRef} onSubmit={submit} noValidate className="space-y-3" aria-label={props.mode === 'create' ? 'New resource group' : 'Edit resource group'}>
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      noValidate
+      className="space-y-3"
+      aria-label={props.mode === 'create' ? 'New resource group' : 'Edit resource group'}
+    >
       <Field label="Name" error={shown.name} hint={`${values.name.length}/200 characters`}>
-        {(p) => <input {...p} className={inputClass} value={values.name} onChange={(e) => change('name', e.target.value)} />}
+        {(p) => (
+          <input {...p} className={inputClass} value={values.name} onChange={(e) => change('name', e.target.value)} />
+        )}
       </Field>
       <Field label="Description" error={shown.description} hint={`${values.description.length}/500 characters`}>
-        {(p) => <textarea {...p} rows={2} className={inputClass} value={values.description} onChange={(e) => change('description', e.target.value)} />}
+        {(p) => (
+          <textarea
+            {...p}
+            rows={2}
+            className={inputClass}
+            value={values.description}
+            onChange={(e) => change('description', e.target.value)}
+          />
+        )}
       </Field>
-      {error !== null && <ErrorPanel error={error} title={props.mode === 'create' ? 'The group was not created' : 'The changes were not saved'} />}
+      {error !== null && (
+        <ErrorPanel
+          error={error}
+          title={props.mode === 'create' ? 'The group was not created' : 'The changes were not saved'}
+        />
+      )}
       <Button type="submit" variant="primary" disabled={busy || unchanged}>
         {busy ? 'Saving…' : props.submitLabel}
       </Button>

@@ -1,7 +1,12 @@
 import type { WhoamiOrg } from '../../hub/schemas/index.ts';
 
 const RANK: Record<string, number> = { free: 0, team: 1, enterprise: 2, enterprise_plus: 3 };
-const NAMES: Record<string, string> = { free: 'Free', team: 'Team', enterprise: 'Enterprise', enterprise_plus: 'Enterprise Plus' };
+const NAMES: Record<string, string> = {
+  free: 'Free',
+  team: 'Team',
+  enterprise: 'Enterprise',
+  enterprise_plus: 'Enterprise Plus',
+};
 
 export const planName = (plan: string | undefined) => NAMES[plan ?? 'free'] ?? plan ?? 'Free';
 
@@ -15,17 +20,27 @@ export type Gate = { allowed: true } | { allowed: false; reason: string };
 
 export function resourceGroupsGate(org: string, info: WhoamiOrg | undefined): Gate {
   if (!info || planAtLeast(info.plan, 'team')) return { allowed: true };
-  return { allowed: false, reason: `Resource groups need the Team plan or higher; ${org} is on ${planName(info.plan)}.` };
+  return {
+    allowed: false,
+    reason: `Resource groups need the Team plan or higher; ${org} is on ${planName(info.plan)}.`,
+  };
 }
 
 /** Revoking a member token: Enterprise organizations, admins only. */
 export function tokenRevokeGate(org: string, info: WhoamiOrg | undefined): Gate {
-  if (!info) return { allowed: false, reason: `You are not a member of ${org}, so you cannot revoke its members' tokens.` };
+  if (!info)
+    return { allowed: false, reason: `You are not a member of ${org}, so you cannot revoke its members' tokens.` };
   if (!planAtLeast(info.plan, 'enterprise')) {
-    return { allowed: false, reason: `Revoking member tokens needs the Enterprise plan; ${org} is on ${planName(info.plan)}.` };
+    return {
+      allowed: false,
+      reason: `Revoking member tokens needs the Enterprise plan; ${org} is on ${planName(info.plan)}.`,
+    };
   }
   if (info.roleInOrg !== 'admin') {
-    return { allowed: false, reason: `Only organization admins can revoke member tokens; your role in ${org} is ${info.roleInOrg ?? 'member'}.` };
+    return {
+      allowed: false,
+      reason: `Only organization admins can revoke member tokens; your role in ${org} is ${info.roleInOrg ?? 'member'}.`,
+    };
   }
   return { allowed: true };
 }
@@ -33,5 +48,8 @@ export function tokenRevokeGate(org: string, info: WhoamiOrg | undefined): Gate 
 /** Creating, renaming and deleting resource groups: organization admins. */
 export function manageGroupsGate(org: string, info: WhoamiOrg | undefined): Gate {
   if (info?.roleInOrg === 'admin') return { allowed: true };
-  return { allowed: false, reason: `Only organization admins can create, change or delete resource groups; your role in ${org} is ${info?.roleInOrg ?? 'none'}.` };
+  return {
+    allowed: false,
+    reason: `Only organization admins can create, change or delete resource groups; your role in ${org} is ${info?.roleInOrg ?? 'none'}.`,
+  };
 }

@@ -46,16 +46,24 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
           <NotExposedNote error={q.error}>open a group by its id.</NotExposedNote>
           <OpenGroupForm key={selected} current={selected} onOpen={select} />
         </div>
-        <div className="min-w-0">{selected ? pane : <p className="text-sm text-slate-600 dark:text-slate-400">Open a group to see, rename or delete it.</p>}</div>
+        <div className="min-w-0">
+          {selected ? (
+            pane
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400">Open a group to see, rename or delete it.</p>
+          )}
+        </div>
       </div>
     );
   else if (q.isError && isForbidden(q.error))
     body = (
       <GatePanel title="Resource groups are not available">
-        Resource groups need the Team plan or higher, and a role that can see them. The hub said: {describeError(q.error).message}
+        Resource groups need the Team plan or higher, and a role that can see them. The hub said:{' '}
+        {describeError(q.error).message}
       </GatePanel>
     );
-  else if (q.isError) body = <ErrorPanel error={q.error} title="Could not load resource groups" onRetry={() => void q.refetch()} />;
+  else if (q.isError)
+    body = <ErrorPanel error={q.error} title="Could not load resource groups" onRetry={() => void q.refetch()} />;
   else
     body = (
       <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
@@ -79,7 +87,9 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
             ))}
           </ul>
           {!manage.allowed ? (
-            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="manage-gate">{manage.reason}</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="manage-gate">
+              {manage.reason}
+            </p>
           ) : creating ? (
             <div className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
               <GroupForm
@@ -87,12 +97,17 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
                 initial={{ name: '', description: '' }}
                 submitLabel="Create group"
                 onSubmit={async (b) => {
-                  const g = await create.mutateAsync({ name: b.name ?? '', ...(b.description ? { description: b.description } : {}) });
+                  const g = await create.mutateAsync({
+                    name: b.name ?? '',
+                    ...(b.description ? { description: b.description } : {}),
+                  });
                   select(g.id);
                 }}
                 onDone={() => setCreating(false)}
               />
-              <Button variant="ghost" className="mt-2" onClick={() => setCreating(false)}>Cancel</Button>
+              <Button variant="ghost" className="mt-2" onClick={() => setCreating(false)}>
+                Cancel
+              </Button>
             </div>
           ) : (
             <Button onClick={() => setCreating(true)}>New resource group</Button>
@@ -103,7 +118,9 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
     );
   return (
     <section aria-labelledby="rg-title" className="space-y-3">
-      <h2 id="rg-title" className="text-lg font-semibold">Resource groups</h2>
+      <h2 id="rg-title" className="text-lg font-semibold">
+        Resource groups
+      </h2>
       {body}
     </section>
   );

@@ -9,20 +9,26 @@ import { planName } from './plan-rules.ts';
 import { ResourceGroupsSection } from './resource-groups-section.tsx';
 import { TokenRevokeSection } from './token-revoke-section.tsx';
 
-const actionLink = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800';
+const actionLink =
+  'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800';
 
 export function Component() {
   const { org = '' } = useParams();
   const client = useHubClient();
   const me = useQuery(whoamiQuery(client));
   if (me.isPending) return <Skeleton label="Loading organization" />;
-  if (me.isError) return <ErrorPanel error={me.error} title="Could not load your account" onRetry={() => void me.refetch()} />;
+  if (me.isError)
+    return <ErrorPanel error={me.error} title="Could not load your account" onRetry={() => void me.refetch()} />;
   const info = me.data.orgs.find((o) => o.name === org);
   return (
     <>
       <PageHeader
         title={info?.fullname || org}
-        description={info ? `${org} · ${planName(info.plan)} plan · your role: ${info.roleInOrg ?? 'member'}` : `You are not a member of ${org}.`}
+        description={
+          info
+            ? `${org} · ${planName(info.plan)} plan · your role: ${info.roleInOrg ?? 'member'}`
+            : `You are not a member of ${org}.`
+        }
         actions={
           <>
             <Link to="jobs" relative="path" className={actionLink}>

@@ -45,7 +45,9 @@ export function TokenRevokeSection({ org, info }: { org: string; info: WhoamiOrg
 
   return (
     <section aria-labelledby="revoke-title" className="space-y-3">
-      <h2 id="revoke-title" className="text-lg font-semibold">Revoke a member token</h2>
+      <h2 id="revoke-title" className="text-lg font-semibold">
+        Revoke a member token
+      </h2>
       {!gate.allowed ? (
         <GatePanel title="Token revocation is not available">{gate.reason}</GatePanel>
       ) : (
@@ -54,10 +56,24 @@ export function TokenRevokeSection({ org, info }: { org: string; info: WhoamiOrg
             Removes the token's access to {org} only. The token itself is not deleted and still works elsewhere.
           </p>
           <Field label="Access token" error={fieldError} hint="The raw token value, beginning with hf_.">
-            {(p) => <input {...p} type="password" autoComplete="off" spellCheck={false} className={inputClass} value={token} onChange={(e) => setToken(e.target.value)} />}
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                className={inputClass}
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+              />
+            )}
           </Field>
           {revoke.isError && !fieldError && <ErrorPanel error={revoke.error} title="The token was not revoked" />}
-          {done && <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">The token no longer has access to {org}.</p>}
+          {done && (
+            <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+              The token no longer has access to {org}.
+            </p>
+          )}
           <Button type="submit" variant="danger" disabled={revoke.isPending}>
             {revoke.isPending ? 'Revoking…' : 'Revoke access'}
           </Button>

@@ -21,13 +21,19 @@ function useStore(org: string) {
 export function useCreateResourceGroup(org: string) {
   const client = useHubClient();
   const store = useStore(org);
-  return useMutation({ mutationFn: (body: ResourceGroupCreate) => client.createResourceGroup(org, body), onSuccess: (g) => store.put(g) });
+  return useMutation({
+    mutationFn: (body: ResourceGroupCreate) => client.createResourceGroup(org, body),
+    onSuccess: (g) => store.put(g),
+  });
 }
 
 export function usePatchResourceGroup(org: string, id: string) {
   const client = useHubClient();
   const store = useStore(org);
-  return useMutation({ mutationFn: (body: ResourceGroupPatch) => client.patchResourceGroup(org, id, body), onSuccess: (g) => store.put(g) });
+  return useMutation({
+    mutationFn: (body: ResourceGroupPatch) => client.patchResourceGroup(org, id, body),
+    onSuccess: (g) => store.put(g),
+  });
 }
 
 export function useDeleteResourceGroup(org: string, id: string) {

@@ -14,7 +14,21 @@ export interface RepoChoice {
   revision: string;
 }
 
-export function CheckpointPanel({ initial, info, inspecting, busy, onInspect, onCancel }: { initial: RepoChoice; info: CheckpointInfo | null; inspecting: boolean; busy: boolean; onInspect(c: RepoChoice): void; onCancel(): void }) {
+export function CheckpointPanel({
+  initial,
+  info,
+  inspecting,
+  busy,
+  onInspect,
+  onCancel,
+}: {
+  initial: RepoChoice;
+  info: CheckpointInfo | null;
+  inspecting: boolean;
+  busy: boolean;
+  onInspect(c: RepoChoice): void;
+  onCancel(): void;
+}) {
   const [repoId, setRepoId] = useState(initial.repoId);
   const [subfolder, setSubfolder] = useState(initial.subfolder);
   const [revision, setRevision] = useState(initial.revision);
@@ -28,7 +42,18 @@ export function CheckpointPanel({ initial, info, inspecting, busy, onInspect, on
         }}
       >
         <Field label="Repository">
-          {(p) => <input {...p} className={inputClass} value={repoId} onChange={(e) => setRepoId(e.target.value)} list="preview-demo-repos" placeholder="owner/name" required autoComplete="off" />}
+          {(p) => (
+            <input
+              {...p}
+              className={inputClass}
+              value={repoId}
+              onChange={(e) => setRepoId(e.target.value)}
+              list="preview-demo-repos"
+              placeholder="owner/name"
+              required
+              autoComplete="off"
+            />
+          )}
         </Field>
         {/* outside the Field: a last child there would give the input the bottom margin of space-y */}
         <datalist id="preview-demo-repos">
@@ -36,8 +61,28 @@ export function CheckpointPanel({ initial, info, inspecting, busy, onInspect, on
             <option key={r} value={r} />
           ))}
         </datalist>
-        <Field label="Subfolder">{(p) => <input {...p} className={inputClass} value={subfolder} onChange={(e) => setSubfolder(e.target.value)} autoComplete="off" />}</Field>
-        <Field label="Revision">{(p) => <input {...p} className={inputClass} value={revision} onChange={(e) => setRevision(e.target.value)} autoComplete="off" />}</Field>
+        <Field label="Subfolder">
+          {(p) => (
+            <input
+              {...p}
+              className={inputClass}
+              value={subfolder}
+              onChange={(e) => setSubfolder(e.target.value)}
+              autoComplete="off"
+            />
+          )}
+        </Field>
+        <Field label="Revision">
+          {(p) => (
+            <input
+              {...p}
+              className={inputClass}
+              value={revision}
+              onChange={(e) => setRevision(e.target.value)}
+              autoComplete="off"
+            />
+          )}
+        </Field>
         <Button type="submit" variant="primary" disabled={busy}>
           Inspect
         </Button>
@@ -58,7 +103,22 @@ export function CheckpointPanel({ initial, info, inspecting, busy, onInspect, on
   );
 }
 
-const KEY_CONFIG = ['num_layers', 'num_attention_heads', 'attention_head_dim', 'in_channels', 'out_channels', 'text_embed_dim', 'time_embed_dim', 'patch_size', 'sample_frames', 'sample_height', 'sample_width', 'max_text_seq_length', 'use_rotary_positional_embeddings', 'is_train_face'] as const;
+const KEY_CONFIG = [
+  'num_layers',
+  'num_attention_heads',
+  'attention_head_dim',
+  'in_channels',
+  'out_channels',
+  'text_embed_dim',
+  'time_embed_dim',
+  'patch_size',
+  'sample_frames',
+  'sample_height',
+  'sample_width',
+  'max_text_seq_length',
+  'use_rotary_positional_embeddings',
+  'is_train_face',
+] as const;
 
 /** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
 function useStorageRoom(deps: unknown): number | null {
@@ -67,7 +127,9 @@ function useStorageRoom(deps: unknown): number | null {
     let live = true;
     void navigator.storage
       ?.estimate?.()
-      .then((e) => live && setRoom(e.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null))
+      .then(
+        (e) => live && setRoom(e.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null),
+      )
       .catch(() => undefined);
     return () => {
       live = false;
@@ -106,12 +168,17 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
           {formatBytes(info.downloadBytes)} in {info.files.length} file{info.files.length === 1 ? '' : 's'}
         </Figure>
         <Figure label="Browser cache" testId="cache-state">
-          {info.missingBytes === 0 ? 'all files cached' : info.missingBytes < info.downloadBytes ? `${formatBytes(info.missingBytes)} to download` : 'not cached'}
+          {info.missingBytes === 0
+            ? 'all files cached'
+            : info.missingBytes < info.downloadBytes
+              ? `${formatBytes(info.missingBytes)} to download`
+              : 'not cached'}
         </Figure>
       </dl>
       {room !== null && info.missingBytes > room && (
         <p className="text-sm text-amber-800 dark:text-amber-300" role="status">
-          The browser lets this site store about {formatBytes(room)} more, less than the {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
+          The browser lets this site store about {formatBytes(room)} more, less than the{' '}
+          {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
         </p>
       )}
       <table className="w-full text-left text-xs">
@@ -131,7 +198,9 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
               <td className="py-1 pr-3 font-mono">{f.name}</td>
               <td className="py-1 pr-3">{formatBytes(f.size)}</td>
               <td className="py-1 pr-3">{f.tensors}</td>
-              <td className="py-1 pr-3">{f.cached ? 'yes' : f.storedBytes > 0 ? `${formatBytes(f.storedBytes)} of it` : 'no'}</td>
+              <td className="py-1 pr-3">
+                {f.cached ? 'yes' : f.storedBytes > 0 ? `${formatBytes(f.storedBytes)} of it` : 'no'}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -146,7 +215,9 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
       </dl>
       <details className="text-xs">
         <summary className="cursor-pointer">Full config.json</summary>
-        <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800">{JSON.stringify(info.rawConfig, null, 2)}</pre>
+        <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800">
+          {JSON.stringify(info.rawConfig, null, 2)}
+        </pre>
       </details>
     </div>
   );

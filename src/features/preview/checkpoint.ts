@@ -3,16 +3,31 @@
 // download into the browser cache, with progress and cancel. Fetching and caching are the
 // model loader's (src/model/loader); this file decides what the page shows.
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
-import { BrowserCacheError, cachedVersions, openCache, storageOp, storedBytes } from '../../model/loader/browser-cache.ts';
+import {
+  BrowserCacheError,
+  cachedVersions,
+  openCache,
+  storageOp,
+  storedBytes,
+} from '../../model/loader/browser-cache.ts';
 import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
-import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile, type HubRepo } from '../../model/loader/hub-files.ts';
+import {
+  hubFetch,
+  hubFetchRequired,
+  hubFileUrl,
+  HubFileError,
+  openHubFile,
+  type HubRepo,
+} from '../../model/loader/hub-files.ts';
 import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
 import { collectWeights, type WeightSet } from '../../model/safetensors/weight-set.ts';
 import type { SafetensorsHeader } from '../../model/safetensors/read.ts';
 
 /** a checkpoint folder on the hub; serializable (it goes to the worker) */
-export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfolder' | 'revision'>> & { token: string | null };
+export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfolder' | 'revision'>> & {
+  token: string | null;
+};
 
 export interface WeightFile {
   name: string;
@@ -78,20 +93,43 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     const etag = head?.headers.get('etag');
     const hit = versions.find((v) => !etag || !v.etag || v.etag === etag);
     // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
-    const header = hit ? await storageOp(async () => readSafetensorsHeaderFrom(blobFile(await hit.blob()), name)).catch(cacheUnavailable) : null;
-    if (hit && header) return { name, header, url, size: hit.size, etag: hit.etag, ...summarizeHeader(header), cached: true, storedBytes: hit.size };
+    const header = hit
+      ? await storageOp(async () => readSafetensorsHeaderFrom(blobFile(await hit.blob()), name)).catch(cacheUnavailable)
+      : null;
+    if (hit && header)
+      return {
+        name,
+        header,
+        url,
+        size: hit.size,
+        etag: hit.etag,
+        ...summarizeHeader(header),
+        cached: true,
+        storedBytes: hit.size,
+      };
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
   const header = await readSafetensorsHeaderFrom(f, name);
-  return { name, header, url, size: f.size, etag: f.etag, ...summarizeHeader(header), cached: false, storedBytes: await storedBytes(url, f.etag, f.size) };
+  return {
+    name,
+    header,
+    url,
+    size: f.size,
+    etag: f.etag,
+    ...summarizeHeader(header),
+    cached: false,
+    storedBytes: await storedBytes(url, f.etag, f.size),
+  };
 }
 
 export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
 
 /** the files' stored bytes counted again (after a download or a run stopped part way), without asking the hub */
 export async function recountStored(files: readonly WeightFile[]): Promise<WeightFile[]> {
-  return Promise.all(files.map(async (f) => (f.cached ? f : { ...f, storedBytes: await storedBytes(f.url, f.etag, f.size) })));
+  return Promise.all(
+    files.map(async (f) => (f.cached ? f : { ...f, storedBytes: await storedBytes(f.url, f.etag, f.size) })),
+  );
 }
 
 export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {
@@ -145,7 +183,10 @@ export type DownloadResult = { cached: true } | { cached: false; reason: string 
  * private mode) the download stops and says why: the worker then streams the weights from the
  * hub, uncached. Cancel with the signal.
  */
-export async function downloadCheckpoint(info: CheckpointInfo, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<DownloadResult> {
+export async function downloadCheckpoint(
+  info: CheckpointInfo,
+  opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {},
+): Promise<DownloadResult> {
   const todo = info.files.filter((f) => !f.cached);
   const overallTotal = todo.reduce((a, f) => a + f.size, 0);
   let overallLoaded = 0;

@@ -16,34 +16,88 @@ export function requestErrors(c: ConsisIDConfig, r: RunRequest): string[] {
   return validateSpec(c, { ...r.spec, textLength: r.uploads.text ? r.uploads.text.shape[1]! : r.spec.textLength });
 }
 
-export const stepsValid = (r: RunRequest) => r.mode !== 'denoise' || (Number.isInteger(r.steps) && r.steps >= 1 && r.steps <= 50);
+export const stepsValid = (r: RunRequest) =>
+  r.mode !== 'denoise' || (Number.isInteger(r.steps) && r.steps >= 1 && r.steps <= 50);
 
-export function InputsPanel({ info, request, weights, onChange, disabled }: { info: CheckpointInfo; request: RunRequest; weights: WeightPrecision; onChange(r: RunRequest): void; disabled: boolean }) {
+export function InputsPanel({
+  info,
+  request,
+  weights,
+  onChange,
+  disabled,
+}: {
+  info: CheckpointInfo;
+  request: RunRequest;
+  weights: WeightPrecision;
+  onChange(r: RunRequest): void;
+  disabled: boolean;
+}) {
   const errors = requestErrors(info.config, request);
   // a float32 run is the comparison itself: the worker would skip it, so the box says so
   const comparable = weights !== 'float32';
-  const set = <K extends keyof RunRequest>(k: K) => (v: RunRequest[K]) => onChange({ ...request, [k]: v });
+  const set =
+    <K extends keyof RunRequest>(k: K) =>
+    (v: RunRequest[K]) =>
+      onChange({ ...request, [k]: v });
   return (
     <Section title="Inputs">
       <SpecFields config={info.config} request={request} onChange={onChange} disabled={disabled} />
       <div className="mt-4 grid gap-3 sm:grid-cols-3">
         <Field label="Run mode">
           {(p) => (
-            <select {...p} className={inputClass} value={request.mode} disabled={disabled} onChange={(e) => set('mode')(e.target.value as RunRequest['mode'])}>
+            <select
+              {...p}
+              className={inputClass}
+              value={request.mode}
+              disabled={disabled}
+              onChange={(e) => set('mode')(e.target.value as RunRequest['mode'])}
+            >
               <option value="forward">One forward pass</option>
               <option value="denoise">Denoising loop (DDIM)</option>
             </select>
           )}
         </Field>
         {request.mode === 'forward' && (
-          <Field label="Compare with float32" hint={comparable ? 'Runs the forward pass again with float32 weights and reports the largest difference.' : 'For float16, int8 and int4 weights: these are float32.'}>
-            {(p) => <input {...p} type="checkbox" className="h-4 w-4" checked={comparable && request.compare} disabled={disabled || !comparable} onChange={(e) => set('compare')(e.target.checked)} />}
+          <Field
+            label="Compare with float32"
+            hint={
+              comparable
+                ? 'Runs the forward pass again with float32 weights and reports the largest difference.'
+                : 'For float16, int8 and int4 weights: these are float32.'
+            }
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="checkbox"
+                className="h-4 w-4"
+                checked={comparable && request.compare}
+                disabled={disabled || !comparable}
+                onChange={(e) => set('compare')(e.target.checked)}
+              />
+            )}
           </Field>
         )}
         {request.mode === 'denoise' && (
           <>
-            <NumberField label="Steps" value={request.steps} min={1} max={50} onChange={set('steps')} disabled={disabled} />
-            <NumberField label="Guidance scale" value={request.guidance} min={1} max={20} step={0.5} onChange={set('guidance')} hint="1 turns classifier-free guidance off; above 1 runs an unconditional pass too." disabled={disabled} />
+            <NumberField
+              label="Steps"
+              value={request.steps}
+              min={1}
+              max={50}
+              onChange={set('steps')}
+              disabled={disabled}
+            />
+            <NumberField
+              label="Guidance scale"
+              value={request.guidance}
+              min={1}
+              max={20}
+              step={0.5}
+              onChange={set('guidance')}
+              hint="1 turns classifier-free guidance off; above 1 runs an unconditional pass too."
+              disabled={disabled}
+            />
           </>
         )}
       </div>
@@ -58,7 +112,17 @@ export function InputsPanel({ info, request, weights, onChange, disabled }: { in
   );
 }
 
-function SpecFields({ config: c, request, onChange, disabled }: { config: ConsisIDConfig; request: RunRequest; onChange(r: RunRequest): void; disabled: boolean }) {
+function SpecFields({
+  config: c,
+  request,
+  onChange,
+  disabled,
+}: {
+  config: ConsisIDConfig;
+  request: RunRequest;
+  onChange(r: RunRequest): void;
+  disabled: boolean;
+}) {
   const [uploadError, setUploadError] = useState<string | null>(null);
   const { spec, uploads } = request;
   const l = inputLimits(c);
@@ -78,23 +142,76 @@ function SpecFields({ config: c, request, onChange, disabled }: { config: Consis
   return (
     <div className="space-y-4">
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <NumberField label="Latent frames" value={spec.frames} {...l.frames} onChange={set('frames')} disabled={disabled || l.fixedSize} />
-        <NumberField label="Latent height" value={spec.height} {...l.height} onChange={set('height')} disabled={disabled || l.fixedSize} />
-        <NumberField label="Latent width" value={spec.width} {...l.width} onChange={set('width')} disabled={disabled || l.fixedSize} />
-        <NumberField label="Text length" value={uploads.text ? uploads.text.shape[1]! : spec.textLength} {...l.textLength} onChange={set('textLength')} disabled={disabled || Boolean(uploads.text)} />
-        <NumberField label="Seed" value={spec.seed} min={0} max={4294967295} onChange={set('seed')} disabled={disabled} />
-        <NumberField label="Timestep" value={spec.timestep} {...l.timestep} onChange={set('timestep')} disabled={disabled} hint="Forward pass only" />
+        <NumberField
+          label="Latent frames"
+          value={spec.frames}
+          {...l.frames}
+          onChange={set('frames')}
+          disabled={disabled || l.fixedSize}
+        />
+        <NumberField
+          label="Latent height"
+          value={spec.height}
+          {...l.height}
+          onChange={set('height')}
+          disabled={disabled || l.fixedSize}
+        />
+        <NumberField
+          label="Latent width"
+          value={spec.width}
+          {...l.width}
+          onChange={set('width')}
+          disabled={disabled || l.fixedSize}
+        />
+        <NumberField
+          label="Text length"
+          value={uploads.text ? uploads.text.shape[1]! : spec.textLength}
+          {...l.textLength}
+          onChange={set('textLength')}
+          disabled={disabled || Boolean(uploads.text)}
+        />
+        <NumberField
+          label="Seed"
+          value={spec.seed}
+          min={0}
+          max={4294967295}
+          onChange={set('seed')}
+          disabled={disabled}
+        />
+        <NumberField
+          label="Timestep"
+          value={spec.timestep}
+          {...l.timestep}
+          onChange={set('timestep')}
+          disabled={disabled}
+          hint="Forward pass only"
+        />
       </div>
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        Limits from the config: up to {l.frames.max} latent frames of {l.height.max} × {l.width.max} (multiples of patch_size {c.patch_size}), up to {l.textLength.max} text tokens
+        Limits from the config: up to {l.frames.max} latent frames of {l.height.max} × {l.width.max} (multiples of
+        patch_size {c.patch_size}), up to {l.textLength.max} text tokens
         {l.fixedSize ? '; learned positional embeddings fix the latent size' : ''}
         {c.use_rotary_positional_embeddings ? '; rotary tables are computed for the chosen size' : ''}.
       </p>
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Text embeddings" hint={uploads.text ? `Uploaded: (${uploads.text.shape.join(', ')})` : `Random from the seed, or upload a .safetensors with encoder_hidden_states (1, L, ${c.text_embed_dim}).`}>
+        <Field
+          label="Text embeddings"
+          hint={
+            uploads.text
+              ? `Uploaded: (${uploads.text.shape.join(', ')})`
+              : `Random from the seed, or upload a .safetensors with encoder_hidden_states (1, L, ${c.text_embed_dim}).`
+          }
+        >
           {(p) => (
             <div className="flex items-center gap-2">
-              <input {...p} type="file" accept=".safetensors" className="text-sm" disabled={disabled} onChange={(e) => void readUpload(e.target.files?.[0], 'text')} />
+              <input
+                {...p}
+                type="file"
+                accept=".safetensors"
+                className="text-sm"
+                disabled={disabled}
+                onChange={(e) => void readUpload(e.target.files?.[0], 'text')}
+              />
               {uploads.text && (
                 <Button variant="ghost" onClick={() => setUploads({ ...uploads, text: undefined })}>
                   Use random
@@ -104,12 +221,29 @@ function SpecFields({ config: c, request, onChange, disabled }: { config: Consis
           )}
         </Field>
         {c.is_train_face && (
-          <Field label="Identity inputs" hint={uploads.idCond ? `Uploaded: id_cond (${uploads.idCond.shape.join(', ')}), ${uploads.idVitHidden?.length} id_vit_hidden` : `Random from the seed, or upload a .safetensors with id_cond (1, ${c.LFE_id_dim}) and id_vit_hidden.0..${c.LFE_num_scale - 1} (1, T, ${c.LFE_vit_dim}).`}>
+          <Field
+            label="Identity inputs"
+            hint={
+              uploads.idCond
+                ? `Uploaded: id_cond (${uploads.idCond.shape.join(', ')}), ${uploads.idVitHidden?.length} id_vit_hidden`
+                : `Random from the seed, or upload a .safetensors with id_cond (1, ${c.LFE_id_dim}) and id_vit_hidden.0..${c.LFE_num_scale - 1} (1, T, ${c.LFE_vit_dim}).`
+            }
+          >
             {(p) => (
               <div className="flex items-center gap-2">
-                <input {...p} type="file" accept=".safetensors" className="text-sm" disabled={disabled} onChange={(e) => void readUpload(e.target.files?.[0], 'identity')} />
+                <input
+                  {...p}
+                  type="file"
+                  accept=".safetensors"
+                  className="text-sm"
+                  disabled={disabled}
+                  onChange={(e) => void readUpload(e.target.files?.[0], 'identity')}
+                />
                 {uploads.idCond && (
-                  <Button variant="ghost" onClick={() => setUploads({ ...uploads, idCond: undefined, idVitHidden: undefined })}>
+                  <Button
+                    variant="ghost"
+                    onClick={() => setUploads({ ...uploads, idCond: undefined, idVitHidden: undefined })}
+                  >
                     Use random
                   </Button>
                 )}
@@ -120,7 +254,14 @@ function SpecFields({ config: c, request, onChange, disabled }: { config: Consis
       </div>
       {c.is_train_face && !uploads.idCond && (
         <div className="max-w-xs">
-          <NumberField label="ViT tokens per identity scale" value={spec.vitTokens ?? 577} min={1} max={1024} onChange={set('vitTokens')} disabled={disabled} />
+          <NumberField
+            label="ViT tokens per identity scale"
+            value={spec.vitTokens ?? 577}
+            min={1}
+            max={1024}
+            onChange={set('vitTokens')}
+            disabled={disabled}
+          />
         </div>
       )}
       {uploadError && (

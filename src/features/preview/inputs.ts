@@ -81,7 +81,8 @@ export interface InputLimits {
 }
 
 /** The latent frames a config is built for: sample_frames = (K - 1) * temporal_compression_ratio + 1. */
-export const configLatentFrames = (c: ConsisIDConfig): number => Math.floor((c.sample_frames - 1) / c.temporal_compression_ratio) + 1;
+export const configLatentFrames = (c: ConsisIDConfig): number =>
+  Math.floor((c.sample_frames - 1) / c.temporal_compression_ratio) + 1;
 
 export function inputLimits(c: ConsisIDConfig): InputLimits {
   const p = c.patch_size;
@@ -120,7 +121,8 @@ export function validateSpec(c: ConsisIDConfig, s: InputSpec): string[] {
   const l = inputLimits(c);
   const errs: string[] = [];
   const check = (name: string, r: Range, v: number) => {
-    if (!Number.isInteger(v) || v < r.min || v > r.max) errs.push(`${name} must be an integer from ${r.min} to ${r.max}`);
+    if (!Number.isInteger(v) || v < r.min || v > r.max)
+      errs.push(`${name} must be an integer from ${r.min} to ${r.max}`);
     else if (v % r.step !== 0) errs.push(`${name} must be a multiple of ${r.step}`);
   };
   check('frames', l.frames, s.frames);
@@ -128,10 +130,13 @@ export function validateSpec(c: ConsisIDConfig, s: InputSpec): string[] {
   check('width', l.width, s.width);
   check('text length', l.textLength, s.textLength);
   if (!Number.isFinite(s.timestep) || s.timestep < 0 || s.timestep > 999) errs.push('timestep must be from 0 to 999');
-  if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > 0xffffffff) errs.push('seed must be an integer from 0 to 4294967295');
-  if (c.is_train_face && !s.identity) errs.push('this checkpoint has the identity module: identity inputs are required');
+  if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > 0xffffffff)
+    errs.push('seed must be an integer from 0 to 4294967295');
+  if (c.is_train_face && !s.identity)
+    errs.push('this checkpoint has the identity module: identity inputs are required');
   if (!c.is_train_face && s.identity) errs.push('this checkpoint has no identity module: turn identity inputs off');
-  if (s.identity && (!Number.isInteger(s.vitTokens ?? DEFAULT_VIT_TOKENS) || (s.vitTokens ?? DEFAULT_VIT_TOKENS) < 1)) errs.push('ViT tokens must be a positive integer');
+  if (s.identity && (!Number.isInteger(s.vitTokens ?? DEFAULT_VIT_TOKENS) || (s.vitTokens ?? DEFAULT_VIT_TOKENS) < 1))
+    errs.push('ViT tokens must be a positive integer');
   return errs;
 }
 
@@ -149,7 +154,9 @@ export function generateInputs(c: ConsisIDConfig, s: InputSpec): PreviewInputs {
   if (s.identity) {
     const t = s.vitTokens ?? DEFAULT_VIT_TOKENS;
     out.id_cond = randomTensor(s.seed, 'id_cond', [1, c.LFE_id_dim]);
-    out.id_vit_hidden = Array.from({ length: c.LFE_num_scale }, (_, i) => randomTensor(s.seed, `id_vit_hidden.${i}`, [1, t, c.LFE_vit_dim]));
+    out.id_vit_hidden = Array.from({ length: c.LFE_num_scale }, (_, i) =>
+      randomTensor(s.seed, `id_vit_hidden.${i}`, [1, t, c.LFE_vit_dim]),
+    );
   }
   return out;
 }
@@ -173,7 +180,13 @@ export function summarize(shape: readonly number[], data: ArrayLike<number>): Ou
     sumAbs += Math.abs(v);
     if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
   }
-  return { shape: [...shape], sum, sumAbs, maxAbs, first: Array.from({ length: Math.min(8, data.length) }, (_, i) => data[i]!) };
+  return {
+    shape: [...shape],
+    sum,
+    sumAbs,
+    maxAbs,
+    first: Array.from({ length: Math.min(8, data.length) }, (_, i) => data[i]!),
+  };
 }
 
 /** max|a - b| / max|b|: the fixtures' pass rule. */
@@ -197,9 +210,18 @@ export const VAE_SCALE_FACTOR_SPATIAL = 8;
  */
 export function forwardArgs(c: ConsisIDConfig, inputs: PreviewInputs): ForwardArgs {
   const [, frames = 1, , height = 1, width = 1] = inputs.hidden_states.shape;
-  const args: ForwardArgs = { hidden_states: inputs.hidden_states, encoder_hidden_states: inputs.encoder_hidden_states, timestep: inputs.timestep };
+  const args: ForwardArgs = {
+    hidden_states: inputs.hidden_states,
+    encoder_hidden_states: inputs.encoder_hidden_states,
+    timestep: inputs.timestep,
+  };
   if (c.use_rotary_positional_embeddings) {
-    args.image_rotary_emb = prepareRotaryEmbeddings(c, { height: height * VAE_SCALE_FACTOR_SPATIAL, width: width * VAE_SCALE_FACTOR_SPATIAL, numFrames: frames, vaeScaleFactorSpatial: VAE_SCALE_FACTOR_SPATIAL });
+    args.image_rotary_emb = prepareRotaryEmbeddings(c, {
+      height: height * VAE_SCALE_FACTOR_SPATIAL,
+      width: width * VAE_SCALE_FACTOR_SPATIAL,
+      numFrames: frames,
+      vaeScaleFactorSpatial: VAE_SCALE_FACTOR_SPATIAL,
+    });
   }
   if (inputs.id_cond && inputs.id_vit_hidden) {
     args.id_cond = inputs.id_cond;

@@ -8,7 +8,8 @@ export function rgbProjection(channels: number): Float32Array {
   const m = new Float32Array(3 * channels);
   const norm = 1 / Math.sqrt(channels / 2);
   for (let k = 0; k < 3; k++) {
-    for (let c = 0; c < channels; c++) m[k * channels + c] = Math.cos((2 * Math.PI * c) / channels + (2 * Math.PI * k) / 3) * norm;
+    for (let c = 0; c < channels; c++)
+      m[k * channels + c] = Math.cos((2 * Math.PI * c) / channels + (2 * Math.PI * k) / 3) * norm;
   }
   return m;
 }
@@ -17,7 +18,12 @@ export function rgbProjection(channels: number): Float32Array {
  * RGBA pixels of frame f of a (1, F, C, H, W) tensor. Values are mapped with a fixed scale:
  * rgb = 0.5 + projection / (2 * range), clamped, so frames compare across steps.
  */
-export function frameToRgba(data: Float32Array, shape: readonly number[], frame: number, range = 2): Uint8ClampedArray<ArrayBuffer> {
+export function frameToRgba(
+  data: Float32Array,
+  shape: readonly number[],
+  frame: number,
+  range = 2,
+): Uint8ClampedArray<ArrayBuffer> {
   const [, , c = 1, h = 1, w = 1] = shape;
   const proj = rgbProjection(c);
   const px = h * w;

@@ -11,7 +11,19 @@ import { outputSafetensors } from './uploads.ts';
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-function FrameCanvas({ data, shape, frame, label, size = 256 }: { data: Float32Array; shape: number[]; frame: number; label: string; size?: number }) {
+function FrameCanvas({
+  data,
+  shape,
+  frame,
+  label,
+  size = 256,
+}: {
+  data: Float32Array;
+  shape: number[];
+  frame: number;
+  label: string;
+  size?: number;
+}) {
   const ref = useRef<HTMLCanvasElement>(null);
   const h = shape[3] ?? 1;
   const w = shape[4] ?? 1;
@@ -21,12 +33,34 @@ function FrameCanvas({ data, shape, frame, label, size = 256 }: { data: Float32A
     ctx.putImageData(new ImageData(frameToRgba(data, shape, frame) as Uint8ClampedArray<ArrayBuffer>, w, h), 0, 0);
   }, [data, shape, frame, h, w]);
   const scale = Math.max(1, Math.floor(size / Math.max(h, w)));
-  return <canvas ref={ref} width={w} height={h} role="img" aria-label={label} style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }} className="rounded border border-slate-300 dark:border-slate-600" />;
+  return (
+    <canvas
+      ref={ref}
+      width={w}
+      height={h}
+      role="img"
+      aria-label={label}
+      style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }}
+      className="rounded border border-slate-300 dark:border-slate-600"
+    />
+  );
 }
 
-export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; result: RunResult | null; meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null } }) {
+export function OutputPanel({
+  steps,
+  result,
+  meta,
+}: {
+  steps: StepFrame[];
+  result: RunResult | null;
+  meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null };
+}) {
   const views = useMemo(() => {
-    const v = steps.map((s) => ({ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, data: s.latents, shape: s.shape }));
+    const v = steps.map((s) => ({
+      label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`,
+      data: s.latents,
+      shape: s.shape,
+    }));
     if (result && !steps.length) v.push({ label: 'forward output', data: result.sample, shape: result.shape });
     return v;
   }, [steps, result]);
@@ -42,7 +76,20 @@ export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; resul
     return () => clearInterval(t);
   }, [playing, frames]);
   const stats = useMemo(() => (current ? channelStats(current.data, current.shape) : []), [current]);
-  const summary = useMemo(() => (result ? { provider: result.provider, weights: result.weights, mode: meta.mode, ...summarize(result.shape, result.sample), timings: result.timings, ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}) } : null), [result, meta.mode]);
+  const summary = useMemo(
+    () =>
+      result
+        ? {
+            provider: result.provider,
+            weights: result.weights,
+            mode: meta.mode,
+            ...summarize(result.shape, result.sample),
+            timings: result.timings,
+            ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}),
+          }
+        : null,
+    [result, meta.mode],
+  );
 
   const download = () => {
     if (!result) return;
@@ -64,34 +111,53 @@ export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; resul
 
   if (!current) return null;
   return (
-    <section className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-labelledby="preview-output-heading">
+    <section
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+      aria-labelledby="preview-output-heading"
+    >
       <h2 id="preview-output-heading" className="text-base font-semibold">
         Output
       </h2>
       {result && (
         <p className="text-sm">
-          Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>, weights {result.weights}
+          Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>, weights{' '}
+          {result.weights}
         </p>
       )}
       {result?.compared &&
         ('error' in result.compared ? (
           <p className="text-sm">
-            Max relative error against float32 (max |out − float32| / max |float32|): <strong data-testid="precision-error">{result.compared.error.toExponential(2)}</strong>
+            Max relative error against float32 (max |out − float32| / max |float32|):{' '}
+            <strong data-testid="precision-error">{result.compared.error.toExponential(2)}</strong>
             {` (the float32 forward took ${ms(result.compared.forwardMs)})`}
           </p>
         ) : (
           <p className="text-sm" role="status">
-            The float32 forward to compare with failed ({result.compared.failed}); the output below is the {result.weights} run's.
+            The float32 forward to compare with failed ({result.compared.failed}); the output below is the{' '}
+            {result.weights} run's.
           </p>
         ))}
       <div className="flex flex-wrap items-start gap-6">
         <div className="space-y-2">
-          <FrameCanvas data={current.data} shape={current.shape} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
+          <FrameCanvas
+            data={current.data}
+            shape={current.shape}
+            frame={f}
+            label={`Latent frame ${f + 1} of ${frames}, ${current.label}`}
+          />
           <div className="flex items-center gap-2">
             <label htmlFor="preview-frame" className="text-sm">
               Frame {f + 1} / {frames}
             </label>
-            <input id="preview-frame" type="range" min={0} max={frames - 1} value={f} onChange={(e) => setFrame(Number(e.target.value))} disabled={frames < 2} />
+            <input
+              id="preview-frame"
+              type="range"
+              min={0}
+              max={frames - 1}
+              value={f}
+              onChange={(e) => setFrame(Number(e.target.value))}
+              disabled={frames < 2}
+            />
             <Button variant="ghost" onClick={() => setPlaying((p) => !p)} disabled={frames < 2} aria-pressed={playing}>
               {playing ? 'Pause' : 'Play'}
             </Button>
@@ -101,7 +167,16 @@ export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; resul
               <label htmlFor="preview-step" className="text-sm">
                 {current.label}
               </label>
-              <input id="preview-step" type="range" min={0} max={views.length - 1} value={stepSel ?? views.length - 1} onChange={(e) => setStepSel(Number(e.target.value) === views.length - 1 ? null : Number(e.target.value))} />
+              <input
+                id="preview-step"
+                type="range"
+                min={0}
+                max={views.length - 1}
+                value={stepSel ?? views.length - 1}
+                onChange={(e) =>
+                  setStepSel(Number(e.target.value) === views.length - 1 ? null : Number(e.target.value))
+                }
+              />
             </div>
           )}
           {steps.length > 0 && (
@@ -109,7 +184,13 @@ export function OutputPanel({ steps, result, meta }: { steps: StepFrame[]; resul
               {steps.map((s) => (
                 <li key={s.index} className="text-xs">
                   <span className="sr-only">{`step ${s.index + 1}, ${ms(s.forwardMs)}`}</span>
-                  <FrameCanvas data={s.latents} shape={s.shape} frame={Math.min(f, (s.shape[1] ?? 1) - 1)} label={`step ${s.index + 1} thumbnail`} size={64} />
+                  <FrameCanvas
+                    data={s.latents}
+                    shape={s.shape}
+                    frame={Math.min(f, (s.shape[1] ?? 1) - 1)}
+                    label={`step ${s.index + 1} thumbnail`}
+                    size={64}
+                  />
                 </li>
               ))}
             </ol>
@@ -169,7 +250,11 @@ function TimingTable({ timings: t }: { timings: Timings }) {
   if (f.length === 1) rows.push(['forward', ms(f[0]!)]);
   else if (f.length > 1) {
     const rest = [...f.slice(1)].sort((a, b) => a - b);
-    rows.push(['forward, first', ms(f[0]!)], [`forward, median of the other ${rest.length}`, ms(rest[Math.floor(rest.length / 2)]!)], [`forward, all ${f.length}`, ms(sumMs(f))]);
+    rows.push(
+      ['forward, first', ms(f[0]!)],
+      [`forward, median of the other ${rest.length}`, ms(rest[Math.floor(rest.length / 2)]!)],
+      [`forward, all ${f.length}`, ms(sumMs(f))],
+    );
   }
   return (
     <div className="space-y-1">

@@ -12,7 +12,20 @@ export type PrecisionSizes = Record<WeightPrecision, number>;
 
 export function precisionSizes(config: ConsisIDConfig, weights: WeightSet, device: Device): PrecisionSizes {
   const spec = defaultSpec(config);
-  const face = config.is_train_face ? { idBatch: 1, vitLengths: Array.from({ length: config.LFE_num_scale }, () => DEFAULT_VIT_TOKENS) } : null;
-  const shape = { batch: 1, frames: spec.frames, height: spec.height, width: spec.width, textLength: spec.textLength, timestepCond: false, rotary: config.use_rotary_positional_embeddings, face };
-  return Object.fromEntries(planPrecisions(config, shape, device, weights).map((p) => [p.weights, p.weightBytes])) as PrecisionSizes;
+  const face = config.is_train_face
+    ? { idBatch: 1, vitLengths: Array.from({ length: config.LFE_num_scale }, () => DEFAULT_VIT_TOKENS) }
+    : null;
+  const shape = {
+    batch: 1,
+    frames: spec.frames,
+    height: spec.height,
+    width: spec.width,
+    textLength: spec.textLength,
+    timestepCond: false,
+    rotary: config.use_rotary_positional_embeddings,
+    face,
+  };
+  return Object.fromEntries(
+    planPrecisions(config, shape, device, weights).map((p) => [p.weights, p.weightBytes]),
+  ) as PrecisionSizes;
 }

@@ -53,12 +53,30 @@ export type PreviewAction =
   | { type: 'cacheCleared'; files: number }
   | { type: 'clearFailed'; notice: string };
 
-export const initialPreviewState: PreviewState = { phase: { kind: 'idle' }, info: null, loadedDevice: null, ran: null, steps: [], result: null, notice: null };
+export const initialPreviewState: PreviewState = {
+  phase: { kind: 'idle' },
+  info: null,
+  loadedDevice: null,
+  ran: null,
+  steps: [],
+  result: null,
+  notice: null,
+};
 
-export const isBusy = (p: Phase): boolean => p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running' || p.kind === 'clearing';
+export const isBusy = (p: Phase): boolean =>
+  p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running' || p.kind === 'clearing';
 
-const withFiles = (info: CheckpointInfo, files: WeightFile[]): CheckpointInfo => ({ ...info, files, missingBytes: missingBytes(files) });
-const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null => info && withFiles(info, info.files.map((f) => ({ ...f, cached, storedBytes: cached ? f.size : 0 })));
+const withFiles = (info: CheckpointInfo, files: WeightFile[]): CheckpointInfo => ({
+  ...info,
+  files,
+  missingBytes: missingBytes(files),
+});
+const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null =>
+  info &&
+  withFiles(
+    info,
+    info.files.map((f) => ({ ...f, cached, storedBytes: cached ? f.size : 0 })),
+  );
 
 export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState {
   switch (a.type) {
@@ -76,14 +94,22 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'recounted': {
       // a count for other files (a new inspection since) or one that changes nothing keeps the state
       const info = s.info;
-      if (!info || a.files.length !== info.files.length || a.files.some((f, i) => f.url !== info.files[i]!.url || f.etag !== info.files[i]!.etag)) return s;
-      if (a.files.every((f, i) => f.storedBytes === info.files[i]!.storedBytes && f.cached === info.files[i]!.cached)) return s;
+      if (
+        !info ||
+        a.files.length !== info.files.length ||
+        a.files.some((f, i) => f.url !== info.files[i]!.url || f.etag !== info.files[i]!.etag)
+      )
+        return s;
+      if (a.files.every((f, i) => f.storedBytes === info.files[i]!.storedBytes && f.cached === info.files[i]!.cached))
+        return s;
       return { ...s, info: withFiles(info, a.files) };
     }
     case 'load':
       return { ...s, phase: { kind: 'loading', step: 'model' }, loadedDevice: null };
     case 'loadProgress':
-      return s.phase.kind === 'loading' ? { ...s, phase: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } } : s;
+      return s.phase.kind === 'loading'
+        ? { ...s, phase: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } }
+        : s;
     case 'loaded':
       return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device };
     case 'run':
@@ -107,6 +133,12 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'clearFailed':
       return { ...s, phase: { kind: 'idle' }, notice: a.notice };
     case 'cacheCleared':
-      return { ...s, phase: { kind: 'idle' }, loadedDevice: null, info: allCached(s.info, false), notice: `Removed ${a.files} cached file${a.files === 1 ? '' : 's'} from the browser cache.` };
+      return {
+        ...s,
+        phase: { kind: 'idle' },
+        loadedDevice: null,
+        info: allCached(s.info, false),
+        notice: `Removed ${a.files} cached file${a.files === 1 ? '' : 's'} from the browser cache.`,
+      };
   }
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../model/config.ts';
 import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
-import { defaultSpec, forwardArgs, gaussian, generateInputs, inputLimits, relativeError, validateSpec } from './inputs.ts';
+import {
+  defaultSpec,
+  forwardArgs,
+  gaussian,
+  generateInputs,
+  inputLimits,
+  relativeError,
+  validateSpec,
+} from './inputs.ts';
 import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
 import { channelStats, frameToRgba, rgbProjection } from './latent-view.ts';
 import { summarizeHeader } from './checkpoint.ts';
@@ -114,10 +122,22 @@ describe('latent view', () => {
 
 describe('checkpoint headers', () => {
   it('summarizes safetensors headers and rejects bad entries', () => {
-    const header = (json: string, file: string) => parseSafetensorsHeader(new TextEncoder().encode(json), 2 ** 40, file);
-    const s = summarizeHeader(header(JSON.stringify({ __metadata__: { a: 'b' }, w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] }, b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] } }), 'x'));
+    const header = (json: string, file: string) =>
+      parseSafetensorsHeader(new TextEncoder().encode(json), 2 ** 40, file);
+    const s = summarizeHeader(
+      header(
+        JSON.stringify({
+          __metadata__: { a: 'b' },
+          w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] },
+          b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] },
+        }),
+        'x',
+      ),
+    );
     expect(s).toEqual({ tensors: 2, params: 9, dtypes: { F16: 6, F32: 3 } });
-    expect(() => summarizeHeader(header('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(/x.safetensors: tensor "w"/);
+    expect(() => summarizeHeader(header('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(
+      /x.safetensors: tensor "w"/,
+    );
   });
 });
 
@@ -128,8 +148,16 @@ describe('uploads', () => {
     const { randomTensor } = await import('./inputs.ts');
     const t = randomTensor(1, 't', [4, 32]);
     expect(parseTextUpload(writeSafetensors({ whatever: t }), 'a.safetensors', tiny).shape).toEqual([1, 4, 32]);
-    expect(() => parseTextUpload(writeSafetensors({ a: t, b: t }), 'a.safetensors', tiny)).toThrow(/no tensor named encoder_hidden_states/);
-    expect(() => parseTextUpload(writeSafetensors({ encoder_hidden_states: randomTensor(1, 't', [1, 17, 32]) }), 'a.safetensors', tiny)).toThrow(/text length 17 is outside 1..16/);
+    expect(() => parseTextUpload(writeSafetensors({ a: t, b: t }), 'a.safetensors', tiny)).toThrow(
+      /no tensor named encoder_hidden_states/,
+    );
+    expect(() =>
+      parseTextUpload(
+        writeSafetensors({ encoder_hidden_states: randomTensor(1, 't', [1, 17, 32]) }),
+        'a.safetensors',
+        tiny,
+      ),
+    ).toThrow(/text length 17 is outside 1..16/);
     const id = {
       id_cond: randomTensor(1, 'c', [1, 64]),
       'id_vit_hidden.0': randomTensor(1, 'v0', [1, 3, 64]),
@@ -141,6 +169,8 @@ describe('uploads', () => {
       [1, 3, 64],
       [1, 3, 64],
     ]);
-    expect(() => parseIdentityUpload(writeSafetensors({ id_cond: id.id_cond }), 'id.safetensors', face)).toThrow(/id_vit_hidden.0 \(the config has LFE_num_scale = 2\)/);
+    expect(() => parseIdentityUpload(writeSafetensors({ id_cond: id.id_cond }), 'id.safetensors', face)).toThrow(
+      /id_vit_hidden.0 \(the config has LFE_num_scale = 2\)/,
+    );
   });
 });

@@ -16,11 +16,20 @@ import { asError, serveRpc, type RpcContext } from './worker-rpc.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-let loaded: { model: ConsisIDTransformer3DModel; loadMs: number; source: Awaited<ReturnType<typeof weightSource>>; req: LoadRequest } | null = null;
+let loaded: {
+  model: ConsisIDTransformer3DModel;
+  loadMs: number;
+  source: Awaited<ReturnType<typeof weightSource>>;
+  req: LoadRequest;
+} | null = null;
 
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
 async function weightSource({ ref, files }: LoadRequest, ctx: RpcContext<LoadEvent>) {
-  const uncached = (why: string) => ctx.emit({ type: 'notice', text: `The browser cache could not keep the weights (${why}): they stream from the hub uncached.` });
+  const uncached = (why: string) =>
+    ctx.emit({
+      type: 'notice',
+      text: `The browser cache could not keep the weights (${why}): they stream from the hub uncached.`,
+    });
   const cache = await openCache().catch((e: Error) => (uncached(e.message), null));
   const total = files.reduce((s, f) => s + f.size, 0);
   let loaded = 0;
@@ -39,9 +48,17 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
   return { device: model.device as Device, loadMs: loaded.loadMs };
 }
 
-async function openModel({ ref, device, threads, fallback }: LoadRequest, source: FileSource, weights: WeightPrecision) {
+async function openModel(
+  { ref, device, threads, fallback }: LoadRequest,
+  source: FileSource,
+  weights: WeightPrecision,
+) {
   const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
-  const environment: ModelEnvironment = { backend: async () => bundledWebBackend(), localSource: async () => null, defaultDevice: 'wasm' };
+  const environment: ModelEnvironment = {
+    backend: async () => bundledWebBackend(),
+    localSource: async () => null,
+    defaultDevice: 'wasm',
+  };
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
     device,
@@ -56,12 +73,24 @@ async function openModel({ ref, device, threads, fallback }: LoadRequest, source
 }
 
 /** the same forward in float32 on the same device, and the chosen precision's error against it */
-async function compareWithFloat32(l: NonNullable<typeof loaded>, args: ForwardArgs, sample: Float32Array, ctx: RpcContext<RunEvent>) {
+async function compareWithFloat32(
+  l: NonNullable<typeof loaded>,
+  args: ForwardArgs,
+  sample: Float32Array,
+  ctx: RpcContext<RunEvent>,
+) {
   ctx.emit({ type: 'stage', stage: 'the float32 forward pass to compare with' });
-  const reference = await openModel({ ...l.req, device: l.model.device as Device, fallback: false }, l.source, 'float32');
+  const reference = await openModel(
+    { ...l.req, device: l.model.device as Device, fallback: false },
+    l.source,
+    'float32',
+  );
   try {
     let forwardMs = 0;
-    const { sample: ref } = await reference.forward({ ...args, return_dict: true }, { onStage: (e) => void (e.state === 'end' && e.stage === 'forward' && (forwardMs = e.ms)) });
+    const { sample: ref } = await reference.forward(
+      { ...args, return_dict: true },
+      { onStage: (e) => void (e.state === 'end' && e.stage === 'forward' && (forwardMs = e.ms)) },
+    );
     return { error: relativeError(sample, ref.data as Float32Array), forwardMs };
   } finally {
     await reference.release();
@@ -99,9 +128,19 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
   });
   // a float32 model that does not fit (GPU memory) fails the comparison, not the run
-  const compared = req.compare && out.args && l.model.weightPrecision !== 'float32' ? await compareWithFloat32(l, out.args, out.sample, ctx).catch((e: unknown) => ({ failed: asError(e).message })) : undefined;
+  const compared =
+    req.compare && out.args && l.model.weightPrecision !== 'float32'
+      ? await compareWithFloat32(l, out.args, out.sample, ctx).catch((e: unknown) => ({ failed: asError(e).message }))
+      : undefined;
   ctx.transfer(out.sample.buffer);
-  return { shape: out.shape, sample: out.sample, timings, provider: l.model.device as Device, weights: l.model.weightPrecision, ...(compared ? { compared } : {}) };
+  return {
+    shape: out.shape,
+    sample: out.sample,
+    timings,
+    provider: l.model.device as Device,
+    weights: l.model.weightPrecision,
+    ...(compared ? { compared } : {}),
+  };
 }
 
 /**

@@ -68,7 +68,8 @@ export interface RunResult {
 
 /** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */
 export type LoadEvent = { type: 'notice'; text: string } | { type: 'download'; loaded: number; total: number };
-export type RunEvent = { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
+export type RunEvent =
+  { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
 
 export type PreviewApi = {
   load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };

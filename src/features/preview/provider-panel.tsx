@@ -21,13 +21,30 @@ export interface ProviderPanelProps {
 }
 
 function precisionHint(device: Device | null, probe: ProviderProbe | null, weights: WeightPrecision): string {
-  const made = weights === 'float32' ? 'As the checkpoint holds them (float16 and bfloat16 files run in float32).' : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way.`;
+  const made =
+    weights === 'float32'
+      ? 'As the checkpoint holds them (float16 and bfloat16 files run in float32).'
+      : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way.`;
   if (device !== 'webgpu' || !probe) return made;
-  return probe.shaderF16 ? `${made} This adapter has shader-f16: WebGPU runs float16 by default.` : `${made} This adapter has no shader-f16: WebGPU runs float32 (float16 would run on WASM).`;
+  return probe.shaderF16
+    ? `${made} This adapter has shader-f16: WebGPU runs float16 by default.`
+    : `${made} This adapter has no shader-f16: WebGPU runs float32 (float16 would run on WASM).`;
 }
 
-export function ProviderPanel({ probe, choice, onChoice, device, weights, onWeights, sizes, disabled }: ProviderPanelProps) {
-  const hint = choice === 'auto' ? 'Automatic: WebGPU when an adapter is available (falling back to WASM if WebGPU cannot run the graph), else WASM.' : `Forced: ${choice === 'webgpu' ? 'WebGPU' : 'WASM'}.`;
+export function ProviderPanel({
+  probe,
+  choice,
+  onChoice,
+  device,
+  weights,
+  onWeights,
+  sizes,
+  disabled,
+}: ProviderPanelProps) {
+  const hint =
+    choice === 'auto'
+      ? 'Automatic: WebGPU when an adapter is available (falling back to WASM if WebGPU cannot run the graph), else WASM.'
+      : `Forced: ${choice === 'webgpu' ? 'WebGPU' : 'WASM'}.`;
   return (
     <Section title="Execution provider" testId="provider-panel">
       <p className="text-sm" data-testid="provider-reason">
@@ -35,14 +52,22 @@ export function ProviderPanel({ probe, choice, onChoice, device, weights, onWeig
       </p>
       {probe?.adapter && (
         <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="adapter-info">
-          Adapter: vendor {probe.adapter.vendor || '—'}, architecture {probe.adapter.architecture || '—'}, device {probe.adapter.device || '—'}
-          {probe.adapter.description ? `, ${probe.adapter.description}` : ''}; shader-f16 {probe.shaderF16 ? 'yes' : 'no'}
+          Adapter: vendor {probe.adapter.vendor || '—'}, architecture {probe.adapter.architecture || '—'}, device{' '}
+          {probe.adapter.device || '—'}
+          {probe.adapter.description ? `, ${probe.adapter.description}` : ''}; shader-f16{' '}
+          {probe.shaderF16 ? 'yes' : 'no'}
         </p>
       )}
       <div className="mt-3 grid max-w-2xl gap-3 sm:grid-cols-2">
         <Field label="Provider" hint={hint}>
           {(p) => (
-            <select {...p} className={inputClass} value={choice} disabled={disabled} onChange={(e) => onChoice(e.target.value as ProviderChoice)}>
+            <select
+              {...p}
+              className={inputClass}
+              value={choice}
+              disabled={disabled}
+              onChange={(e) => onChoice(e.target.value as ProviderChoice)}
+            >
               <option value="auto">Automatic{probe ? ` (${probe.webgpu ? 'WebGPU' : 'WASM'})` : ''}</option>
               <option value="webgpu" disabled={probe ? !probe.webgpu : false}>
                 WebGPU{probe && !probe.webgpu ? ' (not available)' : ''}
@@ -53,7 +78,14 @@ export function ProviderPanel({ probe, choice, onChoice, device, weights, onWeig
         </Field>
         <Field label="Weights" hint={precisionHint(device, probe, weights)}>
           {(p) => (
-            <select {...p} className={inputClass} value={weights} disabled={disabled} onChange={(e) => onWeights(e.target.value as WeightPrecision)} data-testid="precision">
+            <select
+              {...p}
+              className={inputClass}
+              value={weights}
+              disabled={disabled}
+              onChange={(e) => onWeights(e.target.value as WeightPrecision)}
+              data-testid="precision"
+            >
               {WEIGHT_PRECISIONS.map((w) => (
                 <option key={w} value={w}>
                   {w}

@@ -24,16 +24,44 @@ interface GpuLike {
 
 export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: unknown }): Promise<ProviderProbe> {
   const gpu = nav.gpu as GpuLike | undefined;
-  if (!gpu) return { webgpu: false, shaderF16: false, adapter: null, reason: 'WASM: this browser does not offer WebGPU (navigator.gpu is missing), so the model runs on WebAssembly.' };
+  if (!gpu)
+    return {
+      webgpu: false,
+      shaderF16: false,
+      adapter: null,
+      reason: 'WASM: this browser does not offer WebGPU (navigator.gpu is missing), so the model runs on WebAssembly.',
+    };
   try {
     const adapter = await gpu.requestAdapter();
-    if (!adapter) return { webgpu: false, shaderF16: false, adapter: null, reason: 'WASM: WebGPU is there but no GPU adapter is available, so the model runs on WebAssembly.' };
+    if (!adapter)
+      return {
+        webgpu: false,
+        shaderF16: false,
+        adapter: null,
+        reason: 'WASM: WebGPU is there but no GPU adapter is available, so the model runs on WebAssembly.',
+      };
     const i = adapter.info ?? {};
-    const info: AdapterInfo = { vendor: i.vendor ?? '', architecture: i.architecture ?? '', device: i.device ?? '', description: i.description ?? '' };
-    const name = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || 'unnamed adapter';
-    return { webgpu: true, shaderF16: Boolean(adapter.features?.has('shader-f16')), adapter: info, reason: `WebGPU: adapter ${name}.` };
+    const info: AdapterInfo = {
+      vendor: i.vendor ?? '',
+      architecture: i.architecture ?? '',
+      device: i.device ?? '',
+      description: i.description ?? '',
+    };
+    const name =
+      [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || 'unnamed adapter';
+    return {
+      webgpu: true,
+      shaderF16: Boolean(adapter.features?.has('shader-f16')),
+      adapter: info,
+      reason: `WebGPU: adapter ${name}.`,
+    };
   } catch (e) {
-    return { webgpu: false, shaderF16: false, adapter: null, reason: `WASM: the WebGPU adapter request failed (${(e as Error).message}), so the model runs on WebAssembly.` };
+    return {
+      webgpu: false,
+      shaderF16: false,
+      adapter: null,
+      reason: `WASM: the WebGPU adapter request failed (${(e as Error).message}), so the model runs on WebAssembly.`,
+    };
   }
 }
 
@@ -45,4 +73,5 @@ export function chooseDevice(choice: ProviderChoice, probe: ProviderProbe): Devi
 }
 
 /** float16 where WebGPU runs it (the adapter has shader-f16), else float32 */
-export const defaultPrecision = (device: Device, probe: ProviderProbe): WeightPrecision => (device === 'webgpu' && probe.shaderF16 ? 'float16' : 'float32');
+export const defaultPrecision = (device: Device, probe: ProviderProbe): WeightPrecision =>
+  device === 'webgpu' && probe.shaderF16 ? 'float16' : 'float32';

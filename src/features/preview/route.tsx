@@ -23,7 +23,9 @@ import { usePreviewWorker } from './use-preview-worker.ts';
 function threadCount(asked: string | null): number {
   if (!crossOriginIsolated) return 1;
   const n = Number(asked);
-  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
+  return Number.isInteger(n) && n >= 1 && n <= 16
+    ? n
+    : Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
 }
 
 function useProbe(): ProviderProbe | null {
@@ -43,7 +45,8 @@ function useRunRequest(info: CheckpointInfo | null): [RunRequest | null, (r: Run
   const [draft, setDraft] = useState<{ ref: CheckpointRef; request: RunRequest } | null>(null);
   if (!info) return [null, () => undefined];
   const kept = draft ?? { ref: null, request: { mode: 'forward', steps: 4, guidance: 1, compare: false } };
-  const request: RunRequest = kept.ref === info.ref ? kept.request : { ...kept.request, spec: defaultSpec(info.config), uploads: {} };
+  const request: RunRequest =
+    kept.ref === info.ref ? kept.request : { ...kept.request, spec: defaultSpec(info.config), uploads: {} };
   return [request, (r) => setDraft({ ref: info.ref, request: r })];
 }
 
@@ -59,22 +62,58 @@ export function Component() {
   const { phase, info, loadedDevice, ran, steps, result, notice } = preview.state;
   const [request, setRequest] = useRunRequest(info);
   // ?weights= picks the precision a link or a reload starts with, as ?provider= the provider
-  const [precision, setPrecision] = useState<WeightPrecision | null>(() => WEIGHT_PRECISIONS.find((w) => w === params.get('weights')) ?? null);
+  const [precision, setPrecision] = useState<WeightPrecision | null>(
+    () => WEIGHT_PRECISIONS.find((w) => w === params.get('weights')) ?? null,
+  );
   const busy = isBusy(phase);
   const device = probe ? chooseDevice(choice, probe) : null;
   const weights = precision ?? (device && probe ? defaultPrecision(device, probe) : 'float32');
-  const sizes = useMemo(() => (info && device ? precisionSizes(info.config, info.weights, device) : null), [info, device]);
-  const runOptions = device && { device, fallback: choice === 'auto', threads: threadCount(params.get('threads')), weights };
+  const sizes = useMemo(
+    () => (info && device ? precisionSizes(info.config, info.weights, device) : null),
+    [info, device],
+  );
+  const runOptions = device && {
+    device,
+    fallback: choice === 'auto',
+    threads: threadCount(params.get('threads')),
+    weights,
+  };
 
-  const inspect = (c: RepoChoice) => void preview.inspect({ hubUrl: session?.baseUrl ?? window.location.origin, token: session?.token ?? null, ...c });
-  const initial = { repoId: params.get('repo') ?? DEMO_REPOS[0]!, subfolder: params.get('subfolder') ?? 'transformer', revision: params.get('revision') ?? 'main' };
+  const inspect = (c: RepoChoice) =>
+    void preview.inspect({ hubUrl: session?.baseUrl ?? window.location.origin, token: session?.token ?? null, ...c });
+  const initial = {
+    repoId: params.get('repo') ?? DEMO_REPOS[0]!,
+    subfolder: params.get('subfolder') ?? 'transformer',
+    revision: params.get('revision') ?? 'main',
+  };
 
   return (
     <div className="space-y-5">
-      <PageHeader title="Model preview" description="Run a ConsisID video transformer checkpoint from the hub in this browser, on WebGPU or WebAssembly." />
-      <CheckpointPanel initial={initial} info={info} inspecting={phase.kind === 'inspecting'} busy={busy} onInspect={inspect} onCancel={preview.cancel} />
-      <ProviderPanel probe={probe} choice={choice} onChoice={setChoice} weights={weights} onWeights={setPrecision} sizes={sizes} device={device} disabled={busy} />
-      {info && request && <InputsPanel info={info} request={request} weights={weights} onChange={setRequest} disabled={busy} />}
+      <PageHeader
+        title="Model preview"
+        description="Run a ConsisID video transformer checkpoint from the hub in this browser, on WebGPU or WebAssembly."
+      />
+      <CheckpointPanel
+        initial={initial}
+        info={info}
+        inspecting={phase.kind === 'inspecting'}
+        busy={busy}
+        onInspect={inspect}
+        onCancel={preview.cancel}
+      />
+      <ProviderPanel
+        probe={probe}
+        choice={choice}
+        onChoice={setChoice}
+        weights={weights}
+        onWeights={setPrecision}
+        sizes={sizes}
+        device={device}
+        disabled={busy}
+      />
+      {info && request && (
+        <InputsPanel info={info} request={request} weights={weights} onChange={setRequest} disabled={busy} />
+      )}
       {info && request && (
         <RunPanel
           info={info}
@@ -100,7 +139,19 @@ export function Component() {
           <ErrorPanel error={phase.error} title="The preview failed" />
         </div>
       )}
-      {(steps.length > 0 || result) && info && ran && <OutputPanel steps={steps} result={result} meta={{ repoId: info.ref.repoId, revision: info.ref.revision, subfolder: info.ref.subfolder, mode: ran.mode, spec: ran.spec }} />}
+      {(steps.length > 0 || result) && info && ran && (
+        <OutputPanel
+          steps={steps}
+          result={result}
+          meta={{
+            repoId: info.ref.repoId,
+            revision: info.ref.revision,
+            subfolder: info.ref.subfolder,
+            mode: ran.mode,
+            spec: ran.spec,
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -34,7 +34,11 @@ export function RunPanel(p: RunPanelProps) {
         <Button variant="primary" onClick={p.onRun} disabled={p.busy || !p.device || p.runBlocked}>
           {p.runLabel}
         </Button>
-        <Button variant="danger" onClick={p.onCancel} disabled={!p.busy || p.phase.kind === 'inspecting' || p.phase.kind === 'clearing'}>
+        <Button
+          variant="danger"
+          onClick={p.onCancel}
+          disabled={!p.busy || p.phase.kind === 'inspecting' || p.phase.kind === 'clearing'}
+        >
           Cancel
         </Button>
         <Button variant="ghost" onClick={p.onClearCache} disabled={p.busy}>
@@ -48,7 +52,15 @@ export function RunPanel(p: RunPanelProps) {
 
 const deviceName = (d: Device | null) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
 
-function PhaseLine({ phase, device, loadedDevice }: { phase: Phase; device: Device | null; loadedDevice: Device | null }) {
+function PhaseLine({
+  phase,
+  device,
+  loadedDevice,
+}: {
+  phase: Phase;
+  device: Device | null;
+  loadedDevice: Device | null;
+}) {
   if (phase.kind === 'loading' && phase.step === 'download') {
     const p = phase.progress;
     const pct = p && p.overallTotal > 0 ? Math.round((100 * p.overallLoaded) / p.overallTotal) : 0;
@@ -73,8 +85,8 @@ function PhaseLine({ phase, device, loadedDevice }: { phase: Phase; device: Devi
         : phase.kind === 'clearing'
           ? 'Clearing the browser cache…'
           : loadedDevice
-          ? `Model loaded on ${deviceName(loadedDevice)}.`
-          : 'The model loads when you run it.';
+            ? `Model loaded on ${deviceName(loadedDevice)}.`
+            : 'The model loads when you run it.';
   return (
     <p className="mt-3 text-sm" role="status" data-testid="preview-status">
       {text}

@@ -10,7 +10,13 @@ export interface DdimConfig {
   prediction: 'v_prediction' | 'epsilon';
 }
 
-export const DDIM_DEFAULTS: DdimConfig = { trainSteps: 1000, betaStart: 0.00085, betaEnd: 0.012, rescaleZeroSnr: true, prediction: 'v_prediction' };
+export const DDIM_DEFAULTS: DdimConfig = {
+  trainSteps: 1000,
+  betaStart: 0.00085,
+  betaEnd: 0.012,
+  rescaleZeroSnr: true,
+  prediction: 'v_prediction',
+};
 
 export function alphasCumprod(cfg: DdimConfig = DDIM_DEFAULTS): Float64Array {
   const n = cfg.trainSteps;
@@ -36,7 +42,8 @@ export function alphasCumprod(cfg: DdimConfig = DDIM_DEFAULTS): Float64Array {
 
 /** "trailing" spacing: round(arange(T, 0, -T / steps)) - 1, e.g. 999, 749, 499, 249 for 4 steps. */
 export function ddimTimesteps(steps: number, cfg: DdimConfig = DDIM_DEFAULTS): number[] {
-  if (!Number.isInteger(steps) || steps < 1 || steps > cfg.trainSteps) throw new Error(`steps must be an integer from 1 to ${cfg.trainSteps}`);
+  if (!Number.isInteger(steps) || steps < 1 || steps > cfg.trainSteps)
+    throw new Error(`steps must be an integer from 1 to ${cfg.trainSteps}`);
   const ratio = cfg.trainSteps / steps;
   return Array.from({ length: steps }, (_, i) => Math.round(cfg.trainSteps - i * ratio) - 1);
 }

@@ -5,7 +5,11 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const id = useId();
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-labelledby={id} data-testid={testId}>
+    <section
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+      aria-labelledby={id}
+      data-testid={testId}
+    >
       <h2 id={id} className="mb-3 text-base font-semibold">
         {title}
       </h2>
@@ -14,10 +18,40 @@ export function Section({ title, children, testId }: { title: string; children: 
   );
 }
 
-export function NumberField({ label, value, onChange, min, max, step, hint, disabled }: { label: string; value: number; onChange(v: number): void; min?: number; max?: number; step?: number; hint?: string; disabled?: boolean }) {
+export function NumberField({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+  step,
+  hint,
+  disabled,
+}: {
+  label: string;
+  value: number;
+  onChange(v: number): void;
+  min?: number;
+  max?: number;
+  step?: number;
+  hint?: string;
+  disabled?: boolean;
+}) {
   return (
     <Field label={label} hint={hint}>
-      {(p) => <input {...p} type="number" className={inputClass} value={Number.isFinite(value) ? value : ''} min={min} max={max} step={step} disabled={disabled} onChange={(e) => onChange(e.target.value === '' ? NaN : Number(e.target.value))} />}
+      {(p) => (
+        <input
+          {...p}
+          type="number"
+          className={inputClass}
+          value={Number.isFinite(value) ? value : ''}
+          min={min}
+          max={max}
+          step={step}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.value === '' ? NaN : Number(e.target.value))}
+        />
+      )}
     </Field>
   );
 }

@@ -11,7 +11,11 @@ describe('throttleLatest', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 250 }), { minLength: 1, maxLength: 30 }), (gaps) => {
         vi.setSystemTime(0);
         const calls: { t: number; v: number }[] = [];
-        const f = throttleLatest<number>((v) => calls.push({ t: Date.now(), v }), 100, () => Date.now());
+        const f = throttleLatest<number>(
+          (v) => calls.push({ t: Date.now(), v }),
+          100,
+          () => Date.now(),
+        );
         gaps.forEach((gap, v) => {
           vi.advanceTimersByTime(gap);
           f(v);
@@ -30,7 +34,11 @@ describe('throttleLatest', () => {
 
   it('cancel drops the call still waiting', () => {
     const calls: number[] = [];
-    const f = throttleLatest<number>((v) => calls.push(v), 100, () => Date.now());
+    const f = throttleLatest<number>(
+      (v) => calls.push(v),
+      100,
+      () => Date.now(),
+    );
     f(1);
     f(2);
     f.cancel();

@@ -8,7 +8,11 @@ export interface LatestThrottle<T> {
   cancel(): void;
 }
 
-export function throttleLatest<T>(fn: (value: T) => void, intervalMs: number, now: () => number = () => performance.now()): LatestThrottle<T> {
+export function throttleLatest<T>(
+  fn: (value: T) => void,
+  intervalMs: number,
+  now: () => number = () => performance.now(),
+): LatestThrottle<T> {
   let last = -Infinity;
   let waiting: { value: T } | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;

@@ -3,7 +3,14 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { deleteCachedFiles } from '../../model/loader/browser-cache.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
-import { downloadCheckpoint, inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef, type DownloadProgress } from './checkpoint.ts';
+import {
+  downloadCheckpoint,
+  inspectCheckpoint,
+  recountStored,
+  type CheckpointInfo,
+  type CheckpointRef,
+  type DownloadProgress,
+} from './checkpoint.ts';
 import { initialPreviewState, isBusy, previewReducer } from './preview-state.ts';
 import { throttleLatest } from './throttle-latest.ts';
 import type { Device, PreviewApi, RunRequest } from './protocol.ts';
@@ -85,7 +92,10 @@ export function usePreviewWorker() {
       if (r.cached) dispatch({ type: 'downloaded' });
       else {
         uncached.current = true;
-        dispatch({ type: 'notice', notice: `The browser cache could not keep the weights (${r.reason}): each run streams them from the hub.` });
+        dispatch({
+          type: 'notice',
+          notice: `The browser cache could not keep the weights (${r.reason}): each run streams them from the hub.`,
+        });
       }
       return true;
     } catch (e) {
@@ -101,11 +111,20 @@ export function usePreviewWorker() {
   const load = async (info: CheckpointInfo, opts: RunOptions): Promise<RpcClient<PreviewApi> | null> => {
     stopWorker();
     dispatch({ type: 'load' });
-    const worker = new Worker(new URL('./preview.worker.ts', import.meta.url), { type: 'module', name: 'consisid-preview' });
+    const worker = new Worker(new URL('./preview.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'consisid-preview',
+    });
     const c = (client.current = rpcClient<PreviewApi>(worker));
     try {
       const files = info.files.map(({ name, size, etag }) => ({ name, size, etag }));
-      const loaded = await c.call('load', { ref: info.ref, files, ...opts }, (e) => dispatch(e.type === 'notice' ? { type: 'notice', notice: e.text } : { type: 'loadProgress', loaded: e.loaded, total: e.total }));
+      const loaded = await c.call('load', { ref: info.ref, files, ...opts }, (e) =>
+        dispatch(
+          e.type === 'notice'
+            ? { type: 'notice', notice: e.text }
+            : { type: 'loadProgress', loaded: e.loaded, total: e.total },
+        ),
+      );
       loadedFor.current = JSON.stringify(opts);
       dispatch({ type: 'loaded', device: loaded.device });
       return c;
@@ -126,7 +145,11 @@ export function usePreviewWorker() {
     try {
       const result = await c.call('run', request, (e) => {
         if (e.type === 'stage') dispatch({ type: 'stage', stage: e.stage });
-        else if (e.type === 'fallback') dispatch({ type: 'notice', notice: `WebGPU could not run this graph (${e.reason}); running on WASM instead.` });
+        else if (e.type === 'fallback')
+          dispatch({
+            type: 'notice',
+            notice: `WebGPU could not run this graph (${e.reason}); running on WASM instead.`,
+          });
         else dispatch({ type: 'step', frame: e });
       });
       dispatch({ type: 'done', result });
@@ -145,7 +168,13 @@ export function usePreviewWorker() {
     // the worker streams and caches chunk by chunk: the chunks it stored stay for the next run
     else if (p.kind === 'running' || p.kind === 'loading') {
       stopWorker();
-      dispatch({ type: 'cancelled', notice: p.kind === 'running' ? 'Run cancelled: the worker was stopped. The next run reloads the model from the browser cache.' : 'Loading cancelled.' });
+      dispatch({
+        type: 'cancelled',
+        notice:
+          p.kind === 'running'
+            ? 'Run cancelled: the worker was stopped. The next run reloads the model from the browser cache.'
+            : 'Loading cancelled.',
+      });
     }
   };
 
@@ -159,7 +188,10 @@ export function usePreviewWorker() {
       dispatch({ type: 'cacheCleared', files });
     } catch (e) {
       // another tab may hold the files open: say so, the preview itself is unaffected
-      dispatch({ type: 'clearFailed', notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.` });
+      dispatch({
+        type: 'clearFailed',
+        notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.`,
+      });
     }
   };
 

@@ -27,7 +27,10 @@ function pair() {
     hang: () => new Promise<never>(() => undefined),
     async throwValue() {
       // what a C++ exception escaping onnxruntime-web's WASM is (TypeScript's lib has no types for it)
-      const wasm = WebAssembly as unknown as { Tag: new (t: { parameters: string[] }) => object; Exception: new (tag: object, values: number[]) => unknown };
+      const wasm = WebAssembly as unknown as {
+        Tag: new (t: { parameters: string[] }) => object;
+        Exception: new (tag: object, values: number[]) => unknown;
+      };
       throw new wasm.Exception(new wasm.Tag({ parameters: ['i32'] }), [7]);
     },
   });
@@ -39,7 +42,10 @@ describe('worker rpc', () => {
   it('answers each call with its result, its events first, concurrently', async () => {
     const c = pair();
     const events: string[] = [];
-    const [x, y] = await Promise.all([c.call('add', { a: 1, b: 2 }, (e) => events.push(e)), c.call('add', { a: 10, b: 20 })]);
+    const [x, y] = await Promise.all([
+      c.call('add', { a: 1, b: 2 }, (e) => events.push(e)),
+      c.call('add', { a: 10, b: 20 }),
+    ]);
     expect([x, y]).toEqual([3, 30]);
     expect(events).toEqual(['adding 1', 'and 2']);
   });
@@ -55,7 +61,10 @@ describe('worker rpc', () => {
     const err = await pair()
       .call('throwValue', null)
       .catch((e: Error) => e);
-    expect(err).toMatchObject({ name: 'Error', message: 'the model runtime stopped with a WebAssembly exception, which carries no message' });
+    expect(err).toMatchObject({
+      name: 'Error',
+      message: 'the model runtime stopped with a WebAssembly exception, which carries no message',
+    });
     expect(asError('session is closed').message).toBe('session is closed');
     expect(asError(12).message).toBe('the model runtime stopped with error code 12');
     expect(asError({ code: 3 }).message).toBe('the model worker failed with {"code":3}');

@@ -5,7 +5,10 @@
 export type RpcApi = Record<string, { args: unknown; result: unknown; event: unknown }>;
 
 type Request = { id: number; method: string; args: unknown };
-type Reply = { id: number; kind: 'event'; event: unknown } | { id: number; kind: 'result'; result: unknown } | { id: number; kind: 'error'; name: string; message: string };
+type Reply =
+  | { id: number; kind: 'event'; event: unknown }
+  | { id: number; kind: 'result'; result: unknown }
+  | { id: number; kind: 'error'; name: string; message: string };
 
 /** the worker was terminated (cancel) or died: pending calls reject with this */
 export class WorkerStoppedError extends Error {
@@ -13,7 +16,11 @@ export class WorkerStoppedError extends Error {
 }
 
 export interface RpcClient<A extends RpcApi> {
-  call<M extends keyof A & string>(method: M, args: A[M]['args'], onEvent?: (e: A[M]['event']) => void): Promise<A[M]['result']>;
+  call<M extends keyof A & string>(
+    method: M,
+    args: A[M]['args'],
+    onEvent?: (e: A[M]['event']) => void,
+  ): Promise<A[M]['result']>;
   /** terminates the worker; pending calls reject with WorkerStoppedError */
   terminate(reason?: string): void;
 }
@@ -23,9 +30,14 @@ interface Endpoint {
   onmessage: ((e: MessageEvent) => void) | null;
 }
 
-export function rpcClient<A extends RpcApi>(worker: Endpoint & { terminate(): void; onerror: ((e: ErrorEvent) => void) | null }): RpcClient<A> {
+export function rpcClient<A extends RpcApi>(
+  worker: Endpoint & { terminate(): void; onerror: ((e: ErrorEvent) => void) | null },
+): RpcClient<A> {
   let nextId = 1;
-  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; onEvent?: (e: unknown) => void }>();
+  const pending = new Map<
+    number,
+    { resolve(v: unknown): void; reject(e: Error): void; onEvent?: (e: unknown) => void }
+  >();
   const failAll = (e: Error) => {
     for (const p of pending.values()) p.reject(e);
     pending.clear();
@@ -47,7 +59,11 @@ export function rpcClient<A extends RpcApi>(worker: Endpoint & { terminate(): vo
     call(method, args, onEvent) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onEvent: onEvent as ((e: unknown) => void) | undefined });
+        pending.set(id, {
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          onEvent: onEvent as ((e: unknown) => void) | undefined,
+        });
         worker.postMessage({ id, method, args } satisfies Request);
       });
     },
@@ -64,7 +80,9 @@ export interface RpcContext<E> {
   transfer(...buffers: Transferable[]): void;
 }
 
-export type RpcHandlers<A extends RpcApi> = { [M in keyof A]: (args: A[M]['args'], ctx: RpcContext<A[M]['event']>) => Promise<A[M]['result']> };
+export type RpcHandlers<A extends RpcApi> = {
+  [M in keyof A]: (args: A[M]['args'], ctx: RpcContext<A[M]['event']>) => Promise<A[M]['result']>;
+};
 
 /** the worker side: runs one handler per request and posts its events and its result or error */
 export function serveRpc<A extends RpcApi>(scope: Endpoint, handlers: RpcHandlers<A>): void {

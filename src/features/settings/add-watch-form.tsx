@@ -9,13 +9,26 @@ const placeholders: Record<Item['type'], string> = { user: 'username', org: 'org
  * Type and name of an item to watch. With `onRemove` (the hub does not expose the list, so there
  * are no rows to remove from) it also stops watching the item named.
  */
-export function AddWatchForm({ existing, busy, onAdd, onRemove }: { existing: Item[]; busy: boolean; onAdd(item: Item): void; onRemove?(item: Item): void }) {
+export function AddWatchForm({
+  existing,
+  busy,
+  onAdd,
+  onRemove,
+}: {
+  existing: Item[];
+  busy: boolean;
+  onAdd(item: Item): void;
+  onRemove?(item: Item): void;
+}) {
   const [type, setType] = useState<Item['type']>('repo');
   const [id, setId] = useState('');
   const [error, setError] = useState<string | undefined>();
   function checked(): Item | undefined {
     const parsed = WatchItem.safeParse({ id: id.trim(), type });
-    if (!parsed.success) return void setError(parsed.error.issues[0]?.path[0] === 'id' ? 'Enter a name to watch' : parsed.error.issues[0]?.message);
+    if (!parsed.success)
+      return void setError(
+        parsed.error.issues[0]?.path[0] === 'id' ? 'Enter a name to watch' : parsed.error.issues[0]?.message,
+      );
     setError(undefined);
     return parsed.data;
   }
@@ -23,7 +36,8 @@ export function AddWatchForm({ existing, busy, onAdd, onRemove }: { existing: It
     e.preventDefault();
     const item = checked();
     if (!item) return;
-    if (existing.some((w) => w.id === item.id && w.type === item.type)) return setError(`You already watch ${item.type} ${item.id}`);
+    if (existing.some((w) => w.id === item.id && w.type === item.type))
+      return setError(`You already watch ${item.type} ${item.id}`);
     onAdd(item);
     setId('');
   }
@@ -39,7 +53,12 @@ export function AddWatchForm({ existing, busy, onAdd, onRemove }: { existing: It
         <label htmlFor="watch-type" className="mb-0.5 block text-xs font-medium">
           Type
         </label>
-        <select id="watch-type" value={type} onChange={(e) => setType(e.target.value as Item['type'])} className={inputClass}>
+        <select
+          id="watch-type"
+          value={type}
+          onChange={(e) => setType(e.target.value as Item['type'])}
+          className={inputClass}
+        >
           <option value="repo">Repository</option>
           <option value="user">User</option>
           <option value="org">Organization</option>

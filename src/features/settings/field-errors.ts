@@ -15,9 +15,16 @@ export function issuesByField(error: z.ZodError): Record<string, string> {
  * A hub 4xx (400, 403, 404, 409, 422…) or a request the client refused, naming one of `fields`:
  * shown next to that field. 401 and 429 are about the session or the rate, never a field.
  */
-export function hubFieldError<F extends string>(error: unknown, fields: readonly F[]): { field: F; message: string } | null {
+export function hubFieldError<F extends string>(
+  error: unknown,
+  fields: readonly F[],
+): { field: F; message: string } | null {
   if (!(error instanceof HubApiError || error instanceof HubRequestError)) return null;
-  if (error instanceof HubApiError && (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 429)) return null;
+  if (
+    error instanceof HubApiError &&
+    (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 429)
+  )
+    return null;
   const named = (error.field ?? '').replace(/^(body|query)\./, '').split(/[.[]/)[0] ?? '';
   const message = error instanceof HubApiError ? error.hubMessage : (error.issues[0]?.message ?? error.message);
   const field = fields.find((f) => f === named) ?? fields.find((f) => message.includes(f));

@@ -13,7 +13,9 @@ export function McpToolsSection() {
       <h2 id="mcp-heading" className="mb-1 text-lg font-semibold">
         MCP tools
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Tools your MCP clients get from the hub (read-only here).</p>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+        Tools your MCP clients get from the hub (read-only here).
+      </p>
       {mcp.isPending ? (
         <Skeleton rows={2} label="Loading MCP tools" />
       ) : mcp.isError ? (
@@ -39,7 +41,11 @@ export function McpToolsSection() {
             {mcp.data.spaceTools.length === 0 ? (
               <EmptyState title="No Space tools">Add Spaces as tools on the hub to see them here.</EmptyState>
             ) : (
-              <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" aria-label="Space tools" data-testid="space-tools">
+              <ul
+                className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+                aria-label="Space tools"
+                data-testid="space-tools"
+              >
                 {mcp.data.spaceTools.map((t) => (
                   <li key={t._id} className="flex items-center gap-2 px-3 py-2 text-sm">
                     <span aria-hidden="true">{t.emoji}</span>

@@ -16,7 +16,17 @@ import type { useSaveNotificationSettings } from './use-save-notification-settin
  * mutation lives with the caller so its outcome survives that remount. `threeWay`: the current
  * values are unknown, so each flag is leave unchanged / on / off and only what is set is sent.
  */
-export function NotificationSettingsForm({ saved, save, threeWay = false, onSaved }: { saved: Draft; save: ReturnType<typeof useSaveNotificationSettings>; threeWay?: boolean; onSaved?(draft: Draft): void }) {
+export function NotificationSettingsForm({
+  saved,
+  save,
+  threeWay = false,
+  onSaved,
+}: {
+  saved: Draft;
+  save: ReturnType<typeof useSaveNotificationSettings>;
+  threeWay?: boolean;
+  onSaved?(draft: Draft): void;
+}) {
   const [draft, setDraft] = useState(saved);
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [dateError, setDateError] = useState<string | undefined>();
@@ -64,13 +74,23 @@ export function NotificationSettingsForm({ saved, save, threeWay = false, onSave
     <form onSubmit={submit} noValidate aria-label="Notification settings">
       <div className="grid items-start gap-4 lg:grid-cols-2">
         {FLAG_GROUPS.map((group) => (
-          <fieldset key={group.id} className="rounded-lg border border-slate-200 px-4 py-2 dark:border-slate-800" data-testid={`flag-group-${group.id}`}>
+          <fieldset
+            key={group.id}
+            className="rounded-lg border border-slate-200 px-4 py-2 dark:border-slate-800"
+            data-testid={`flag-group-${group.id}`}
+          >
             <legend className="px-1 text-sm font-semibold">{group.title}</legend>
             <div className="divide-y divide-slate-100 dark:divide-slate-800">
               {group.flags.map((f) => (
                 <div key={f.flag}>
                   {threeWay ? (
-                    <TriStateFlag name={f.flag} label={f.label} description={f.description} value={draft.flags[f.flag]} onChange={(v) => setDraft((d) => ({ ...d, flags: { ...d.flags, [f.flag]: v } }))} />
+                    <TriStateFlag
+                      name={f.flag}
+                      label={f.label}
+                      description={f.description}
+                      value={draft.flags[f.flag]}
+                      onChange={(v) => setDraft((d) => ({ ...d, flags: { ...d.flags, [f.flag]: v } }))}
+                    />
                   ) : (
                     <Toggle
                       label={f.label}
@@ -92,7 +112,12 @@ export function NotificationSettingsForm({ saved, save, threeWay = false, onSave
                 </div>
               ))}
               {group.id === 'product' && (
-                <ProductUpdatesField value={draft.productUpdatesAfter} error={dateError} unknown={threeWay} onChange={(v) => setDraft((d) => ({ ...d, productUpdatesAfter: v }))} />
+                <ProductUpdatesField
+                  value={draft.productUpdatesAfter}
+                  error={dateError}
+                  unknown={threeWay}
+                  onChange={(v) => setDraft((d) => ({ ...d, productUpdatesAfter: v }))}
+                />
               )}
             </div>
           </fieldset>
@@ -102,15 +127,30 @@ export function NotificationSettingsForm({ saved, save, threeWay = false, onSave
         <Button id="save-notification-settings" type="submit" variant="primary" disabled={!dirty || save.isPending}>
           {save.isPending ? 'Saving…' : 'Save changes'}
         </Button>
-        <Button onClick={() => { setDraft(saved); setFieldError(undefined); setDateError(undefined); setFormError(undefined); save.reset(); }} disabled={!dirty || save.isPending}>
+        <Button
+          onClick={() => {
+            setDraft(saved);
+            setFieldError(undefined);
+            setDateError(undefined);
+            setFormError(undefined);
+            save.reset();
+          }}
+          disabled={!dirty || save.isPending}
+        >
           Discard
         </Button>
         <span role="status" className="text-sm text-slate-600 dark:text-slate-400" data-testid="settings-status">
           {save.isSuccess && !dirty ? 'Saved.' : dirty ? 'Unsaved changes (Ctrl+S to save)' : ''}
         </span>
-        {formError && <p role="alert" className="w-full text-sm text-red-700 dark:text-red-400">{formError}</p>}
+        {formError && (
+          <p role="alert" className="w-full text-sm text-red-700 dark:text-red-400">
+            {formError}
+          </p>
+        )}
       </div>
-      {showHubError && <ErrorPanel error={save.error} title="Could not save notification settings" onRetry={() => submit()} />}
+      {showHubError && (
+        <ErrorPanel error={save.error} title="Could not save notification settings" onRetry={() => submit()} />
+      )}
     </form>
   );
 }

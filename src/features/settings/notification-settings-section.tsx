@@ -13,7 +13,11 @@ import { useSaveNotificationSettings } from './use-save-notification-settings.ts
 /** Values this page set on a hub that does not expose the current ones (the rest stay unknown). */
 function useKnownSoFar() {
   const [known, setKnown] = useState<{ draft: Draft; saves: number }>(() => ({ draft: unknownDraft(), saves: 0 }));
-  return { known: known.draft, key: known.saves, remember: (draft: Draft) => setKnown((k) => ({ draft, saves: k.saves + 1 })) };
+  return {
+    known: known.draft,
+    key: known.saves,
+    remember: (draft: Draft) => setKnown((k) => ({ draft, saves: k.saves + 1 })),
+  };
 }
 
 export function NotificationSettingsSection() {
@@ -26,11 +30,20 @@ export function NotificationSettingsSection() {
   else if (isEndpointNotExposed(settings.error))
     body = (
       <>
-        <NotExposedNote error={settings.error}>set each flag to On or Off, or leave it unchanged; Save sends only the flags you set.</NotExposedNote>
+        <NotExposedNote error={settings.error}>
+          set each flag to On or Off, or leave it unchanged; Save sends only the flags you set.
+        </NotExposedNote>
         <NotificationSettingsForm key={soFar.key} saved={soFar.known} save={save} threeWay onSaved={soFar.remember} />
       </>
     );
-  else if (settings.isError) body = <ErrorPanel error={settings.error} title="Could not load notification settings" onRetry={() => void settings.refetch()} />;
+  else if (settings.isError)
+    body = (
+      <ErrorPanel
+        error={settings.error}
+        title="Could not load notification settings"
+        onRetry={() => void settings.refetch()}
+      />
+    );
   else body = <NotificationSettingsForm key={settings.dataUpdatedAt} saved={draftFrom(settings.data)} save={save} />;
   return (
     <section aria-labelledby="notifications-heading" className="mb-10">

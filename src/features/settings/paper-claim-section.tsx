@@ -37,7 +37,11 @@ export function PaperClaimSection() {
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const body = { paperId: paperId.trim(), ...(authorId.trim() ? { claimAuthorId: authorId.trim() } : {}), ...(targetUserId.trim() ? { targetUserId: targetUserId.trim() } : {}) };
+    const body = {
+      paperId: paperId.trim(),
+      ...(authorId.trim() ? { claimAuthorId: authorId.trim() } : {}),
+      ...(targetUserId.trim() ? { targetUserId: targetUserId.trim() } : {}),
+    };
     const parsed = PaperClaim.safeParse(body);
     if (!parsed.success) return setErrors(issuesByField(parsed.error) as Errors);
     setErrors({});
@@ -55,7 +59,9 @@ export function PaperClaimSection() {
       <h2 id="claim-heading" className="mb-1 text-lg font-semibold">
         Claim paper authorship
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Link an author entry of a paper to a hub account.</p>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+        Link an author entry of a paper to a hub account.
+      </p>
       <form onSubmit={submit} noValidate className="max-w-2xl space-y-3" aria-label="Claim paper authorship">
         <div className="flex items-end gap-2">
           <div className="flex-1">
@@ -83,23 +89,57 @@ export function PaperClaimSection() {
           </Button>
         </div>
         {lookedUp !== '' && paper.isPending && <Skeleton rows={2} label="Loading paper" />}
-        {paper.isError && <ErrorPanel error={paper.error} title="Could not load the paper" onRetry={() => void paper.refetch()} />}
+        {paper.isError && (
+          <ErrorPanel error={paper.error} title="Could not load the paper" onRetry={() => void paper.refetch()} />
+        )}
         {paper.data && <PaperAuthors paper={paper.data} value={authorId} onPick={setAuthorId} />}
-        <Field label="Author id (claimAuthorId)" error={errors.claimAuthorId} hint="24 hexadecimal characters; picked from the list above or pasted.">
-          {(p) => <input {...p} className={`${inputClass} font-mono`} value={authorId} onChange={(e) => setAuthorId(e.target.value)} autoComplete="off" />}
+        <Field
+          label="Author id (claimAuthorId)"
+          error={errors.claimAuthorId}
+          hint="24 hexadecimal characters; picked from the list above or pasted."
+        >
+          {(p) => (
+            <input
+              {...p}
+              className={`${inputClass} font-mono`}
+              value={authorId}
+              onChange={(e) => setAuthorId(e.target.value)}
+              autoComplete="off"
+            />
+          )}
         </Field>
-        <Field label="Receiving user id (targetUserId)" error={errors.targetUserId} hint={me.data ? `Defaults to you (${me.data.name}).` : undefined}>
-          {(p) => <input {...p} className={`${inputClass} font-mono`} value={targetUserId} onChange={(e) => setTarget(e.target.value)} autoComplete="off" />}
+        <Field
+          label="Receiving user id (targetUserId)"
+          error={errors.targetUserId}
+          hint={me.data ? `Defaults to you (${me.data.name}).` : undefined}
+        >
+          {(p) => (
+            <input
+              {...p}
+              className={`${inputClass} font-mono`}
+              value={targetUserId}
+              onChange={(e) => setTarget(e.target.value)}
+              autoComplete="off"
+            />
+          )}
         </Field>
         <Button type="submit" variant="primary" disabled={claim.isPending}>
           {claim.isPending ? 'Claiming…' : 'Claim authorship'}
         </Button>
         {claim.isSuccess && (
           <p role="status" className="text-sm text-green-800 dark:text-green-300" data-testid="claim-result">
-            {claim.data.ok ? `Claimed paper ${claim.data.claimedPaperId}.` : `The hub did not accept the claim for ${claim.data.claimedPaperId}.`}
+            {claim.data.ok
+              ? `Claimed paper ${claim.data.claimedPaperId}.`
+              : `The hub did not accept the claim for ${claim.data.claimedPaperId}.`}
           </p>
         )}
-        {claim.isError && !fieldError && <ErrorPanel error={claim.error} title="Could not claim the paper" onRetry={() => claim.variables && claim.mutate(claim.variables)} />}
+        {claim.isError && !fieldError && (
+          <ErrorPanel
+            error={claim.error}
+            title="Could not claim the paper"
+            onRetry={() => claim.variables && claim.mutate(claim.variables)}
+          />
+        )}
       </form>
     </section>
   );

@@ -7,7 +7,17 @@ function toLocal(iso: string): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-export function ProductUpdatesField({ value, error, unknown, onChange }: { value: string; error?: string; unknown?: boolean; onChange(iso: string): void }) {
+export function ProductUpdatesField({
+  value,
+  error,
+  unknown,
+  onChange,
+}: {
+  value: string;
+  error?: string;
+  unknown?: boolean;
+  onChange(iso: string): void;
+}) {
   const hint = `Only product updates published after this moment are sent.${unknown ? ' Empty: left unchanged.' : ''}`;
   return (
     <div className="py-2">

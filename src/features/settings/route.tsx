@@ -17,7 +17,11 @@ export function Component() {
       <PageHeader title="Settings" description="Notifications, watch list, MCP tools and paper authorship." />
       <nav aria-label="Settings sections" className="mb-6 flex flex-wrap gap-2 text-sm">
         {sections.map(([id, label]) => (
-          <a key={id} href={`#${id}`} className="rounded-md border border-slate-300 px-2.5 py-1 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-amber-600 dark:border-slate-700 dark:hover:bg-slate-800">
+          <a
+            key={id}
+            href={`#${id}`}
+            className="rounded-md border border-slate-300 px-2.5 py-1 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-amber-600 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
             {label}
           </a>
         ))}

@@ -4,7 +4,11 @@ import { isDirty, patchFrom, unknownDraft, type Draft } from './settings-draft.t
 
 const flags = Object.fromEntries(NOTIFICATION_FLAGS.map((f) => [f, false])) as Record<NotificationFlag, boolean>;
 const saved: Draft = { flags, prepaidAmount: '', productUpdatesAfter: '2026-01-01T00:00:00.000Z' };
-const edit = (changes: Partial<Record<NotificationFlag, boolean>>, prepaidAmount = ''): Draft => ({ ...saved, flags: { ...flags, ...changes }, prepaidAmount });
+const edit = (changes: Partial<Record<NotificationFlag, boolean>>, prepaidAmount = ''): Draft => ({
+  ...saved,
+  flags: { ...flags, ...changes },
+  prepaidAmount,
+});
 
 describe('patchFrom', () => {
   it('sends only the flags that changed', () => {
@@ -47,22 +51,36 @@ describe('patchFrom', () => {
 
   describe('when the hub does not expose the current values', () => {
     const unknown = unknownDraft();
-    const set = (changes: Partial<Record<NotificationFlag, boolean | undefined>>, more: Partial<Draft> = {}): Draft => ({ ...unknown, ...more, flags: { ...unknown.flags, ...changes } });
+    const set = (
+      changes: Partial<Record<NotificationFlag, boolean | undefined>>,
+      more: Partial<Draft> = {},
+    ): Draft => ({ ...unknown, ...more, flags: { ...unknown.flags, ...changes } });
 
     it('sends exactly the flags the user set, on or off, and nothing for those left unchanged', () => {
       expect(patchFrom(unknown, unknown)).toEqual({ notifications: {} });
       expect(isDirty(unknown, unknown)).toBe(false);
-      expect(patchFrom(unknown, set({ announcements: false, daily_papers_digest: true, locked_out: undefined }))).toEqual({ notifications: { announcements: false, daily_papers_digest: true } });
+      expect(
+        patchFrom(unknown, set({ announcements: false, daily_papers_digest: true, locked_out: undefined })),
+      ).toEqual({ notifications: { announcements: false, daily_papers_digest: true } });
     });
 
     it('asks for an amount when prepaid credits are set on, and sends none when set off', () => {
-      expect(patchFrom(unknown, set({ launch_prepaid_credits: true }, { prepaidAmount: '5 USD' }))).toEqual({ notifications: { launch_prepaid_credits: true }, prepaidAmount: '5 USD' });
-      expect(NotificationSettingsPatch.safeParse(patchFrom(unknown, set({ launch_prepaid_credits: true }))).success).toBe(false);
-      expect(patchFrom(unknown, set({ launch_prepaid_credits: false }))).toEqual({ notifications: { launch_prepaid_credits: false } });
+      expect(patchFrom(unknown, set({ launch_prepaid_credits: true }, { prepaidAmount: '5 USD' }))).toEqual({
+        notifications: { launch_prepaid_credits: true },
+        prepaidAmount: '5 USD',
+      });
+      expect(
+        NotificationSettingsPatch.safeParse(patchFrom(unknown, set({ launch_prepaid_credits: true }))).success,
+      ).toBe(false);
+      expect(patchFrom(unknown, set({ launch_prepaid_credits: false }))).toEqual({
+        notifications: { launch_prepaid_credits: false },
+      });
     });
 
     it('sends product_updates_after only once a date is chosen', () => {
-      expect(patchFrom(unknown, set({}, { productUpdatesAfter: '2026-02-01T10:00:00.000Z' }))).toEqual({ notifications: { product_updates_after: '2026-02-01T10:00:00.000Z' } });
+      expect(patchFrom(unknown, set({}, { productUpdatesAfter: '2026-02-01T10:00:00.000Z' }))).toEqual({
+        notifications: { product_updates_after: '2026-02-01T10:00:00.000Z' },
+      });
     });
 
     it('after a save, the values set are the baseline: setting them again sends nothing', () => {

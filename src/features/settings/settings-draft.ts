@@ -1,4 +1,9 @@
-import { NOTIFICATION_FLAGS, type NotificationFlag, type NotificationSettings, type NotificationSettingsPatch } from '../../hub/schemas/index.ts';
+import {
+  NOTIFICATION_FLAGS,
+  type NotificationFlag,
+  type NotificationSettings,
+  type NotificationSettingsPatch,
+} from '../../hub/schemas/index.ts';
 
 /** `undefined`: not known (the hub does not expose the current value) and left unchanged. */
 export type Flags = Record<NotificationFlag, boolean | undefined>;
@@ -20,7 +25,11 @@ export function draftFrom(settings: NotificationSettings): Draft {
  * what the user sets (and nothing they did not choose).
  */
 export function unknownDraft(): Draft {
-  return { flags: Object.fromEntries(NOTIFICATION_FLAGS.map((f) => [f, undefined])) as Flags, prepaidAmount: '', productUpdatesAfter: '' };
+  return {
+    flags: Object.fromEntries(NOTIFICATION_FLAGS.map((f) => [f, undefined])) as Flags,
+    prepaidAmount: '',
+    productUpdatesAfter: '',
+  };
 }
 
 /** Only what changed goes into the PATCH (a flag set back to unknown is not sent); prepaidAmount only with launch_prepaid_credits on. */
@@ -30,7 +39,8 @@ export function patchFrom(saved: Draft, draft: Draft): NotificationSettingsPatch
     const value = draft.flags[key];
     if (value !== undefined && value !== saved.flags[key]) notifications[key] = value;
   }
-  if (draft.productUpdatesAfter !== '' && draft.productUpdatesAfter !== saved.productUpdatesAfter) notifications.product_updates_after = draft.productUpdatesAfter;
+  if (draft.productUpdatesAfter !== '' && draft.productUpdatesAfter !== saved.productUpdatesAfter)
+    notifications.product_updates_after = draft.productUpdatesAfter;
   const prepaidOn = draft.flags.launch_prepaid_credits === true;
   const turnedOn = prepaidOn && saved.flags.launch_prepaid_credits !== true;
   const amountChanged = prepaidOn && draft.prepaidAmount !== saved.prepaidAmount;

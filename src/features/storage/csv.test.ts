@@ -49,14 +49,25 @@ describe('CSV', () => {
 
   it('makes formula-looking text inert, never numbers', () => {
     expect(csvCell('=HYPERLINK("http://evil.test","x")')).toBe(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
-    for (const start of ['+', '-', '@', '\t', '\r']) expect(csvCell(`${start}cmd`).startsWith(`'${start}`) || csvCell(`${start}cmd`).startsWith(`"'${start}`)).toBe(true);
+    for (const start of ['+', '-', '@', '\t', '\r'])
+      expect(csvCell(`${start}cmd`).startsWith(`'${start}`) || csvCell(`${start}cmd`).startsWith(`"'${start}`)).toBe(
+        true,
+      );
     expect(csvCell('-5')).toBe("'-5");
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell('alice/model=1')).toBe('alice/model=1');
   });
 
   it('writes CRLF rows under a header', () => {
-    expect(toCsv(['a', 'b'], [[1, 'x,y'], [null, 'z']])).toBe('a,b\r\n1,"x,y"\r\n,z\r\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          [1, 'x,y'],
+          [null, 'z'],
+        ],
+      ),
+    ).toBe('a,b\r\n1,"x,y"\r\n,z\r\n');
   });
 
   it('every table reads back cell for cell, with only formula starts prefixed', () => {

@@ -43,20 +43,36 @@ export function Component() {
   const failed = everything.isError ? everything : usage.isError ? usage : undefined;
   return (
     <>
-      <PageHeader title="Storage" description={`Repository storage for ${owner}. Sizes are in bytes (decimal units).`} />
+      <PageHeader
+        title="Storage"
+        description={`Repository storage for ${owner}. Sizes are in bytes (decimal units).`}
+      />
       <StorageFilters params={params} onChange={update} me={me.data?.name ?? 'Me'} orgs={me.data?.orgs ?? []} />
       {(everything.isPending || usage.isPending) && !failed && <Skeleton label="Loading repository usage" />}
-      {failed && <ErrorPanel error={failed.error} title="Could not load repository usage" onRetry={() => void Promise.all([everything.refetch(), usage.refetch()])} />}
+      {failed && (
+        <ErrorPanel
+          error={failed.error}
+          title="Could not load repository usage"
+          onRetry={() => void Promise.all([everything.refetch(), usage.refetch()])}
+        />
+      )}
       {everything.data && usage.data && (
-        <div className={`space-y-6 ${usage.isPlaceholderData || everything.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={usage.isFetching || everything.isFetching}>
+        <div
+          className={`space-y-6 ${usage.isPlaceholderData || everything.isPlaceholderData ? 'opacity-60' : ''}`}
+          aria-busy={usage.isFetching || everything.isFetching}
+        >
           <UsageTotals summary={summary} owner={owner} />
           {summary.count > 0 && <StorageCharts summary={summary} />}
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <p data-testid="shown-summary">
-              Showing {shown.count} of {summary.count} repositories · {formatBytes(shown.bytes)} of {formatBytes(summary.bytes)}
+              Showing {shown.count} of {summary.count} repositories · {formatBytes(shown.bytes)} of{' '}
+              {formatBytes(summary.bytes)}
             </p>
             {usage.data.length > 0 && (
-              <Button className="ml-auto" onClick={() => saveText(usageCsv(usage.data, hubUrl), usageCsvName(owner), 'text/csv')}>
+              <Button
+                className="ml-auto"
+                onClick={() => saveText(usageCsv(usage.data, hubUrl), usageCsvName(owner), 'text/csv')}
+              >
                 Export CSV
               </Button>
             )}

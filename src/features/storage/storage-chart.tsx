@@ -24,7 +24,13 @@ function BarChart({ id, title, desc, bars }: { id: string; title: string; desc: 
   const height = bars.length * row + 8;
   return (
     <figure className="min-w-0">
-      <svg role="img" aria-labelledby={`${id}-title ${id}-desc`} viewBox={`0 0 ${labelW + barW + 90} ${height}`} className="w-full max-w-xl" data-testid={id}>
+      <svg
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        viewBox={`0 0 ${labelW + barW + 90} ${height}`}
+        className="w-full max-w-xl"
+        data-testid={id}
+      >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{desc}</desc>
         {bars.map((b, i) => {
@@ -32,7 +38,12 @@ function BarChart({ id, title, desc, bars }: { id: string; title: string; desc: 
           const w = Math.max(b.value > 0 ? 2 : 0, (b.value / max) * barW);
           return (
             <g key={b.label}>
-              <text x={labelW - 8} y={y + 15} textAnchor="end" className="fill-slate-700 text-[11px] dark:fill-slate-300">
+              <text
+                x={labelW - 8}
+                y={y + 15}
+                textAnchor="end"
+                className="fill-slate-700 text-[11px] dark:fill-slate-300"
+              >
                 {b.label.length > 26 ? `${b.label.slice(0, 25)}…` : b.label}
               </text>
               <rect x={labelW} y={y + 3} width={w} height={row - 10} rx={3} className={b.className} />
@@ -49,8 +60,16 @@ function BarChart({ id, title, desc, bars }: { id: string; title: string; desc: 
 }
 
 export function StorageCharts({ summary }: { summary: UsageSummary }) {
-  const typeBars = summary.byType.map((t) => ({ label: `${t.type} (${t.count})`, value: t.bytes, className: TYPE_COLORS[t.type] ?? 'fill-slate-500' }));
-  const topBars = summary.top.map((r) => ({ label: r.id, value: r.storage, className: TYPE_COLORS[r.type] ?? 'fill-slate-500' }));
+  const typeBars = summary.byType.map((t) => ({
+    label: `${t.type} (${t.count})`,
+    value: t.bytes,
+    className: TYPE_COLORS[t.type] ?? 'fill-slate-500',
+  }));
+  const topBars = summary.top.map((r) => ({
+    label: r.id,
+    value: r.storage,
+    className: TYPE_COLORS[r.type] ?? 'fill-slate-500',
+  }));
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <BarChart

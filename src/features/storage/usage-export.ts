@@ -2,13 +2,29 @@ import type { RepositoryUsage } from '../../hub/schemas/index.ts';
 import { repoWebUrl } from '../../hub/web-urls.ts';
 import { toCsv } from './csv.ts';
 
-export const USAGE_CSV_HEADER = ['repository', 'type', 'visibility', 'storage_bytes', 'storage_percent', 'updated_at', 'url'] as const;
+export const USAGE_CSV_HEADER = [
+  'repository',
+  'type',
+  'visibility',
+  'storage_bytes',
+  'storage_percent',
+  'updated_at',
+  'url',
+] as const;
 
 /** The usage table as CSV: one row per repository shown, sizes in bytes, links to the hub. */
 export function usageCsv(rows: readonly RepositoryUsage[], hubUrl: string): string {
   return toCsv(
     USAGE_CSV_HEADER,
-    rows.map((r) => [r.id, r.type, r.visibility, r.storage, r.storagePercent, r.updatedAt, repoWebUrl(hubUrl, { type: r.type, name: r.id })]),
+    rows.map((r) => [
+      r.id,
+      r.type,
+      r.visibility,
+      r.storage,
+      r.storagePercent,
+      r.updatedAt,
+      repoWebUrl(hubUrl, { type: r.type, name: r.id }),
+    ]),
   );
 }
 

@@ -15,7 +15,11 @@ export interface UsageSummary extends Tally {
 /** Totals over the given repositories: all, per type, per visibility, and the largest few. */
 export function summarize(rows: readonly RepositoryUsage[], topN = 5): UsageSummary {
   const byType = new Map<RepoType, Tally>(REPO_TYPES.map((t) => [t, { bytes: 0, count: 0 }]));
-  const byVisibility: Record<Visibility, Tally> = { public: { bytes: 0, count: 0 }, private: { bytes: 0, count: 0 }, protected: { bytes: 0, count: 0 } };
+  const byVisibility: Record<Visibility, Tally> = {
+    public: { bytes: 0, count: 0 },
+    private: { bytes: 0, count: 0 },
+    protected: { bytes: 0, count: 0 },
+  };
   let bytes = 0;
   for (const r of rows) {
     bytes += r.storage;
@@ -25,5 +29,11 @@ export function summarize(rows: readonly RepositoryUsage[], topN = 5): UsageSumm
     }
   }
   const top = [...rows].sort((a, b) => b.storage - a.storage).slice(0, topN);
-  return { count: rows.length, bytes, byType: REPO_TYPES.map((type) => ({ type, ...byType.get(type)! })), byVisibility, top };
+  return {
+    count: rows.length,
+    bytes,
+    byType: REPO_TYPES.map((type) => ({ type, ...byType.get(type)! })),
+    byVisibility,
+    top,
+  };
 }

@@ -3,12 +3,30 @@ import type { RepositoryUsage } from '../../hub/schemas/index.ts';
 import { repoWebUrl } from '../../hub/web-urls.ts';
 import type { Direction, SortKey, StorageParams } from './use-storage-params.ts';
 
-function SortHeader({ label, sortKey, params, onChange }: { label: string; sortKey: SortKey; params: StorageParams; onChange(p: Partial<StorageParams>): void }) {
+function SortHeader({
+  label,
+  sortKey,
+  params,
+  onChange,
+}: {
+  label: string;
+  sortKey: SortKey;
+  params: StorageParams;
+  onChange(p: Partial<StorageParams>): void;
+}) {
   const active = params.sort === sortKey;
   const next: Direction = active && params.direction === 'desc' ? 'asc' : 'desc';
   return (
-    <th scope="col" className="px-3 py-2" aria-sort={active ? (params.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button type="button" className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900 dark:hover:text-slate-100" onClick={() => onChange({ sort: sortKey, direction: next })}>
+    <th
+      scope="col"
+      className="px-3 py-2"
+      aria-sort={active ? (params.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      <button
+        type="button"
+        className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900 dark:hover:text-slate-100"
+        onClick={() => onChange({ sort: sortKey, direction: next })}
+      >
         {label}
         <span aria-hidden="true">{active ? (params.direction === 'asc' ? '▲' : '▼') : '↕'}</span>
       </button>
@@ -17,35 +35,66 @@ function SortHeader({ label, sortKey, params, onChange }: { label: string; sortK
 }
 
 /** The hub sorts (sort/direction are query parameters); headers only change the URL. */
-export function UsageTable({ rows, params, hubUrl, onChange }: { rows: RepositoryUsage[]; params: StorageParams; hubUrl: string; onChange(p: Partial<StorageParams>): void }) {
+export function UsageTable({
+  rows,
+  params,
+  hubUrl,
+  onChange,
+}: {
+  rows: RepositoryUsage[];
+  params: StorageParams;
+  hubUrl: string;
+  onChange(p: Partial<StorageParams>): void;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Repository storage</caption>
         <thead className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-900 dark:text-slate-400">
           <tr>
-            <th scope="col" className="px-3 py-2 uppercase tracking-wide">Repository</th>
-            <th scope="col" className="px-3 py-2 uppercase tracking-wide">Type</th>
-            <th scope="col" className="px-3 py-2 uppercase tracking-wide">Visibility</th>
+            <th scope="col" className="px-3 py-2 uppercase tracking-wide">
+              Repository
+            </th>
+            <th scope="col" className="px-3 py-2 uppercase tracking-wide">
+              Type
+            </th>
+            <th scope="col" className="px-3 py-2 uppercase tracking-wide">
+              Visibility
+            </th>
             <SortHeader label="Storage" sortKey="storage" params={params} onChange={onChange} />
-            <th scope="col" className="px-3 py-2 uppercase tracking-wide">Share</th>
+            <th scope="col" className="px-3 py-2 uppercase tracking-wide">
+              Share
+            </th>
             <SortHeader label="Updated" sortKey="updatedAt" params={params} onChange={onChange} />
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={`${r.type}:${r.id}`} className="border-t border-slate-200 dark:border-slate-800" data-testid="usage-row">
+            <tr
+              key={`${r.type}:${r.id}`}
+              className="border-t border-slate-200 dark:border-slate-800"
+              data-testid="usage-row"
+            >
               <td className="px-3 py-2 font-medium">
-                <a href={repoWebUrl(hubUrl, { type: r.type, name: r.id })} target="_blank" rel="noopener noreferrer" className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300">
+                <a
+                  href={repoWebUrl(hubUrl, { type: r.type, name: r.id })}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
+                >
                   {r.id}
                 </a>
               </td>
               <td className="px-3 py-2">{r.type}</td>
               <td className="px-3 py-2">{r.visibility}</td>
-              <td className="whitespace-nowrap px-3 py-2 tabular-nums" data-bytes={r.storage}>{formatBytes(r.storage)}</td>
+              <td className="whitespace-nowrap px-3 py-2 tabular-nums" data-bytes={r.storage}>
+                {formatBytes(r.storage)}
+              </td>
               <td className="px-3 py-2 tabular-nums">{r.storagePercent.toFixed(1)}%</td>
               <td className="whitespace-nowrap px-3 py-2">
-                <time dateTime={r.updatedAt} title={formatDateTime(r.updatedAt)}>{formatRelative(r.updatedAt)}</time>
+                <time dateTime={r.updatedAt} title={formatDateTime(r.updatedAt)}>
+                  {formatRelative(r.updatedAt)}
+                </time>
               </td>
             </tr>
           ))}

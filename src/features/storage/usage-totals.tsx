@@ -3,7 +3,12 @@ import type { UsageSummary } from './usage-summary.ts';
 
 function Stat({ label, bytes, count, testId }: { label: string; bytes: number; count: number; testId: string }) {
   return (
-    <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800" data-testid={testId} data-bytes={bytes} data-count={count}>
+    <div
+      className="rounded-lg border border-slate-200 p-3 dark:border-slate-800"
+      data-testid={testId}
+      data-bytes={bytes}
+      data-count={count}
+    >
       <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
       <dd className="text-sm font-medium">
         {formatBytes(bytes)} <span className="text-xs text-slate-600 dark:text-slate-400">· {count}</span>
@@ -23,17 +28,29 @@ export function UsageTotals({ summary, owner }: { summary: UsageSummary; owner: 
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8" data-testid="storage-totals">
         <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
           <dt className="text-xs text-slate-600 dark:text-slate-400">Total</dt>
-          <dd className="text-lg font-semibold" data-testid="total-bytes" data-bytes={summary.bytes}>{formatBytes(summary.bytes)}</dd>
+          <dd className="text-lg font-semibold" data-testid="total-bytes" data-bytes={summary.bytes}>
+            {formatBytes(summary.bytes)}
+          </dd>
         </div>
         <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
           <dt className="text-xs text-slate-600 dark:text-slate-400">Repositories</dt>
-          <dd className="text-lg font-semibold" data-testid="total-count">{summary.count}</dd>
+          <dd className="text-lg font-semibold" data-testid="total-count">
+            {summary.count}
+          </dd>
         </div>
         <Stat label="Public" bytes={v.public.bytes} count={v.public.count} testId="visibility-public" />
         <Stat label="Private" bytes={v.private.bytes} count={v.private.count} testId="visibility-private" />
-        {v.protected.count > 0 && <Stat label="Protected" bytes={v.protected.bytes} count={v.protected.count} testId="visibility-protected" />}
+        {v.protected.count > 0 && (
+          <Stat label="Protected" bytes={v.protected.bytes} count={v.protected.count} testId="visibility-protected" />
+        )}
         {summary.byType.map((t) => (
-          <Stat key={t.type} label={`${t.type[0]!.toUpperCase()}${t.type.slice(1)}s`} bytes={t.bytes} count={t.count} testId={`type-${t.type}`} />
+          <Stat
+            key={t.type}
+            label={`${t.type[0]!.toUpperCase()}${t.type.slice(1)}s`}
+            bytes={t.bytes}
+            count={t.count}
+            testId={`type-${t.type}`}
+          />
         ))}
       </dl>
     </section>

@@ -32,8 +32,13 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 function ReplayButton({ webhookId, logId }: { webhookId: string; logId: string }) {
   const client = useHubClient();
   const replay = useReplayDelivery(webhookId);
-  const logs = useQuery({ ...webhookLogsQuery(client, webhookId), enabled: (query) => replay.isSuccess && whileExposed(query) });
-  const replayEntry = replay.isSuccess ? logs.data?.filter((e) => e.replayOf === logId).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] : undefined;
+  const logs = useQuery({
+    ...webhookLogsQuery(client, webhookId),
+    enabled: (query) => replay.isSuccess && whileExposed(query),
+  });
+  const replayEntry = replay.isSuccess
+    ? logs.data?.filter((e) => e.replayOf === logId).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+    : undefined;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <Button variant="primary" onClick={() => replay.mutate(logId)} disabled={replay.isPending}>
@@ -49,7 +54,9 @@ function ReplayButton({ webhookId, logId }: { webhookId: string; logId: string }
             </Link>
           </>
         )}
-        {replay.isError && <span className="text-red-800 dark:text-red-300">Replay failed: {describeError(replay.error).message}</span>}
+        {replay.isError && (
+          <span className="text-red-800 dark:text-red-300">Replay failed: {describeError(replay.error).message}</span>
+        )}
       </span>
     </div>
   );
@@ -59,17 +66,55 @@ function Summary({ d, owner, hubUrl }: { d: WebhookDelivery; owner: string | und
   const reason = failureReason(d);
   const job = jobPath(d, owner);
   return (
-    <dl className="mb-6 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800" data-testid="delivery-summary">
-      <Fact term="Time"><time dateTime={d.createdAt}>{formatDateTime(d.createdAt)}</time><DeliveryTags entry={d} /></Fact>
-      <Fact term="Event"><code>{d.event.scope}</code> · {d.event.action}</Fact>
-      <Fact term="Repository">
-        {d.repo ? <a href={repoWebUrl(hubUrl, d.repo)} target="_blank" rel="noopener noreferrer" className={link}>{d.repo.type} {d.repo.name}</a> : '—'}
+    <dl
+      className="mb-6 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800"
+      data-testid="delivery-summary"
+    >
+      <Fact term="Time">
+        <time dateTime={d.createdAt}>{formatDateTime(d.createdAt)}</time>
+        <DeliveryTags entry={d} />
       </Fact>
-      <Fact term="Target">{job ? <Link to={job} className={link} data-testid="job-link">{d.target}</Link> : d.target}</Fact>
-      <Fact term="Receiver status"><DeliveryStatus entry={d} /></Fact>
+      <Fact term="Event">
+        <code>{d.event.scope}</code> · {d.event.action}
+      </Fact>
+      <Fact term="Repository">
+        {d.repo ? (
+          <a href={repoWebUrl(hubUrl, d.repo)} target="_blank" rel="noopener noreferrer" className={link}>
+            {d.repo.type} {d.repo.name}
+          </a>
+        ) : (
+          '—'
+        )}
+      </Fact>
+      <Fact term="Target">
+        {job ? (
+          <Link to={job} className={link} data-testid="job-link">
+            {d.target}
+          </Link>
+        ) : (
+          d.target
+        )}
+      </Fact>
+      <Fact term="Receiver status">
+        <DeliveryStatus entry={d} />
+      </Fact>
       <Fact term="Response time">{Math.round(d.durationMs)} ms</Fact>
-      <Fact term="Failure reason">{reason ? <span data-testid="failure-reason"><span className="font-medium">{reason.label}.</span> {reason.detail}</span> : 'None: delivered.'}</Fact>
-      {d.replayOf && <Fact term="Replay of"><Link to={`../${d.replayOf}`} relative="path" className={link}>the original delivery</Link></Fact>}
+      <Fact term="Failure reason">
+        {reason ? (
+          <span data-testid="failure-reason">
+            <span className="font-medium">{reason.label}.</span> {reason.detail}
+          </span>
+        ) : (
+          'None: delivered.'
+        )}
+      </Fact>
+      {d.replayOf && (
+        <Fact term="Replay of">
+          <Link to={`../${d.replayOf}`} relative="path" className={link}>
+            the original delivery
+          </Link>
+        </Fact>
+      )}
     </dl>
   );
 }
@@ -81,15 +126,31 @@ export function DeliveryDetail() {
   const { session } = useSession();
   const me = useQuery(whoamiQuery(client));
   const q = useQuery(webhookDeliveryQuery(client, id, logId));
-  const back = <p className="mb-2 text-sm"><Link to="../.." relative="path" className={link}>← Webhook and its delivery log</Link></p>;
-  if (q.isPending) return <>{back}<Skeleton label="Loading the delivery" /></>;
+  const back = (
+    <p className="mb-2 text-sm">
+      <Link to="../.." relative="path" className={link}>
+        ← Webhook and its delivery log
+      </Link>
+    </p>
+  );
+  if (q.isPending)
+    return (
+      <>
+        {back}
+        <Skeleton label="Loading the delivery" />
+      </>
+    );
   if (q.isError) {
     return (
       <>
         {back}
         {isEndpointNotExposed(q.error) ? (
-          <p className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="delivery-missing">
-            This delivery is not in the log: the hub keeps the last {DELIVERY_LOG_LIMIT} deliveries of each webhook, and a hub without the delivery log (such as the real hub) has none to show.
+          <p
+            className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800"
+            data-testid="delivery-missing"
+          >
+            This delivery is not in the log: the hub keeps the last {DELIVERY_LOG_LIMIT} deliveries of each webhook, and
+            a hub without the delivery log (such as the real hub) has none to show.
           </p>
         ) : (
           <ErrorPanel error={q.error} title="Could not load this delivery" onRetry={() => void q.refetch()} />
@@ -101,7 +162,11 @@ export function DeliveryDetail() {
   return (
     <>
       {back}
-      <PageHeader title="Delivery" description={`${d.event.scope}.${d.event.action} on ${formatDateTime(d.createdAt)}`} actions={<ReplayButton webhookId={id} logId={logId} />} />
+      <PageHeader
+        title="Delivery"
+        description={`${d.event.scope}.${d.event.action} on ${formatDateTime(d.createdAt)}`}
+        actions={<ReplayButton webhookId={id} logId={logId} />}
+      />
       <Summary d={d} owner={me.data?.name} hubUrl={session?.baseUrl ?? ''} />
       <div className="grid gap-6 xl:grid-cols-2">
         <DeliveryRequestView delivery={d} />

@@ -38,7 +38,14 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const [filter, setFilter] = useOutcomeFilter();
   const all = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
   const entries = useMemo(() => filterByOutcome(all, filter), [all, filter]);
-  const counts = useMemo(() => Object.fromEntries(OUTCOME_FILTERS.map((f) => [f, filterByOutcome(all, f).length])) as Record<OutcomeFilter, number>, [all]);
+  const counts = useMemo(
+    () =>
+      Object.fromEntries(OUTCOME_FILTERS.map((f) => [f, filterByOutcome(all, f).length])) as Record<
+        OutcomeFilter,
+        number
+      >,
+    [all],
+  );
 
   const run = (logId: string) =>
     replay.mutate(logId, {
@@ -49,7 +56,9 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   return (
     <section aria-labelledby="delivery-log-title">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-        <h2 id="delivery-log-title" className="text-lg font-semibold">Delivery log</h2>
+        <h2 id="delivery-log-title" className="text-lg font-semibold">
+          Delivery log
+        </h2>
         {q.data && (
           <div className="flex items-center gap-2">
             <OutcomeFilterControl value={filter} counts={counts} onChange={setFilter} />
@@ -63,37 +72,80 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       {q.isPending && <Skeleton rows={3} label="Loading deliveries" />}
       {notExposed && (
         <>
-          <NotExposedNote error={notExposed}>past deliveries cannot be listed and test events cannot be sent here; replay a delivery by its log id.</NotExposedNote>
+          <NotExposedNote error={notExposed}>
+            past deliveries cannot be listed and test events cannot be sent here; replay a delivery by its log id.
+          </NotExposedNote>
           <ReplayById webhookId={webhook.id} />
         </>
       )}
-      {q.isError && !notExposed && <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />}
-      {q.data && all.length === 0 && <EmptyState title="No deliveries yet">Events that reach this webhook appear here; send a test event to try it.</EmptyState>}
-      {all.length > 0 && entries.length === 0 && <EmptyState title={`No ${filter} deliveries`}>Of the last {all.length} deliveries, none {filter === 'failed' ? 'failed' : 'succeeded'}.</EmptyState>}
+      {q.isError && !notExposed && (
+        <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />
+      )}
+      {q.data && all.length === 0 && (
+        <EmptyState title="No deliveries yet">
+          Events that reach this webhook appear here; send a test event to try it.
+        </EmptyState>
+      )}
+      {all.length > 0 && entries.length === 0 && (
+        <EmptyState title={`No ${filter} deliveries`}>
+          Of the last {all.length} deliveries, none {filter === 'failed' ? 'failed' : 'succeeded'}.
+        </EmptyState>
+      )}
       {entries.length > 0 && (
-        <SimpleTable columns={['Time', 'Event', 'Repository', 'Target', 'Status', 'Duration', <span key="replay" className="sr-only">Replay</span>]}>
+        <SimpleTable
+          columns={[
+            'Time',
+            'Event',
+            'Repository',
+            'Target',
+            'Status',
+            'Duration',
+            <span key="replay" className="sr-only">
+              Replay
+            </span>,
+          ]}
+        >
           {entries.map((e) => {
             const outcome = outcomes[e.id];
             return (
-              <tr key={e.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="delivery-row" data-id={e.id}>
+              <tr
+                key={e.id}
+                className="border-t border-slate-200 dark:border-slate-800"
+                data-testid="delivery-row"
+                data-id={e.id}
+              >
                 <td className="whitespace-nowrap px-3 py-2">
-                  <Link to={`deliveries/${e.id}`} className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300" aria-label={`Delivery of ${formatDateTime(e.createdAt)}: details`}>
+                  <Link
+                    to={`deliveries/${e.id}`}
+                    className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
+                    aria-label={`Delivery of ${formatDateTime(e.createdAt)}: details`}
+                  >
                     <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
                   </Link>
                   <DeliveryTags entry={e} />
                 </td>
                 <td className="px-3 py-2">{`${e.event.scope}.${e.event.action}`}</td>
                 <td className="max-w-48 truncate px-3 py-2">{e.repo ? e.repo.name : '—'}</td>
-                <td className="max-w-xs truncate px-3 py-2" title={e.target}>{e.target}</td>
-                <td className="px-3 py-2"><DeliveryStatus entry={e} /></td>
+                <td className="max-w-xs truncate px-3 py-2" title={e.target}>
+                  {e.target}
+                </td>
+                <td className="px-3 py-2">
+                  <DeliveryStatus entry={e} />
+                </td>
                 <td className="whitespace-nowrap px-3 py-2">{Math.round(e.durationMs)} ms</td>
                 <td className="whitespace-nowrap px-3 py-2">
-                  <Button onClick={() => run(e.id)} disabled={replay.isPending && replay.variables === e.id} aria-label={`Replay delivery of ${formatDateTime(e.createdAt)}`}>
+                  <Button
+                    onClick={() => run(e.id)}
+                    disabled={replay.isPending && replay.variables === e.id}
+                    aria-label={`Replay delivery of ${formatDateTime(e.createdAt)}`}
+                  >
                     Replay
                   </Button>
                   <span role="status" className="ml-2 text-xs" data-testid="replay-result">
                     {outcome?.ok === true && `Replayed: HTTP ${outcome.status}`}
-                    {outcome?.ok === false && <span className="text-red-800 dark:text-red-300">Replay failed: {outcome.message}</span>}
+                    {outcome?.ok === false && (
+                      <span className="text-red-800 dark:text-red-300">Replay failed: {outcome.message}</span>
+                    )}
                   </span>
                 </td>
               </tr>

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { failureOf, failureReason, filterByOutcome, jobPath, prettyJson } from './delivery-outcome.ts';
 
-const e = (status: number | null, error: string | null = null, failure?: 'refused' | 'timeout' | 'non-2xx' | 'network' | 'job' | null) => ({ status, error, ...(failure !== undefined ? { failure } : {}) });
+const e = (
+  status: number | null,
+  error: string | null = null,
+  failure?: 'refused' | 'timeout' | 'non-2xx' | 'network' | 'job' | null,
+) => ({ status, error, ...(failure !== undefined ? { failure } : {}) });
 
 describe('delivery outcome', () => {
   it('filters by outcome: 2xx succeeded, everything else (no answer included) failed', () => {
@@ -22,7 +26,10 @@ describe('delivery outcome', () => {
 
   it('explains each failure in a sentence, with the status or the low-level error', () => {
     expect(failureReason(e(204))).toBeNull();
-    expect(failureReason(e(503, 'HTTP 503', 'non-2xx'))).toEqual({ label: 'Non-2xx answer', detail: 'The receiver answered HTTP 503; only 2xx counts as delivered.' });
+    expect(failureReason(e(503, 'HTTP 503', 'non-2xx'))).toEqual({
+      label: 'Non-2xx answer',
+      detail: 'The receiver answered HTTP 503; only 2xx counts as delivered.',
+    });
     expect(failureReason(e(null, 'timeout after 10000 ms', 'timeout'))!.detail).toContain('(timeout after 10000 ms)');
     expect(failureReason(e(null, 'ECONNREFUSED: x', 'refused'))!.label).toBe('Connection refused');
     expect(failureReason(e(null, 'source job 1 not found', 'job'))!.detail).toContain('source job 1 not found');

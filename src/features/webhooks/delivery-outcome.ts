@@ -12,7 +12,10 @@ export function succeeded(e: Pick<WebhookLogEntry, 'status'>): boolean {
   return e.status !== null && e.status >= 200 && e.status < 300;
 }
 
-export function filterByOutcome<E extends Pick<WebhookLogEntry, 'status'>>(entries: readonly E[], filter: OutcomeFilter): E[] {
+export function filterByOutcome<E extends Pick<WebhookLogEntry, 'status'>>(
+  entries: readonly E[],
+  filter: OutcomeFilter,
+): E[] {
   if (filter === 'all') return [...entries];
   return entries.filter((e) => succeeded(e) === (filter === 'succeeded'));
 }
@@ -36,11 +39,14 @@ const FAILURE_LABELS: Record<DeliveryFailure, string> = {
 };
 
 /** One sentence a person can act on; null for a delivery that succeeded. */
-export function failureReason(e: Pick<WebhookLogEntry, 'status' | 'error' | 'failure'>): { label: string; detail: string } | null {
+export function failureReason(
+  e: Pick<WebhookLogEntry, 'status' | 'error' | 'failure'>,
+): { label: string; detail: string } | null {
   const kind = failureOf(e);
   if (!kind) return null;
   const detail = {
-    refused: 'Nothing accepted the connection at the receiver’s address: is the server running, and is the URL’s port right?',
+    refused:
+      'Nothing accepted the connection at the receiver’s address: is the server running, and is the URL’s port right?',
     timeout: 'The receiver did not answer in time; the hub gave up on this delivery.',
     'non-2xx': `The receiver answered HTTP ${e.status}; only 2xx counts as delivered.`,
     network: 'The connection failed before an answer came (name lookup, reset, TLS).',

@@ -6,9 +6,18 @@ export function DeliveryStatus({ entry }: { entry: WebhookLogEntry }) {
   const ok = succeeded(entry);
   const reason = failureReason(entry);
   return (
-    <span className={ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300'} data-testid="delivery-status" data-outcome={ok ? 'succeeded' : 'failed'}>
+    <span
+      className={ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300'}
+      data-testid="delivery-status"
+      data-outcome={ok ? 'succeeded' : 'failed'}
+    >
       {entry.status !== null ? `HTTP ${entry.status}` : 'No response'}
-      {reason && <span className="block text-xs">{reason.label}{entry.error && entry.status === null ? `: ${entry.error}` : ''}</span>}
+      {reason && (
+        <span className="block text-xs">
+          {reason.label}
+          {entry.error && entry.status === null ? `: ${entry.error}` : ''}
+        </span>
+      )}
     </span>
   );
 }

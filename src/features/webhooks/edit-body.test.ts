@@ -8,9 +8,22 @@ const jobHook: Webhook = {
   disabled: false,
   watched: [{ type: 'org', name: 'acme', avatarUrl: 'https://cdn.example.test/acme.svg' }],
   domains: ['repo'],
-  job: { dockerImage: 'python:3.12', environment: { LOG_LEVEL: 'info' }, flavor: 'cpu-basic', timeoutSeconds: 600, secrets: ['HF_TOKEN'] },
+  job: {
+    dockerImage: 'python:3.12',
+    environment: { LOG_LEVEL: 'info' },
+    flavor: 'cpu-basic',
+    timeoutSeconds: 600,
+    secrets: ['HF_TOKEN'],
+  },
 };
-const urlHook: Webhook = { id: 'b'.repeat(24), disabled: false, watched: [{ type: 'user', name: 'alice' }], domains: ['repo', 'discussion'], url: 'https://example.test/hook', secret: 's3cret' };
+const urlHook: Webhook = {
+  id: 'b'.repeat(24),
+  disabled: false,
+  watched: [{ type: 'user', name: 'alice' }],
+  domains: ['repo', 'discussion'],
+  url: 'https://example.test/hook',
+  secret: 's3cret',
+};
 
 const edit = (w: Webhook, change: (d: WebhookDraft) => void) => {
   const initial = draftFromWebhook(w);
@@ -28,7 +41,11 @@ describe('webhook edit body', () => {
     const { body, initial, draft } = edit(jobHook, (d) => (d.domains = ['repo', 'discussion']));
     expect(body).toEqual({ watched: [{ type: 'org', name: 'acme' }], domains: ['repo', 'discussion'] });
     expect(replacesStoredJob(initial, draft)).toBe(false);
-    expect(storedJobNotice(initial, draft)).toEqual({ touched: false, hidden: ['architecture', 'attempts', 'volumes', 'exposed ports', 'SSH'], secrets: ['HF_TOKEN'] });
+    expect(storedJobNotice(initial, draft)).toEqual({
+      touched: false,
+      hidden: ['architecture', 'attempts', 'volumes', 'exposed ports', 'SSH'],
+      secrets: ['HF_TOKEN'],
+    });
   });
 
   it('sends the job once the user changes it, and then warns and asks for secret values', () => {
@@ -74,6 +91,8 @@ describe('webhook edit body', () => {
     const bad = edit(odd, (d) => (d.job.flavor = 'cpu-upgrade'));
     expect(issuesOfUpdate(bad.initial, bad.draft, bad.body).map((i) => i.path.join('.'))).toContain('job.spaceId');
     const empty = edit(urlHook, (d) => (d.watched = []));
-    expect(issuesOfUpdate(empty.initial, empty.draft, empty.body).map((i) => i.message)).toContain('watched needs at least one item');
+    expect(issuesOfUpdate(empty.initial, empty.draft, empty.body).map((i) => i.message)).toContain(
+      'watched needs at least one item',
+    );
   });
 });

@@ -8,7 +8,13 @@ import { draftToBody, type WebhookDraft } from './form-model.ts';
  */
 export const UNSHOWN_JOB_FIELDS = Object.keys(WebhookJobRequest.shape).filter((k) => !(k in WebhookJob.shape));
 
-const JOB_FIELD_LABELS: Record<string, string> = { arch: 'architecture', attempts: 'attempts', volumes: 'volumes', expose: 'exposed ports', ssh: 'SSH' };
+const JOB_FIELD_LABELS: Record<string, string> = {
+  arch: 'architecture',
+  attempts: 'attempts',
+  volumes: 'volumes',
+  expose: 'exposed ports',
+  ssh: 'SSH',
+};
 export const unshownJobLabels = () => UNSHOWN_JOB_FIELDS.map((k) => JOB_FIELD_LABELS[k] ?? k);
 
 /** The job section differs from what was loaded (or the target became a new job). */
@@ -29,11 +35,17 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function updateBody(initial: WebhookDraft, draft: WebhookDraft): WebhookUpdateInput {
   const full = draftToBody(draft);
   const body: WebhookUpdateInput = {
-    watched: same(draft.watched, initial.watched) ? initial.watched.map(({ type, name }) => ({ type, name })) : full.watched,
+    watched: same(draft.watched, initial.watched)
+      ? initial.watched.map(({ type, name }) => ({ type, name }))
+      : full.watched,
     domains: full.domains,
   };
   if (draft.target === 'url') body.url = initial.target === 'url' && draft.url === initial.url ? initial.url : full.url;
-  else if (draft.target === 'jobSource') body.jobSourceId = initial.target === 'jobSource' && draft.jobSourceId === initial.jobSourceId ? initial.jobSourceId : full.jobSourceId;
+  else if (draft.target === 'jobSource')
+    body.jobSourceId =
+      initial.target === 'jobSource' && draft.jobSourceId === initial.jobSourceId
+        ? initial.jobSourceId
+        : full.jobSourceId;
   else if (jobTouched(initial, draft)) body.job = full.job;
   if (draft.secret !== '') body.secret = draft.secret;
   else if (initial.secret !== '') body.secret = '';
@@ -51,7 +63,11 @@ export function issuesOfCreate(body: WebhookInput): z.core.$ZodIssue[] {
  * draft's own target (so "exactly one target" holds), and only issues of fields it sends (a job
  * left out is not checked: it is not sent).
  */
-export function issuesOfUpdate(initial: WebhookDraft, draft: WebhookDraft, body: WebhookUpdateInput): z.core.$ZodIssue[] {
+export function issuesOfUpdate(
+  initial: WebhookDraft,
+  draft: WebhookDraft,
+  body: WebhookUpdateInput,
+): z.core.$ZodIssue[] {
   const checked = WebhookInput.safeParse({ ...draftToBody(draft), ...body });
   if (checked.success) return [];
   return checked.error.issues.filter((i) => i.path.length === 0 || String(i.path[0]) in body);
@@ -63,7 +79,10 @@ export function replacesStoredJob(initial: WebhookDraft, draft: WebhookDraft): b
 }
 
 /** What the editor tells the user about a stored job it cannot show, or null when none is stored. */
-export function storedJobNotice(initial: WebhookDraft, draft: WebhookDraft): { touched: boolean; hidden: string[]; secrets: string[] } | null {
+export function storedJobNotice(
+  initial: WebhookDraft,
+  draft: WebhookDraft,
+): { touched: boolean; hidden: string[]; secrets: string[] } | null {
   if (initial.target !== 'job' || draft.target !== 'job') return null;
   return {
     touched: jobTouched(initial, draft),

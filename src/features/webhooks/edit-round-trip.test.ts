@@ -98,12 +98,14 @@ describe('editing a stored webhook changes only what the user changed', () => {
 
   it('for the seeded webhooks (a job with arch-less attempts and a secret, a suspended one, a last trigger)', async () => {
     for (const webhook of await alice.listWebhooks()) {
-      for (const edit of [noChange, domainsEdit(['discussion']), watchedEdit([{ type: 'user', name: 'bob' }])]) await checkEdit(await alice.getWebhook(webhook.id), edit);
+      for (const edit of [noChange, domainsEdit(['discussion']), watchedEdit([{ type: 'user', name: 'bob' }])])
+        await checkEdit(await alice.getWebhook(webhook.id), edit);
     }
   });
 
   it('samples job webhooks with the settings the hub does not return, and secret values', () => {
     const samples = fc.sample(createBodies, { numRuns: 300, seed: 1 }) as { job?: Record<string, unknown> }[];
-    for (const field of ['arch', 'attempts', 'volumes', 'expose', 'ssh', 'secrets']) expect(samples.some((s) => s.job?.[field] !== undefined)).toBe(true);
+    for (const field of ['arch', 'attempts', 'volumes', 'expose', 'ssh', 'secrets'])
+      expect(samples.some((s) => s.job?.[field] !== undefined)).toBe(true);
   });
 });

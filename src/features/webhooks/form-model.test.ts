@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { WebhookInput, type Webhook } from '../../hub/schemas/index.ts';
-import { blankSecretErrors, draftFromWebhook, draftToBody, emptyDraft, errorsFromIssues, fieldForPath, type WebhookDraft } from './form-model.ts';
+import {
+  blankSecretErrors,
+  draftFromWebhook,
+  draftToBody,
+  emptyDraft,
+  errorsFromIssues,
+  fieldForPath,
+  type WebhookDraft,
+} from './form-model.ts';
 
 function jobDraft(patch: Partial<WebhookDraft['job']> = {}): WebhookDraft {
   const d = emptyDraft();
@@ -29,7 +37,13 @@ describe('webhook form model', () => {
     });
     const body = draftToBody(d);
     expect(WebhookInput.safeParse(body).success).toBe(true);
-    expect(body.job).toMatchObject({ command: ['python', '-c', 'print(1)'], expose: { ports: [8080, 7860] }, timeoutSeconds: 60, attempts: 2, ssh: { enabled: true } });
+    expect(body.job).toMatchObject({
+      command: ['python', '-c', 'print(1)'],
+      expose: { ports: [8080, 7860] },
+      timeoutSeconds: 60,
+      attempts: 2,
+      ssh: { enabled: true },
+    });
     // Repos are read-only on their own: nothing to send.
     expect(body.job!.volumes![0]).toEqual({ type: 'model', source: 'acme/m', mountPath: '/m' });
   });
@@ -74,7 +88,14 @@ describe('webhook form model', () => {
       disabled: false,
       watched: [{ type: 'org', name: 'acme' }],
       domains: ['repo'],
-      job: { dockerImage: 'python:3.12', environment: { LOG_LEVEL: 'info' }, flavor: 'cpu-basic', timeoutSeconds: 600, secrets: ['HF_TOKEN'], labels: { team: 'ml' } },
+      job: {
+        dockerImage: 'python:3.12',
+        environment: { LOG_LEVEL: 'info' },
+        flavor: 'cpu-basic',
+        timeoutSeconds: 600,
+        secrets: ['HF_TOKEN'],
+        labels: { team: 'ml' },
+      },
     };
     const d = draftFromWebhook(w);
     expect(blankSecretErrors(d, true)['job.secrets']).toMatch(/^"HF_TOKEN": enter its value again/);
@@ -82,6 +103,12 @@ describe('webhook form model', () => {
     expect(blankSecretErrors(d, false)).toEqual({});
     d.job.secrets[0]!.value = 'v';
     expect(blankSecretErrors(d, true)).toEqual({});
-    expect(draftToBody(d).job).toMatchObject({ dockerImage: 'python:3.12', environment: { LOG_LEVEL: 'info' }, timeoutSeconds: 600, secrets: { HF_TOKEN: 'v' }, labels: { team: 'ml' } });
+    expect(draftToBody(d).job).toMatchObject({
+      dockerImage: 'python:3.12',
+      environment: { LOG_LEVEL: 'info' },
+      timeoutSeconds: 600,
+      secrets: { HF_TOKEN: 'v' },
+      labels: { team: 'ml' },
+    });
   });
 });

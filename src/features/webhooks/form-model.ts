@@ -71,10 +71,19 @@ export function emptyJobDraft(): JobDraft {
 }
 
 export function emptyDraft(): WebhookDraft {
-  return { watched: [{ type: 'model', name: '' }], domains: ['repo'], target: 'url', url: '', jobSourceId: '', secret: '', job: emptyJobDraft() };
+  return {
+    watched: [{ type: 'model', name: '' }],
+    domains: ['repo'],
+    target: 'url',
+    url: '',
+    jobSourceId: '',
+    secret: '',
+    job: emptyJobDraft(),
+  };
 }
 
-const entries = (o: Record<string, string> | undefined): KeyValue[] => Object.entries(o ?? {}).map(([key, value]) => ({ key, value }));
+const entries = (o: Record<string, string> | undefined): KeyValue[] =>
+  Object.entries(o ?? {}).map(([key, value]) => ({ key, value }));
 
 export function draftFromWebhook(w: Webhook): WebhookDraft {
   const job = emptyJobDraft();
@@ -166,9 +175,26 @@ export function draftToBody(d: WebhookDraft): WebhookInput {
 
 /** Fields that show errors; volume rows add `job.volumes.<i>.<field>`. */
 const FIELD_KEYS = [
-  'watched', 'domains', 'url', 'jobSourceId', 'secret',
-  'job.dockerImage', 'job.spaceId', 'job.command', 'job.arguments', 'job.environment', 'job.secrets', 'job.flavor',
-  'job.arch', 'job.timeoutSeconds', 'job.attempts', 'job.labels', 'job.volumes', 'job.expose', 'job.ssh', 'job',
+  'watched',
+  'domains',
+  'url',
+  'jobSourceId',
+  'secret',
+  'job.dockerImage',
+  'job.spaceId',
+  'job.command',
+  'job.arguments',
+  'job.environment',
+  'job.secrets',
+  'job.flavor',
+  'job.arch',
+  'job.timeoutSeconds',
+  'job.attempts',
+  'job.labels',
+  'job.volumes',
+  'job.expose',
+  'job.ssh',
+  'job',
 ];
 
 export type FieldErrors = Record<string, string>;
@@ -176,9 +202,12 @@ export type FieldErrors = Record<string, string>;
 /** `job.expose.ports[0]` or ['job','expose','ports',0] -> the field that shows it. */
 export function fieldForPath(path: string | ReadonlyArray<PropertyKey>, draft: WebhookDraft): string | null {
   // The hub names body fields as `body.job.expose.ports[0]`.
-  const dotted = typeof path === 'string' ? path.replace(/^body\./, '').replace(/\[(\d+)\]/g, '.$1') : path.map(String).join('.');
+  const dotted =
+    typeof path === 'string' ? path.replace(/^body\./, '').replace(/\[(\d+)\]/g, '.$1') : path.map(String).join('.');
   const keys = [...FIELD_KEYS];
-  draft.job.volumes.forEach((_, i) => keys.push(...['type', 'source', 'mountPath', 'revision', 'readOnly', 'path'].map((f) => `job.volumes.${i}.${f}`)));
+  draft.job.volumes.forEach((_, i) =>
+    keys.push(...['type', 'source', 'mountPath', 'revision', 'readOnly', 'path'].map((f) => `job.volumes.${i}.${f}`)),
+  );
   let best: string | null = null;
   for (const k of keys) {
     if ((dotted === k || dotted.startsWith(`${k}.`)) && (!best || k.length > best.length)) best = k;
@@ -193,18 +222,26 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
   let message = inner ?? issue.message;
   // zod's own wording for an empty string; the schemas' custom messages are kept.
-  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1 && message.startsWith('Too small')) message = 'required';
+  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1 && message.startsWith('Too small'))
+    message = 'required';
   if (issue.code === 'invalid_type' && issue.expected === 'number') message = 'must be a number';
   if (issue.code === 'invalid_value' && issue.path.at(-1) === 'flavor') message = 'choose a flavor from the list';
   const [, second, key] = issue.path;
   // Map entries name their key, so the user knows which row is wrong.
-  if (issue.path[0] === 'job' && (second === 'labels' || second === 'environment' || second === 'secrets') && key !== undefined) {
+  if (
+    issue.path[0] === 'job' &&
+    (second === 'labels' || second === 'environment' || second === 'secrets') &&
+    key !== undefined
+  ) {
     return `"${String(key)}": ${message}`;
   }
   return message;
 }
 
-export function errorsFromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, draft: WebhookDraft): { fields: FieldErrors; form: string | null } {
+export function errorsFromIssues(
+  issues: ReadonlyArray<z.core.$ZodIssue>,
+  draft: WebhookDraft,
+): { fields: FieldErrors; form: string | null } {
   const fields: FieldErrors = {};
   let form: string | null = null;
   for (const issue of issues) {
@@ -224,5 +261,9 @@ export function errorsFromIssues(issues: ReadonlyArray<z.core.$ZodIssue>, draft:
 export function blankSecretErrors(d: WebhookDraft, replacingStoredJob: boolean): FieldErrors {
   if (!replacingStoredJob || d.target !== 'job') return {};
   const blank = d.job.secrets.find((s) => s.key !== '' && s.value === '');
-  return blank ? { 'job.secrets': `"${blank.key}": enter its value again (the hub never sends secret values back), or remove the row` } : {};
+  return blank
+    ? {
+        'job.secrets': `"${blank.key}": enter its value again (the hub never sends secret values back), or remove the row`,
+      }
+    : {};
 }

@@ -5,16 +5,39 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 import { jobsQuery, whoamiQuery } from '../../hub/queries.ts';
 
 /** The id of a job to copy for each event, with the user's own jobs offered as suggestions. */
-export function JobSourceField({ value, onChange, error }: { value: string; onChange(v: string): void; error?: string | undefined }) {
+export function JobSourceField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange(v: string): void;
+  error?: string | undefined;
+}) {
   const client = useHubClient();
   const listId = useId();
   const me = useQuery(whoamiQuery(client));
   const jobs = useQuery({ ...jobsQuery(client, me.data?.name ?? ''), enabled: Boolean(me.data) });
   return (
-    <Field label="Source job id" error={error} hint={jobs.data?.length ? 'The hub starts a copy of this job for each event. Suggestions: your jobs.' : 'The hub starts a copy of this job for each event.'}>
+    <Field
+      label="Source job id"
+      error={error}
+      hint={
+        jobs.data?.length
+          ? 'The hub starts a copy of this job for each event. Suggestions: your jobs.'
+          : 'The hub starts a copy of this job for each event.'
+      }
+    >
       {(p) => (
         <>
-          <input {...p} list={listId} className={inputClass} value={value} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
+          <input
+            {...p}
+            list={listId}
+            className={inputClass}
+            value={value}
+            spellCheck={false}
+            onChange={(e) => onChange(e.target.value)}
+          />
           <datalist id={listId}>
             {(jobs.data ?? []).map((j) => (
               <option key={j.id} value={j.id}>

@@ -43,7 +43,11 @@ export function KeyValueEditor(props: {
                 spellCheck={false}
                 onChange={(e) => set(i, { value: e.target.value })}
               />
-              <Button variant="ghost" aria-label={`Remove ${item} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+              <Button
+                variant="ghost"
+                aria-label={`Remove ${item} ${i + 1}`}
+                onClick={() => onChange(rows.filter((_, j) => j !== i))}
+              >
                 ✕
               </Button>
             </div>

@@ -3,13 +3,31 @@ import { OUTCOME_FILTERS, type OutcomeFilter } from './delivery-outcome.ts';
 const LABELS: Record<OutcomeFilter, string> = { all: 'All', failed: 'Failed', succeeded: 'Succeeded' };
 
 /** All / failed / succeeded, as a radio group (one choice, arrow keys move). */
-export function OutcomeFilterControl({ value, counts, onChange }: { value: OutcomeFilter; counts: Record<OutcomeFilter, number>; onChange(v: OutcomeFilter): void }) {
+export function OutcomeFilterControl({
+  value,
+  counts,
+  onChange,
+}: {
+  value: OutcomeFilter;
+  counts: Record<OutcomeFilter, number>;
+  onChange(v: OutcomeFilter): void;
+}) {
   return (
     <fieldset className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-600">
       <legend className="sr-only">Show deliveries</legend>
       {OUTCOME_FILTERS.map((f) => (
-        <label key={f} className={`cursor-pointer px-3 py-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-amber-600 ${value === f ? 'bg-amber-100 font-medium text-amber-950 dark:bg-amber-900/50 dark:text-amber-50' : 'bg-white text-slate-800 dark:bg-slate-900 dark:text-slate-200'}`}>
-          <input type="radio" name="delivery-outcome" value={f} checked={value === f} onChange={() => onChange(f)} className="sr-only" />
+        <label
+          key={f}
+          className={`cursor-pointer px-3 py-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-amber-600 ${value === f ? 'bg-amber-100 font-medium text-amber-950 dark:bg-amber-900/50 dark:text-amber-50' : 'bg-white text-slate-800 dark:bg-slate-900 dark:text-slate-200'}`}
+        >
+          <input
+            type="radio"
+            name="delivery-outcome"
+            value={f}
+            checked={value === f}
+            onChange={() => onChange(f)}
+            className="sr-only"
+          />
           {LABELS[f]} <span className="text-xs tabular-nums">({counts[f]})</span>
         </label>
       ))}

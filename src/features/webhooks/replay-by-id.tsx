@@ -20,7 +20,16 @@ export function ReplayById({ webhookId }: { webhookId: string }) {
     <form onSubmit={submit} noValidate aria-label="Replay a delivery" className="flex flex-wrap items-end gap-2">
       <div className="min-w-64 flex-1">
         <Field label="Delivery log id" error={error}>
-          {(p) => <input {...p} className={`${inputClass} font-mono`} value={logId} spellCheck={false} autoComplete="off" onChange={(e) => setLogId(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              className={`${inputClass} font-mono`}
+              value={logId}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => setLogId(e.target.value)}
+            />
+          )}
         </Field>
       </div>
       <Button type="submit" disabled={replay.isPending}>
@@ -28,7 +37,9 @@ export function ReplayById({ webhookId }: { webhookId: string }) {
       </Button>
       <p role="status" className="w-full text-sm" data-testid="replay-result">
         {replay.isSuccess && `Replayed ${replay.variables}: HTTP ${replay.data.status}`}
-        {replay.isError && <span className="text-red-800 dark:text-red-300">Replay failed: {describeError(replay.error).message}</span>}
+        {replay.isError && (
+          <span className="text-red-800 dark:text-red-300">Replay failed: {describeError(replay.error).message}</span>
+        )}
       </p>
     </form>
   );

@@ -25,12 +25,20 @@ export function SendTestEvent({ webhook }: { webhook: Pick<Webhook, 'id' | 'doma
   const [sample, setSample] = useState<TestEventSample>(samples[0] ?? 'repo-create');
   const send = useSendTestEvent(webhook.id);
   return (
-    <div className="mb-3 flex flex-wrap items-end gap-2 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="send-test-event">
+    <div
+      className="mb-3 flex flex-wrap items-end gap-2 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800"
+      data-testid="send-test-event"
+    >
       <div className="min-w-64">
         <label htmlFor={id} className="mb-0.5 block text-xs font-medium text-slate-700 dark:text-slate-300">
           Sample event
         </label>
-        <select id={id} className={inputClass} value={sample} onChange={(e) => setSample(e.target.value as TestEventSample)}>
+        <select
+          id={id}
+          className={inputClass}
+          value={sample}
+          onChange={(e) => setSample(e.target.value as TestEventSample)}
+        >
           {samples.map((s) => (
             <option key={s} value={s}>
               {SAMPLE_LABELS[s]}
@@ -50,7 +58,11 @@ export function SendTestEvent({ webhook }: { webhook: Pick<Webhook, 'id' | 'doma
             </Link>
           </>
         )}
-        {send.isError && <span className="text-red-800 dark:text-red-300">Could not send the test event: {describeError(send.error).message}</span>}
+        {send.isError && (
+          <span className="text-red-800 dark:text-red-300">
+            Could not send the test event: {describeError(send.error).message}
+          </span>
+        )}
       </span>
     </div>
   );

@@ -8,21 +8,40 @@ function list(items: string[]): string {
  * Says which stored job settings the editor cannot show (the hub does not return them) and, once
  * the job is changed, that saving replaces them with what the form shows, before anything is sent.
  */
-export function StoredJobNotice({ touched, hidden, secrets, onKeep }: { touched: boolean; hidden: string[]; secrets: string[]; onKeep(): void }) {
+export function StoredJobNotice({
+  touched,
+  hidden,
+  secrets,
+  onKeep,
+}: {
+  touched: boolean;
+  hidden: string[];
+  secrets: string[];
+  onKeep(): void;
+}) {
   const secretText = secrets.length ? ` and the values of the secrets ${list(secrets)}` : '';
   if (!touched) {
     return (
-      <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300" data-testid="stored-job-notice" data-touched="false">
-        The hub does not return the stored job&apos;s {list(hidden)}{secretText}, so the fields below show defaults. They are kept as
-        stored as long as you do not change the job.
+      <p
+        className="rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300"
+        data-testid="stored-job-notice"
+        data-touched="false"
+      >
+        The hub does not return the stored job&apos;s {list(hidden)}
+        {secretText}, so the fields below show defaults. They are kept as stored as long as you do not change the job.
       </p>
     );
   }
   return (
-    <div role="alert" className="rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100" data-testid="stored-job-notice" data-touched="true">
+    <div
+      role="alert"
+      className="rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+      data-testid="stored-job-notice"
+      data-touched="true"
+    >
       <p>
-        You changed the job: saving replaces the whole stored job. Its {list(hidden)} become what this form shows (the hub does not return
-        the stored values){secrets.length ? `; enter the values of ${list(secrets)} again` : ''}.
+        You changed the job: saving replaces the whole stored job. Its {list(hidden)} become what this form shows (the
+        hub does not return the stored values){secrets.length ? `; enter the values of ${list(secrets)} again` : ''}.
       </p>
       <Button className="mt-2" onClick={onKeep}>
         Keep the stored job

@@ -20,13 +20,19 @@ export function useCreateWebhook() {
 export function useUpdateWebhook(id: string) {
   const client = useHubClient();
   const refresh = useRefresh();
-  return useMutation({ mutationFn: (body: WebhookUpdateInput) => client.updateWebhook(id, body), onSuccess: (w) => refresh(w) });
+  return useMutation({
+    mutationFn: (body: WebhookUpdateInput) => client.updateWebhook(id, body),
+    onSuccess: (w) => refresh(w),
+  });
 }
 
 export function useWebhookAction(id: string) {
   const client = useHubClient();
   const refresh = useRefresh();
-  return useMutation({ mutationFn: (action: 'enable' | 'disable') => client.webhookAction(id, action), onSuccess: (w) => refresh(w) });
+  return useMutation({
+    mutationFn: (action: 'enable' | 'disable') => client.webhookAction(id, action),
+    onSuccess: (w) => refresh(w),
+  });
 }
 
 export function useDeleteWebhook(id: string) {
@@ -56,6 +62,10 @@ export function useSendTestEvent(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (sample: TestEventSample) => client.sendWebhookTestEvent(id, { sample }),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.logs(id) }), queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.detail(id), exact: true })]),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.logs(id) }),
+        queryClient.invalidateQueries({ queryKey: hubKeys.webhooks.detail(id), exact: true }),
+      ]),
   });
 }

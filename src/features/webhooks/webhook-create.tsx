@@ -9,7 +9,11 @@ export function WebhookCreate() {
   const save = useCreateWebhook();
   return (
     <>
-      <p className="mb-2 text-sm"><Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">← All webhooks</Link></p>
+      <p className="mb-2 text-sm">
+        <Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">
+          ← All webhooks
+        </Link>
+      </p>
       <PageHeader title="New webhook" />
       <WebhookForm
         initial={emptyDraft()}

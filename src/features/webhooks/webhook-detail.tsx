@@ -21,7 +21,11 @@ type Pending = 'enable' | 'disable' | 'delete' | null;
 const COPY = {
   enable: { title: 'Enable this webhook?', body: 'Matching events will be delivered again.', label: 'Enable' },
   disable: { title: 'Disable this webhook?', body: 'Events are not delivered while it is disabled.', label: 'Disable' },
-  delete: { title: 'Delete this webhook?', body: 'Its configuration and delivery log are removed. This cannot be undone.', label: 'Delete' },
+  delete: {
+    title: 'Delete this webhook?',
+    body: 'Its configuration and delivery log are removed. This cannot be undone.',
+    label: 'Delete',
+  },
 } as const;
 
 function WebhookActions({ webhook }: { webhook: Webhook }) {
@@ -38,16 +42,38 @@ function WebhookActions({ webhook }: { webhook: Webhook }) {
   return (
     <>
       <div className="flex gap-2">
-        {state === 'enabled' ? <Button onClick={() => setPending('disable')}>Disable</Button> : <Button onClick={() => setPending('enable')}>Enable</Button>}
-        <Button variant="danger" onClick={() => setPending('delete')}>Delete</Button>
+        {state === 'enabled' ? (
+          <Button onClick={() => setPending('disable')}>Disable</Button>
+        ) : (
+          <Button onClick={() => setPending('enable')}>Enable</Button>
+        )}
+        <Button variant="danger" onClick={() => setPending('delete')}>
+          Delete
+        </Button>
       </div>
       {pending && (
-        <ConfirmDialog open title={COPY[pending].title} confirmLabel={COPY[pending].label} danger={pending !== 'enable'} busy={action.isPending || remove.isPending} onConfirm={confirm} onCancel={() => setPending(null)}>
+        <ConfirmDialog
+          open
+          title={COPY[pending].title}
+          confirmLabel={COPY[pending].label}
+          danger={pending !== 'enable'}
+          busy={action.isPending || remove.isPending}
+          onConfirm={confirm}
+          onCancel={() => setPending(null)}
+        >
           {COPY[pending].body}
-          {error && <p className="mt-2 text-red-700 dark:text-red-400" role="alert">{error.message}</p>}
+          {error && (
+            <p className="mt-2 text-red-700 dark:text-red-400" role="alert">
+              {error.message}
+            </p>
+          )}
         </ConfirmDialog>
       )}
-      {!pending && error && <div className="mt-3"><ErrorPanel error={error} title="The change was not applied" /></div>}
+      {!pending && error && (
+        <div className="mt-3">
+          <ErrorPanel error={error} title="The change was not applied" />
+        </div>
+      )}
     </>
   );
 }
@@ -61,18 +87,25 @@ export function WebhookDetail() {
   // Bumped on each save: the editor restarts from what the hub now has (secret values blank again).
   const [version, setVersion] = useState(0);
   if (q.isPending) return <Skeleton label="Loading webhook" />;
-  if (q.isError) return <ErrorPanel error={q.error} title="Could not load this webhook" onRetry={() => void q.refetch()} />;
+  if (q.isError)
+    return <ErrorPanel error={q.error} title="Could not load this webhook" onRetry={() => void q.refetch()} />;
   const w = q.data;
   return (
     <>
-      <p className="mb-2 text-sm"><Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">← All webhooks</Link></p>
+      <p className="mb-2 text-sm">
+        <Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">
+          ← All webhooks
+        </Link>
+      </p>
       <PageHeader
         title="Edit webhook"
         description={
           <span className="flex flex-wrap items-center gap-2">
             <StateBadge disabled={w.disabled} />
             <span>Last trigger: {w.lastTriggerAt ? formatDateTime(w.lastTriggerAt) : 'never'}</span>
-            {w.disabled === 'suspended-after-failure' && <span>The hub stopped delivering after repeated failures; fix the receiver, then enable it.</span>}
+            {w.disabled === 'suspended-after-failure' && (
+              <span>The hub stopped delivering after repeated failures; fix the receiver, then enable it.</span>
+            )}
           </span>
         }
         actions={<WebhookActions webhook={w} />}
@@ -93,7 +126,11 @@ export function WebhookDetail() {
           setVersion((v) => v + 1);
         }}
       />
-      {saved && <p role="status" className="mt-2 text-sm text-emerald-800 dark:text-emerald-300">Saved.</p>}
+      {saved && (
+        <p role="status" className="mt-2 text-sm text-emerald-800 dark:text-emerald-300">
+          Saved.
+        </p>
+      )}
     </>
   );
 }

@@ -6,7 +6,15 @@ import { HubApiError, HubRequestError } from '../../hub/errors.ts';
 import { WEBHOOK_DOMAINS, type WebhookInput, type WebhookUpdateInput } from '../../hub/schemas/index.ts';
 import { issuesOfCreate, issuesOfUpdate, replacesStoredJob, storedJobNotice, updateBody } from './edit-body.ts';
 import { FieldGroup } from './field-group.tsx';
-import { blankSecretErrors, draftToBody, errorsFromIssues, fieldForPath, type FieldErrors, type TargetKind, type WebhookDraft } from './form-model.ts';
+import {
+  blankSecretErrors,
+  draftToBody,
+  errorsFromIssues,
+  fieldForPath,
+  type FieldErrors,
+  type TargetKind,
+  type WebhookDraft,
+} from './form-model.ts';
 import { JobFields } from './job-fields.tsx';
 import { JobSourceField } from './job-source-field.tsx';
 import { WatchedEditor } from './watched-editor.tsx';
@@ -76,7 +84,12 @@ export function WebhookForm(props: FormProps) {
       if (props.editing) await props.onSubmit(body);
       else await props.onSubmit(full);
     } catch (err) {
-      if (err instanceof HubApiError && err.status >= 400 && err.status < 500 && err.field) showFieldError(err.field, err.hubMessage.slice(err.hubMessage.startsWith(err.field) ? err.field.length : 0).replace(/^\s*:\s*/, ''), err);
+      if (err instanceof HubApiError && err.status >= 400 && err.status < 500 && err.field)
+        showFieldError(
+          err.field,
+          err.hubMessage.slice(err.hubMessage.startsWith(err.field) ? err.field.length : 0).replace(/^\s*:\s*/, ''),
+          err,
+        );
       else if (err instanceof HubRequestError) showFieldError(err.field, err.issues[0]?.message ?? err.message, err);
       else {
         setFormError(err);
@@ -100,7 +113,9 @@ export function WebhookForm(props: FormProps) {
                   aria-invalid={invalid && i === 0}
                   aria-describedby={errorId}
                   checked={draft.domains.includes(d)}
-                  onChange={(e) => set({ domains: e.target.checked ? [...draft.domains, d] : draft.domains.filter((x) => x !== d) })}
+                  onChange={(e) =>
+                    set({ domains: e.target.checked ? [...draft.domains, d] : draft.domains.filter((x) => x !== d) })
+                  }
                 />
                 {d === 'repo' ? 'Repository events' : 'Discussion events'}
               </label>
@@ -113,24 +128,63 @@ export function WebhookForm(props: FormProps) {
         <div className="flex flex-wrap gap-4">
           {TARGETS.map((t) => (
             <label key={t.value} className="flex items-center gap-1.5 text-sm">
-              <input type="radio" name="target" checked={draft.target === t.value} onChange={() => set({ target: t.value })} /> {t.label}
+              <input
+                type="radio"
+                name="target"
+                checked={draft.target === t.value}
+                onChange={() => set({ target: t.value })}
+              />{' '}
+              {t.label}
             </label>
           ))}
         </div>
         {draft.target === 'url' && (
           <Field label="Payload URL" error={errors.url} hint="The hub POSTs each event as JSON here.">
-            {(p) => <input {...p} type="url" className={inputClass} value={draft.url} placeholder="https://example.com/webhooks/on_repo_update" spellCheck={false} onChange={(e) => set({ url: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                type="url"
+                className={inputClass}
+                value={draft.url}
+                placeholder="https://example.com/webhooks/on_repo_update"
+                spellCheck={false}
+                onChange={(e) => set({ url: e.target.value })}
+              />
+            )}
           </Field>
         )}
         {draft.target === 'job' && (
-          <JobFields job={draft.job} onChange={(job) => set({ job })} errors={errors} stored={props.editing ? storedJobNotice(initial, draft) : null} onKeepStored={() => set({ job: initial.job })} />
+          <JobFields
+            job={draft.job}
+            onChange={(job) => set({ job })}
+            errors={errors}
+            stored={props.editing ? storedJobNotice(initial, draft) : null}
+            onKeepStored={() => set({ job: initial.job })}
+          />
         )}
-        {draft.target === 'jobSource' && <JobSourceField value={draft.jobSourceId} onChange={(jobSourceId) => set({ jobSourceId })} error={errors.jobSourceId} />}
+        {draft.target === 'jobSource' && (
+          <JobSourceField
+            value={draft.jobSourceId}
+            onChange={(jobSourceId) => set({ jobSourceId })}
+            error={errors.jobSourceId}
+          />
+        )}
       </fieldset>
-      <Field label="Secret" error={errors.secret} hint="Printable ASCII. Receivers compare it with the X-Webhook-Secret header.">
+      <Field
+        label="Secret"
+        error={errors.secret}
+        hint="Printable ASCII. Receivers compare it with the X-Webhook-Secret header."
+      >
         {(p) => (
           <div className="flex gap-2">
-            <input {...p} type={showSecret ? 'text' : 'password'} autoComplete="off" className={inputClass} value={draft.secret} onChange={(e) => set({ secret: e.target.value })} />
+            <input
+              {...p}
+              type={showSecret ? 'text' : 'password'}
+              autoComplete="off"
+              className={inputClass}
+              value={draft.secret}
+              onChange={(e) => set({ secret: e.target.value })}
+            />
             <Button onClick={() => setShowSecret((v) => !v)} aria-pressed={showSecret}>
               {showSecret ? 'Hide' : 'Show'}
             </Button>

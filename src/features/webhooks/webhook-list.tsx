@@ -11,7 +11,8 @@ import { webhooksQuery } from '../../hub/queries.ts';
 import { StateBadge } from './state-badge.tsx';
 import { describeTarget } from './webhook-target.ts';
 
-const newLink = 'inline-flex items-center rounded-md bg-amber-500 px-3 py-1.5 text-sm font-medium text-slate-950 hover:bg-amber-400';
+const newLink =
+  'inline-flex items-center rounded-md bg-amber-500 px-3 py-1.5 text-sm font-medium text-slate-950 hover:bg-amber-400';
 
 export function WebhookList() {
   const client = useHubClient();
@@ -29,13 +30,18 @@ export function WebhookList() {
       />
       {q.isPending && <Skeleton label="Loading webhooks" />}
       {q.isError && <ErrorPanel error={q.error} title="Could not load webhooks" onRetry={() => void q.refetch()} />}
-      {q.data?.length === 0 && <EmptyState title="No webhooks yet">Create one to get events as they happen.</EmptyState>}
+      {q.data?.length === 0 && (
+        <EmptyState title="No webhooks yet">Create one to get events as they happen.</EmptyState>
+      )}
       {q.data && q.data.length > 0 && (
         <SimpleTable columns={['Target', 'Watching', 'Domains', 'State', 'Last trigger']}>
           {q.data.map((w) => (
             <tr key={w.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="webhook-row">
               <td className="max-w-xs px-3 py-2">
-                <Link to={w.id} className="block truncate font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300">
+                <Link
+                  to={w.id}
+                  className="block truncate font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
+                >
                   {describeTarget(w)}
                 </Link>
               </td>
@@ -45,7 +51,13 @@ export function WebhookList() {
                 <StateBadge disabled={w.disabled} />
               </td>
               <td className="whitespace-nowrap px-3 py-2">
-                {w.lastTriggerAt ? <time dateTime={w.lastTriggerAt} title={formatDateTime(w.lastTriggerAt)}>{formatRelative(w.lastTriggerAt)}</time> : 'Never'}
+                {w.lastTriggerAt ? (
+                  <time dateTime={w.lastTriggerAt} title={formatDateTime(w.lastTriggerAt)}>
+                    {formatRelative(w.lastTriggerAt)}
+                  </time>
+                ) : (
+                  'Never'
+                )}
               </td>
             </tr>
           ))}

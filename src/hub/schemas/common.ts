@@ -7,7 +7,11 @@ export const Id24 = z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex
 export const Hex24AnyCase = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be 24 hexadecimal characters');
 
 /** `<timestamp>`: ISO 8601 UTC date-time ending in `Z`, optional fractional seconds. */
-export const Timestamp = z.iso.datetime({ offset: false, local: false, message: 'must be an ISO 8601 UTC timestamp ending in Z' });
+export const Timestamp = z.iso.datetime({
+  offset: false,
+  local: false,
+  message: 'must be an ISO 8601 UTC timestamp ending in Z',
+});
 
 export const MAX_PAGE = 9007199254740991;
 

@@ -17,7 +17,11 @@ export const isTerminalStage = (stage: JobStage) => TERMINAL_JOB_STAGES.includes
  * (user or org) fits; huggingface_hub's JobInfo reads `owner["type"]` and fails without it
  * (src/huggingface_hub/_jobs_api.py, JobInfo.__init__). Optional: the spec does not require it.
  */
-export const JobPrincipal = z.object({ id: z.string(), name: z.string(), type: z.union([z.enum(['user', 'org']), z.string()]).optional() });
+export const JobPrincipal = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.union([z.enum(['user', 'org']), z.string()]).optional(),
+});
 export type JobPrincipal = z.infer<typeof JobPrincipal>;
 
 export const JobStatus = z.strictObject({
@@ -60,19 +64,21 @@ export const Job = z.strictObject({
   startedAt: Timestamp.optional(),
   finishedAt: Timestamp.optional(),
   durations: z
-    .strictObject({ schedulingSecs: z.number().optional(), runningSecs: z.number().optional(), totalSecs: z.number().optional() })
+    .strictObject({
+      schedulingSecs: z.number().optional(),
+      runningSecs: z.number().optional(),
+      totalSecs: z.number().optional(),
+    })
     .optional(),
   volumes: z.array(JobVolume).optional(),
 });
 export type Job = z.infer<typeof Job>;
 
 /** A job's labels travel in `tags` as `key=value` (the spec's Job has no `labels` field). */
-export const LabelFilter = z
-  .string()
-  .refine((v) => {
-    const at = v.indexOf('=');
-    return at > 0 && LABEL_KEY.test(v.slice(0, at)) && LABEL_VALUE.test(v.slice(at + 1));
-  }, 'label filters are key=value with label rules (letters, digits, dot, dash, underscore; key 1..100, value 0..100)');
+export const LabelFilter = z.string().refine((v) => {
+  const at = v.indexOf('=');
+  return at > 0 && LABEL_KEY.test(v.slice(0, at)) && LABEL_VALUE.test(v.slice(at + 1));
+}, 'label filters are key=value with label rules (letters, digits, dot, dash, underscore; key 1..100, value 0..100)');
 
 /** One value or several (a repeated query parameter arrives as an array). */
 const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]);

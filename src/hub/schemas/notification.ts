@@ -60,7 +60,12 @@ export const CommunityBlogNotification = z.strictObject({
   authorName: z.string().optional(),
 });
 
-export const Notification = z.discriminatedUnion('type', [PaperNotification, RepoNotification, PostNotification, CommunityBlogNotification]);
+export const Notification = z.discriminatedUnion('type', [
+  PaperNotification,
+  RepoNotification,
+  PostNotification,
+  CommunityBlogNotification,
+]);
 export type Notification = z.infer<typeof Notification>;
 export const NOTIFICATION_TYPES = ['paper', 'repo', 'post', 'community_blog'] as const;
 

@@ -23,5 +23,8 @@ export const HubRepoList = z.array(HubRepoListItem);
 export const HubRepoListQuery = z.looseObject({
   author: z.string().min(1).optional(),
   search: z.string().optional(),
-  limit: z.union([z.number(), z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number)]).pipe(z.number().int().min(1)).optional(),
+  limit: z
+    .union([z.number(), z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number)])
+    .pipe(z.number().int().min(1))
+    .optional(),
 });

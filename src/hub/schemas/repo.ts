@@ -18,7 +18,13 @@ export const Visibility = z.enum(['public', 'private', 'protected']);
  * Where a repo's page is on the hub's website: models at the root, other types under their plural
  * (huggingface_hub's `Discussion.url` and `RepoUrl` build them the same way).
  */
-const WEB_PREFIX: Record<RepoType, string> = { model: '', dataset: 'datasets/', space: 'spaces/', bucket: 'buckets/', kernel: 'kernels/' };
+const WEB_PREFIX: Record<RepoType, string> = {
+  model: '',
+  dataset: 'datasets/',
+  space: 'spaces/',
+  bucket: 'buckets/',
+  kernel: 'kernels/',
+};
 
 /** `/<prefix><namespace>/<name>`, each segment percent-encoded. */
 export function repoWebPath(type: RepoType, name: string): string {

@@ -22,7 +22,12 @@ export const ResourceGroupUser = z.strictObject({
   addedBy: z.string().optional(),
 });
 
-export const RepoResource = z.strictObject({ type: RepoType, name: z.string(), addedBy: z.string().optional(), private: z.boolean() });
+export const RepoResource = z.strictObject({
+  type: RepoType,
+  name: z.string(),
+  addedBy: z.string().optional(),
+  private: z.boolean(),
+});
 export const CollectionResource = z.strictObject({
   type: z.literal('collection'),
   id: Id24,

@@ -9,13 +9,22 @@ export const SECRET_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 export const LABEL_KEY = /^[A-Za-z0-9._-]{1,100}$/;
 export const LABEL_VALUE = /^[A-Za-z0-9._-]{0,100}$/;
 
-export const Environment = z.record(z.string().regex(ENV_KEY, 'environment keys must start with a letter followed by at least one letter, digit or underscore'), z.string());
+export const Environment = z.record(
+  z
+    .string()
+    .regex(ENV_KEY, 'environment keys must start with a letter followed by at least one letter, digit or underscore'),
+  z.string(),
+);
 export const Labels = z.record(
   z.string().regex(LABEL_KEY, 'label keys are 1 to 100 letters, digits, dots, dashes or underscores'),
   z.string().regex(LABEL_VALUE, 'label values are at most 100 letters, digits, dots, dashes or underscores'),
 );
 const Command = z.array(z.string().min(1, 'command items must not be empty')).min(1, 'command needs at least one item');
-export const TimeoutSeconds = z.number().int('timeoutSeconds must be an integer').gt(0, 'timeoutSeconds must be greater than 0').nullable();
+export const TimeoutSeconds = z
+  .number()
+  .int('timeoutSeconds must be an integer')
+  .gt(0, 'timeoutSeconds must be greater than 0')
+  .nullable();
 
 export const VOLUME_TYPES = ['bucket', 'model', 'dataset', 'space'] as const;
 export const VolumeRequest = z
@@ -35,7 +44,9 @@ export const VolumeRequest = z
 export type VolumeRequest = z.infer<typeof VolumeRequest>;
 
 export const Expose = z.strictObject({
-  ports: z.array(z.number().int().min(1, 'ports are 1..65535').max(65535, 'ports are 1..65535')).max(20, 'at most 20 exposed ports'),
+  ports: z
+    .array(z.number().int().min(1, 'ports are 1..65535').max(65535, 'ports are 1..65535'))
+    .max(20, 'at most 20 exposed ports'),
 });
 export const Ssh = z.strictObject({ enabled: z.boolean().default(false) });
 
@@ -47,7 +58,14 @@ export const WebhookJobRequest = z
     arguments: z.array(z.string()).optional(),
     command: Command.optional(),
     environment: Environment.default({}),
-    secrets: z.record(z.string().regex(SECRET_KEY, 'secret names must start with a letter followed by letters, digits or underscores'), z.string()).optional(),
+    secrets: z
+      .record(
+        z
+          .string()
+          .regex(SECRET_KEY, 'secret names must start with a letter followed by letters, digits or underscores'),
+        z.string(),
+      )
+      .optional(),
     flavor: Flavor,
     arch: Arch.optional(),
     timeoutSeconds: TimeoutSeconds.default(null),
@@ -59,7 +77,11 @@ export const WebhookJobRequest = z
   })
   .superRefine((job, ctx) => {
     if ((job.dockerImage === undefined) === (job.spaceId === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['dockerImage'], message: 'a job runs exactly one of dockerImage or spaceId' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dockerImage'],
+        message: 'a job runs exactly one of dockerImage or spaceId',
+      });
     }
   });
 export type WebhookJobRequest = z.input<typeof WebhookJobRequest>;

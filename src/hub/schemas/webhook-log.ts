@@ -73,7 +73,14 @@ export const WebhookDelivery = WebhookLogEntry.extend({
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 /** Sample events "Send test event" offers; each belongs to the webhook domain before its first dash. */
-export const TEST_EVENT_SAMPLES = ['repo-create', 'repo-update', 'repo-config', 'discussion-create', 'discussion-comment', 'pull-request-create'] as const;
+export const TEST_EVENT_SAMPLES = [
+  'repo-create',
+  'repo-update',
+  'repo-config',
+  'discussion-create',
+  'discussion-comment',
+  'pull-request-create',
+] as const;
 export const TestEventSample = z.enum(TEST_EVENT_SAMPLES);
 export type TestEventSample = z.infer<typeof TestEventSample>;
 

@@ -8,7 +8,11 @@ export const WEBHOOK_DOMAINS = ['repo', 'discussion'] as const;
 export const WebhookDomain = z.enum(WEBHOOK_DOMAINS);
 export type WebhookDomain = z.infer<typeof WebhookDomain>;
 
-export const WatchedItem = z.strictObject({ name: z.string().min(1), type: WatchedType, avatarUrl: z.string().optional() });
+export const WatchedItem = z.strictObject({
+  name: z.string().min(1),
+  type: WatchedType,
+  avatarUrl: z.string().optional(),
+});
 export type WatchedItem = z.infer<typeof WatchedItem>;
 
 export const WebhookDisabled = z.union([z.boolean(), z.literal('suspended-after-failure')]);
@@ -30,7 +34,10 @@ export const Webhook = z.strictObject({
 });
 export type Webhook = z.infer<typeof Webhook>;
 
-const WatchedInputItem = z.strictObject({ type: WatchedType, name: z.string().min(1, 'watched names must not be empty') });
+const WatchedInputItem = z.strictObject({
+  type: WatchedType,
+  name: z.string().min(1, 'watched names must not be empty'),
+});
 const webhookFields = {
   watched: z.array(WatchedInputItem).min(1, 'watched needs at least one item'),
   domains: z.array(WebhookDomain).min(1, 'domains needs at least one item'),
@@ -46,7 +53,8 @@ function countTargets(body: { url?: unknown; job?: unknown; jobSourceId?: unknow
 
 /** Create body. A webhook has exactly one target: url, job or jobSourceId. */
 export const WebhookInput = z.strictObject(webhookFields).superRefine((body, ctx) => {
-  if (countTargets(body) !== 1) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one target: url, job or jobSourceId' });
+  if (countTargets(body) !== 1)
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one target: url, job or jobSourceId' });
 });
 export type WebhookInput = z.input<typeof WebhookInput>;
 
@@ -56,9 +64,14 @@ export type WebhookInput = z.input<typeof WebhookInput>;
  * changed) and only the other fields it was given). A given target replaces the stored one.
  */
 export const WebhookUpdateInput = z
-  .strictObject({ ...webhookFields, watched: z.array(WatchedInputItem).optional(), domains: webhookFields.domains.optional() })
+  .strictObject({
+    ...webhookFields,
+    watched: z.array(WatchedInputItem).optional(),
+    domains: webhookFields.domains.optional(),
+  })
   .superRefine((body, ctx) => {
-    if (countTargets(body) > 1) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give at most one target: url, job or jobSourceId' });
+    if (countTargets(body) > 1)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'give at most one target: url, job or jobSourceId' });
   });
 export type WebhookUpdateInput = z.input<typeof WebhookUpdateInput>;
 

@@ -32,15 +32,28 @@ const PLACES = [
   { formatted: 'São Paulo, Brazil', country: 'BR', city: 'São Paulo' },
   { formatted: 'Unknown location' },
 ];
-const AGENTS = ['Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0', 'huggingface_hub/0.30.0; python/3.12', 'Mozilla/5.0 (Macintosh) Safari/605.1.15', 'curl/8.5.0'];
+const AGENTS = [
+  'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0',
+  'huggingface_hub/0.30.0; python/3.12',
+  'Mozilla/5.0 (Macintosh) Safari/605.1.15',
+  'curl/8.5.0',
+];
 
 /** Every event is assembled from fragments serialized once (authors, ips, types); see the test for schema validation. */
 export function generateAuditHistory(orgName: string): AuditHistory {
   const count = AUDIT_EVENT_COUNTS[orgName] ?? 0;
   const org = ORGS.find((o) => o.name === orgName);
   const prng = createPrng(seedOf(`audit:${orgName}`));
-  const authorNames = [...Object.keys(org?.members ?? {}), ...Array.from({ length: 37 }, (_, i) => `${orgName}-member-${String(i + 1).padStart(2, '0')}`), 'system'];
-  const ips = Array.from({ length: 240 }, (_, i) => (i % 5 === 4 ? `2001:db8::${(i * 7).toString(16)}` : `${10 + (i % 3) * 50}.${(i * 37) % 256}.${(i * 11) % 256}.${1 + (i % 250)}`));
+  const authorNames = [
+    ...Object.keys(org?.members ?? {}),
+    ...Array.from({ length: 37 }, (_, i) => `${orgName}-member-${String(i + 1).padStart(2, '0')}`),
+    'system',
+  ];
+  const ips = Array.from({ length: 240 }, (_, i) =>
+    i % 5 === 4
+      ? `2001:db8::${(i * 7).toString(16)}`
+      : `${10 + (i % 3) * 50}.${(i * 37) % 256}.${(i * 11) % 256}.${1 + (i % 250)}`,
+  );
   const prefix = stableId(`audit-prefix:${orgName}`).slice(0, 8);
 
   const authorJson = authorNames.map((name) =>
@@ -51,7 +64,17 @@ export function generateAuditHistory(orgName: string): AuditHistory {
       type: name === 'system' ? 'system' : 'user',
     }),
   );
-  const tokenJson = authorNames.map((name) => [false, true].map((deleted) => JSON.stringify({ type: 'access_token', id: stableId(`audit-token:${name}`), role: 'write', last4: prefix.slice(0, 4), deleted })));
+  const tokenJson = authorNames.map((name) =>
+    [false, true].map((deleted) =>
+      JSON.stringify({
+        type: 'access_token',
+        id: stableId(`audit-token:${name}`),
+        role: 'write',
+        last4: prefix.slice(0, 4),
+        deleted,
+      }),
+    ),
+  );
   const ipJson = ips.map((ip, i) => `${JSON.stringify(ip)},"location":${JSON.stringify(PLACES[i % PLACES.length])}`);
   const agentJson = AGENTS.map((a) => JSON.stringify(a));
   const typeWords = AUDIT_EVENT_TYPES.map((t) => t.replace(/[._]/g, ' '));
@@ -72,7 +95,9 @@ export function generateAuditHistory(orgName: string): AuditHistory {
     t -= 1_000 + Math.floor(prng.next() * 59_000);
     const typeIdx = Math.floor(prng.next() * AUDIT_EVENT_TYPES.length);
     // The first members (alice, bob) act most often so author filters return plenty.
-    const authorIdx = prng.chance(0.3) ? Math.floor(prng.next() * Math.min(2, authorNames.length)) : Math.floor(prng.next() * authorNames.length);
+    const authorIdx = prng.chance(0.3)
+      ? Math.floor(prng.next() * Math.min(2, authorNames.length))
+      : Math.floor(prng.next() * authorNames.length);
     const ipIdx = Math.floor(prng.next() * ips.length);
     const type = AUDIT_EVENT_TYPES[typeIdx]!;
     const name = authorNames[authorIdx]!;
@@ -80,7 +105,8 @@ export function generateAuditHistory(orgName: string): AuditHistory {
     let json = `{"_id":"${prefix}${i.toString(16).padStart(16, '0')}","createdAt":"${new Date(t).toISOString()}","type":"${type}"`;
     if (type.startsWith('repo.') || type.startsWith('spaces.')) json += `,"data":{"repo":"${orgName}/repo-${i % 97}"}`;
     json += `,"message":"${name} ${typeWords[typeIdx]} in ${orgName}"`;
-    if (!isSystem) json += `,"ip":${ipJson[ipIdx]}${i % 4 === 0 ? `,"userAgent":${agentJson[(i >> 2) % AGENTS.length]}` : ''}`;
+    if (!isSystem)
+      json += `,"ip":${ipJson[ipIdx]}${i % 4 === 0 ? `,"userAgent":${agentJson[(i >> 2) % AGENTS.length]}` : ''}`;
     json += `,"author":${authorJson[authorIdx]}`;
     if (!isSystem && i % 3 === 0) json += `,"token":${tokenJson[authorIdx]![i % 50 === 0 ? 1 : 0]}`;
     if (type === 'oauth.token') json += ',"oauth":{"clientId":"oauth-client-0001","name":"Example App"}';

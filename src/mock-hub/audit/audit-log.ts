@@ -1,4 +1,10 @@
-import { AUDIT_EVENT_TYPES, AUDIT_EXPORT_LIMIT, parseAuditQuery, type AuditLogEvent, type AuditQueryTerm } from '../../hub/schemas/index.ts';
+import {
+  AUDIT_EVENT_TYPES,
+  AUDIT_EXPORT_LIMIT,
+  parseAuditQuery,
+  type AuditLogEvent,
+  type AuditQueryTerm,
+} from '../../hub/schemas/index.ts';
 import { generateAuditHistory, type AuditHistory } from './audit-history.ts';
 
 export interface AuditLog {
@@ -18,7 +24,9 @@ const COMMA = 0x2c;
 const CLOSE = 0x5d;
 
 function matchesEvent(e: AuditLogEvent, terms: AuditQueryTerm[]): boolean {
-  return terms.every((t) => (t.key === 'author' ? e.author.user === t.value : t.key === 'ip' ? e.ip === t.value : e.type === t.value));
+  return terms.every((t) =>
+    t.key === 'author' ? e.author.user === t.value : t.key === 'ip' ? e.ip === t.value : e.type === t.value,
+  );
 }
 
 /** Indices of matching seeded events, newest first, at most `limit`; null when a term can never match. */
@@ -27,7 +35,12 @@ function seededMatches(h: AuditHistory, terms: AuditQueryTerm[], limit: number):
   let ip = -1;
   let type = -1;
   for (const t of terms) {
-    const idx = t.key === 'author' ? h.authorNames.indexOf(t.value) : t.key === 'ip' ? h.ips.indexOf(t.value) : AUDIT_EVENT_TYPES.indexOf(t.value);
+    const idx =
+      t.key === 'author'
+        ? h.authorNames.indexOf(t.value)
+        : t.key === 'ip'
+          ? h.ips.indexOf(t.value)
+          : AUDIT_EVENT_TYPES.indexOf(t.value);
     if (idx < 0) return null;
     // Two different values for one key can never both match.
     const prev = t.key === 'author' ? author : t.key === 'ip' ? ip : type;
@@ -39,7 +52,8 @@ function seededMatches(h: AuditHistory, terms: AuditQueryTerm[], limit: number):
   const out = new Uint32Array(Math.min(limit, h.count));
   let n = 0;
   for (let i = 0; i < h.count && n < out.length; i++) {
-    if ((author < 0 || h.author[i] === author) && (ip < 0 || h.ip[i] === ip) && (type < 0 || h.type[i] === type)) out[n++] = i;
+    if ((author < 0 || h.author[i] === author) && (ip < 0 || h.ip[i] === ip) && (type < 0 || h.type[i] === type))
+      out[n++] = i;
   }
   return out.subarray(0, n);
 }
@@ -59,7 +73,7 @@ function assemble(h: AuditHistory, extraJson: string[], picked: Uint32Array | nu
   };
   for (const b of extra) put(b);
   // Consecutive indices are copied as one run (the unfiltered export is a single copy).
-  for (let k = 0; k < n; ) {
+  for (let k = 0; k < n;) {
     let end = k + 1;
     while (end < n && picked![end] === picked![end - 1]! + 1) end++;
     put(h.bytes.subarray(h.offsets[picked![k]!]!, h.offsets[picked![end - 1]! + 1]! - 1));
@@ -83,14 +97,20 @@ export function createAuditLog(): AuditLog {
     history,
     exportBody(org, q, extra) {
       const terms = parseAuditQuery(q);
-      const key = `${org}\n${terms.map((t) => `${t.key}:${t.value}`).sort().join(' ')}\n${extra.length}:${extra[0]?._id ?? ''}`;
+      const key = `${org}\n${terms
+        .map((t) => `${t.key}:${t.value}`)
+        .sort()
+        .join(' ')}\n${extra.length}:${extra[0]?._id ?? ''}`;
       const hit = cache.get(key);
       if (hit) {
         cache.delete(key);
         cache.set(key, hit);
         return hit;
       }
-      const extraJson = extra.filter((e) => matchesEvent(e, terms)).slice(0, AUDIT_EXPORT_LIMIT).map((e) => JSON.stringify(e));
+      const extraJson = extra
+        .filter((e) => matchesEvent(e, terms))
+        .slice(0, AUDIT_EXPORT_LIMIT)
+        .map((e) => JSON.stringify(e));
       const h = history(org);
       const body = assemble(h, extraJson, seededMatches(h, terms, AUDIT_EXPORT_LIMIT - extraJson.length));
       cache.set(key, body);

@@ -4,7 +4,15 @@ import type { AuthInfo } from '../auth/authenticate.ts';
 import type { HubState } from '../store/state-schema.ts';
 
 /** Appends an audit event caused by a mutation (validated here, as the seed is in its test). */
-export function recordAuditEvent(state: HubState, org: string, auth: AuthInfo, now: Date, type: AuditEventType, message: string, data?: unknown): void {
+export function recordAuditEvent(
+  state: HubState,
+  org: string,
+  auth: AuthInfo,
+  now: Date,
+  type: AuditEventType,
+  message: string,
+  data?: unknown,
+): void {
   const event = AuditLogEvent.parse({
     _id: randomBytes(12).toString('hex'),
     createdAt: now.toISOString(),

@@ -6,7 +6,8 @@ export interface AuthInfo {
   token: DemoToken;
 }
 
-const unauthorized = (message: string) => new HttpError(401, message, { 'WWW-Authenticate': 'Bearer realm="mock-hub"' });
+const unauthorized = (message: string) =>
+  new HttpError(401, message, { 'WWW-Authenticate': 'Bearer realm="mock-hub"' });
 
 /** Resolves `Authorization: Bearer <token>`; messages never echo the token. */
 export function authenticate(header: string | undefined): AuthInfo {

@@ -24,7 +24,15 @@ export function buildPayload(event: MockEvent, repo: RepoFacts, webhookId: strin
   const url = repoUrls(baseUrl, event.repo.type, event.repo.name);
   const payload: WebhookPayload = {
     event: { action: event.action, scope: event.scope },
-    repo: { type: event.repo.type, name: event.repo.name, id: repo.id, private: repo.private, headSha: repo.headSha, url, owner: { id: repo.ownerId } },
+    repo: {
+      type: event.repo.type,
+      name: event.repo.name,
+      id: repo.id,
+      private: repo.private,
+      headSha: repo.headSha,
+      url,
+      owner: { id: repo.ownerId },
+    },
     webhook: { id: webhookId, version: 3 },
   };
   const d = event.discussion;
@@ -43,7 +51,13 @@ export function buildPayload(event: MockEvent, repo: RepoFacts, webhookId: strin
     };
     if (event.scope === 'discussion.comment' && d.comment) {
       const commentId = stableId24(`comment:${discussionId}:${d.comment.content}`);
-      payload.comment = { id: commentId, author: { id: repo.actorId }, hidden: d.comment.hidden, content: d.comment.content, url: { web: `${discussionUrl.web}#${commentId}` } };
+      payload.comment = {
+        id: commentId,
+        author: { id: repo.actorId },
+        hidden: d.comment.hidden,
+        content: d.comment.content,
+        url: { web: `${discussionUrl.web}#${commentId}` },
+      };
     }
   }
   if (event.scope === 'repo.content') {

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookEnvelope, WebhookList } from '../../hub/schemas/webhook.ts';
-import { DELIVERY_RESPONSE_LIMIT_BYTES, TestEventResult, WebhookDelivery, WebhookLogList } from '../../hub/schemas/webhook-log.ts';
+import {
+  DELIVERY_RESPONSE_LIMIT_BYTES,
+  TestEventResult,
+  WebhookDelivery,
+  WebhookLogList,
+} from '../../hub/schemas/webhook-log.ts';
 import { TOKENS } from '../seed/users.ts';
 import { MASKED } from './delivery-log.ts';
 import { eventually, startLoopback, type Loopback } from './loopback-harness.ts';
@@ -21,9 +26,11 @@ function rawReceiver() {
     req.on('end', () => {
       bodies.push({ path: req.url ?? '', body, secret: req.headers['x-webhook-secret'] as string | undefined });
       if (req.url === '/echo') return void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-      if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'text/plain', 'content-length': BIG }).end('x'.repeat(BIG));
+      if (req.url === '/big')
+        return void res.writeHead(200, { 'content-type': 'text/plain', 'content-length': BIG }).end('x'.repeat(BIG));
       if (req.url === '/chunked') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('y'.repeat(BIG)); // no Content-Length
-      if (req.url === '/fail') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
+      if (req.url === '/fail')
+        return void res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
       if (req.url === '/hang') return; // never answers
       res.writeHead(204).end();
     });
@@ -49,16 +56,26 @@ describe('delivery inspector: what the log keeps of each delivery', () => {
   });
   afterEach(async () => {
     await lb.engine.idle();
-    for (const w of WebhookList.parse(await (await lb.api('/api/settings/webhooks')).json())) await lb.api(`/api/settings/webhooks/${w.id}`, { method: 'DELETE' });
+    for (const w of WebhookList.parse(await (await lb.api('/api/settings/webhooks')).json()))
+      await lb.api(`/api/settings/webhooks/${w.id}`, { method: 'DELETE' });
     receiver.bodies.length = 0;
   });
 
   async function hookTo(path: string, extra: object = {}) {
-    const res = await lb.api('/api/settings/webhooks', { body: { watched: [{ type: 'model', name: 'alice/inspected' }], domains: ['repo'], url: `${base}${path}`, ...extra } });
+    const res = await lb.api('/api/settings/webhooks', {
+      body: {
+        watched: [{ type: 'model', name: 'alice/inspected' }],
+        domains: ['repo'],
+        url: `${base}${path}`,
+        ...extra,
+      },
+    });
     return WebhookEnvelope.parse(await res.json()).webhook.id;
   }
   async function deliverOnce(id: string) {
-    await lb.api('/api/_mock/events', { body: { repo: { type: 'model', name: 'alice/inspected' }, scope: 'repo.content', action: 'update' } });
+    await lb.api('/api/_mock/events', {
+      body: { repo: { type: 'model', name: 'alice/inspected' }, scope: 'repo.content', action: 'update' },
+    });
     const [entry] = await eventually(async () => {
       const list = WebhookLogList.parse(await (await lb.api(`/api/settings/webhooks/${id}/logs`)).json());
       return list.length ? list : undefined;
@@ -76,44 +93,90 @@ describe('delivery inspector: what the log keeps of each delivery', () => {
     expect(entry).not.toHaveProperty('request');
     const sent = receiver.bodies[0]!;
     expect(sent.secret).toBe('top-secret-value');
-    expect(detail.request).toEqual({ headers: expect.objectContaining({ 'content-type': 'application/json', 'x-webhook-secret': MASKED }), payload: sent.body, payloadBytes: Buffer.byteLength(sent.body), payloadTruncated: false });
-    expect(detail.response).toEqual({ contentType: 'application/json', body: sent.body, bodyBytes: Buffer.byteLength(sent.body), bodyTruncated: false });
+    expect(detail.request).toEqual({
+      headers: expect.objectContaining({ 'content-type': 'application/json', 'x-webhook-secret': MASKED }),
+      payload: sent.body,
+      payloadBytes: Buffer.byteLength(sent.body),
+      payloadTruncated: false,
+    });
+    expect(detail.response).toEqual({
+      contentType: 'application/json',
+      body: sent.body,
+      bodyBytes: Buffer.byteLength(sent.body),
+      bodyTruncated: false,
+    });
     expect(JSON.stringify(lb.hub.store.state.webhookLogs[id])).not.toContain('top-secret-value');
     expect((await lb.api(`/api/settings/webhooks/${id}/logs/${'0'.repeat(24)}`)).status).toBe(404);
-    expect((await lb.api(`/api/settings/webhooks/${id}/logs/${entry.id}`, { token: TOKENS.bobWrite })).status).toBe(404);
+    expect((await lb.api(`/api/settings/webhooks/${id}/logs/${entry.id}`, { token: TOKENS.bobWrite })).status).toBe(
+      404,
+    );
   });
 
   it('keeps only the first 4 KB of a long answer, and says how long it was', async () => {
     const big = await hookTo('/big');
     const { detail } = await deliverOnce(big);
-    expect(detail.response).toEqual({ contentType: 'text/plain', body: 'x'.repeat(DELIVERY_RESPONSE_LIMIT_BYTES), bodyBytes: BIG, bodyTruncated: true });
+    expect(detail.response).toEqual({
+      contentType: 'text/plain',
+      body: 'x'.repeat(DELIVERY_RESPONSE_LIMIT_BYTES),
+      bodyBytes: BIG,
+      bodyTruncated: true,
+    });
     expect((await lb.api(`/api/settings/webhooks/${big}`, { method: 'DELETE' })).status).toBe(200);
     // Without a Content-Length the whole size is unknown: the rest is never downloaded.
     const chunked = await deliverOnce(await hookTo('/chunked'));
-    expect(chunked.detail.response).toEqual({ contentType: 'text/plain', body: 'y'.repeat(DELIVERY_RESPONSE_LIMIT_BYTES), bodyBytes: null, bodyTruncated: true });
+    expect(chunked.detail.response).toEqual({
+      contentType: 'text/plain',
+      body: 'y'.repeat(DELIVERY_RESPONSE_LIMIT_BYTES),
+      bodyBytes: null,
+      bodyTruncated: true,
+    });
   });
 
   it('names the failure: non-2xx (with the answer), refused, timeout', async () => {
     const failing = await hookTo('/fail');
     const failed = await deliverOnce(failing);
-    expect(failed.detail).toMatchObject({ status: 503, failure: 'non-2xx', error: 'HTTP 503', response: { body: 'down for maintenance', bodyTruncated: false } });
+    expect(failed.detail).toMatchObject({
+      status: 503,
+      failure: 'non-2xx',
+      error: 'HTTP 503',
+      response: { body: 'down for maintenance', bodyTruncated: false },
+    });
     expect((await lb.api(`/api/settings/webhooks/${failing}`, { method: 'DELETE' })).status).toBe(200);
 
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const refusedId = (await lb.api('/api/settings/webhooks', { body: { watched: [{ type: 'model', name: 'alice/inspected' }], domains: ['repo'], url: `http://127.0.0.1:${deadPort}/x` } }).then((r) => r.json())) as { webhook: { id: string } };
+    const refusedId = (await lb
+      .api('/api/settings/webhooks', {
+        body: {
+          watched: [{ type: 'model', name: 'alice/inspected' }],
+          domains: ['repo'],
+          url: `http://127.0.0.1:${deadPort}/x`,
+        },
+      })
+      .then((r) => r.json())) as { webhook: { id: string } };
     const refused = await deliverOnce(refusedId.webhook.id);
     expect(refused.detail).toMatchObject({ status: null, failure: 'refused', response: null });
     expect((await lb.api(`/api/settings/webhooks/${refusedId.webhook.id}`, { method: 'DELETE' })).status).toBe(200);
 
     const hang = await deliverOnce(await hookTo('/hang'));
-    expect(hang.detail).toMatchObject({ status: null, failure: 'timeout', error: 'timeout after 300 ms', response: null });
+    expect(hang.detail).toMatchObject({
+      status: null,
+      failure: 'timeout',
+      error: 'timeout after 300 ms',
+      response: null,
+    });
   });
 
   it('a job webhook’s delivery keeps the payload handed to the job, with no HTTP request or answer', async () => {
-    const res = await lb.api('/api/settings/webhooks', { body: { watched: [{ type: 'model', name: 'alice/inspected' }], domains: ['repo'], job: { dockerImage: 'python:3.12', flavor: 'cpu-basic' } } });
+    const res = await lb.api('/api/settings/webhooks', {
+      body: {
+        watched: [{ type: 'model', name: 'alice/inspected' }],
+        domains: ['repo'],
+        job: { dockerImage: 'python:3.12', flavor: 'cpu-basic' },
+      },
+    });
     const id = WebhookEnvelope.parse(await res.json()).webhook.id;
     const { detail } = await deliverOnce(id);
     expect(detail).toMatchObject({ status: 200, failure: null, response: null, request: { headers: {} } });
@@ -127,7 +190,10 @@ describe('delivery inspector: what the log keeps of each delivery', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: expect.stringContaining('body.sample') });
     expect((await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'nope' } })).status).toBe(400);
-    expect((await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-update' }, token: TOKENS.bobWrite })).status).toBe(404);
+    expect(
+      (await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-update' }, token: TOKENS.bobWrite }))
+        .status,
+    ).toBe(404);
 
     const res = await lb.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-update' } });
     expect(res.status).toBe(200);
@@ -135,7 +201,15 @@ describe('delivery inspector: what the log keeps of each delivery', () => {
     expect(result.status).toBe(200);
     // Answered once logged: the entry is there at once, about the repo the webhook watches.
     const list = WebhookLogList.parse(await (await lb.api(`/api/settings/webhooks/${id}/logs`)).json());
-    expect(list).toEqual([expect.objectContaining({ id: result.logId, test: true, status: 200, event: { scope: 'repo.content', action: 'update' }, repo: { type: 'model', name: 'alice/inspected' } })]);
+    expect(list).toEqual([
+      expect.objectContaining({
+        id: result.logId,
+        test: true,
+        status: 200,
+        event: { scope: 'repo.content', action: 'update' },
+        repo: { type: 'model', name: 'alice/inspected' },
+      }),
+    ]);
     expect(receiver.bodies).toHaveLength(1);
     expect(WebhookLogList.parse(await (await lb.api(`/api/settings/webhooks/${other}/logs`)).json())).toEqual([]);
   });
@@ -148,9 +222,13 @@ describe('replay after a restart', () => {
     const url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/echo`;
     const dataDir = mkdtempSync(join(tmpdir(), 'mock-hub-replay-'));
     const first = await startLoopback({ dataDir });
-    const res = await first.api('/api/settings/webhooks', { body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url } });
+    const res = await first.api('/api/settings/webhooks', {
+      body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url },
+    });
     const id = WebhookEnvelope.parse(await res.json()).webhook.id;
-    const sent = TestEventResult.parse(await (await first.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-create' } })).json());
+    const sent = TestEventResult.parse(
+      await (await first.api(`/api/_mock/webhooks/${id}/test`, { body: { sample: 'repo-create' } })).json(),
+    );
     await first.close();
 
     const second = await startLoopback({ dataDir });

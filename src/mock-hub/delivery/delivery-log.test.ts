@@ -1,12 +1,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_LOG_LIMIT, DELIVERY_PAYLOAD_LIMIT_BYTES, WebhookDelivery } from '../../hub/schemas/webhook-log.ts';
-import { cutUtf8, insertLogEntry, logSummary, MASKED, maskHeaders, replayablePayload, requestRecord } from './delivery-log.ts';
+import {
+  cutUtf8,
+  insertLogEntry,
+  logSummary,
+  MASKED,
+  maskHeaders,
+  replayablePayload,
+  requestRecord,
+} from './delivery-log.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 describe('delivery log helpers', () => {
-  const entry = (id: string, createdAt: string) => ({ id, createdAt, event: { action: 'update', scope: 'repo' }, target: 'u', status: 200, error: null, durationMs: 1 });
+  const entry = (id: string, createdAt: string) => ({
+    id,
+    createdAt,
+    event: { action: 'update', scope: 'repo' },
+    target: 'u',
+    status: 200,
+    error: null,
+    durationMs: 1,
+  });
 
   it('keeps the log newest first by start time even when deliveries finish out of order, and caps it', () => {
     let list = insertLogEntry([], entry('1', '2026-01-01T00:00:01Z'), 3);
@@ -19,7 +35,8 @@ describe('delivery log helpers', () => {
 
   it('keeps the last 50 deliveries per webhook by default', () => {
     let list: ReturnType<typeof entry>[] = [];
-    for (let i = 0; i < 60; i++) list = insertLogEntry(list, entry(String(i), new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()));
+    for (let i = 0; i < 60; i++)
+      list = insertLogEntry(list, entry(String(i), new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()));
     expect(list).toHaveLength(DELIVERY_LOG_LIMIT);
     expect(list[0]!.id).toBe('59');
     expect(list.at(-1)!.id).toBe('10');
@@ -54,7 +71,9 @@ describe('delivery log helpers', () => {
   });
 
   it('masks the secret header, whatever its case, and nothing else', () => {
-    expect(maskHeaders({ 'content-type': 'application/json', 'X-Webhook-Secret': 's3cret', authorization: 'Bearer hf_x' })).toEqual({
+    expect(
+      maskHeaders({ 'content-type': 'application/json', 'X-Webhook-Secret': 's3cret', authorization: 'Bearer hf_x' }),
+    ).toEqual({
       'content-type': 'application/json',
       'X-Webhook-Secret': MASKED,
       authorization: MASKED,
@@ -63,7 +82,12 @@ describe('delivery log helpers', () => {
 
   it('records the payload as sent, cut at the limit, with its whole size', () => {
     const small = requestRecord({ 'x-webhook-secret': 'abc' }, '{"a":1}');
-    expect(small).toEqual({ headers: { 'x-webhook-secret': MASKED }, payload: '{"a":1}', payloadBytes: 7, payloadTruncated: false });
+    expect(small).toEqual({
+      headers: { 'x-webhook-secret': MASKED },
+      payload: '{"a":1}',
+      payloadBytes: 7,
+      payloadTruncated: false,
+    });
     expect(JSON.stringify(small)).not.toContain('abc');
     const big = JSON.stringify({ content: 'é'.repeat(DELIVERY_PAYLOAD_LIMIT_BYTES) });
     const cut = requestRecord({}, big);

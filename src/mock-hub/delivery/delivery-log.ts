@@ -1,5 +1,9 @@
 import {
-  DELIVERY_LOG_LIMIT, DELIVERY_PAYLOAD_LIMIT_BYTES, type DeliveryRequest, type WebhookDelivery, type WebhookLogEntry,
+  DELIVERY_LOG_LIMIT,
+  DELIVERY_PAYLOAD_LIMIT_BYTES,
+  type DeliveryRequest,
+  type WebhookDelivery,
+  type WebhookLogEntry,
 } from '../../hub/schemas/webhook-log.ts';
 
 export const MAX_LOG_ENTRIES = DELIVERY_LOG_LIMIT;
@@ -37,11 +41,17 @@ export function cutUtf8(bytes: Uint8Array, limit: number): { text: string; trunc
 
 /** Request headers as the log keeps them: secret-bearing values masked. */
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k.toLowerCase()) ? MASKED : v]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k.toLowerCase()) ? MASKED : v]),
+  );
 }
 
 /** The request part of a log record: masked headers and the payload as sent, cut at the limit. */
-export function requestRecord(headers: Record<string, string>, payloadJson: string, limit = DELIVERY_PAYLOAD_LIMIT_BYTES): DeliveryRequest {
+export function requestRecord(
+  headers: Record<string, string>,
+  payloadJson: string,
+  limit = DELIVERY_PAYLOAD_LIMIT_BYTES,
+): DeliveryRequest {
   const bytes = encoder.encode(payloadJson);
   const { text, truncated } = cutUtf8(bytes, limit);
   return { headers: maskHeaders(headers), payload: text, payloadBytes: bytes.length, payloadTruncated: truncated };

@@ -18,8 +18,14 @@ describe('delivery engine (fake store, real receiver)', () => {
 
   beforeAll(async () => {
     const server = createWebhooksServer({ logger: quiet });
-    server.add((payload, req) => void got.push({ route: 'a', payload, secret: req.headers.get('x-webhook-secret') }), 'a');
-    server.add((payload, req) => void got.push({ route: 'b', payload, secret: req.headers.get('x-webhook-secret') }), 'b');
+    server.add(
+      (payload, req) => void got.push({ route: 'a', payload, secret: req.headers.get('x-webhook-secret') }),
+      'a',
+    );
+    server.add(
+      (payload, req) => void got.push({ route: 'b', payload, secret: req.headers.get('x-webhook-secret') }),
+      'b',
+    );
     server.add(() => {
       if (failNext > 0) {
         failNext -= 1;
@@ -47,33 +53,64 @@ describe('delivery engine (fake store, real receiver)', () => {
     const host = fakeHost([
       hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'org', name: 'acme' }], secret: 's3' }),
       hook('2', { url: `${receiver.url}/webhooks/b`, watched: [{ type: 'model', name: 'acme/other' }] }),
-      hook('3', { url: `${receiver.url}/webhooks/b`, watched: [{ type: 'org', name: 'acme' }], domains: ['discussion'] }),
+      hook('3', {
+        url: `${receiver.url}/webhooks/b`,
+        watched: [{ type: 'org', name: 'acme' }],
+        domains: ['discussion'],
+      }),
     ]);
     engine = createDeliveryEngine(host);
-    const result = engine.emit({ repo: { type: 'model', name: 'acme/vision' }, scope: 'repo.content', action: 'update' });
+    const result = engine.emit({
+      repo: { type: 'model', name: 'acme/vision' },
+      scope: 'repo.content',
+      action: 'update',
+    });
     expect(result.reached.map((r) => r.webhookId)).toEqual(['1'.padStart(24, '0')]);
     await engine.idle();
     expect(got).toHaveLength(1);
     expect(got[0]!.secret).toBe('s3');
     expect(webhookPayloadSchema.parse(got[0]!.payload).repo.name).toBe('acme/vision');
     const logs = engine.logs('1'.padStart(24, '0'));
-    expect(logs).toEqual([expect.objectContaining({ id: result.reached[0]!.logId, status: 200, error: null, target: `${receiver.url}/webhooks/a` })]);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        id: result.reached[0]!.logId,
+        status: 200,
+        error: null,
+        target: `${receiver.url}/webhooks/a`,
+      }),
+    ]);
     expect(host.hooks[0]!.webhook.lastTriggerAt).toBeDefined();
     expect(host.hooks[1]!.webhook.lastTriggerAt).toBeUndefined();
   });
 
   it('delivers events of a private repo only to webhooks whose owner can see it', async () => {
-    const bobs = { ...hook('2', { url: `${receiver.url}/webhooks/b`, watched: [{ type: 'user', name: 'alice' }] }), owner: 'bob' };
-    const host = fakeHost([hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'user', name: 'alice' }] }), bobs]);
+    const bobs = {
+      ...hook('2', { url: `${receiver.url}/webhooks/b`, watched: [{ type: 'user', name: 'alice' }] }),
+      owner: 'bob',
+    };
+    const host = fakeHost([
+      hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'user', name: 'alice' }] }),
+      bobs,
+    ]);
     engine = createDeliveryEngine(host);
-    expect(engine.emit({ repo: { type: 'model', name: 'alice/m-private' }, scope: 'repo', action: 'update' }).reached.map((r) => r.webhookId)).toEqual(['1'.padStart(24, '0')]);
-    expect(engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached).toHaveLength(2);
+    expect(
+      engine
+        .emit({ repo: { type: 'model', name: 'alice/m-private' }, scope: 'repo', action: 'update' })
+        .reached.map((r) => r.webhookId),
+    ).toEqual(['1'.padStart(24, '0')]);
+    expect(
+      engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached,
+    ).toHaveLength(2);
     await engine.idle();
-    expect(got.filter((g) => g.payload.repo.name === 'alice/m-private').map((g) => [g.route, g.payload.repo.private])).toEqual([['a', true]]);
+    expect(
+      got.filter((g) => g.payload.repo.name === 'alice/m-private').map((g) => [g.route, g.payload.repo.private]),
+    ).toEqual([['a', true]]);
   });
 
   it('successive pushes chain oldSha -> newSha', async () => {
-    engine = createDeliveryEngine(fakeHost([hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'user', name: 'alice' }] })]));
+    engine = createDeliveryEngine(
+      fakeHost([hook('1', { url: `${receiver.url}/webhooks/a`, watched: [{ type: 'user', name: 'alice' }] })]),
+    );
     engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo.content', action: 'update' });
     await engine.idle();
     engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo.content', action: 'update' });
@@ -84,16 +121,22 @@ describe('delivery engine (fake store, real receiver)', () => {
   });
 
   it('suspends after 5 consecutive failures, then replay reports the receiver status', async () => {
-    const host = fakeHost([hook('9', { url: `${receiver.url}/webhooks/flaky`, watched: [{ type: 'user', name: 'alice' }] })]);
+    const host = fakeHost([
+      hook('9', { url: `${receiver.url}/webhooks/flaky`, watched: [{ type: 'user', name: 'alice' }] }),
+    ]);
     engine = createDeliveryEngine(host);
     const id = '9'.padStart(24, '0');
     failNext = 5;
     for (let i = 0; i < 5; i++) {
-      expect(engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached).toHaveLength(1);
+      expect(
+        engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached,
+      ).toHaveLength(1);
       await engine.idle();
       expect(host.hooks[0]!.webhook.disabled).toBe(i < 4 ? false : 'suspended-after-failure');
     }
-    expect(engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached).toEqual([]);
+    expect(engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' }).reached).toEqual(
+      [],
+    );
     const logs = engine.logs(id);
     expect(logs.map((l) => l.status)).toEqual([500, 500, 500, 500, 500]);
     expect(await engine.replay(id, logs[0]!.id)).toEqual({ status: 200 });
@@ -112,7 +155,9 @@ describe('delivery engine (fake store, real receiver)', () => {
     expect(entry).toMatchObject({ status: null, error: expect.stringMatching(/ECONNREFUSED|fetch failed/) });
     expect(await engine.replay('5'.padStart(24, '0'), entry!.id)).toEqual({ status: 0 });
 
-    const slow = fakeHost([hook('4', { url: `${receiver.url}/webhooks/hang`, watched: [{ type: 'user', name: 'alice' }] })]);
+    const slow = fakeHost([
+      hook('4', { url: `${receiver.url}/webhooks/hang`, watched: [{ type: 'user', name: 'alice' }] }),
+    ]);
     engine = createDeliveryEngine(slow, { timeoutMs: 200 });
     engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' });
     await engine.idle();
@@ -121,9 +166,12 @@ describe('delivery engine (fake store, real receiver)', () => {
   });
 
   it('keeps at most concurrencyPerWebhook deliveries of one webhook in flight', async () => {
-    const host = fakeHost([hook('3', { url: `${receiver.url}/webhooks/gate`, watched: [{ type: 'user', name: 'alice' }] })]);
+    const host = fakeHost([
+      hook('3', { url: `${receiver.url}/webhooks/gate`, watched: [{ type: 'user', name: 'alice' }] }),
+    ]);
     engine = createDeliveryEngine(host, { concurrencyPerWebhook: 2 });
-    for (let i = 0; i < 6; i++) engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' });
+    for (let i = 0; i < 6; i++)
+      engine.emit({ repo: { type: 'model', name: 'alice/m' }, scope: 'repo', action: 'update' });
     await engine.idle();
     expect(peak).toBe(2);
     expect(engine.logs('3'.padStart(24, '0')).map((l) => l.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -131,12 +179,27 @@ describe('delivery engine (fake store, real receiver)', () => {
 
   it('starts a schema-valid job for a job webhook and for a jobSourceId webhook', async () => {
     const source = Job.parse({
-      id: 'src1', createdAt: '2026-01-01T00:00:00Z', owner: { id: 'o', name: 'alice' }, createdBy: { id: 'o', name: 'alice' },
-      flavor: 'cpu-basic', dockerImage: 'img', environment: {}, status: { stage: 'COMPLETED', message: null },
+      id: 'src1',
+      createdAt: '2026-01-01T00:00:00Z',
+      owner: { id: 'o', name: 'alice' },
+      createdBy: { id: 'o', name: 'alice' },
+      flavor: 'cpu-basic',
+      dockerImage: 'img',
+      environment: {},
+      status: { stage: 'COMPLETED', message: null },
     });
     const host = fakeHost(
       [
-        hook('7', { job: { dockerImage: 'python:3.12', environment: {}, flavor: 'cpu-basic', timeoutSeconds: null, secrets: ['HF_TOKEN'] }, watched: [{ type: 'user', name: 'alice' }] }),
+        hook('7', {
+          job: {
+            dockerImage: 'python:3.12',
+            environment: {},
+            flavor: 'cpu-basic',
+            timeoutSeconds: null,
+            secrets: ['HF_TOKEN'],
+          },
+          watched: [{ type: 'user', name: 'alice' }],
+        }),
         hook('8', { jobSourceId: 'src1', watched: [{ type: 'user', name: 'alice' }] }),
         hook('6', { jobSourceId: 'missing', watched: [{ type: 'user', name: 'alice' }] }),
       ],
@@ -149,11 +212,20 @@ describe('delivery engine (fake store, real receiver)', () => {
     expect(started).toHaveLength(2);
     for (const j of started) {
       expect(Job.safeParse(j).success).toBe(true);
-      expect(webhookPayloadSchema.parse(JSON.parse(j.environment.WEBHOOK_PAYLOAD!)).event).toEqual({ action: 'create', scope: 'repo' });
+      expect(webhookPayloadSchema.parse(JSON.parse(j.environment.WEBHOOK_PAYLOAD!)).event).toEqual({
+        action: 'create',
+        scope: 'repo',
+      });
     }
     expect(started.find((j) => j.dockerImage === 'python:3.12')!.secrets).toEqual({ HF_TOKEN: null });
-    expect(engine.logs('6'.padStart(24, '0'))[0]).toMatchObject({ status: null, error: expect.stringMatching(/not found/) });
-    expect(engine.logs('7'.padStart(24, '0'))[0]).toMatchObject({ status: 200, target: expect.stringMatching(/^job alice\//) });
+    expect(engine.logs('6'.padStart(24, '0'))[0]).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/not found/),
+    });
+    expect(engine.logs('7'.padStart(24, '0'))[0]).toMatchObject({
+      status: 200,
+      target: expect.stringMatching(/^job alice\//),
+    });
     // The log entry names the job it started; a delivery that started none has no jobId.
     const startedId = started.find((j) => j.dockerImage === 'python:3.12')!.id;
     expect(engine.logs('7'.padStart(24, '0'))[0]!.jobId).toBe(startedId);

@@ -67,7 +67,12 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
   const failures = new FailureTracker(options.failureThreshold ?? SUSPEND_AFTER_FAILURES);
-  const jobs = new JobRunner({ save: (job) => host.saveJob(job.owner.name, job), load: (id) => host.job(id), timing: options.jobTiming, now });
+  const jobs = new JobRunner({
+    save: (job) => host.saveJob(job.owner.name, job),
+    load: (id) => host.job(id),
+    timing: options.jobTiming,
+    now,
+  });
   const inFlight = new Set<Promise<unknown>>();
   const limiter = new KeyedLimiter(options.concurrencyPerWebhook ?? 8);
   const headShas = new Map<string, string>();
@@ -97,15 +102,34 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
   async function deliver(owner: string, webhook: Webhook, payload: WebhookPayload): Promise<Outcome> {
     const jobRequest = host.webhook(webhook.id)?.jobRequest;
     const url = webhook.url;
-    if (url) return { target: url, ...(await limiter.run(webhook.id, () => sendPayload(url, JSON.stringify(payload), webhook.secret, timeoutMs))) };
+    if (url)
+      return {
+        target: url,
+        ...(await limiter.run(webhook.id, () => sendPayload(url, JSON.stringify(payload), webhook.secret, timeoutMs))),
+      };
     const noRequest = { requestHeaders: {}, response: null };
     const t0 = performance.now();
     const template = webhook.job ? templateFromWebhookJob(webhook.job, jobRequest) : jobSource(webhook.jobSourceId);
     if (!template) {
-      return { target: targetOf(webhook), status: null, error: `source job ${webhook.jobSourceId} not found`, failure: 'job', durationMs: 0, ...noRequest };
+      return {
+        target: targetOf(webhook),
+        status: null,
+        error: `source job ${webhook.jobSourceId} not found`,
+        failure: 'job',
+        durationMs: 0,
+        ...noRequest,
+      };
     }
     const job = jobs.start(template, JSON.stringify(payload), host.principal(owner));
-    return { target: `job ${job.owner.name}/${job.id}`, jobId: job.id, status: 200, error: null, failure: null, durationMs: Math.round(performance.now() - t0), ...noRequest };
+    return {
+      target: `job ${job.owner.name}/${job.id}`,
+      jobId: job.id,
+      status: 200,
+      error: null,
+      failure: null,
+      durationMs: Math.round(performance.now() - t0),
+      ...noRequest,
+    };
   }
 
   function jobSource(id: string | undefined) {
@@ -129,12 +153,24 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
     return p;
   }
 
-  function run(owner: string, webhook: Webhook, payload: WebhookPayload, logId: string, origin: Origin = {}): Promise<Outcome> {
+  function run(
+    owner: string,
+    webhook: Webhook,
+    payload: WebhookPayload,
+    logId: string,
+    origin: Origin = {},
+  ): Promise<Outcome> {
     const createdAt = now().toISOString();
     return track(
       deliver(owner, webhook, payload)
         .catch((err: unknown): Outcome => ({
-          target: targetOf(webhook), status: null, error: String((err as Error)?.message ?? err), failure: 'network', durationMs: 0, requestHeaders: {}, response: null,
+          target: targetOf(webhook),
+          status: null,
+          error: String((err as Error)?.message ?? err),
+          failure: 'network',
+          durationMs: 0,
+          requestHeaders: {},
+          response: null,
         }))
         .then((outcome) => {
           const entry: WebhookDelivery = {
@@ -201,7 +237,9 @@ export function createDeliveryEngine(host: DeliveryHost, options: DeliveryEngine
       const payload = replayablePayload(host.logs(webhookId).find((e) => e.id === logId));
       if (!hook || payload === undefined) return undefined;
       host.patchWebhook(webhookId, { lastTriggerAt: now().toISOString() });
-      const outcome = await run(hook.owner, hook.webhook, JSON.parse(payload) as WebhookPayload, newId24(), { replayOf: logId });
+      const outcome = await run(hook.owner, hook.webhook, JSON.parse(payload) as WebhookPayload, newId24(), {
+        replayOf: logId,
+      });
       return { status: outcome.status ?? NO_RESPONSE_STATUS };
     },
     canReplay: (webhookId, logId) => replayablePayload(host.logs(webhookId).find((e) => e.id === logId)) !== undefined,

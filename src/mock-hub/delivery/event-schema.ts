@@ -26,7 +26,11 @@ export const MockEvent = z
       ctx.addIssue({ code: 'custom', path: ['discussion'], message: `scope ${e.scope} needs a discussion` });
     }
     if (e.scope === 'discussion.comment' && !e.discussion?.comment) {
-      ctx.addIssue({ code: 'custom', path: ['discussion', 'comment'], message: 'scope discussion.comment needs discussion.comment' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['discussion', 'comment'],
+        message: 'scope discussion.comment needs discussion.comment',
+      });
     }
   });
 export type MockEvent = z.infer<typeof MockEvent>;

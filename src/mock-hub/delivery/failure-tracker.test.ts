@@ -19,4 +19,3 @@ describe('FailureTracker', () => {
     expect(t.record('a', false)).toBe(true);
   });
 });
-

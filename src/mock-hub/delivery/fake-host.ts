@@ -31,5 +31,8 @@ export function fakeHost(hooks: { owner: string; webhook: Webhook }[], jobs: Job
 }
 
 export function hook(id: string, fields: Partial<Webhook>): { owner: string; webhook: Webhook } {
-  return { owner: 'alice', webhook: { id: id.padStart(24, '0'), disabled: false, watched: [], domains: ['repo'], ...fields } };
+  return {
+    owner: 'alice',
+    webhook: { id: id.padStart(24, '0'), disabled: false, watched: [], domains: ['repo'], ...fields },
+  };
 }

@@ -34,13 +34,24 @@ describe('JobLogBook', () => {
 
 describe('logLinesFromRecord', () => {
   const base = Job.parse({
-    id: 'j', createdAt: '2026-11-01T11:00:00Z', owner: { id: 'o', name: 'alice' }, createdBy: { id: 'o', name: 'alice' }, flavor: 'cpu-basic',
-    spaceId: 'alice/app', environment: {}, status: { stage: 'SCHEDULING', message: null },
+    id: 'j',
+    createdAt: '2026-11-01T11:00:00Z',
+    owner: { id: 'o', name: 'alice' },
+    createdBy: { id: 'o', name: 'alice' },
+    flavor: 'cpu-basic',
+    spaceId: 'alice/app',
+    environment: {},
+    status: { stage: 'SCHEDULING', message: null },
   });
 
   it('is empty for a job that never started, and tells the end of one that did', () => {
     expect(logLinesFromRecord(base)).toEqual([]);
-    const failed = { ...base, startedAt: '2026-11-01T11:01:00Z', finishedAt: '2026-11-01T11:02:00Z', status: { stage: 'ERROR' as const, message: 'out of memory' } };
+    const failed = {
+      ...base,
+      startedAt: '2026-11-01T11:01:00Z',
+      finishedAt: '2026-11-01T11:02:00Z',
+      status: { stage: 'ERROR' as const, message: 'out of memory' },
+    };
     expect(logLinesFromRecord(failed).map((e) => [e.data, e.timestamp])).toEqual([
       ['===== Job started at 2026-11-01T11:01:00Z =====', '2026-11-01T11:01:00Z'],
       ['Running hf.co/spaces/alice/app', '2026-11-01T11:01:00Z'],

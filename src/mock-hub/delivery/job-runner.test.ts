@@ -5,8 +5,19 @@ import { JobRunner, type Principal } from './job-runner.ts';
 import { exposeUrl, sshUrl, templateFromJob, templateFromWebhookJob, type JobTemplate } from './job-template.ts';
 
 const owner: Principal = { id: '1'.repeat(24), name: 'alice', type: 'user' };
-const webhookJob: WebhookJob = { dockerImage: 'python:3.12', command: ['python', 'x.py'], environment: { LOG_LEVEL: 'info' }, flavor: 'cpu-basic', timeoutSeconds: 60, secrets: ['HF_TOKEN'] };
-const payload = JSON.stringify({ event: { scope: 'repo.content', action: 'update' }, repo: { type: 'model', name: 'acme/m' }, webhook: { id: 'w'.repeat(24), version: 3 } });
+const webhookJob: WebhookJob = {
+  dockerImage: 'python:3.12',
+  command: ['python', 'x.py'],
+  environment: { LOG_LEVEL: 'info' },
+  flavor: 'cpu-basic',
+  timeoutSeconds: 60,
+  secrets: ['HF_TOKEN'],
+};
+const payload = JSON.stringify({
+  event: { scope: 'repo.content', action: 'update' },
+  repo: { type: 'model', name: 'acme/m' },
+  webhook: { id: 'w'.repeat(24), version: 3 },
+});
 
 /** Timings of the default plan: 1 s scheduling, 3 s running, a log line each second. */
 function runner() {
@@ -27,7 +38,15 @@ function runner() {
 function template(env: Record<string, string> = {}, request: Partial<WebhookJobRequest> = {}): JobTemplate {
   const environment = { ...webhookJob.environment, ...env };
   const req = { ...webhookJob, environment, secrets: { HF_TOKEN: '' }, ...request };
-  return templateFromWebhookJob({ ...webhookJob, environment, timeoutSeconds: req.timeoutSeconds ?? null, ...(req.labels ? { labels: req.labels } : {}) }, req);
+  return templateFromWebhookJob(
+    {
+      ...webhookJob,
+      environment,
+      timeoutSeconds: req.timeoutSeconds ?? null,
+      ...(req.labels ? { labels: req.labels } : {}),
+    },
+    req,
+  );
 }
 
 beforeEach(() => {
@@ -44,7 +63,12 @@ describe('JobRunner stages', () => {
     expect(Job.safeParse(job).success).toBe(true);
     expect(job.environment).toEqual({ LOG_LEVEL: 'info', WEBHOOK_PAYLOAD: payload });
     expect(job.secrets).toEqual({ HF_TOKEN: null });
-    expect(job).toMatchObject({ timeout: 60, retry: 0, owner: { type: 'user' }, status: { stage: 'SCHEDULING', failureCount: 0 } });
+    expect(job).toMatchObject({
+      timeout: 60,
+      retry: 0,
+      owner: { type: 'user' },
+      status: { stage: 'SCHEDULING', failureCount: 0 },
+    });
     vi.advanceTimersByTime(1_000);
     expect(stored.get(job.id)!.status.stage).toBe('RUNNING');
     expect(stored.get(job.id)!.startedAt).toBe('2026-11-01T12:00:01.000Z');
@@ -60,14 +84,31 @@ describe('JobRunner stages', () => {
     const { r, history, stored, stages } = runner();
     const job = r.start(template({ MOCK_JOB_OUTCOME: 'ERROR' }, { attempts: 3 }), payload, owner);
     vi.advanceTimersByTime(60_000);
-    expect(stages(job.id)).toEqual(['SCHEDULING', 'RUNNING', 'SCHEDULING', 'RUNNING', 'SCHEDULING', 'RUNNING', 'ERROR']);
-    const retries = history.filter((j) => j.id === job.id && j.status.stage === 'SCHEDULING').map((j) => [j.retry, j.status.failureCount, j.status.message]);
+    expect(stages(job.id)).toEqual([
+      'SCHEDULING',
+      'RUNNING',
+      'SCHEDULING',
+      'RUNNING',
+      'SCHEDULING',
+      'RUNNING',
+      'ERROR',
+    ]);
+    const retries = history
+      .filter((j) => j.id === job.id && j.status.stage === 'SCHEDULING')
+      .map((j) => [j.retry, j.status.failureCount, j.status.message]);
     expect(retries).toEqual([
       [0, 0, null],
       [1, 1, 'Attempt 1 of 3 failed (Process exited with code 1); retrying'],
       [2, 2, 'Attempt 2 of 3 failed (Process exited with code 1); retrying'],
     ]);
-    expect(stored.get(job.id)).toMatchObject({ retry: 2, status: { stage: 'ERROR', failureCount: 3, message: 'Process exited with code 1 (attempt 3 of 3, no retries left)' } });
+    expect(stored.get(job.id)).toMatchObject({
+      retry: 2,
+      status: {
+        stage: 'ERROR',
+        failureCount: 3,
+        message: 'Process exited with code 1 (attempt 3 of 3, no retries left)',
+      },
+    });
   });
 
   it('completes on a later attempt when only the first ones fail', () => {
@@ -75,7 +116,10 @@ describe('JobRunner stages', () => {
     const job = r.start(template({ MOCK_JOB_FAIL_ATTEMPTS: '1' }, { attempts: 2 }), payload, owner);
     vi.advanceTimersByTime(60_000);
     expect(stages(job.id)).toEqual(['SCHEDULING', 'RUNNING', 'SCHEDULING', 'RUNNING', 'COMPLETED']);
-    expect(stored.get(job.id)).toMatchObject({ retry: 1, status: { stage: 'COMPLETED', failureCount: 1, message: null } });
+    expect(stored.get(job.id)).toMatchObject({
+      retry: 1,
+      status: { stage: 'COMPLETED', failureCount: 1, message: null },
+    });
     // Running time counts from the first start, retries included.
     expect(stored.get(job.id)!.durations).toEqual({ schedulingSecs: 1, runningSecs: 7, totalSecs: 8 });
   });
@@ -85,12 +129,19 @@ describe('JobRunner stages', () => {
     const job = r.start(template({ MOCK_JOB_OUTCOME: 'ERROR' }), payload, owner);
     vi.advanceTimersByTime(60_000);
     expect(stages(job.id)).toEqual(['SCHEDULING', 'RUNNING', 'ERROR']);
-    expect(stored.get(job.id)).toMatchObject({ retry: 0, status: { failureCount: 1, message: 'Process exited with code 1' } });
+    expect(stored.get(job.id)).toMatchObject({
+      retry: 0,
+      status: { failureCount: 1, message: 'Process exited with code 1' },
+    });
   });
 
   it('takes as long as MOCK_JOB_RUN_SECONDS / MOCK_JOB_SCHEDULE_SECONDS ask', () => {
     const { r, stored } = runner();
-    const job = r.start(template({ MOCK_JOB_SCHEDULE_SECONDS: '5', MOCK_JOB_RUN_SECONDS: '50' }, { timeoutSeconds: null }), payload, owner);
+    const job = r.start(
+      template({ MOCK_JOB_SCHEDULE_SECONDS: '5', MOCK_JOB_RUN_SECONDS: '50' }, { timeoutSeconds: null }),
+      payload,
+      owner,
+    );
     vi.advanceTimersByTime(4_999);
     expect(stored.get(job.id)!.status.stage).toBe('SCHEDULING');
     vi.advanceTimersByTime(49_999);
@@ -103,9 +154,17 @@ describe('JobRunner stages', () => {
     const { r, stored } = runner();
     const job = r.start(template({ MOCK_JOB_RUN_SECONDS: '100' }, { timeoutSeconds: 2, attempts: 2 }), payload, owner);
     vi.advanceTimersByTime(1_000 + 2_000);
-    expect(stored.get(job.id)!.status).toMatchObject({ stage: 'SCHEDULING', failureCount: 1, message: 'Attempt 1 of 2 failed (Timed out after 2 s); retrying' });
+    expect(stored.get(job.id)!.status).toMatchObject({
+      stage: 'SCHEDULING',
+      failureCount: 1,
+      message: 'Attempt 1 of 2 failed (Timed out after 2 s); retrying',
+    });
     vi.advanceTimersByTime(3_000);
-    expect(stored.get(job.id)!.status).toMatchObject({ stage: 'ERROR', failureCount: 2, message: 'Timed out after 2 s (attempt 2 of 2, no retries left)' });
+    expect(stored.get(job.id)!.status).toMatchObject({
+      stage: 'ERROR',
+      failureCount: 2,
+      message: 'Timed out after 2 s (attempt 2 of 2, no retries left)',
+    });
   });
 
   it('ends in ERROR naming the variable when a switch is not understood', () => {
@@ -181,18 +240,21 @@ describe('JobRunner job fields', () => {
   it('exposes each port in order, gives an SSH URL, copies labels as key=value tags and defaults repo volumes', () => {
     const { r } = runner();
     const job = r.start(
-      template({}, {
-        arch: 'arm64',
-        labels: { team: 'ml', stage: '' },
-        expose: { ports: [8080, 22, 7860] },
-        ssh: { enabled: true },
-        volumes: [
-          { type: 'model', source: 'acme/m', mountPath: '/m' },
-          { type: 'dataset', source: 'acme/d', mountPath: '/d', revision: 'v1', readOnly: false, path: 'sub' },
-          { type: 'bucket', source: 'alice/b', mountPath: '/b' },
-          { type: 'bucket', source: 'alice/r', mountPath: '/r', readOnly: true },
-        ],
-      }),
+      template(
+        {},
+        {
+          arch: 'arm64',
+          labels: { team: 'ml', stage: '' },
+          expose: { ports: [8080, 22, 7860] },
+          ssh: { enabled: true },
+          volumes: [
+            { type: 'model', source: 'acme/m', mountPath: '/m' },
+            { type: 'dataset', source: 'acme/d', mountPath: '/d', revision: 'v1', readOnly: false, path: 'sub' },
+            { type: 'bucket', source: 'alice/b', mountPath: '/b' },
+            { type: 'bucket', source: 'alice/r', mountPath: '/r', readOnly: true },
+          ],
+        },
+      ),
       payload,
       owner,
     );
@@ -240,12 +302,35 @@ describe('JobRunner job fields', () => {
 
   it('copies a source job (jobSourceId) without its old payload or secret values', () => {
     const source = Job.parse({
-      id: 's', createdAt: '2026-01-01T00:00:00Z', owner, createdBy: owner, flavor: 'a10g-small', dockerImage: 'img', command: ['run'], arch: 'arm64', tags: ['team=ml'],
-      environment: { A: 'b', WEBHOOK_PAYLOAD: 'old' }, secrets: { TOKEN: null },
-      status: { stage: 'COMPLETED', message: null, exposeUrls: [exposeUrl('s', 8000), exposeUrl('s', 9000)], sshUrl: sshUrl('s') },
+      id: 's',
+      createdAt: '2026-01-01T00:00:00Z',
+      owner,
+      createdBy: owner,
+      flavor: 'a10g-small',
+      dockerImage: 'img',
+      command: ['run'],
+      arch: 'arm64',
+      tags: ['team=ml'],
+      environment: { A: 'b', WEBHOOK_PAYLOAD: 'old' },
+      secrets: { TOKEN: null },
+      status: {
+        stage: 'COMPLETED',
+        message: null,
+        exposeUrls: [exposeUrl('s', 8000), exposeUrl('s', 9000)],
+        sshUrl: sshUrl('s'),
+      },
     });
     expect(templateFromJob(source)).toMatchObject({
-      dockerImage: 'img', command: ['run'], arch: 'arm64', flavor: 'a10g-small', environment: { A: 'b' }, secretNames: ['TOKEN'], tags: ['team=ml'], exposePorts: [8000, 9000], ssh: true, attempts: 1,
+      dockerImage: 'img',
+      command: ['run'],
+      arch: 'arm64',
+      flavor: 'a10g-small',
+      environment: { A: 'b' },
+      secretNames: ['TOKEN'],
+      tags: ['team=ml'],
+      exposePorts: [8000, 9000],
+      ssh: true,
+      attempts: 1,
     });
   });
 });

@@ -36,7 +36,10 @@ function dropUndefined<T extends object>(o: T): T {
 
 function payloadSummary(payloadJson: string): string | undefined {
   try {
-    const p = JSON.parse(payloadJson) as { event?: { scope?: string; action?: string }; repo?: { type?: string; name?: string } };
+    const p = JSON.parse(payloadJson) as {
+      event?: { scope?: string; action?: string };
+      repo?: { type?: string; name?: string };
+    };
     return `WEBHOOK_PAYLOAD: ${p.event?.scope}.${p.event?.action} on ${p.repo?.type} ${p.repo?.name}`;
   } catch {
     return undefined;
@@ -109,7 +112,8 @@ export class JobRunner {
     if (!job || isTerminalStage(job.status.stage)) return job;
     const message = `Canceled by ${by}`;
     // A job this runner did not start (seeded, or from before a restart) keeps the log its record tells.
-    if (!this.logs.read(id)) for (const e of logLinesFromRecord(job)) this.logs.append(id, e.data, new Date(e.timestamp));
+    if (!this.logs.read(id))
+      for (const e of logLinesFromRecord(job)) this.logs.append(id, e.data, new Date(e.timestamp));
     this.logs.append(id, message, this.now());
     return this.finish(job, 'CANCELED', message);
   }
@@ -130,8 +134,19 @@ export class JobRunner {
     if (!job) return;
     const at = this.now();
     const startedAt = job.startedAt ?? at.toISOString();
-    this.save(this.withStatus({ ...job, startedAt, durations: jobDurations({ createdAt: job.createdAt, startedAt }, at) }, { stage: 'RUNNING', message: null }));
-    this.logs.append(id, attempt === 1 ? `${STARTED_BANNER} at ${at.toISOString()} =====` : `===== Attempt ${attempt} of ${t.attempts} =====`, at);
+    this.save(
+      this.withStatus(
+        { ...job, startedAt, durations: jobDurations({ createdAt: job.createdAt, startedAt }, at) },
+        { stage: 'RUNNING', message: null },
+      ),
+    );
+    this.logs.append(
+      id,
+      attempt === 1
+        ? `${STARTED_BANNER} at ${at.toISOString()} =====`
+        : `===== Attempt ${attempt} of ${t.attempts} =====`,
+      at,
+    );
     this.logs.append(id, `Running ${commandLine(job)}`, at);
     if (summary && attempt === 1) this.logs.append(id, summary, at);
     const timeoutMs = t.timeout === undefined ? Infinity : t.timeout * 1000;
@@ -140,7 +155,11 @@ export class JobRunner {
     // The end is set first so that a tick falling due at the same moment comes after it (and is cleared).
     this.after(id, Math.min(plan.runningMs, timeoutMs), () => {
       this.clear(id, ticker);
-      const failure = timedOut ? `Timed out after ${t.timeout} s` : plan.fails(attempt) ? 'Process exited with code 1' : null;
+      const failure = timedOut
+        ? `Timed out after ${t.timeout} s`
+        : plan.fails(attempt)
+          ? 'Process exited with code 1'
+          : null;
       this.endAttempt(id, t, plan, attempt, failure);
     });
     const ticker = this.every(id, this.timing.tickMs, () => {
@@ -156,7 +175,11 @@ export class JobRunner {
     if (failure === null) return void this.finish(job, 'COMPLETED', null);
     const failed = { ...job, status: { ...job.status, failureCount: (job.status.failureCount ?? 0) + 1 } };
     if (attempt >= t.attempts) {
-      return void this.finish(failed, 'ERROR', t.attempts > 1 ? `${failure} (attempt ${attempt} of ${t.attempts}, no retries left)` : failure);
+      return void this.finish(
+        failed,
+        'ERROR',
+        t.attempts > 1 ? `${failure} (attempt ${attempt} of ${t.attempts}, no retries left)` : failure,
+      );
     }
     const message = `Attempt ${attempt} of ${t.attempts} failed (${failure}); retrying`;
     this.save(this.withStatus({ ...failed, retry: attempt }, { stage: 'SCHEDULING', message }));
@@ -172,7 +195,10 @@ export class JobRunner {
 
   private finish(job: Job, stage: JobStage, message: string | null): Job {
     const end = this.now();
-    const done = this.withStatus({ ...job, finishedAt: end.toISOString(), durations: jobDurations(job, end) }, { stage, message });
+    const done = this.withStatus(
+      { ...job, finishedAt: end.toISOString(), durations: jobDurations(job, end) },
+      { stage, message },
+    );
     this.save(done);
     for (const t of this.timers.get(job.id) ?? []) clearTimeout(t);
     this.timers.delete(job.id);

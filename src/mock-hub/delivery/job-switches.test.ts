@@ -21,7 +21,10 @@ describe('planFromEnvironment', () => {
   });
 
   it('takes the seconds it is given', () => {
-    expect(plan({ MOCK_JOB_RUN_SECONDS: '2.5', MOCK_JOB_SCHEDULE_SECONDS: '0' })).toMatchObject({ runningMs: 2500, schedulingMs: 0 });
+    expect(plan({ MOCK_JOB_RUN_SECONDS: '2.5', MOCK_JOB_SCHEDULE_SECONDS: '0' })).toMatchObject({
+      runningMs: 2500,
+      schedulingMs: 0,
+    });
   });
 
   it('names the variable and the value it could not use', () => {
@@ -29,7 +32,10 @@ describe('planFromEnvironment', () => {
       [{ MOCK_JOB_OUTCOME: 'error' }, /^MOCK_JOB_OUTCOME must be COMPLETED or ERROR \(got "error"\)/],
       [{ MOCK_JOB_FAIL_ATTEMPTS: '1.5' }, /^MOCK_JOB_FAIL_ATTEMPTS must be a whole number/],
       [{ MOCK_JOB_FAIL_ATTEMPTS: '' }, /^MOCK_JOB_FAIL_ATTEMPTS/],
-      [{ MOCK_JOB_RUN_SECONDS: '-1' }, /^MOCK_JOB_RUN_SECONDS must be a number of seconds from 0 to 86400 \(got "-1"\)/],
+      [
+        { MOCK_JOB_RUN_SECONDS: '-1' },
+        /^MOCK_JOB_RUN_SECONDS must be a number of seconds from 0 to 86400 \(got "-1"\)/,
+      ],
       [{ MOCK_JOB_RUN_SECONDS: '86401' }, /^MOCK_JOB_RUN_SECONDS/],
       [{ MOCK_JOB_SCHEDULE_SECONDS: ' ' }, /^MOCK_JOB_SCHEDULE_SECONDS/],
     ];

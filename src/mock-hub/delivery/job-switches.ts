@@ -38,14 +38,16 @@ function seconds(env: Record<string, string>, name: string, fallbackMs: number):
   const raw = env[name];
   if (raw === undefined) return fallbackMs;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_SWITCH_SECONDS) return `${name} must be a number of seconds from 0 to ${MAX_SWITCH_SECONDS} (got "${raw}")`;
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_SWITCH_SECONDS)
+    return `${name} must be a number of seconds from 0 to ${MAX_SWITCH_SECONDS} (got "${raw}")`;
   return n * 1000;
 }
 
 /** The plan a job's environment asks for; a bad switch is an error naming the variable. */
 export function planFromEnvironment(env: Record<string, string>, timing: JobTiming = DEFAULT_JOB_TIMING): PlanResult {
   const outcome = env[SWITCHES.outcome] ?? 'COMPLETED';
-  if (outcome !== 'COMPLETED' && outcome !== 'ERROR') return { ok: false, message: `${SWITCHES.outcome} must be COMPLETED or ERROR (got "${outcome}")` };
+  if (outcome !== 'COMPLETED' && outcome !== 'ERROR')
+    return { ok: false, message: `${SWITCHES.outcome} must be COMPLETED or ERROR (got "${outcome}")` };
   const rawFail = env[SWITCHES.failAttempts];
   const failAttempts = rawFail === undefined ? 0 : Number(rawFail);
   if (!Number.isInteger(failAttempts) || failAttempts < 0 || rawFail?.trim() === '') {
@@ -55,5 +57,8 @@ export function planFromEnvironment(env: Record<string, string>, timing: JobTimi
   if (typeof schedulingMs === 'string') return { ok: false, message: schedulingMs };
   const runningMs = seconds(env, SWITCHES.runSeconds, timing.runningMs);
   if (typeof runningMs === 'string') return { ok: false, message: runningMs };
-  return { ok: true, plan: { schedulingMs, runningMs, fails: (attempt) => outcome === 'ERROR' || attempt <= failAttempts } };
+  return {
+    ok: true,
+    plan: { schedulingMs, runningMs, fails: (attempt) => outcome === 'ERROR' || attempt <= failAttempts },
+  };
 }

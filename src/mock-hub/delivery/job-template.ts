@@ -73,7 +73,9 @@ const EXPOSED_PORT = /--(\d+)\./;
 
 /** A `jobSourceId` webhook runs the source job again: same spec, without its old payload. */
 export function templateFromJob(job: Job): JobTemplate {
-  const ports = (job.status.exposeUrls ?? []).map((u) => Number(EXPOSED_PORT.exec(u)?.[1])).filter((p) => Number.isInteger(p));
+  const ports = (job.status.exposeUrls ?? [])
+    .map((u) => Number(EXPOSED_PORT.exec(u)?.[1]))
+    .filter((p) => Number.isInteger(p));
   return {
     dockerImage: job.dockerImage,
     spaceId: job.spaceId,

@@ -17,11 +17,16 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-export async function startLoopback(options: { receiverSecret?: string; deliveries?: DeliveryEngineOptions; dataDir?: string } = {}): Promise<Loopback> {
+export async function startLoopback(
+  options: { receiverSecret?: string; deliveries?: DeliveryEngineOptions; dataDir?: string } = {},
+): Promise<Loopback> {
   const hub = await createMockHub({ seed: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   const engine = attachDeliveries(hub.context, options.deliveries);
   const hubListening: Listening = await listen(hub.app.fetch, 0);
-  const receiver = createWebhooksServer({ secret: options.receiverSecret ?? '', logger: { info() {}, warn() {}, error() {} } });
+  const receiver = createWebhooksServer({
+    secret: options.receiverSecret ?? '',
+    logger: { info() {}, warn() {}, error() {} },
+  });
   const receiverListening = await receiver.listen(0);
   return {
     hub,

@@ -3,7 +3,13 @@ import type { Webhook } from '../../hub/schemas/webhook.ts';
 import { eventFamily } from './event-schema.ts';
 import { matchingWebhooks, watchCovers } from './matching.ts';
 
-const wh = (id: string, fields: Partial<Webhook>): Webhook => ({ id, disabled: false, watched: [], domains: ['repo'], ...fields });
+const wh = (id: string, fields: Partial<Webhook>): Webhook => ({
+  id,
+  disabled: false,
+  watched: [],
+  domains: ['repo'],
+  ...fields,
+});
 const repo = { type: 'model' as const, name: 'acme/vision' };
 
 describe('watchCovers', () => {
@@ -27,13 +33,20 @@ describe('matchingWebhooks', () => {
     wh('org-watch', { watched: [{ type: 'org', name: 'acme' }], domains: ['repo', 'discussion'] }),
     wh('discussion-only', { watched: [{ type: 'org', name: 'acme' }], domains: ['discussion'] }),
     wh('disabled', { watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], disabled: true }),
-    wh('suspended', { watched: [{ type: 'org', name: 'acme' }], domains: ['repo'], disabled: 'suspended-after-failure' }),
+    wh('suspended', {
+      watched: [{ type: 'org', name: 'acme' }],
+      domains: ['repo'],
+      disabled: 'suspended-after-failure',
+    }),
     wh('elsewhere', { watched: [{ type: 'user', name: 'bob' }], domains: ['repo', 'discussion'] }),
   ];
 
   it('selects enabled webhooks watching the repo whose domains include the family', () => {
     expect(matchingWebhooks(hooks, repo, 'repo.content').map((w) => w.id)).toEqual(['repo-watch', 'org-watch']);
-    expect(matchingWebhooks(hooks, repo, 'discussion.comment').map((w) => w.id)).toEqual(['org-watch', 'discussion-only']);
+    expect(matchingWebhooks(hooks, repo, 'discussion.comment').map((w) => w.id)).toEqual([
+      'org-watch',
+      'discussion-only',
+    ]);
     expect(matchingWebhooks(hooks, { type: 'model', name: 'carol/x' }, 'repo')).toEqual([]);
   });
 

@@ -11,5 +11,7 @@ export function watchCovers(item: Webhook['watched'][number], repo: RepoId): boo
 /** Enabled webhooks that watch the repo and subscribe to the event's family. */
 export function matchingWebhooks(webhooks: readonly Webhook[], repo: RepoId, scope: string): Webhook[] {
   const family = eventFamily(scope);
-  return webhooks.filter((w) => w.disabled === false && w.domains.includes(family) && w.watched.some((item) => watchCovers(item, repo)));
+  return webhooks.filter(
+    (w) => w.disabled === false && w.domains.includes(family) && w.watched.some((item) => watchCovers(item, repo)),
+  );
 }

@@ -19,7 +19,8 @@ export function attachDeliveries(hub: HubContext, options: DeliveryEngineOptions
     if (!id) return;
     if (m.method === 'DELETE' && m.route === WEBHOOK_ROUTE) engine.resetFailures(id);
     // Enabling starts a fresh count of consecutive failures.
-    if (m.method === 'POST' && m.route === WEBHOOK_ACTION_ROUTE && m.params.action === 'enable') engine.resetFailures(id);
+    if (m.method === 'POST' && m.route === WEBHOOK_ACTION_ROUTE && m.params.action === 'enable')
+      engine.resetFailures(id);
   });
   engines.set(hub, engine);
   return engine;

@@ -1,4 +1,8 @@
-import { DELIVERY_RESPONSE_LIMIT_BYTES, type DeliveryFailure, type DeliveryResponse } from '../../hub/schemas/webhook-log.ts';
+import {
+  DELIVERY_RESPONSE_LIMIT_BYTES,
+  type DeliveryFailure,
+  type DeliveryResponse,
+} from '../../hub/schemas/webhook-log.ts';
 import { cutUtf8 } from './delivery-log.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -17,9 +21,14 @@ export interface SendResult {
 
 function describe(err: unknown, timeoutMs: number): { error: string; failure: DeliveryFailure } {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return { error: `timeout after ${timeoutMs} ms`, failure: 'timeout' };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return { error: `timeout after ${timeoutMs} ms`, failure: 'timeout' };
   const code = e?.cause?.code;
-  if (code) return { error: `${code}: ${e.cause?.message ?? e.message ?? 'request failed'}`, failure: code === 'ECONNREFUSED' ? 'refused' : 'network' };
+  if (code)
+    return {
+      error: `${code}: ${e.cause?.message ?? e.message ?? 'request failed'}`,
+      failure: code === 'ECONNREFUSED' ? 'refused' : 'network',
+    };
   return { error: e?.message ?? String(err), failure: 'network' };
 }
 
@@ -59,20 +68,46 @@ async function responseRecord(res: Response, limit: number): Promise<DeliveryRes
   const { text, truncated } = cutUtf8(bytes, limit);
   const declared = Number(res.headers.get('content-length'));
   const total = complete ? bytes.length : Number.isSafeInteger(declared) && declared >= bytes.length ? declared : null;
-  return { contentType: res.headers.get('content-type'), body: text, bodyBytes: total, bodyTruncated: truncated || !complete };
+  return {
+    contentType: res.headers.get('content-type'),
+    body: text,
+    bodyBytes: total,
+    bodyTruncated: truncated || !complete,
+  };
 }
 
 /** POSTs the JSON body; never throws. Non-2xx is a status (failure `non-2xx`), not an error. */
-export async function sendPayload(url: string, body: string, secret: string | undefined, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<SendResult> {
+export async function sendPayload(
+  url: string,
+  body: string,
+  secret: string | undefined,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<SendResult> {
   const t0 = performance.now();
-  const requestHeaders: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'mock-hub-webhooks/1' };
+  const requestHeaders: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'mock-hub-webhooks/1',
+  };
   if (secret !== undefined) requestHeaders['x-webhook-secret'] = secret;
   const elapsed = () => Math.round(performance.now() - t0);
   try {
-    const res = await fetch(url, { method: 'POST', headers: requestHeaders, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: requestHeaders,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     const response = await responseRecord(res, DELIVERY_RESPONSE_LIMIT_BYTES);
     const failure = res.ok ? null : 'non-2xx';
-    return { status: res.status, error: failure && `HTTP ${res.status}`, failure, durationMs: elapsed(), requestHeaders, response };
+    return {
+      status: res.status,
+      error: failure && `HTTP ${res.status}`,
+      failure,
+      durationMs: elapsed(),
+      requestHeaders,
+      response,
+    };
   } catch (err) {
     return { status: null, ...describe(err, timeoutMs), durationMs: elapsed(), requestHeaders, response: null };
   }

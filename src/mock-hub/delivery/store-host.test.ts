@@ -4,15 +4,34 @@ import { findUser } from '../seed/users.ts';
 import { storeHost } from './store-host.ts';
 
 const entry = (id: string, second: number) => ({
-  id, createdAt: `2026-01-01T00:00:${String(second).padStart(2, '0')}Z`, event: { action: 'update', scope: 'repo' }, target: 'http://x', status: 200, error: null, durationMs: 1,
+  id,
+  createdAt: `2026-01-01T00:00:${String(second).padStart(2, '0')}Z`,
+  event: { action: 'update', scope: 'repo' },
+  target: 'http://x',
+  status: 200,
+  error: null,
+  durationMs: 1,
 });
 
 async function hubWithHook() {
   const hub = await createMockHub({ seed: false });
   const id = 'a'.repeat(24);
   hub.store.transaction((s) => {
-    s.webhooks.push({ owner: 'alice', webhook: { id, disabled: false, watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'http://x' } });
-    s.repos.push({ id: 'acme/secret', type: 'model', owner: 'acme', visibility: 'private', storage: 1, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', likes: 0, downloads: 0 });
+    s.webhooks.push({
+      owner: 'alice',
+      webhook: { id, disabled: false, watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'http://x' },
+    });
+    s.repos.push({
+      id: 'acme/secret',
+      type: 'model',
+      owner: 'acme',
+      visibility: 'private',
+      storage: 1,
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+      likes: 0,
+      downloads: 0,
+    });
   });
   return { hub, id, host: storeHost(hub.context) };
 }
@@ -41,7 +60,10 @@ describe('storeHost', () => {
   it('patches webhooks, lets only owners and org members see private repos, and names principals by store ids', async () => {
     const { hub, id, host } = await hubWithHook();
     host.patchWebhook(id, { disabled: 'suspended-after-failure', lastTriggerAt: '2026-01-01T00:00:00Z' });
-    expect(hub.store.state.webhooks[0]!.webhook).toMatchObject({ disabled: 'suspended-after-failure', lastTriggerAt: '2026-01-01T00:00:00Z' });
+    expect(hub.store.state.webhooks[0]!.webhook).toMatchObject({
+      disabled: 'suspended-after-failure',
+      lastTriggerAt: '2026-01-01T00:00:00Z',
+    });
     expect(host.repo({ type: 'model', name: 'acme/secret' })).toEqual({ private: true });
     expect(host.repo({ type: 'model', name: 'acme/unknown' })).toBeUndefined();
     expect(host.canSee('alice', { type: 'model', name: 'acme/secret' })).toBe(true); // acme admin

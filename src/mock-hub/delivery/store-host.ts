@@ -20,7 +20,8 @@ export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryH
     const batch = pending.splice(0);
     store.transaction((state) => {
       for (const { webhookId, entry } of batch) {
-        if (findHook(webhookId)) state.webhookLogs[webhookId] = insertLogEntry(state.webhookLogs[webhookId] ?? [], entry);
+        if (findHook(webhookId))
+          state.webhookLogs[webhookId] = insertLogEntry(state.webhookLogs[webhookId] ?? [], entry);
       }
     });
   };
@@ -62,7 +63,10 @@ export function storeHost(hub: Pick<HubContext, 'store' | 'baseUrl'>): DeliveryH
       const org = findOrg(name);
       return { id: findUser(name)?.id ?? org?.id ?? stableId24(`principal:${name}`), name, type: org ? 'org' : 'user' };
     },
-    job: (id) => Object.values(store.state.jobs).flat().find((j) => j.id === id),
+    job: (id) =>
+      Object.values(store.state.jobs)
+        .flat()
+        .find((j) => j.id === id),
     saveJob(namespace, job) {
       store.transaction((state) => {
         const jobs = state.jobs[namespace] ?? [];

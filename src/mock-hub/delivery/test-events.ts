@@ -19,7 +19,12 @@ export function testEvent(sample: TestEventSample, repo: RepoId): MockEvent {
     case 'discussion-create':
       return { repo, scope: 'discussion', action: 'create', discussion };
     case 'discussion-comment':
-      return { repo, scope: 'discussion.comment', action: 'create', discussion: { ...discussion, comment: { content: 'A test comment sent from Hub Console.', hidden: false } } };
+      return {
+        repo,
+        scope: 'discussion.comment',
+        action: 'create',
+        discussion: { ...discussion, comment: { content: 'A test comment sent from Hub Console.', hidden: false } },
+      };
     case 'pull-request-create':
       return { repo, scope: 'discussion', action: 'create', discussion: { ...discussion, isPullRequest: true } };
   }

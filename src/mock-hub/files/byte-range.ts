@@ -1,4 +1,5 @@
-export type RangeResult = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+export type RangeResult =
+  { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Parses a `Range` header for a resource of `size` bytes. Only single ranges are honoured; a

@@ -5,7 +5,10 @@ const bytes = new Uint8Array(Array.from({ length: 1000 }, (_, i) => i % 251));
 
 async function hubWithFiles() {
   const hub = await testHub();
-  hub.registerRepoFiles('acme/consisid-demo', [{ path: 'model.safetensors', bytes }, { path: 'nested/config.json', bytes: new TextEncoder().encode('{"a":1}') }]);
+  hub.registerRepoFiles('acme/consisid-demo', [
+    { path: 'model.safetensors', bytes },
+    { path: 'nested/config.json', bytes: new TextEncoder().encode('{"a":1}') },
+  ]);
   hub.registerRepoFiles('datasets/acme/clips', [{ path: 'data.bin', bytes: bytes.subarray(0, 10) }], 'v1');
   return hub;
 }
@@ -13,7 +16,9 @@ async function hubWithFiles() {
 describe('repo file serving', () => {
   it('serves whole files with ETag, length, CORS and CORP', async () => {
     const hub = await hubWithFiles();
-    const r = await hub.app.request('/acme/consisid-demo/resolve/main/model.safetensors', { headers: { origin: 'http://x.test' } });
+    const r = await hub.app.request('/acme/consisid-demo/resolve/main/model.safetensors', {
+      headers: { origin: 'http://x.test' },
+    });
     expect(r.status).toBe(200);
     expect(new Uint8Array(await r.arrayBuffer())).toEqual(bytes);
     expect(r.headers.get('content-length')).toBe('1000');
@@ -21,7 +26,9 @@ describe('repo file serving', () => {
     expect(r.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    expect(await (await hub.app.request('/acme/consisid-demo/resolve/main/nested/config.json')).json()).toEqual({ a: 1 });
+    expect(await (await hub.app.request('/acme/consisid-demo/resolve/main/nested/config.json')).json()).toEqual({
+      a: 1,
+    });
   });
 
   it('answers ranges with 206 and Content-Range, 416 beyond the end, 304 on a matching ETag', async () => {
@@ -77,7 +84,8 @@ describe('a local folder served as a repository', () => {
     expect(part.headers.get('content-range')).toBe('bytes 990-999/1000');
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.subarray(990));
     expect((await hub.app.request(url, { headers: { 'if-none-match': full.headers.get('etag')! } })).status).toBe(304);
-    for (const p of ['transformer', 'nope.bin', '..%2Fsecret.txt', 'transformer/..%2F..%2Fsecret.txt']) expect((await hub.app.request(`/me/local/resolve/main/${p}`)).status, p).toBe(404);
+    for (const p of ['transformer', 'nope.bin', '..%2Fsecret.txt', 'transformer/..%2F..%2Fsecret.txt'])
+      expect((await hub.app.request(`/me/local/resolve/main/${p}`)).status, p).toBe(404);
     expect((await hub.app.request('/me/local/resolve/v2/transformer/w.bin')).status).toBe(404);
   });
 
@@ -112,12 +120,16 @@ describe('conditional requests', () => {
     const hub = await hubWithFiles();
     const etag = (await hub.app.request(url, { method: 'HEAD' })).headers.get('etag')!;
     for (const inm of [etag, `"other", ${etag}`, `W/${etag}`, '*']) {
-      for (const method of ['GET', 'HEAD']) expect((await hub.app.request(url, { method, headers: { 'if-none-match': inm } })).status, `${method} ${inm}`).toBe(304);
+      for (const method of ['GET', 'HEAD'])
+        expect(
+          (await hub.app.request(url, { method, headers: { 'if-none-match': inm } })).status,
+          `${method} ${inm}`,
+        ).toBe(304);
     }
     expect((await hub.app.request(url, { headers: { 'if-none-match': '"other", W/"x"' } })).status).toBe(200);
   });
 
-  it('If-Range: the range when the tag is the file\'s, the whole file when it changed (never bytes of two versions)', async () => {
+  it("If-Range: the range when the tag is the file's, the whole file when it changed (never bytes of two versions)", async () => {
     const hub = await hubWithFiles();
     const etag = (await hub.app.request(url, { method: 'HEAD' })).headers.get('etag')!;
     const same = await hub.app.request(url, { headers: { range: 'bytes=0-9', 'if-range': etag } });
@@ -130,7 +142,16 @@ describe('conditional requests', () => {
       expect(new Uint8Array(await changed.arrayBuffer())).toEqual(bytes);
     }
     // a page on another origin may send both conditions (CORS preflight)
-    const pre = await hub.app.request(url, { method: 'OPTIONS', headers: { origin: 'http://x.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'range,if-range,if-none-match' } });
-    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(expect.arrayContaining(['range', 'if-range', 'if-none-match']));
+    const pre = await hub.app.request(url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://x.test',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'range,if-range,if-none-match',
+      },
+    });
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
+      expect.arrayContaining(['range', 'if-range', 'if-none-match']),
+    );
   });
 });

@@ -30,7 +30,11 @@ const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
 function memoryFile(bytes: Uint8Array): StoredFile {
   const copy = new Uint8Array(bytes);
-  return { size: copy.byteLength, etag: `"${createHash('sha256').update(copy).digest('hex')}"`, body: (start, end) => copy.subarray(start, end + 1) };
+  return {
+    size: copy.byteLength,
+    etag: `"${createHash('sha256').update(copy).digest('hex')}"`,
+    body: (start, end) => copy.subarray(start, end + 1),
+  };
 }
 
 /**
@@ -91,10 +95,14 @@ export function mountRepoFiles(app: Hono, files: RepoFiles): void {
     const rawPath = c.req.path.slice(c.req.path.indexOf(marker) + marker.length);
     const path = safeDecode(rawPath);
     const rev = safeDecode(revision!);
-    if (path === undefined || rev === undefined) return errorResponse(c, 400, 'path: malformed percent-encoding in the revision or file path');
+    if (path === undefined || rev === undefined)
+      return errorResponse(c, 400, 'path: malformed percent-encoding in the revision or file path');
     const repoId = `${prefix}${ns}/${repo}`;
     const found = await files.get(repoId, rev, path);
-    if (!found) return errorResponse(c, 404, `file "${path}" not found in ${repoId} at revision ${revision}`, { 'X-Error-Code': 'EntryNotFound' });
+    if (!found)
+      return errorResponse(c, 404, `file "${path}" not found in ${repoId} at revision ${revision}`, {
+        'X-Error-Code': 'EntryNotFound',
+      });
     const { file, commit } = found;
     const size = file.size;
     const headers: Record<string, string> = {
@@ -105,9 +113,14 @@ export function mountRepoFiles(app: Hono, files: RepoFiles): void {
       'Cache-Control': 'public, max-age=60',
     };
     if (noneMatch(c.req.header('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
-    const range = rangeStillValid(c.req.header('if-range'), file.etag) ? parseRange(c.req.header('range'), size) : ({ kind: 'full' } as const);
+    const range = rangeStillValid(c.req.header('if-range'), file.etag)
+      ? parseRange(c.req.header('range'), size)
+      : ({ kind: 'full' } as const);
     if (range.kind === 'unsatisfiable') {
-      return errorResponse(c, 416, `range not satisfiable: file has ${size} bytes`, { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' });
+      return errorResponse(c, 416, `range not satisfiable: file has ${size} bytes`, {
+        'Content-Range': `bytes */${size}`,
+        'Accept-Ranges': 'bytes',
+      });
     }
     const head = c.req.method === 'HEAD';
     if (range.kind === 'partial') {
@@ -118,6 +131,7 @@ export function mountRepoFiles(app: Hono, files: RepoFiles): void {
     headers['Content-Length'] = String(size);
     return new Response(head || size === 0 ? null : file.body(0, size - 1), { status: 200, headers });
   };
-  for (const prefix of ['datasets/', 'spaces/']) app.on(['GET', 'HEAD'], `/${prefix}:ns/:repo/resolve/:revision/*`, serve(prefix));
+  for (const prefix of ['datasets/', 'spaces/'])
+    app.on(['GET', 'HEAD'], `/${prefix}:ns/:repo/resolve/:revision/*`, serve(prefix));
   app.on(['GET', 'HEAD'], '/:ns/:repo/resolve/:revision/*', serve(''));
 }

@@ -22,7 +22,9 @@ describe('--repo owner/name=folder', () => {
   });
 
   it('names the flag and what is wrong', () => {
-    expect(() => parseHubArgs(['--repo', dir])).toThrow(new UsageError(`--repo ${dir}: expected <owner/name>=<folder>`));
+    expect(() => parseHubArgs(['--repo', dir])).toThrow(
+      new UsageError(`--repo ${dir}: expected <owner/name>=<folder>`),
+    );
     expect(() => parseHubArgs(['--repo', `nope=${dir}`])).toThrow(/"nope" is not a repository id/);
     expect(() => parseHubArgs(['--repo', `a/..=${dir}`])).toThrow(/is not a repository id/);
     expect(() => parseHubArgs(['--repo', `a/b=${path.join(dir, 'file.txt')}`])).toThrow(/file\.txt is not a folder/);
@@ -35,11 +37,15 @@ describe('--repo owner/name=folder', () => {
     mkdirSync(path.join(empty, 'transformer'));
     writeFileSync(path.join(empty, 'transformer', 'config.json'), '{}');
     expect(() => parseHubArgs(['--repo', `a/b=${empty}`])).toThrow(
-      new UsageError(`--repo a/b=${empty}: no checkpoint in ${empty} (config.json with diffusion_pytorch_model.safetensors or its .index.json, in the folder or a subfolder such as transformer/)`),
+      new UsageError(
+        `--repo a/b=${empty}: no checkpoint in ${empty} (config.json with diffusion_pytorch_model.safetensors or its .index.json, in the folder or a subfolder such as transformer/)`,
+      ),
     );
     // the diffusers layout: the checkpoint in a subfolder, sharded
     writeFileSync(path.join(empty, 'transformer', 'diffusion_pytorch_model.safetensors.index.json'), '{}');
     expect(parseRepoFolder(`a/b=${empty}`)).toEqual({ repoId: 'a/b', dir: empty });
-    expect(() => parseHubArgs(['--repo', `a/b=${dir}`, '--repo', `c/d=${dir}`, '--repo', `a/b=${empty}`])).toThrow(new UsageError('--repo a/b is given twice'));
+    expect(() => parseHubArgs(['--repo', `a/b=${dir}`, '--repo', `c/d=${dir}`, '--repo', `a/b=${empty}`])).toThrow(
+      new UsageError('--repo a/b is given twice'),
+    );
   });
 });

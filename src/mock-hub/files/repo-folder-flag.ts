@@ -4,7 +4,10 @@ import path from 'node:path';
 
 const REPO_ID = /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/;
 /** what the model's loader reads (src/model/safetensors/index-file.ts; mock-hub imports nothing from src/model) */
-const CHECKPOINT = { config: 'config.json', weights: ['diffusion_pytorch_model.safetensors', 'diffusion_pytorch_model.safetensors.index.json'] };
+const CHECKPOINT = {
+  config: 'config.json',
+  weights: ['diffusion_pytorch_model.safetensors', 'diffusion_pytorch_model.safetensors.index.json'],
+};
 
 export interface RepoFolder {
   repoId: string;
@@ -13,8 +16,12 @@ export interface RepoFolder {
 
 /** config.json and the weights beside it, in `dir` or one of its subfolders (transformer/ in the diffusers layout) */
 function holdsCheckpoint(dir: string): boolean {
-  const isCheckpoint = (d: string) => existsSync(path.join(d, CHECKPOINT.config)) && CHECKPOINT.weights.some((w) => existsSync(path.join(d, w)));
-  return isCheckpoint(dir) || readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory() && isCheckpoint(path.join(dir, e.name)));
+  const isCheckpoint = (d: string) =>
+    existsSync(path.join(d, CHECKPOINT.config)) && CHECKPOINT.weights.some((w) => existsSync(path.join(d, w)));
+  return (
+    isCheckpoint(dir) ||
+    readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory() && isCheckpoint(path.join(dir, e.name)))
+  );
 }
 
 /** parses one `--repo` value; throws a message naming the flag and what is wrong */
@@ -25,10 +32,14 @@ export function parseRepoFolder(value: string, cwd = process.cwd()): RepoFolder 
   // an empty folder would resolve to the current one: the user's project, served to any origin
   if (value.slice(eq + 1).trim() === '') throw new Error(`--repo ${value}: no folder after "="`);
   const dir = path.resolve(cwd, value.slice(eq + 1));
-  if (!REPO_ID.test(repoId) || repoId.includes('..')) throw new Error(`--repo ${value}: "${repoId}" is not a repository id (owner/name)`);
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--repo ${value}: ${dir} is not a folder`);
+  if (!REPO_ID.test(repoId) || repoId.includes('..'))
+    throw new Error(`--repo ${value}: "${repoId}" is not a repository id (owner/name)`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`--repo ${value}: ${dir} is not a folder`);
   if (!holdsCheckpoint(dir)) {
-    throw new Error(`--repo ${value}: no checkpoint in ${dir} (${CHECKPOINT.config} with ${CHECKPOINT.weights[0]} or its .index.json, in the folder or a subfolder such as transformer/)`);
+    throw new Error(
+      `--repo ${value}: no checkpoint in ${dir} (${CHECKPOINT.config} with ${CHECKPOINT.weights[0]} or its .index.json, in the folder or a subfolder such as transformer/)`,
+    );
   }
   return { repoId, dir };
 }

@@ -14,13 +14,21 @@ const RUNS = 30;
 const hub = await testHub();
 const label = (r: AnyRoute) => `${r.method.toUpperCase()} ${r.path}`;
 
-async function send(route: AnyRoute, req: { params: Record<string, string>; query: Record<string, string>; body: unknown; rawBody?: string }, token: string | null = TOKENS.aliceWrite) {
+async function send(
+  route: AnyRoute,
+  req: { params: Record<string, string>; query: Record<string, string>; body: unknown; rawBody?: string },
+  token: string | null = TOKENS.aliceWrite,
+) {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined = req.rawBody;
   if (body === undefined && req.body !== undefined) body = JSON.stringify(req.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await hub.app.request(urlOf(route, req.params, req.query), { method: route.method.toUpperCase(), headers, body });
+  const res = await hub.app.request(urlOf(route, req.params, req.query), {
+    method: route.method.toUpperCase(),
+    headers,
+    body,
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -73,7 +81,9 @@ describe('every mock-hub endpoint rejects invalid input and changes nothing', ()
   it('the route table covers every operation of GET /openapi.json (repo file routes aside)', async () => {
     const res = await hub.app.request('/openapi.json');
     const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const table = new Set(hub.routes.map(label));
     const outside = documented.filter((op) => !table.has(op));
     expect(outside.every((op) => op.includes('/resolve/{revision}/'))).toBe(true);
@@ -104,7 +114,10 @@ describe('every mock-hub endpoint rejects invalid input and changes nothing', ()
       it(`${label(route)}: a body over 1 MB is a 413 and changes nothing`, async () => {
         const inputs = routeInputs(route);
         const base = inputs.body[0];
-        const padded = base && typeof base === 'object' && !Array.isArray(base) ? { ...base, padding: 'x'.repeat(MAX_BODY_BYTES) } : { padding: 'x'.repeat(MAX_BODY_BYTES) };
+        const padded =
+          base && typeof base === 'object' && !Array.isArray(base)
+            ? { ...base, padding: 'x'.repeat(MAX_BODY_BYTES) }
+            : { padding: 'x'.repeat(MAX_BODY_BYTES) };
         const before = { snap: snapshot(hub), version: hub.store.version };
         const res = await send(route, { params: inputs.params[0]!, query: inputs.query[0]!, body: padded });
         expectHubError(res, label(route));
@@ -121,15 +134,26 @@ describe('every mock-hub endpoint rejects invalid input and changes nothing', ()
         const names = Object.keys(inputs.params[0]!);
         const unknownId = fc.stringMatching(/^[a-z0-9]{1,12}$/).map((s) => `unknown-${s}`);
         await fc.assert(
-          fc.asyncProperty(fc.constantFrom(...inputs.params), fc.array(unknownId, { minLength: names.length, maxLength: names.length }), async (base, ids) => {
-            // Enum segments (enable/disable) keep a valid value; every free-form id is unknown.
-            const params = Object.fromEntries(names.map((n, i) => [n, route.params!.shape[n] && route.params!.safeParse({ ...base, [n]: ids[i] }).success ? ids[i]! : base[n]!]));
-            const before = { snap: snapshot(hub), version: hub.store.version };
-            const res = await send(route, { params, query: inputs.query[0]!, body: inputs.body[0] });
-            expectHubError(res, `${label(route)} ${JSON.stringify(params)}`);
-            expect(res.status).toBe(404);
-            expectUnchanged(before, label(route));
-          }),
+          fc.asyncProperty(
+            fc.constantFrom(...inputs.params),
+            fc.array(unknownId, { minLength: names.length, maxLength: names.length }),
+            async (base, ids) => {
+              // Enum segments (enable/disable) keep a valid value; every free-form id is unknown.
+              const params = Object.fromEntries(
+                names.map((n, i) => [
+                  n,
+                  route.params!.shape[n] && route.params!.safeParse({ ...base, [n]: ids[i] }).success
+                    ? ids[i]!
+                    : base[n]!,
+                ]),
+              );
+              const before = { snap: snapshot(hub), version: hub.store.version };
+              const res = await send(route, { params, query: inputs.query[0]!, body: inputs.body[0] });
+              expectHubError(res, `${label(route)} ${JSON.stringify(params)}`);
+              expect(res.status).toBe(404);
+              expectUnchanged(before, label(route));
+            },
+          ),
           { numRuns: 5 },
         );
       });
@@ -156,7 +180,18 @@ describe('every mock-hub endpoint rejects invalid input and changes nothing', ()
   }
 
   it('exercised every kind of invalid input the issue names', () => {
-    for (const k of ['wrong-type', 'missing-required', 'unknown-field', 'out-of-range', 'bad-pattern', 'bad-enum', 'over-long', 'too-short', 'not-json', 'huge-body'] as const) {
+    for (const k of [
+      'wrong-type',
+      'missing-required',
+      'unknown-field',
+      'out-of-range',
+      'bad-pattern',
+      'bad-enum',
+      'over-long',
+      'too-short',
+      'not-json',
+      'huge-body',
+    ] as const) {
       expect([...seenKinds], k).toContain(k);
     }
   });

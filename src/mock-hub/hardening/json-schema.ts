@@ -58,12 +58,21 @@ function stringArb(s: JsonSchema): fc.Arbitrary<string> {
   const minLength = s.minLength ?? 0;
   const maxLength = Math.min(s.maxLength ?? minLength + 24, minLength + 24);
   if (s.format === 'date-time') {
-    return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString());
+    return fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   }
-  if (s.format === 'uri') return fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:9/webhooks/x', 'https://hooks.example.org/a?b=c');
+  if (s.format === 'uri')
+    return fc.constantFrom(
+      'https://example.com/hook',
+      'http://127.0.0.1:9/webhooks/x',
+      'https://hooks.example.org/a?b=c',
+    );
   if (s.format === 'email') return fc.constantFrom('a@example.com', 'b.c@example.org');
   if (s.pattern) {
-    return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity));
+    return fc
+      .stringMatching(new RegExp(s.pattern))
+      .filter((v) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity));
   }
   return fc.string({ unit: SAFE_CHARS, minLength, maxLength });
 }
@@ -88,12 +97,16 @@ function objectArb(s: JsonSchema, root: JsonSchema): fc.Arbitrary<Record<string,
   const pick = (keys: string[]) => fc.record(Object.fromEntries(keys.map((k) => [k, arbs[k]!])));
   const known = fc.oneof(
     fc.record(arbs, { requiredKeys }),
-    fc.subarray(optional, { maxLength: Math.min(2, optional.length) }).chain((keys) => pick([...requiredKeys, ...keys])),
+    fc
+      .subarray(optional, { maxLength: Math.min(2, optional.length) })
+      .chain((keys) => pick([...requiredKeys, ...keys])),
   );
   const extra = s.additionalProperties;
   if (!extra || extra === true || Object.keys(props).length) return known as fc.Arbitrary<Record<string, unknown>>;
   // A map (`z.record`): keys from propertyNames, values from additionalProperties.
-  const key = s.propertyNames ? (arbitraryFor(s.propertyNames, root) as fc.Arbitrary<string>) : fc.string({ unit: SAFE_CHARS, minLength: 1, maxLength: 12 });
+  const key = s.propertyNames
+    ? (arbitraryFor(s.propertyNames, root) as fc.Arbitrary<string>)
+    : fc.string({ unit: SAFE_CHARS, minLength: 1, maxLength: 12 });
   return fc.dictionary(key, arbitraryFor(extra, root), { maxKeys: 3 });
 }
 
@@ -123,7 +136,10 @@ export function arbitraryFor(schema: JsonSchema, root: JsonSchema = schema): fc.
         case 'array': {
           if (s.prefixItems) return fc.tuple(...s.prefixItems.map((p) => arbitraryFor(p, root)));
           const minLength = s.minItems ?? 0;
-          return fc.array(s.items ? arbitraryFor(s.items, root) : fc.constant(null), { minLength, maxLength: Math.min(s.maxItems ?? minLength + 3, minLength + 3) });
+          return fc.array(s.items ? arbitraryFor(s.items, root) : fc.constant(null), {
+            minLength,
+            maxLength: Math.min(s.maxItems ?? minLength + 3, minLength + 3),
+          });
         }
         case 'object':
           return objectArb(s, root);
@@ -150,7 +166,13 @@ function fieldPaths(v: unknown, prefix = '', out = new Set<string>()): Set<strin
  * greedily so that together they use as many different fields as possible (every field present in
  * some sample gets mutated). `extra` candidates (e.g. `{}`) are always considered.
  */
-export function validSamples(schema: z.ZodType, json: JsonSchema, count: number, extra: unknown[] = [], map: (v: unknown) => unknown = (v) => v): unknown[] {
+export function validSamples(
+  schema: z.ZodType,
+  json: JsonSchema,
+  count: number,
+  extra: unknown[] = [],
+  map: (v: unknown) => unknown = (v) => v,
+): unknown[] {
   const valid = new Map<string, { value: unknown; paths: Set<string> }>();
   for (const c of [...extra, ...fc.sample(arbitraryFor(json).map(map), { numRuns: 800 })]) {
     const key = JSON.stringify(c);

@@ -27,7 +27,10 @@ interface Running {
 const started: ChildProcess[] = [];
 
 function startHub(dataDir: string): Promise<Running> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0', '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0', '--data', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(proc);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -58,7 +61,13 @@ function killed(proc: ChildProcess): Promise<void> {
  * killed after `killAfterAcks` acknowledgements; requests in flight at the kill fail and are not
  * counted either way.
  */
-async function burst(hub: Running, round: number, killAfterAcks: number, acked: Map<string, string>, deleted: Set<string>) {
+async function burst(
+  hub: Running,
+  round: number,
+  killAfterAcks: number,
+  acked: Map<string, string>,
+  deleted: Set<string>,
+) {
   let acks = 0;
   let stop = false;
   let inFlight = 0;
@@ -83,7 +92,11 @@ async function burst(hub: Running, round: number, killAfterAcks: number, acked: 
           else acked.set(id, name);
         } else {
           const name = `r${round}-w${w}-${n}`;
-          const res = await fetch(`${hub.url}${GROUPS}`, { method: 'POST', headers: AUTH, body: JSON.stringify({ name }) });
+          const res = await fetch(`${hub.url}${GROUPS}`, {
+            method: 'POST',
+            headers: AUTH,
+            body: JSON.stringify({ name }),
+          });
           if (res.status === 200) acked.set(ResourceGroup.parse(await res.json()).id, name);
           else throw new Error(`create answered ${res.status}`);
         }
@@ -110,7 +123,10 @@ describe('SIGKILL during a burst of writes with --data', () => {
     const acked = new Map<string, string>();
     const deleted = new Set<string>();
     let hub = await startHub(dataDir);
-    for (const [round, killAfter] of [[1, 23], [2, 37]] as const) {
+    for (const [round, killAfter] of [
+      [1, 23],
+      [2, 37],
+    ] as const) {
       const { acks, inFlightAtKill } = await burst(hub, round, killAfter, acked, deleted);
       expect(acks).toBeGreaterThanOrEqual(killAfter);
       // The kill lands while other writers' requests are open.

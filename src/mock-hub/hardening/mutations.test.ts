@@ -8,7 +8,10 @@ const Small = z.strictObject({
   name: z.string().min(1).max(5),
   id: z.string().regex(/^[0-9a-f]{4}$/),
   n: z.number().int().min(1).max(3),
-  tags: z.array(z.enum(['a', 'b'])).min(1).max(2),
+  tags: z
+    .array(z.enum(['a', 'b']))
+    .min(1)
+    .max(2),
   note: z.string().optional(),
 });
 
@@ -26,7 +29,19 @@ describe('hardening generators', () => {
     expect(Small.safeParse(base).success).toBe(true);
     const muts = mutationsOf(base, toJsonSchema(Small));
     const kinds = new Set(muts.map((m) => m.kind));
-    for (const k of ['wrong-type', 'missing-required', 'unknown-field', 'out-of-range', 'not-integer', 'bad-pattern', 'bad-enum', 'over-long', 'too-short', 'too-few-items', 'too-many-items']) {
+    for (const k of [
+      'wrong-type',
+      'missing-required',
+      'unknown-field',
+      'out-of-range',
+      'not-integer',
+      'bad-pattern',
+      'bad-enum',
+      'over-long',
+      'too-short',
+      'too-few-items',
+      'too-many-items',
+    ]) {
       expect([...kinds]).toContain(k);
     }
     for (const m of muts) {

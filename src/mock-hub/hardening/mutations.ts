@@ -50,7 +50,10 @@ function replacements(schema: JsonSchema, root: JsonSchema, current: unknown): O
   const types = new Set(typesOf(s));
   if (types.has('number')) types.add('integer');
   if (s.enum || s.const !== undefined) {
-    out.push({ kind: 'bad-enum', value: 'not-one-of-the-allowed-values' }, { kind: 'over-long', value: 'x'.repeat(5000) });
+    out.push(
+      { kind: 'bad-enum', value: 'not-one-of-the-allowed-values' },
+      { kind: 'over-long', value: 'x'.repeat(5000) },
+    );
   }
   for (const [t, v] of Object.entries(SAMPLE_OF_TYPE)) if (!types.has(t)) out.push({ kind: 'wrong-type', value: v });
   if (types.has('string')) {
@@ -58,12 +61,24 @@ function replacements(schema: JsonSchema, root: JsonSchema, current: unknown): O
     if (s.maxLength !== undefined) out.push({ kind: 'over-long', value: 'x'.repeat(s.maxLength + 1) });
     if (s.pattern) {
       const re = new RegExp(s.pattern);
-      for (const v of ['', ' ', 'has spaces & symbols!', 'ZZZZZZZZ', '<script>alert(1)</script>', 'ünïcödé', 'x'.repeat(3000)]) {
+      for (const v of [
+        '',
+        ' ',
+        'has spaces & symbols!',
+        'ZZZZZZZZ',
+        '<script>alert(1)</script>',
+        'ünïcödé',
+        'x'.repeat(3000),
+      ]) {
         if (!re.test(v)) out.push({ kind: 'bad-pattern', value: v });
       }
     }
-    if (s.format === 'date-time') for (const v of ['2026-02-30T10:00:00Z', '2026-11-02T00:00:00+01:00', 'yesterday']) out.push({ kind: 'bad-format', value: v });
-    if (s.format === 'uri') for (const v of ['not a url', 'ftp://example.com/x', 'javascript:alert(1)']) out.push({ kind: 'bad-format', value: v });
+    if (s.format === 'date-time')
+      for (const v of ['2026-02-30T10:00:00Z', '2026-11-02T00:00:00+01:00', 'yesterday'])
+        out.push({ kind: 'bad-format', value: v });
+    if (s.format === 'uri')
+      for (const v of ['not a url', 'ftp://example.com/x', 'javascript:alert(1)'])
+        out.push({ kind: 'bad-format', value: v });
   }
   if (types.has('integer') || types.has('number')) {
     if (s.minimum !== undefined) out.push({ kind: 'out-of-range', value: s.minimum - 1 });
@@ -89,7 +104,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Every single-spot mutation of `value` (which conforms to `schema`). */
-export function mutationsOf(value: unknown, schema: JsonSchema, root: JsonSchema = schema, path: Path = []): Mutation[] {
+export function mutationsOf(
+  value: unknown,
+  schema: JsonSchema,
+  root: JsonSchema = schema,
+  path: Path = [],
+): Mutation[] {
   const s = deref(schema, root);
   const out: Mutation[] = replacements(s, root, value).map((m) => ({ ...m, path }));
   const alternatives = s.anyOf ?? s.oneOf;
@@ -109,11 +129,14 @@ function descend(value: unknown, s: JsonSchema, root: JsonSchema, path: Path): M
       if (k in value) out.push(...mutationsOf(value[k], sub, root, [...path, k]));
       else out.push(...replacements(sub, root, undefined).map((m) => ({ ...m, path: [...path, k] })));
     }
-    for (const k of s.required ?? []) if (k in value) out.push({ kind: 'missing-required', path: [...path, k], value: REMOVE });
-    if (s.additionalProperties === false) for (const k of UNKNOWN_KEYS) out.push({ kind: 'unknown-field', path: [...path, k], value: 1 });
+    for (const k of s.required ?? [])
+      if (k in value) out.push({ kind: 'missing-required', path: [...path, k], value: REMOVE });
+    if (s.additionalProperties === false)
+      for (const k of UNKNOWN_KEYS) out.push({ kind: 'unknown-field', path: [...path, k], value: 1 });
     if (s.propertyNames?.pattern) {
       const re = new RegExp(s.propertyNames.pattern);
-      for (const k of ['1starts-with-digit', 'has space', '']) if (!re.test(k)) out.push({ kind: 'bad-key', path: [...path, k], value: 'v' });
+      for (const k of ['1starts-with-digit', 'has space', ''])
+        if (!re.test(k)) out.push({ kind: 'bad-key', path: [...path, k], value: 'v' });
     }
     if (isPlainObject(s.additionalProperties) && !Object.keys(props).length) {
       const first = Object.keys(value)[0];

@@ -50,7 +50,9 @@ describe('receivers that hang, reset or fail do not stall the hub, and every fai
   it('hang, reset and 500 receivers at once', async () => {
     const ids = {} as Record<Mode, string>;
     for (const mode of ['hang', 'reset', 'error500'] as const) {
-      const res = await lb.api('/api/settings/webhooks', { body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: `${faultyUrl}/${mode}` } });
+      const res = await lb.api('/api/settings/webhooks', {
+        body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: `${faultyUrl}/${mode}` },
+      });
       expect(res.status).toBe(200);
       ids[mode] = WebhookEnvelope.parse(await res.json()).webhook.id;
     }
@@ -58,10 +60,13 @@ describe('receivers that hang, reset or fail do not stall the hub, and every fai
     const reached: Record<string, number> = {};
     for (let i = 0; i < EVENTS; i++) {
       const t = performance.now();
-      const res = await lb.api('/api/_mock/events', { body: { repo: { type: 'model', name: `alice/m${i}` }, scope: 'repo', action: 'update' } });
+      const res = await lb.api('/api/_mock/events', {
+        body: { repo: { type: 'model', name: `alice/m${i}` }, scope: 'repo', action: 'update' },
+      });
       expect(res.status).toBe(200);
       expect(performance.now() - t, 'emitting never waits for a delivery').toBeLessThan(FAST_MS);
-      for (const r of MockEventResult.parse(await res.json()).reached) reached[r.webhookId] = (reached[r.webhookId] ?? 0) + 1;
+      for (const r of MockEventResult.parse(await res.json()).reached)
+        reached[r.webhookId] = (reached[r.webhookId] ?? 0) + 1;
     }
     // The hanging receiver fails only after the timeout, so it was reached by every event.
     expect(reached[ids.hang]).toBe(EVENTS);
@@ -71,14 +76,19 @@ describe('receivers that hang, reset or fail do not stall the hub, and every fai
     for (let i = 0; i < 5; i++) {
       during.push(await timed('/api/settings/webhooks'));
       during.push(await timed('/api/whoami-v2'));
-      during.push(await timed('/api/settings/watch', { method: 'PATCH', body: { add: [{ id: 'bob', type: 'user' }] } }));
+      during.push(
+        await timed('/api/settings/watch', { method: 'PATCH', body: { add: [{ id: 'bob', type: 'user' }] } }),
+      );
     }
     // ...and they really were measured while deliveries hung: not all hanging deliveries are logged yet.
     expect(hits.hang).toBeGreaterThan(0);
     const pending = WebhookLogList.parse(await (await lb.api(`/api/settings/webhooks/${ids.hang}/logs`)).json());
     expect(pending.length).toBeLessThan(EVENTS);
     for (const d of during) expect(d.status).toBe(200);
-    expect(Math.max(...during.map((d) => d.ms)), `latencies ${during.map((d) => Math.round(d.ms)).join(',')}`).toBeLessThan(FAST_MS);
+    expect(
+      Math.max(...during.map((d) => d.ms)),
+      `latencies ${during.map((d) => Math.round(d.ms)).join(',')}`,
+    ).toBeLessThan(FAST_MS);
 
     await lb.engine.idle();
     for (const mode of ['hang', 'reset', 'error500'] as const) {
@@ -88,7 +98,11 @@ describe('receivers that hang, reset or fail do not stall the hub, and every fai
       for (const e of logs) {
         expect(e.target).toBe(`${faultyUrl}/${mode}`);
         if (mode === 'hang') expect(e).toMatchObject({ status: null, error: `timeout after ${TIMEOUT_MS} ms` });
-        if (mode === 'reset') expect(e).toMatchObject({ status: null, error: expect.stringMatching(/ECONNRESET|socket|closed|terminated|fetch failed/i) });
+        if (mode === 'reset')
+          expect(e).toMatchObject({
+            status: null,
+            error: expect.stringMatching(/ECONNRESET|socket|closed|terminated|fetch failed/i),
+          });
         if (mode === 'error500') expect(e).toMatchObject({ status: 500, error: 'HTTP 500' });
       }
       // Five consecutive failures suspend the webhook.

@@ -9,11 +9,13 @@ const hub = await testHub();
 hub.registerRepoFiles('alice/tiny', [{ path: 'w.bin', bytes: new Uint8Array(64) }]);
 
 /** Path segments with the characters that trip decoders: stray and truncated percent escapes, unicode, dots. */
-const segment = fc.oneof(
-  fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/),
-  fc.constantFrom('%', '%Z', '%ZZ', '%E0%A4%A', '%C3', '%00', '%2F', '%2e%2e', 'ünï', 'w.bin', 'main', '<script>'),
-  fc.string({ unit: fc.constantFrom('a', '%', '2', 'F', 'E', '0', '.', '~'), minLength: 1, maxLength: 8 }),
-).filter((s) => !/^\.+$/.test(s));
+const segment = fc
+  .oneof(
+    fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/),
+    fc.constantFrom('%', '%Z', '%ZZ', '%E0%A4%A', '%C3', '%00', '%2F', '%2e%2e', 'ünï', 'w.bin', 'main', '<script>'),
+    fc.string({ unit: fc.constantFrom('a', '%', '2', 'F', 'E', '0', '.', '~'), minLength: 1, maxLength: 8 }),
+  )
+  .filter((s) => !/^\.+$/.test(s));
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await hub.app.request(path, { headers });
@@ -25,18 +27,24 @@ describe('repo file routes under bad input', () => {
   it('arbitrary namespaces, repos, revisions and file paths: 4xx JSON errors, never a 5xx', async () => {
     const before = snapshot(hub);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('', 'datasets/', 'spaces/'), fc.array(segment, { minLength: 4, maxLength: 6 }), async (prefix, [ns, repo, rev, ...rest]) => {
-        const url = `/${prefix}${ns}/${repo}/resolve/${rev}/${rest.join('/')}`;
-        const { res, text } = await get(url);
-        expect(res.status, url).toBeLessThan(500);
-        // A dot segment (`%2e%2e`) is resolved by the URL parser first and may leave the route.
-        const routed = /^\/(?:datasets\/|spaces\/)?[^/]+\/[^/]+\/resolve\/[^/]+\/.+/.test(new URL(url, 'http://h').pathname);
-        if (routed && res.status >= 400) {
-          expect(res.headers.get('content-type'), url).toMatch(/^application\/json/);
-          expect(JSON.parse(text), url).toHaveProperty('error');
-          expect(res.headers.get('x-error-message'), url).toBeTruthy();
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('', 'datasets/', 'spaces/'),
+        fc.array(segment, { minLength: 4, maxLength: 6 }),
+        async (prefix, [ns, repo, rev, ...rest]) => {
+          const url = `/${prefix}${ns}/${repo}/resolve/${rev}/${rest.join('/')}`;
+          const { res, text } = await get(url);
+          expect(res.status, url).toBeLessThan(500);
+          // A dot segment (`%2e%2e`) is resolved by the URL parser first and may leave the route.
+          const routed = /^\/(?:datasets\/|spaces\/)?[^/]+\/[^/]+\/resolve\/[^/]+\/.+/.test(
+            new URL(url, 'http://h').pathname,
+          );
+          if (routed && res.status >= 400) {
+            expect(res.headers.get('content-type'), url).toMatch(/^application\/json/);
+            expect(JSON.parse(text), url).toHaveProperty('error');
+            expect(res.headers.get('x-error-message'), url).toBeTruthy();
+          }
+        },
+      ),
       { numRuns: 50 },
     );
     expect(snapshot(hub)).toBe(before);
@@ -44,7 +52,9 @@ describe('repo file routes under bad input', () => {
 
   it('arbitrary Range headers: 200, 206 inside the file, or 416 with Content-Range, never a 5xx', async () => {
     const range = fc.oneof(
-      fc.tuple(fc.option(fc.nat(200), { nil: undefined }), fc.option(fc.nat(200), { nil: undefined })).map(([a, b]) => `bytes=${a ?? ''}-${b ?? ''}`),
+      fc
+        .tuple(fc.option(fc.nat(200), { nil: undefined }), fc.option(fc.nat(200), { nil: undefined }))
+        .map(([a, b]) => `bytes=${a ?? ''}-${b ?? ''}`),
       fc.string({ maxLength: 30 }),
       fc.constantFrom('bytes=0-1,3-4', 'items=0-1', 'bytes=99999999999999999999-', 'bytes=-0', 'bytes= 1-2'),
     );

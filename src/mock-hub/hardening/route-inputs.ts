@@ -32,7 +32,9 @@ function bodySchema(route: AnyRoute): z.ZodType | undefined {
 /** Query strings carry strings only. */
 function stringify(v: unknown): Record<string, string> {
   // fromEntries defines own keys, so a `__proto__` parameter stays a parameter.
-  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)]));
+  return Object.fromEntries(
+    Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)]),
+  );
 }
 
 export interface RouteInputs {
@@ -47,7 +49,10 @@ export interface RouteInputs {
 function paramSamples(route: AnyRoute, json: JsonSchema | undefined): Record<string, string>[] {
   if (!route.params || !json) return [{}];
   const props = Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([k, s]) => [k, s.enum ? fc.constantFrom(...(s.enum as string[])) : fc.stringMatching(/^[a-z0-9]{1,16}$/)]),
+    Object.entries(json.properties ?? {}).map(([k, s]) => [
+      k,
+      s.enum ? fc.constantFrom(...(s.enum as string[])) : fc.stringMatching(/^[a-z0-9]{1,16}$/),
+    ]),
   );
   return validSamples(route.params, {}, SAMPLES, fc.sample(fc.record(props), 50)) as Record<string, string>[];
 }
@@ -68,11 +73,16 @@ export function routeInputs(route: AnyRoute): RouteInputs {
     route,
     json,
     params: paramSamples(route, json.params),
-    query: route.query ? (validSamples(route.query, json.query!, SAMPLES, [{}], stringify) as Record<string, string>[]) : [{}],
+    query: route.query
+      ? (validSamples(route.query, json.query!, SAMPLES, [{}], stringify) as Record<string, string>[])
+      : [{}],
     body: body ? validSamples(body, json.body!, SAMPLES, [{}]) : [undefined],
   };
   for (const part of ['params', 'query', 'body'] as const) {
-    if (!inputs[part].length) throw new Error(`${route.method.toUpperCase()} ${route.path}: no valid ${part} could be generated from its schema; extend hardening/json-schema.ts`);
+    if (!inputs[part].length)
+      throw new Error(
+        `${route.method.toUpperCase()} ${route.path}: no valid ${part} could be generated from its schema; extend hardening/json-schema.ts`,
+      );
   }
   cache.set(route, inputs);
   return inputs;
@@ -103,17 +113,20 @@ export function invalidRequests(inputs: RouteInputs): InvalidRequest[] {
     for (const m of mutationsOf(q, json.query ?? STRICT_EMPTY)) {
       if (!m.path.length) continue; // a query string is always a map of strings
       const broken = stringify(applyMutation(q, m));
-      if (!querySchema.safeParse(broken).success) add({ params, query: broken, body, part: 'query', mutation: m, what: describeMutation(m) });
+      if (!querySchema.safeParse(broken).success)
+        add({ params, query: broken, body, part: 'query', mutation: m, what: describeMutation(m) });
     }
   }
   if (json.body && route.body) {
     for (const b of inputs.body) {
       for (const m of mutationsOf(b, json.body)) {
         const broken = applyMutation(b, m);
-        if (!route.body.safeParse(broken).success) add({ params, query, body: broken, part: 'body', mutation: m, what: describeMutation(m) });
+        if (!route.body.safeParse(broken).success)
+          add({ params, query, body: broken, part: 'body', mutation: m, what: describeMutation(m) });
       }
     }
-    for (const rawBody of RAW_BODIES) add({ params, query, body: undefined, rawBody, part: 'body', what: `not JSON: ${JSON.stringify(rawBody)}` });
+    for (const rawBody of RAW_BODIES)
+      add({ params, query, body: undefined, rawBody, part: 'body', what: `not JSON: ${JSON.stringify(rawBody)}` });
   }
   if (json.params && route.params) {
     for (const p of inputs.params) {
@@ -121,8 +134,13 @@ export function invalidRequests(inputs: RouteInputs): InvalidRequest[] {
         if (!m.path.length) continue;
         const broken = stringify(applyMutation(p, m));
         // An empty or dot segment never reaches the route (the URL is normalised first).
-        if (Object.values(broken).some((v) => v === '' || /^\.+$/.test(v)) || Object.keys(broken).length !== Object.keys(p).length) continue;
-        if (!route.params.safeParse(broken).success) add({ params: broken, query, body, part: 'path', mutation: m, what: describeMutation(m) });
+        if (
+          Object.values(broken).some((v) => v === '' || /^\.+$/.test(v)) ||
+          Object.keys(broken).length !== Object.keys(p).length
+        )
+          continue;
+        if (!route.params.safeParse(broken).success)
+          add({ params: broken, query, body, part: 'path', mutation: m, what: describeMutation(m) });
       }
     }
   }

@@ -6,7 +6,18 @@ const corsMiddleware = cors({
   origin: '*',
   allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ['Authorization', 'Content-Type', 'Range', 'If-None-Match', 'If-Range', 'X-Request-Id'],
-  exposeHeaders: ['X-Request-Id', 'X-Error-Message', 'Content-Disposition', 'Link', 'Retry-After', 'Content-Range', 'Accept-Ranges', 'Content-Length', 'ETag', 'X-Repo-Commit'],
+  exposeHeaders: [
+    'X-Request-Id',
+    'X-Error-Message',
+    'Content-Disposition',
+    'Link',
+    'Retry-After',
+    'Content-Range',
+    'Accept-Ranges',
+    'Content-Length',
+    'ETag',
+    'X-Repo-Commit',
+  ],
   maxAge: 600,
 });
 

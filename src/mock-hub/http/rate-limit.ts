@@ -20,9 +20,17 @@ export function rateLimit(opts: RateLimitOptions, now: () => number = Date.now):
     let w = windows.get(key);
     if (!w || t - w.start >= opts.windowMs) windows.set(key, (w = { start: t, used: 0 }));
     const reset = Math.max(1, Math.ceil((w.start + opts.windowMs - t) / 1000));
-    const headers = { 'RateLimit-Policy': policy, RateLimit: `limit=${opts.requests}, remaining=${Math.max(0, opts.requests - w.used - 1)}, reset=${reset}` };
+    const headers = {
+      'RateLimit-Policy': policy,
+      RateLimit: `limit=${opts.requests}, remaining=${Math.max(0, opts.requests - w.used - 1)}, reset=${reset}`,
+    };
     if (w.used >= opts.requests) {
-      return errorResponse(c, 429, `rate limit of ${opts.requests} requests per ${opts.windowMs / 1000} s reached; retry after ${reset} s`, { ...headers, 'Retry-After': String(reset) });
+      return errorResponse(
+        c,
+        429,
+        `rate limit of ${opts.requests} requests per ${opts.windowMs / 1000} s reached; retry after ${reset} s`,
+        { ...headers, 'Retry-After': String(reset) },
+      );
     }
     w.used++;
     await next();

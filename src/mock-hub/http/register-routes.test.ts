@@ -34,7 +34,11 @@ describe('request pipeline', () => {
     const hub = await testHub();
     const res = await hub.app.request('/api/settings/webhooks', {
       method: 'OPTIONS',
-      headers: { origin: 'http://dash.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'http://dash.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-methods')).toContain('PATCH');
@@ -44,10 +48,16 @@ describe('request pipeline', () => {
   it('413 for a body over 1 MB, 400 for non-JSON, and nothing changes', async () => {
     const hub = await testHub();
     const before = snapshot(hub);
-    const big = await call(hub, 'POST', '/api/settings/webhooks', { rawBody: JSON.stringify({ watched: [{ type: 'user', name: 'x'.repeat(1_100_000) }] }), headers: { 'content-type': 'application/json' } });
+    const big = await call(hub, 'POST', '/api/settings/webhooks', {
+      rawBody: JSON.stringify({ watched: [{ type: 'user', name: 'x'.repeat(1_100_000) }] }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(big.body.error).toContain('1 MB');
-    const notJson = await call(hub, 'POST', '/api/settings/webhooks', { rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    const notJson = await call(hub, 'POST', '/api/settings/webhooks', {
+      rawBody: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.body.error).toContain('JSON');
     expect(snapshot(hub)).toBe(before);
@@ -56,18 +66,43 @@ describe('request pipeline', () => {
   it('a response breaking its schema (an unknown key too) is a 500 naming the field; a throwing write rolls back', async () => {
     const hub = await testHub();
     const app = new Hono();
-    registerRoutes(app, [
-      defineRoute({ method: 'get', path: '/api/broken', tag: 't', summary: 's', auth: 'user', response: z.strictObject({ n: z.number() }), handler: () => ({ n: 'one' }) as unknown as { n: number } }),
-      // The mock hub is the contract: a key its schema does not define is refused (the client drops it instead).
-      defineRoute({ method: 'get', path: '/api/richer', tag: 't', summary: 's', auth: 'user', response: z.strictObject({ n: z.number() }), handler: () => ({ n: 1, labels: {} }) as unknown as { n: number } }),
-      defineRoute({
-        method: 'post', path: '/api/half-done', tag: 't', summary: 's', auth: 'user', response: z.strictObject({}),
-        handler: ({ hub: h }) => {
-          h.store.state.notifications.alice = [];
-          throw badRequest('changed my mind');
-        },
-      }),
-    ], hub.context);
+    registerRoutes(
+      app,
+      [
+        defineRoute({
+          method: 'get',
+          path: '/api/broken',
+          tag: 't',
+          summary: 's',
+          auth: 'user',
+          response: z.strictObject({ n: z.number() }),
+          handler: () => ({ n: 'one' }) as unknown as { n: number },
+        }),
+        // The mock hub is the contract: a key its schema does not define is refused (the client drops it instead).
+        defineRoute({
+          method: 'get',
+          path: '/api/richer',
+          tag: 't',
+          summary: 's',
+          auth: 'user',
+          response: z.strictObject({ n: z.number() }),
+          handler: () => ({ n: 1, labels: {} }) as unknown as { n: number },
+        }),
+        defineRoute({
+          method: 'post',
+          path: '/api/half-done',
+          tag: 't',
+          summary: 's',
+          auth: 'user',
+          response: z.strictObject({}),
+          handler: ({ hub: h }) => {
+            h.store.state.notifications.alice = [];
+            throw badRequest('changed my mind');
+          },
+        }),
+      ],
+      hub.context,
+    );
     const broken = await app.request('/api/broken', { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
     expect(broken.status).toBe(500);
     expect(((await broken.json()) as { error: string }).error).toContain('response.n');
@@ -75,7 +110,10 @@ describe('request pipeline', () => {
     expect(richer.status).toBe(500);
     expect(((await richer.json()) as { error: string }).error).toContain('labels');
     const before = snapshot(hub);
-    const half = await app.request('/api/half-done', { method: 'POST', headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
+    const half = await app.request('/api/half-done', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.aliceWrite}` },
+    });
     expect(half.status).toBe(400);
     expect(half.headers.get('x-error-message')).toBe('changed my mind');
     expect(snapshot(hub)).toBe(before);

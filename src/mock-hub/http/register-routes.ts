@@ -88,7 +88,8 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   const write = isWrite(route);
   const header = c.req.header('authorization');
   const auth = route.auth === 'none' || (route.auth === 'optional' && !header) ? undefined : authenticate(header);
-  if (auth && write && auth.token.role === 'read') throw new HttpError(403, 'this operation needs a write token; the token in use is read-only');
+  if (auth && write && auth.token.role === 'read')
+    throw new HttpError(403, 'this operation needs a write token; the token in use is read-only');
   // A hit means this caller sent this exact URL at this state version and it passed every check.
   const memoKey = memo && `${auth?.token.id ?? ''} ${c.req.url}`;
   if (memo && memoKey) {
@@ -108,12 +109,20 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   const query = parse(route.query ?? NONE, queryValues(c), 'query');
   const rawBody = route.body ? await readBody(c) : undefined;
   const body = route.body ? parse(route.body, rawBody, 'body') : undefined;
-  const org = route.auth === 'org' ? checkOrgAccess(hub.store.state, authenticated(auth), orgName(params), write, route.gate) : undefined;
+  const org =
+    route.auth === 'org'
+      ? checkOrgAccess(hub.store.state, authenticated(auth), orgName(params), write, route.gate)
+      : undefined;
 
   const run = (): Response => {
     const headers: [string, string][] = [];
     const result = route.handler({
-      params, query, body, auth, org, hub,
+      params,
+      query,
+      body,
+      auth,
+      org,
+      hub,
       setHeader: (name, value) => {
         headers.push([name, value]);
         c.header(name, value);
@@ -122,7 +131,10 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
     });
     if (result instanceof Response) return result;
     const checked = route.response.safeParse(result);
-    if (!checked.success) throw new Error(`response does not match its schema (a bug in the mock hub): ${zodMessage('response', checked.error)}`);
+    if (!checked.success)
+      throw new Error(
+        `response does not match its schema (a bug in the mock hub): ${zodMessage('response', checked.error)}`,
+      );
     const text = JSON.stringify(checked.data);
     if (memo && memoKey && memo.answers.size < MEMO_SIZE) memo.answers.set(memoKey, { body: text, headers });
     c.header('Content-Type', 'application/json');
@@ -131,7 +143,11 @@ async function handle(c: Context, route: AnyRoute, hub: HubContext, memo: Memo |
   if (!write) return run();
   // Handlers check everything before they mutate; the transaction also undoes a half-done change.
   const response = hub.store.transaction(run);
-  hub.events.emitMutation({ method: route.method.toUpperCase(), route: route.path, user: auth?.user.name ?? '', params });
+  hub.events.emitMutation({
+    method: route.method.toUpperCase(),
+    route: route.path,
+    user: auth?.user.name ?? '',
+    params,
+  });
   return response;
 }
-

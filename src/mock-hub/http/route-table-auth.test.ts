@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { isWrite } from './register-routes.ts';
 import { TOKENS, call, snapshot, testHub } from '../test-support.ts';
 
-const sample: Record<string, string> = { name: 'acme', webhookId: 'e857a8431ff820c91a81398e', resourceGroupId: '1945c495ec9458913a736cea', action: 'enable', paperId: '2501.00001', namespace: 'alice', jobId: 'x', logId: 'x' };
+const sample: Record<string, string> = {
+  name: 'acme',
+  webhookId: 'e857a8431ff820c91a81398e',
+  resourceGroupId: '1945c495ec9458913a736cea',
+  action: 'enable',
+  paperId: '2501.00001',
+  namespace: 'alice',
+  jobId: 'x',
+  logId: 'x',
+};
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, k: string) => sample[k] ?? 'x');
 
 describe('every route of the table', () => {

@@ -83,7 +83,12 @@ export interface RouteDef<A extends AuthKind, P extends Obj, Q extends Obj, B ex
 
 /** A row as the pipeline sees it: it hands every handler the context its auth kind promises. */
 export type AnyRoute = Omit<RouteDef<AuthKind, Obj, Obj, z.ZodType, z.ZodType>, 'handler'> & {
-  handler(ctx: BaseContext<Record<string, string>, unknown, unknown> & { auth: AuthInfo | undefined; org: OrgAccess | undefined }): unknown;
+  handler(
+    ctx: BaseContext<Record<string, string>, unknown, unknown> & {
+      auth: AuthInfo | undefined;
+      org: OrgAccess | undefined;
+    },
+  ): unknown;
 };
 
 /** What a hub with only the spec's endpoints (plus the real hub's extensions) serves. */
@@ -91,6 +96,8 @@ export function servedInSpecOnlyMode(route: Pick<AnyRoute, 'extension'>): boolea
   return route.extension !== 'mock-only';
 }
 
-export function defineRoute<A extends AuthKind, P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<A, P, Q, B, R>): AnyRoute {
+export function defineRoute<A extends AuthKind, P extends Obj, Q extends Obj, B extends z.ZodType, R extends z.ZodType>(
+  def: RouteDef<A, P, Q, B, R>,
+): AnyRoute {
   return def as unknown as AnyRoute;
 }

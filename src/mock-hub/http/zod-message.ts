@@ -12,7 +12,8 @@ function describe(where: Where, issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     return `${fieldPath(where, issue.path)}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   }
-  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) return `${fieldPath(where, issue.path)}: is required`;
+  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined'))
+    return `${fieldPath(where, issue.path)}: is required`;
   return `${fieldPath(where, issue.path)}: ${issue.message}`;
 }
 

@@ -19,8 +19,16 @@ export function matchesFilters(s: StoredNotification, f: Filters, user: string):
     const author = n.type === 'post' ? n.post.authorName : n.type === 'community_blog' ? n.authorName : undefined;
     if (author !== f.postAuthor) return false;
   }
-  if (f.paperId !== undefined && (n.type !== 'paper' || (n.paperDiscussion.paperId !== f.paperId && n.paper._id !== f.paperId))) return false;
-  if (f.articleId !== undefined && (n.type !== 'community_blog' || (n.blog.id !== f.articleId && n.blog.slug !== f.articleId))) return false;
+  if (
+    f.paperId !== undefined &&
+    (n.type !== 'paper' || (n.paperDiscussion.paperId !== f.paperId && n.paper._id !== f.paperId))
+  )
+    return false;
+  if (
+    f.articleId !== undefined &&
+    (n.type !== 'community_blog' || (n.blog.id !== f.articleId && n.blog.slug !== f.articleId))
+  )
+    return false;
   if (f.mention === 'mentions' && !s.mentioned) return false;
   if (f.mention === 'participating' && !participants(s).includes(user)) return false;
   if (f.lastUpdate !== undefined && Date.parse(n.updatedAt) > Date.parse(f.lastUpdate)) return false;
@@ -29,13 +37,26 @@ export function matchesFilters(s: StoredNotification, f: Filters, user: string):
 
 function participants(s: StoredNotification): string[] {
   const n = s.notification;
-  const list = n.type === 'repo' ? n.discussion.participating : n.type === 'paper' ? n.paperDiscussion.participating : n.type === 'post' ? n.post.participating : n.blog.participating;
+  const list =
+    n.type === 'repo'
+      ? n.discussion.participating
+      : n.type === 'paper'
+        ? n.paperDiscussion.participating
+        : n.type === 'post'
+          ? n.post.participating
+          : n.blog.participating;
   return list.map((p) => p.user);
 }
 
 /** Newest first (stored timestamps all come from toISOString, so they compare as strings). */
 export function sortNewestFirst(list: StoredNotification[]): StoredNotification[] {
-  return [...list].sort((a, b) => (a.notification.updatedAt < b.notification.updatedAt ? 1 : a.notification.updatedAt > b.notification.updatedAt ? -1 : 0));
+  return [...list].sort((a, b) =>
+    a.notification.updatedAt < b.notification.updatedAt
+      ? 1
+      : a.notification.updatedAt > b.notification.updatedAt
+        ? -1
+        : 0,
+  );
 }
 
 /**
@@ -43,7 +64,14 @@ export function sortNewestFirst(list: StoredNotification[]): StoredNotification[
  * applyToAll also every one matching the filters (the spec: "listed, or applyToAll and
  * matching"). Listed ids without a notification select nothing.
  */
-export function selectTargets(list: StoredNotification[], opts: { applyToAll: boolean; discussionIds: string[]; filters: Filters; user: string }): StoredNotification[] {
+export function selectTargets(
+  list: StoredNotification[],
+  opts: { applyToAll: boolean; discussionIds: string[]; filters: Filters; user: string },
+): StoredNotification[] {
   const wanted = new Set(opts.discussionIds);
-  return list.filter((s) => wanted.has(notificationDiscussionId(s.notification)) || (opts.applyToAll && matchesFilters(s, opts.filters, opts.user)));
+  return list.filter(
+    (s) =>
+      wanted.has(notificationDiscussionId(s.notification)) ||
+      (opts.applyToAll && matchesFilters(s, opts.filters, opts.user)),
+  );
 }

@@ -57,23 +57,40 @@ function operation(route: AnyRoute) {
   return {
     tags: [route.tag],
     summary: route.summary,
-    ...(route.description || gateText ? { description: [route.description, gateText].filter(Boolean).join('\n\n') } : {}),
+    ...(route.description || gateText
+      ? { description: [route.description, gateText].filter(Boolean).join('\n\n') }
+      : {}),
     operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ?? '').toUpperCase())}`,
     security: route.auth === 'none' ? [] : route.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }],
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
     ...(body
-      ? { requestBody: { required: !(route.body instanceof z.ZodOptional), content: { 'application/json': { schema: jsonSchema(body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: !(route.body instanceof z.ZodOptional),
+            content: { 'application/json': { schema: jsonSchema(body, 'input') } },
+          },
+        }
       : {}),
     responses: {
       200: {
         description: 'OK',
         headers: Object.fromEntries(
-          Object.entries({ 'X-Request-Id': 'Id of this request, also on errors', ...route.responseHeaders }).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+          Object.entries({ 'X-Request-Id': 'Id of this request, also on errors', ...route.responseHeaders }).map(
+            ([name, description]) => [name, { description, schema: { type: 'string' } }],
+          ),
         ),
         content: { [route.raw?.contentType ?? 'application/json']: { schema: jsonSchema(route.response, 'output') } },
       },
       ...Object.fromEntries(
-        [...errors].sort().map((s) => [s, { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+        [...errors]
+          .sort()
+          .map((s) => [
+            s,
+            {
+              description: STATUS_TEXT[s] ?? 'Error',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+          ]),
       ),
     },
     ...(route.extension ? { 'x-mock-extension': true } : {}),
@@ -91,7 +108,8 @@ export function buildOpenApi(routes: readonly AnyRoute[]) {
     info: {
       title: 'Hub API (mock hub)',
       version: '0.0.1',
-      description: 'Generated from the zod schemas in src/hub/schemas. Operations marked x-mock-extension are not in the spec.',
+      description:
+        'Generated from the zod schemas in src/hub/schemas. Operations marked x-mock-extension are not in the spec.',
     },
     servers: [{ url: '/' }],
     paths,

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-const fileParams = ['namespace', 'repo', 'revision', 'path'].map((name) => ({ name, in: 'path', required: true, schema: z.toJSONSchema(z.string()) }));
+const fileParams = ['namespace', 'repo', 'revision', 'path'].map((name) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: z.toJSONSchema(z.string()),
+}));
 
 function fileOperation(method: 'get' | 'head', prefix: string) {
   return {
@@ -11,15 +16,41 @@ function fileOperation(method: 'get' | 'head', prefix: string) {
     parameters: [
       ...fileParams,
       { name: 'Range', in: 'header', required: false, schema: { type: 'string', pattern: '^bytes=\\d*-\\d*$' } },
-      { name: 'If-None-Match', in: 'header', required: false, description: 'ETags (or *): 304 when one names the file', schema: { type: 'string' } },
-      { name: 'If-Range', in: 'header', required: false, description: "the ETag the client holds: the range only while it is the file's, else the whole file", schema: { type: 'string' } },
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'ETags (or *): 304 when one names the file',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'If-Range',
+        in: 'header',
+        required: false,
+        description: "the ETag the client holds: the range only while it is the file's, else the whole file",
+        schema: { type: 'string' },
+      },
     ],
     responses: {
-      200: { description: 'The whole file', headers: { ETag: { schema: { type: 'string' } }, 'Accept-Ranges': { schema: { type: 'string' } } }, content: { 'application/octet-stream': {} } },
-      206: { description: 'The requested byte range', headers: { 'Content-Range': { schema: { type: 'string' } } }, content: { 'application/octet-stream': {} } },
+      200: {
+        description: 'The whole file',
+        headers: { ETag: { schema: { type: 'string' } }, 'Accept-Ranges': { schema: { type: 'string' } } },
+        content: { 'application/octet-stream': {} },
+      },
+      206: {
+        description: 'The requested byte range',
+        headers: { 'Content-Range': { schema: { type: 'string' } } },
+        content: { 'application/octet-stream': {} },
+      },
       304: { description: 'If-None-Match matched the ETag' },
-      404: { description: 'No such file or revision', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      416: { description: 'Range not satisfiable', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      404: {
+        description: 'No such file or revision',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+      416: {
+        description: 'Range not satisfiable',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     },
     'x-mock-extension': true,
   };
@@ -29,7 +60,10 @@ function fileOperation(method: 'get' | 'head', prefix: string) {
 export function repoFileOperations(): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const prefix of ['', 'datasets/', 'spaces/']) {
-    out[`/${prefix}{namespace}/{repo}/resolve/{revision}/{path}`] = { get: fileOperation('get', prefix), head: fileOperation('head', prefix) };
+    out[`/${prefix}{namespace}/{repo}/resolve/{revision}/{path}`] = {
+      get: fileOperation('get', prefix),
+      head: fileOperation('head', prefix),
+    };
   }
   return out;
 }

@@ -24,8 +24,17 @@ function jobInfo(d: Dict) {
     id: item(d, 'id') as string,
     createdAt: d.createdAt ?? null,
     owner: { id: item(owner, 'id'), name: item(owner, 'name'), type: item(owner, 'type') as string },
-    status: { stage: item(status, 'stage') as string, message: status.message ?? null, exposeUrls: status.exposeUrls ?? null, sshUrl: status.sshUrl ?? null },
-    volumes: ((d.volumes as Dict[] | undefined) ?? []).map((v) => ({ type: v.type ?? 'model', source: item(v, 'source'), mountPath: v.mountPath ?? item(v, 'mount_path') })),
+    status: {
+      stage: item(status, 'stage') as string,
+      message: status.message ?? null,
+      exposeUrls: status.exposeUrls ?? null,
+      sshUrl: status.sshUrl ?? null,
+    },
+    volumes: ((d.volumes as Dict[] | undefined) ?? []).map((v) => ({
+      type: v.type ?? 'model',
+      source: item(v, 'source'),
+      mountPath: v.mountPath ?? item(v, 'mount_path'),
+    })),
     durations: d.durations ?? null,
     url: `/jobs/${item(owner, 'name')}/${item(d, 'id')}`,
   };
@@ -46,7 +55,8 @@ afterEach(async () => {
   await hub!.close();
 });
 
-const get = (path: string, init: RequestInit = {}) => hub!.app.request(path, { ...init, headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
+const get = (path: string, init: RequestInit = {}) =>
+  hub!.app.request(path, { ...init, headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
 
 describe('huggingface_hub against the mock hub', () => {
   it('list_jobs: GET /api/jobs/{ns} with repeated stage and label=key=value; every item makes a JobInfo', async () => {
@@ -88,8 +98,16 @@ describe('huggingface_hub against the mock hub', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const body = await res.text(); // resolves only because the stream ends
-    expect(body.split('\n').filter((l) => l.startsWith('data: ')).every((l) => l.startsWith('data: {'))).toBe(true);
+    expect(
+      body
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .every((l) => l.startsWith('data: {')),
+    ).toBe(true);
     expect(body).toMatch(/^data: \{"data":"===== Job started at /);
-    expect(fetchJobLogs(body)).toEqual(['Running python:3.12 $ python -c import os; print(os.environ["WEBHOOK_PAYLOAD"])', 'Process exited with code 0']);
+    expect(fetchJobLogs(body)).toEqual([
+      'Running python:3.12 $ python -c import os; print(os.environ["WEBHOOK_PAYLOAD"])',
+      'Process exited with code 0',
+    ]);
   });
 });

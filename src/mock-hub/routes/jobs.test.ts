@@ -31,19 +31,32 @@ const jobs = async (h: MockHub, query = '', token?: string) => {
 /** Creates a job webhook watching teamco and fires one event: the id of the job it starts. */
 async function startJob(h: MockHub, job: object = {}): Promise<{ jobId: string; webhookId: string }> {
   const created = await call(h, 'POST', '/api/settings/webhooks', {
-    body: { watched: [{ type: 'org', name: 'teamco' }], domains: ['repo'], job: { dockerImage: 'python:3.12', command: ['python', 'run.py'], flavor: 'cpu-basic', ...job } },
+    body: {
+      watched: [{ type: 'org', name: 'teamco' }],
+      domains: ['repo'],
+      job: { dockerImage: 'python:3.12', command: ['python', 'run.py'], flavor: 'cpu-basic', ...job },
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const webhookId = WebhookEnvelope.parse(created.body).webhook.id;
-  expect((await call(h, 'POST', '/api/_mock/events', { body: { repo: { type: 'model', name: 'teamco/x' }, scope: 'repo.content', action: 'update' } })).status).toBe(200);
-  const entry = await eventually(async () => WebhookLogList.parse((await call(h, 'GET', `/api/settings/webhooks/${webhookId}/logs`)).body)[0]);
+  expect(
+    (
+      await call(h, 'POST', '/api/_mock/events', {
+        body: { repo: { type: 'model', name: 'teamco/x' }, scope: 'repo.content', action: 'update' },
+      })
+    ).status,
+  ).toBe(200);
+  const entry = await eventually(
+    async () => WebhookLogList.parse((await call(h, 'GET', `/api/settings/webhooks/${webhookId}/logs`)).body)[0],
+  );
   expect(entry.jobId).toMatch(/^[0-9a-f]{24}$/);
   expect(entry.target).toBe(`job alice/${entry.jobId}`);
   await call(h, 'DELETE', `/api/settings/webhooks/${webhookId}`);
   return { jobId: entry.jobId!, webhookId };
 }
 
-const stageOf = async (h: MockHub, id: string, ns = 'alice') => Job.parse((await call(h, 'GET', `/api/jobs/${ns}/${id}`)).body).status.stage;
+const stageOf = async (h: MockHub, id: string, ns = 'alice') =>
+  Job.parse((await call(h, 'GET', `/api/jobs/${ns}/${id}`)).body).status.stage;
 
 /** Reads a log stream to its end: its events (comment lines such as keep-alives are skipped). */
 async function readStream(res: Response): Promise<JobLogEvent[]> {
@@ -59,10 +72,20 @@ describe('GET /api/jobs/{namespace}', () => {
     const h = await createHub();
     hub = h;
     const all = await jobs(h);
-    expect(all.map((j) => j.createdAt)).toEqual(all.map((j) => j.createdAt).sort().reverse());
+    expect(all.map((j) => j.createdAt)).toEqual(
+      all
+        .map((j) => j.createdAt)
+        .sort()
+        .reverse(),
+    );
     expect((await jobs(h, '?stage=ERROR')).map((j) => j.id)).toEqual([SEED_JOB_IDS.aliceError]);
-    expect((await jobs(h, '?stage=ERROR&stage=RUNNING')).map((j) => j.id).sort()).toEqual([SEED_JOB_IDS.aliceError, SEED_JOB_IDS.aliceRunning].sort());
-    expect((await jobs(h, '?label=team%3Dml')).map((j) => j.id)).toEqual([SEED_JOB_IDS.aliceCompleted, SEED_JOB_IDS.aliceError]);
+    expect((await jobs(h, '?stage=ERROR&stage=RUNNING')).map((j) => j.id).sort()).toEqual(
+      [SEED_JOB_IDS.aliceError, SEED_JOB_IDS.aliceRunning].sort(),
+    );
+    expect((await jobs(h, '?label=team%3Dml')).map((j) => j.id)).toEqual([
+      SEED_JOB_IDS.aliceCompleted,
+      SEED_JOB_IDS.aliceError,
+    ]);
     expect((await jobs(h, '?label=team%3Dml&stage=ERROR')).map((j) => j.id)).toEqual([SEED_JOB_IDS.aliceError]);
     expect(await jobs(h, '?label=team%3Dml&label=team%3Dresearch')).toEqual([]);
   });
@@ -99,11 +122,19 @@ describe('POST /api/jobs/{namespace}/{jobId}/cancel', () => {
   it('needs a write token, membership, and more than the read role in an org; records jobs.cancel there', async () => {
     const h = await createHub();
     hub = h;
-    const orgJob = { ...Job.parse((await call(h, 'GET', `/api/jobs/acme/${SEED_JOB_IDS.acme}`)).body), status: { stage: 'RUNNING' as const, message: null } };
+    const orgJob = {
+      ...Job.parse((await call(h, 'GET', `/api/jobs/acme/${SEED_JOB_IDS.acme}`)).body),
+      status: { stage: 'RUNNING' as const, message: null },
+    };
     h.store.transaction((s) => void (s.jobs.acme = [orgJob]));
     const before = snapshot(h);
-    expect((await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.aliceRead })).status).toBe(403);
-    expect((await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.bobWrite })).status).toBe(403);
+    expect(
+      (await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.aliceRead }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(h, 'POST', `/api/jobs/alice/${SEED_JOB_IDS.aliceRunning}/cancel`, { token: TOKENS.bobWrite })).status,
+    ).toBe(403);
     const bob = await call(h, 'POST', `/api/jobs/acme/${orgJob.id}/cancel`, { token: TOKENS.bobWrite });
     expect(bob.status).toBe(403);
     expect(bob.body.error).toMatch(/read role/);
@@ -128,7 +159,9 @@ describe('GET /api/jobs/{namespace}/{jobId}/logs', () => {
   it('streams a webhook job as it runs and ends the stream when the job ends', async () => {
     const h = await jobsHub(60);
     const { jobId } = await startJob(h, { environment: { MOCK_JOB_FAIL_ATTEMPTS: '1' }, attempts: 2 });
-    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
+    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, {
+      headers: { authorization: `Bearer ${TOKENS.aliceWrite}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const lines = (await readStream(res)).map((e) => e.data);
@@ -148,7 +181,11 @@ describe('GET /api/jobs/{namespace}/{jobId}/logs', () => {
     const full = await readStream(await get(`/api/jobs/alice/${jobId}/logs`));
     expect(await readStream(await get(`/api/jobs/alice/${jobId}/logs?tail=2`))).toEqual(full.slice(-2));
     const seeded = (await readStream(await get(`/api/jobs/alice/${SEED_JOB_IDS.aliceError}/logs`))).map((e) => e.data);
-    expect(seeded).toEqual([expect.stringMatching(/^===== Job started/), 'Running python:3.12 $ python train.py', 'exit code 1']);
+    expect(seeded).toEqual([
+      expect.stringMatching(/^===== Job started/),
+      'Running python:3.12 $ python train.py',
+      'exit code 1',
+    ]);
     expect((await get(`/api/jobs/alice/${jobId}/logs?tail=x`)).status).toBe(400);
     expect((await call(h, 'GET', `/api/jobs/alice/${jobId}/logs`, { token: TOKENS.bobWrite })).status).toBe(403);
   });
@@ -156,7 +193,9 @@ describe('GET /api/jobs/{namespace}/{jobId}/logs', () => {
   it('delivers new lines to a follower of a running job, and ends its stream on cancel', async () => {
     const h = await jobsHub(60_000);
     const { jobId } = await startJob(h);
-    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, { headers: { authorization: `Bearer ${TOKENS.aliceWrite}` } });
+    const res = await h.app.request(`/api/jobs/alice/${jobId}/logs`, {
+      headers: { authorization: `Bearer ${TOKENS.aliceWrite}` },
+    });
     const reading = readStream(res);
     await eventually(async () => (await stageOf(h, jobId)) === 'RUNNING');
     await new Promise((r) => setTimeout(r, 50));

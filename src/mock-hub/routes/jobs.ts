@@ -25,7 +25,8 @@ function checkNamespace(state: HubState, auth: AuthInfo, namespace: string, writ
   if (namespace === auth.user.name) return;
   if (findOrg(namespace)) {
     const { role } = checkOrgAccess(state, auth, namespace, write);
-    if (write && role === 'read') throw forbidden(`canceling jobs of organization "${namespace}" needs more than the read role`);
+    if (write && role === 'read')
+      throw forbidden(`canceling jobs of organization "${namespace}" needs more than the read role`);
     return;
   }
   if (findUser(namespace)) throw forbidden(`you cannot ${write ? 'change' : 'read'} the jobs of user "${namespace}"`);
@@ -41,10 +42,17 @@ function findJob(state: HubState, namespace: string, jobId: string): Job {
 /** huggingface_hub `list_jobs`: GET with `stage` and `label` (key=value) repeated per value, pages followed by Link. */
 // Real hub: huggingface_hub hf_api.py HfApi.list_jobs and huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs.
 const list = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}', tag, auth: 'user',
-  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_jobs; huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs' },
+  method: 'get',
+  path: '/api/jobs/{namespace}',
+  tag,
+  auth: 'user',
+  extension: {
+    realHub:
+      'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_jobs; huggingface.js packages/hub/src/lib/jobs/list-jobs.ts listJobs',
+  },
   summary: 'Jobs of a user or org, newest first (webhook jobs included)',
-  description: 'Filters as huggingface_hub `list_jobs` sends them: `stage` (one or more) and `label` (`key=value`, one or more; a job must carry every label, kept in `tags` as `key=value`).',
+  description:
+    'Filters as huggingface_hub `list_jobs` sends them: `stage` (one or more) and `label` (`key=value`, one or more; a job must carry every label, kept in `tags` as `key=value`).',
   params: z.strictObject({ namespace: z.string() }),
   query: JobListQuery,
   response: z.array(Job),
@@ -62,8 +70,14 @@ const list = defineRoute({
 /** huggingface_hub `inspect_job` (and `wait_for_job`, which polls it). */
 // Real hub: huggingface_hub hf_api.py HfApi.inspect_job and huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob.
 const get = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}/{jobId}', tag, auth: 'user',
-  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.inspect_job; huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob' },
+  method: 'get',
+  path: '/api/jobs/{namespace}/{jobId}',
+  tag,
+  auth: 'user',
+  extension: {
+    realHub:
+      'huggingface_hub src/huggingface_hub/hf_api.py HfApi.inspect_job; huggingface.js packages/hub/src/lib/jobs/get-job.ts getJob',
+  },
   summary: 'One job',
   params: JobParams,
   response: Job,
@@ -77,10 +91,17 @@ const get = defineRoute({
 /** huggingface_hub `cancel_job`: POST without a body; it reads only the status code. */
 // Real hub: huggingface_hub hf_api.py HfApi.cancel_job and huggingface.js packages/hub/src/lib/jobs/cancel-job.ts cancelJob.
 const cancel = defineRoute({
-  method: 'post', path: '/api/jobs/{namespace}/{jobId}/cancel', tag, auth: 'user',
-  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.cancel_job; huggingface.js packages/hub/src/lib/jobs/cancel-job.ts cancelJob' },
+  method: 'post',
+  path: '/api/jobs/{namespace}/{jobId}/cancel',
+  tag,
+  auth: 'user',
+  extension: {
+    realHub:
+      'huggingface_hub src/huggingface_hub/hf_api.py HfApi.cancel_job; huggingface.js packages/hub/src/lib/jobs/cancel-job.ts cancelJob',
+  },
   summary: 'Cancel a scheduled or running job (stage becomes CANCELED); answers the job',
-  description: 'A job already CANCELED is answered as it is; a COMPLETED, ERROR or DELETED job is a 409. In an organization this needs more than the read role; it is recorded in the audit log as `jobs.cancel`.',
+  description:
+    'A job already CANCELED is answered as it is; a COMPLETED, ERROR or DELETED job is a 409. In an organization this needs more than the read role; it is recorded in the audit log as `jobs.cancel`.',
   params: JobParams,
   response: Job,
   errors: [404, 409],
@@ -89,9 +110,19 @@ const cancel = defineRoute({
     checkNamespace(state, auth, params.namespace, true);
     const job = findJob(state, params.namespace, params.jobId);
     if (job.status.stage === 'CANCELED') return job;
-    if (isTerminalStage(job.status.stage)) throw conflict(`job "${job.id}" is ${job.status.stage}; only a SCHEDULING or RUNNING job can be canceled`);
+    if (isTerminalStage(job.status.stage))
+      throw conflict(`job "${job.id}" is ${job.status.stage}; only a SCHEDULING or RUNNING job can be canceled`);
     const canceled = deliveriesOf(hub).jobs.cancel(job.id, auth.user.name)!;
-    if (findOrg(params.namespace)) recordAuditEvent(state, params.namespace, auth, hub.store.now(), 'jobs.cancel', `${auth.user.name} canceled job ${job.id}`, { jobId: job.id });
+    if (findOrg(params.namespace))
+      recordAuditEvent(
+        state,
+        params.namespace,
+        auth,
+        hub.store.now(),
+        'jobs.cancel',
+        `${auth.user.name} canceled job ${job.id}`,
+        { jobId: job.id },
+      );
     return canceled;
   },
 });
@@ -108,8 +139,14 @@ const event = (e: JobLogEvent) => encoder.encode(`data: ${JSON.stringify(JobLogE
  */
 // Real hub: huggingface_hub hf_api.py HfApi.fetch_job_logs (_fetch_running_job_sse) and huggingface.js packages/hub/src/lib/jobs/stream-job-logs.ts streamJobLogs.
 const logs = defineRoute({
-  method: 'get', path: '/api/jobs/{namespace}/{jobId}/logs', tag, auth: 'user',
-  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.fetch_job_logs; huggingface.js packages/hub/src/lib/jobs/stream-job-logs.ts streamJobLogs' },
+  method: 'get',
+  path: '/api/jobs/{namespace}/{jobId}/logs',
+  tag,
+  auth: 'user',
+  extension: {
+    realHub:
+      'huggingface_hub src/huggingface_hub/hf_api.py HfApi.fetch_job_logs; huggingface.js packages/hub/src/lib/jobs/stream-job-logs.ts streamJobLogs',
+  },
   summary: "A job's log as server-sent events: what was logged so far, then new lines until the job ends",
   description:
     'Each event is `data: {"data": "<line>", "timestamp": "<ISO time>"}`. The stream closes when the job is (or becomes) COMPLETED, CANCELED, ERROR or DELETED; ' +
@@ -117,7 +154,10 @@ const logs = defineRoute({
   params: JobParams,
   query: JobLogsQuery,
   response: JobLogEvent,
-  raw: { contentType: 'text/event-stream', validatedBy: 'JobLogEvent, on every event as it is written (routes/jobs.ts)' },
+  raw: {
+    contentType: 'text/event-stream',
+    validatedBy: 'JobLogEvent, on every event as it is written (routes/jobs.ts)',
+  },
   errors: [403, 404],
   handler: ({ params, query, auth, hub }) => {
     checkNamespace(hub.store.state, auth, params.namespace);
@@ -146,7 +186,14 @@ const logs = defineRoute({
       },
       cancel: () => stop(),
     });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      },
+    });
   },
 });
 

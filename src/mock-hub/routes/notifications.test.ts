@@ -13,7 +13,11 @@ describe('GET /api/notifications', () => {
     expect(p0.body.notifications).toHaveLength(NOTIFICATIONS_PAGE_SIZE);
     expect(p0.body.start).toBe(0);
     const all = hub.store.state.notifications.alice!;
-    expect(p0.body.count).toEqual({ view: all.length, unread: all.filter((s) => !s.notification.read).length, all: all.length });
+    expect(p0.body.count).toEqual({
+      view: all.length,
+      unread: all.filter((s) => !s.notification.read).length,
+      all: all.length,
+    });
     const times = p0.body.notifications.map((n: Notification) => n.updatedAt);
     expect([...times].sort().reverse()).toEqual(times);
     expect(p0.headers.get('link')).toContain('p=1');
@@ -44,21 +48,41 @@ describe('GET /api/notifications', () => {
 
     const models = await call(hub, 'GET', '/api/notifications?repoType=model');
     expect(models.body.count.view).toBeGreaterThan(0);
-    expect(models.body.notifications.every((n: Notification) => n.type === 'repo' && n.repo.type === 'model')).toBe(true);
+    expect(models.body.notifications.every((n: Notification) => n.type === 'repo' && n.repo.type === 'model')).toBe(
+      true,
+    );
 
-    const sample = all.find((s) => s.notification.type === 'repo')!.notification as Extract<Notification, { type: 'repo' }>;
+    const sample = all.find((s) => s.notification.type === 'repo')!.notification as Extract<
+      Notification,
+      { type: 'repo' }
+    >;
     const byName = await call(hub, 'GET', `/api/notifications?repoName=${encodeURIComponent(sample.repo.name)}`);
-    expect(byName.body.notifications.every((n: Notification) => n.type === 'repo' && n.repo.name === sample.repo.name)).toBe(true);
+    expect(
+      byName.body.notifications.every((n: Notification) => n.type === 'repo' && n.repo.name === sample.repo.name),
+    ).toBe(true);
 
-    const post = all.find((s) => s.notification.type === 'post')!.notification as Extract<Notification, { type: 'post' }>;
+    const post = all.find((s) => s.notification.type === 'post')!.notification as Extract<
+      Notification,
+      { type: 'post' }
+    >;
     const byAuthor = await call(hub, 'GET', `/api/notifications?postAuthor=${post.post.authorName}`);
     expect(byAuthor.body.count.view).toBeGreaterThan(0);
 
-    const paper = all.find((s) => s.notification.type === 'paper')!.notification as Extract<Notification, { type: 'paper' }>;
+    const paper = all.find((s) => s.notification.type === 'paper')!.notification as Extract<
+      Notification,
+      { type: 'paper' }
+    >;
     const byPaper = await call(hub, 'GET', `/api/notifications?paperId=${paper.paperDiscussion.paperId}`);
-    expect(byPaper.body.notifications.every((n: Notification) => n.type === 'paper' && n.paperDiscussion.paperId === paper.paperDiscussion.paperId)).toBe(true);
+    expect(
+      byPaper.body.notifications.every(
+        (n: Notification) => n.type === 'paper' && n.paperDiscussion.paperId === paper.paperDiscussion.paperId,
+      ),
+    ).toBe(true);
 
-    const blog = all.find((s) => s.notification.type === 'community_blog')!.notification as Extract<Notification, { type: 'community_blog' }>;
+    const blog = all.find((s) => s.notification.type === 'community_blog')!.notification as Extract<
+      Notification,
+      { type: 'community_blog' }
+    >;
     const byArticle = await call(hub, 'GET', `/api/notifications?articleId=${blog.blog.id}`);
     expect(byArticle.body.count.view).toBe(1);
 
@@ -75,7 +99,14 @@ describe('GET /api/notifications', () => {
 
   it('rejects bad query values naming the field', async () => {
     const hub = await testHub();
-    for (const [q, field] of [['p=-1', 'query.p'], ['readStatus=read', 'query.readStatus'], ['repoType=car', 'query.repoType'], ['lastUpdate=yesterday', 'query.lastUpdate'], ['bogus=1', 'bogus'], ['p=9007199254740992', 'query.p']]) {
+    for (const [q, field] of [
+      ['p=-1', 'query.p'],
+      ['readStatus=read', 'query.readStatus'],
+      ['repoType=car', 'query.repoType'],
+      ['lastUpdate=yesterday', 'query.lastUpdate'],
+      ['bogus=1', 'bogus'],
+      ['p=9007199254740992', 'query.p'],
+    ]) {
       const r = await call(hub, 'GET', `/api/notifications?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.error).toContain(field);
@@ -111,7 +142,10 @@ describe('GET /api/notifications', () => {
 describe('POST /api/notifications/mark-as-read', () => {
   it('marks listed ids read and unread again', async () => {
     const hub = await testHub();
-    const unread = (await call(hub, 'GET', '/api/notifications?readStatus=unread')).body.notifications.slice(0, 2) as Notification[];
+    const unread = (await call(hub, 'GET', '/api/notifications?readStatus=unread')).body.notifications.slice(
+      0,
+      2,
+    ) as Notification[];
     const r = await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: ids(unread) } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ count: 2 });
@@ -126,7 +160,9 @@ describe('POST /api/notifications/mark-as-read', () => {
     const hub = await testHub();
     const r = await call(hub, 'POST', '/api/notifications/mark-as-read?applyToAll=true&repoType=model');
     expect(r.status).toBe(200);
-    const models = hub.store.state.notifications.alice!.filter((s) => s.notification.type === 'repo' && s.notification.repo.type === 'model');
+    const models = hub.store.state.notifications.alice!.filter(
+      (s) => s.notification.type === 'repo' && s.notification.repo.type === 'model',
+    );
     expect(models.every((s) => s.notification.read)).toBe(true);
     expect(hub.store.state.notifications.alice!.some((s) => !s.notification.read)).toBe(true);
   });
@@ -136,7 +172,9 @@ describe('POST /api/notifications/mark-as-read', () => {
     const all = hub.store.state.notifications.alice!;
     const isModel = (s: (typeof all)[number]) => s.notification.type === 'repo' && s.notification.repo.type === 'model';
     const outside = all.find((s) => !isModel(s) && !s.notification.read)!;
-    const r = await call(hub, 'POST', '/api/notifications/mark-as-read?applyToAll=true&repoType=model', { body: { discussionIds: [notificationDiscussionId(outside.notification)] } });
+    const r = await call(hub, 'POST', '/api/notifications/mark-as-read?applyToAll=true&repoType=model', {
+      body: { discussionIds: [notificationDiscussionId(outside.notification)] },
+    });
     expect(r.status).toBe(200);
     expect(outside.notification.read).toBe(true);
     expect(all.filter(isModel).every((s) => s.notification.read)).toBe(true);
@@ -158,7 +196,9 @@ describe('POST /api/notifications/mark-as-read', () => {
     const hub = await testHub();
     const unread = hub.store.state.notifications.alice!.find((s) => !s.notification.read)!;
     const id = notificationDiscussionId(unread.notification);
-    const r = await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [id, 'ffffffffffffffffffffffff', 'post-slug-not-an-id24'] } });
+    const r = await call(hub, 'POST', '/api/notifications/mark-as-read', {
+      body: { discussionIds: [id, 'ffffffffffffffffffffffff', 'post-slug-not-an-id24'] },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ count: 1 });
     expect(unread.notification.read).toBe(true);
@@ -168,10 +208,24 @@ describe('POST /api/notifications/mark-as-read', () => {
     const hub = await testHub();
     const before = snapshot(hub);
     const id = notificationDiscussionId(hub.store.state.notifications.alice![0]!.notification);
-    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { token: TOKENS.aliceRead, body: { discussionIds: [id] } })).status).toBe(403);
-    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [id], extra: 1 } })).status).toBe(400);
-    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [1] } })).status).toBe(400);
-    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { token: null, body: { discussionIds: [id] } })).status).toBe(401);
+    expect(
+      (
+        await call(hub, 'POST', '/api/notifications/mark-as-read', {
+          token: TOKENS.aliceRead,
+          body: { discussionIds: [id] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [id], extra: 1 } })).status,
+    ).toBe(400);
+    expect((await call(hub, 'POST', '/api/notifications/mark-as-read', { body: { discussionIds: [1] } })).status).toBe(
+      400,
+    );
+    expect(
+      (await call(hub, 'POST', '/api/notifications/mark-as-read', { token: null, body: { discussionIds: [id] } }))
+        .status,
+    ).toBe(401);
     expect(snapshot(hub)).toBe(before);
   });
 });
@@ -180,7 +234,9 @@ describe('DELETE /api/notifications', () => {
   it('deletes listed ids', async () => {
     const hub = await testHub();
     const first = hub.store.state.notifications.alice![0]!.notification;
-    const r = await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: [notificationDiscussionId(first)] } });
+    const r = await call(hub, 'DELETE', '/api/notifications', {
+      body: { discussionIds: [notificationDiscussionId(first)] },
+    });
     expect(r.body).toEqual({ count: 1 });
     const list = await call(hub, 'GET', '/api/notifications');
     expect(list.body.count.all).toBe(71);
@@ -198,10 +254,14 @@ describe('DELETE /api/notifications', () => {
   it('ignores unknown ids and deletes the known ones', async () => {
     const hub = await testHub();
     const first = hub.store.state.notifications.alice![0]!.notification;
-    const r = await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: [notificationDiscussionId(first), 'ffffffffffffffffffffffff'] } });
+    const r = await call(hub, 'DELETE', '/api/notifications', {
+      body: { discussionIds: [notificationDiscussionId(first), 'ffffffffffffffffffffffff'] },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ count: 1 });
-    expect((await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: ['ffffffffffffffffffffffff'] } })).body).toEqual({ count: 0 });
+    expect(
+      (await call(hub, 'DELETE', '/api/notifications', { body: { discussionIds: ['ffffffffffffffffffffffff'] } })).body,
+    ).toEqual({ count: 0 });
   });
 
   it('validates ids (24 hex) and refuses a missing selection', async () => {

@@ -1,5 +1,10 @@
 import {
-  MarkAsReadBody, NOTIFICATIONS_PAGE_SIZE, NotificationBulkQuery, NotificationBulkResult, NotificationDeleteBody, NotificationFilters,
+  MarkAsReadBody,
+  NOTIFICATIONS_PAGE_SIZE,
+  NotificationBulkQuery,
+  NotificationBulkResult,
+  NotificationDeleteBody,
+  NotificationFilters,
   NotificationList,
 } from '../../hub/schemas/index.ts';
 import { badRequest } from '../http/http-error.ts';
@@ -15,7 +20,10 @@ const tag = 'notifications';
  * pages of this view add up to. `start` is the index of the first item of page `p`.
  */
 const list = defineRoute({
-  method: 'get', path: '/api/notifications', tag, auth: 'user',
+  method: 'get',
+  path: '/api/notifications',
+  tag,
+  auth: 'user',
   summary: 'List notifications, newest first, 20 per page',
   query: NotificationFilters,
   memo: true,
@@ -45,22 +53,32 @@ const list = defineRoute({
  * the filters (the spec's "listed, or applyToAll and matching"). Ids the user has no notification
  * for are ignored, as the real hub most likely does (README decisions): the rest still changes.
  */
-function bulkTargets(hub: HubContext, user: string, query: { applyToAll?: boolean; p?: number } & Omit<NotificationFilters, 'p'>, discussionIds: string[]) {
+function bulkTargets(
+  hub: HubContext,
+  user: string,
+  query: { applyToAll?: boolean; p?: number } & Omit<NotificationFilters, 'p'>,
+  discussionIds: string[],
+) {
   const all = hub.store.state.notifications[user] ?? [];
   const { applyToAll = false, p: _p, ...filters } = query;
   return { all, applyToAll, targets: selectTargets(all, { applyToAll, filters, discussionIds, user }) };
 }
 
 const remove = defineRoute({
-  method: 'delete', path: '/api/notifications', tag, auth: 'user',
+  method: 'delete',
+  path: '/api/notifications',
+  tag,
+  auth: 'user',
   summary: 'Delete the notifications of discussionIds, and with applyToAll=true all matching the filters',
-  description: 'Unknown discussion ids are ignored. The body (at least one id24) may be omitted only with applyToAll=true.',
+  description:
+    'Unknown discussion ids are ignored. The body (at least one id24) may be omitted only with applyToAll=true.',
   query: NotificationBulkQuery,
   body: NotificationDeleteBody.optional(),
   response: NotificationBulkResult,
   handler: ({ query, body, auth, hub }) => {
     const { all, applyToAll, targets } = bulkTargets(hub, auth.user.name, query, body?.discussionIds ?? []);
-    if (!applyToAll && !body) throw badRequest('body.discussionIds: list at least one discussion id, or set applyToAll=true');
+    if (!applyToAll && !body)
+      throw badRequest('body.discussionIds: list at least one discussion id, or set applyToAll=true');
     const gone = new Set(targets);
     hub.store.state.notifications[auth.user.name] = all.filter((s) => !gone.has(s));
     return { count: targets.length };
@@ -68,7 +86,10 @@ const remove = defineRoute({
 });
 
 const markAsRead = defineRoute({
-  method: 'post', path: '/api/notifications/mark-as-read', tag, auth: 'user',
+  method: 'post',
+  path: '/api/notifications/mark-as-read',
+  tag,
+  auth: 'user',
   summary: 'Mark notifications read (read=true) or unread (read=false)',
   description:
     'The listed discussionIds (any string: post and paper discussion ids are not id24), and with applyToAll=true every notification matching the filters. ' +

@@ -13,7 +13,10 @@ const OrgParams = z.strictObject({ name: z.string() });
  * tokens of non-members are 404; revoking an already revoked token is a no-op.
  */
 const revoke = defineRoute({
-  method: 'post', path: '/api/organizations/{name}/settings/tokens/revoke', tag: 'orgs', auth: 'org',
+  method: 'post',
+  path: '/api/organizations/{name}/settings/tokens/revoke',
+  tag: 'orgs',
+  auth: 'org',
   gate: { plans: ENTERPRISE, planMessage: 'Revoking member tokens needs an Enterprise plan', admin: true },
   summary: "Revoke a member token's access to the organization",
   params: OrgParams,
@@ -21,12 +24,21 @@ const revoke = defineRoute({
   response: EmptyObject,
   handler: ({ params, body, auth, org, hub }) => {
     const token = findToken(body.token);
-    if (!token || !(token.user in org.members)) throw notFound(`body.token: no access token of a member of "${params.name}" matches`);
+    if (!token || !(token.user in org.members))
+      throw notFound(`body.token: no access token of a member of "${params.name}" matches`);
     const state = hub.store.state;
     const revoked = (state.revokedTokens[params.name] ??= []);
     if (!revoked.includes(token.id)) {
       revoked.push(token.id);
-      recordAuditEvent(state, params.name, auth, hub.store.now(), 'org.token_approval.authorization_request.revoked', `${auth.user.name} revoked a token of ${token.user}`, { tokenOwner: token.user });
+      recordAuditEvent(
+        state,
+        params.name,
+        auth,
+        hub.store.now(),
+        'org.token_approval.authorization_request.revoked',
+        `${auth.user.name} revoked a token of ${token.user}`,
+        { tokenOwner: token.user },
+      );
     }
     return {};
   },
@@ -38,10 +50,14 @@ const revoke = defineRoute({
  * the seeded history is validated in audit-history.test.ts and added events when recorded.
  */
 const exportAudit = defineRoute({
-  method: 'get', path: '/api/organizations/{name}/audit-log/export', tag: 'orgs', auth: 'org',
+  method: 'get',
+  path: '/api/organizations/{name}/audit-log/export',
+  tag: 'orgs',
+  auth: 'org',
   gate: { plans: TEAM_OR_HIGHER, planMessage: 'Audit logs need a Team or Enterprise plan', admin: true },
   summary: 'Export the audit log as a JSON file (newest first, at most 100,000 events)',
-  description: 'q: space-separated terms author:<name>, ip:<address>, type:<audit event type>, all of which must match. Needs the org admin role.',
+  description:
+    'q: space-separated terms author:<name>, ip:<address>, type:<audit event type>, all of which must match. Needs the org admin role.',
   params: OrgParams,
   query: AuditLogQuery,
   response: AuditLogExport,

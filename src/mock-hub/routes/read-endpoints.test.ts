@@ -8,7 +8,11 @@ describe('GET /api/whoami-v2', () => {
     const hub = await testHub();
     const me = Whoami.parse((await call(hub, 'GET', '/api/whoami-v2')).body);
     expect(me.name).toBe('alice');
-    expect(me.orgs.map((o) => [o.name, o.roleInOrg, o.plan])).toEqual([['acme', 'admin', 'enterprise'], ['teamco', 'admin', 'team'], ['freeorg', 'admin', 'free']]);
+    expect(me.orgs.map((o) => [o.name, o.roleInOrg, o.plan])).toEqual([
+      ['acme', 'admin', 'enterprise'],
+      ['teamco', 'admin', 'team'],
+      ['freeorg', 'admin', 'free'],
+    ]);
     expect(me.auth.accessToken?.role).toBe('write');
     const carol = (await call(hub, 'GET', '/api/whoami-v2', { token: TOKENS.carolFine })).body;
     expect(carol.auth.accessToken.role).toBe('fineGrained');
@@ -40,7 +44,9 @@ describe('repo listings', () => {
     const mine = HubRepoList.parse((await call(hub, 'GET', '/api/models?author=alice')).body);
     expect(anon.every((m) => !m.private && m.author === 'alice')).toBe(true);
     expect(mine.length).toBeGreaterThan(anon.length);
-    expect((await call(hub, 'GET', '/api/datasets?author=acme&limit=2', { token: TOKENS.bobWrite })).body).toHaveLength(2);
+    expect((await call(hub, 'GET', '/api/datasets?author=acme&limit=2', { token: TOKENS.bobWrite })).body).toHaveLength(
+      2,
+    );
     const spaces = HubRepoList.parse((await call(hub, 'GET', '/api/spaces?author=alice&full=true')).body);
     expect(spaces.every((s) => s.id.startsWith('alice/'))).toBe(true);
     expect((await call(hub, 'GET', '/api/models', { token: 'hf_bogus' })).status).toBe(401);

@@ -14,21 +14,34 @@ function canSee(repo: StoredRepo, auth: AuthInfo | undefined): boolean {
 // Real hub: huggingface_hub hf_api.py HfApi.list_models / list_datasets / list_spaces and huggingface.js
 // packages/hub/src/lib/list-models.ts listModels (list-datasets.ts, list-spaces.ts likewise).
 const EVIDENCE = {
-  models: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_models; huggingface.js packages/hub/src/lib/list-models.ts listModels',
-  datasets: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_datasets; huggingface.js packages/hub/src/lib/list-datasets.ts listDatasets',
-  spaces: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_spaces; huggingface.js packages/hub/src/lib/list-spaces.ts listSpaces',
+  models:
+    'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_models; huggingface.js packages/hub/src/lib/list-models.ts listModels',
+  datasets:
+    'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_datasets; huggingface.js packages/hub/src/lib/list-datasets.ts listDatasets',
+  spaces:
+    'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_spaces; huggingface.js packages/hub/src/lib/list-spaces.ts listSpaces',
 } as const;
 
 function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
   return defineRoute({
-    method: 'get', path: `/api/${kind}`, tag: kind, auth: 'optional', extension: { realHub: EVIDENCE[kind] },
+    method: 'get',
+    path: `/api/${kind}`,
+    tag: kind,
+    auth: 'optional',
+    extension: { realHub: EVIDENCE[kind] },
     summary: `List ${kind} (real hub shape, subset); private ones only for their owner and org members`,
     query: HubRepoListQuery,
     response: HubRepoList,
     handler: ({ query, auth, hub }) => {
       const search = typeof query.search === 'string' ? query.search.toLowerCase() : undefined;
       const rows = hub.store.state.repos
-        .filter((r) => r.type === type && (!query.author || r.owner === query.author) && (!search || r.id.toLowerCase().includes(search)) && canSee(r, auth))
+        .filter(
+          (r) =>
+            r.type === type &&
+            (!query.author || r.owner === query.author) &&
+            (!search || r.id.toLowerCase().includes(search)) &&
+            canSee(r, auth),
+        )
         .map((r) => ({
           _id: stableId(`repo:${r.id}`),
           id: r.id,
@@ -39,11 +52,19 @@ function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
           tags: [type],
           createdAt: r.createdAt,
           lastModified: r.updatedAt,
-          ...(type === 'model' ? { modelId: r.id } : type === 'space' ? { sdk: 'gradio' } : { gated: false, disabled: false }),
+          ...(type === 'model'
+            ? { modelId: r.id }
+            : type === 'space'
+              ? { sdk: 'gradio' }
+              : { gated: false, disabled: false }),
         }));
       return query.limit ? rows.slice(0, query.limit) : rows;
     },
   });
 }
 
-export const repoListingRoutes = [listing('models', 'model'), listing('datasets', 'dataset'), listing('spaces', 'space')];
+export const repoListingRoutes = [
+  listing('models', 'model'),
+  listing('datasets', 'dataset'),
+  listing('spaces', 'space'),
+];

@@ -7,7 +7,11 @@ import type { StoredRepo } from '../store/state-schema.ts';
  * `storage` is bytes; `storagePercent` is the repo's share (0..100) of its owner's total storage.
  * Sorting by storage or updatedAt; ties broken by id so pages are stable.
  */
-export function usageOf(repos: StoredRepo[], owner: string, q: z.output<typeof RepositoryUsageQuery>): RepositoryUsage[] {
+export function usageOf(
+  repos: StoredRepo[],
+  owner: string,
+  q: z.output<typeof RepositoryUsageQuery>,
+): RepositoryUsage[] {
   const own = repos.filter((r) => r.owner === owner);
   const total = own.reduce((sum, r) => sum + r.storage, 0);
   const search = q.search?.toLowerCase();
@@ -30,7 +34,10 @@ export function usageOf(repos: StoredRepo[], owner: string, q: z.output<typeof R
 }
 
 const userRepos = defineRoute({
-  method: 'get', path: '/api/settings/repositories', tag: 'repos', auth: 'user',
+  method: 'get',
+  path: '/api/settings/repositories',
+  tag: 'repos',
+  auth: 'user',
   summary: "Storage used by the user's repositories (storage in bytes)",
   query: RepositoryUsageQuery,
   response: RepositoryUsageList,
@@ -38,7 +45,10 @@ const userRepos = defineRoute({
 });
 
 const orgRepos = defineRoute({
-  method: 'get', path: '/api/organizations/{name}/settings/repositories', tag: 'orgs', auth: 'org',
+  method: 'get',
+  path: '/api/organizations/{name}/settings/repositories',
+  tag: 'orgs',
+  auth: 'org',
   summary: "Storage used by the organization's repositories (storage in bytes)",
   params: z.strictObject({ name: z.string() }),
   query: RepositoryUsageQuery,

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { DeleteSuccess, ResourceGroup, ResourceGroupCreate, ResourceGroupList, ResourceGroupPatch } from '../../hub/schemas/index.ts';
+import {
+  DeleteSuccess,
+  ResourceGroup,
+  ResourceGroupCreate,
+  ResourceGroupList,
+  ResourceGroupPatch,
+} from '../../hub/schemas/index.ts';
 import { recordAuditEvent } from '../audit/record-audit-event.ts';
 import { TEAM_OR_HIGHER, type OrgGate } from '../auth/org-access.ts';
 import { notFound } from '../http/http-error.ts';
@@ -23,15 +29,32 @@ function findGroup({ params: { name: org, resourceGroupId: id }, hub }: GroupCon
   return { groups, index, group: groups[index]! };
 }
 
-function auditGroup({ params: { name: org }, auth, hub }: RouteContext<'org', { name: string }, unknown, unknown>, change: 'create' | 'settings' | 'delete', group: ResourceGroup) {
+function auditGroup(
+  { params: { name: org }, auth, hub }: RouteContext<'org', { name: string }, unknown, unknown>,
+  change: 'create' | 'settings' | 'delete',
+  group: ResourceGroup,
+) {
   const verb = { create: 'created', settings: 'updated', delete: 'deleted' }[change];
-  recordAuditEvent(hub.store.state, org, auth, hub.store.now(), `resource_group.${change}`, `${auth.user.name} ${verb} resource group ${group.name}`, { resourceGroupId: group.id });
+  recordAuditEvent(
+    hub.store.state,
+    org,
+    auth,
+    hub.store.now(),
+    `resource_group.${change}`,
+    `${auth.user.name} ${verb} resource group ${group.name}`,
+    { resourceGroupId: group.id },
+  );
 }
 
 // Mock-only: no public client lists resource groups (huggingface_hub's docs have users copy a group id
 // from the hub's settings URL). The organization page opens a group by id without it.
 const list = defineRoute({
-  method: 'get', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: read, extension: 'mock-only',
+  method: 'get',
+  path: '/api/organizations/{name}/resource-groups',
+  tag,
+  auth: 'org',
+  gate: read,
+  extension: 'mock-only',
   summary: 'Resource groups of the organization',
   params: OrgParams,
   response: ResourceGroupList,
@@ -40,7 +63,12 @@ const list = defineRoute({
 
 // Mock-only: no public client creates resource groups.
 const create = defineRoute({
-  method: 'post', path: '/api/organizations/{name}/resource-groups', tag, auth: 'org', gate: admin, extension: 'mock-only',
+  method: 'post',
+  path: '/api/organizations/{name}/resource-groups',
+  tag,
+  auth: 'org',
+  gate: admin,
+  extension: 'mock-only',
   summary: 'Create a resource group (the creator joins it as admin)',
   params: OrgParams,
   body: ResourceGroupCreate,
@@ -53,7 +81,17 @@ const create = defineRoute({
       name: body.name,
       description: body.description ?? null,
       autoJoin: { enabled: false },
-      users: [{ type: 'user', _id: u.id, fullname: u.fullname, name: u.name, avatarUrl: u.avatarUrl, role: 'admin', addedBy: u.name }],
+      users: [
+        {
+          type: 'user',
+          _id: u.id,
+          fullname: u.fullname,
+          name: u.name,
+          avatarUrl: u.avatarUrl,
+          role: 'admin',
+          addedBy: u.name,
+        },
+      ],
       resources: [],
       repos: [],
     };
@@ -64,7 +102,11 @@ const create = defineRoute({
 });
 
 const get = defineRoute({
-  method: 'get', path: '/api/organizations/{name}/resource-groups/{resourceGroupId}', tag, auth: 'org', gate: read,
+  method: 'get',
+  path: '/api/organizations/{name}/resource-groups/{resourceGroupId}',
+  tag,
+  auth: 'org',
+  gate: read,
   summary: 'One resource group',
   params: GroupParams,
   response: ResourceGroup,
@@ -72,7 +114,11 @@ const get = defineRoute({
 });
 
 const patch = defineRoute({
-  method: 'patch', path: '/api/organizations/{name}/resource-groups/{resourceGroupId}', tag, auth: 'org', gate: admin,
+  method: 'patch',
+  path: '/api/organizations/{name}/resource-groups/{resourceGroupId}',
+  tag,
+  auth: 'org',
+  gate: admin,
   summary: 'Rename a resource group or change its description',
   params: GroupParams,
   body: ResourceGroupPatch,
@@ -88,7 +134,11 @@ const patch = defineRoute({
 });
 
 const remove = defineRoute({
-  method: 'delete', path: '/api/organizations/{name}/resource-groups/{resourceGroupId}', tag, auth: 'org', gate: admin,
+  method: 'delete',
+  path: '/api/organizations/{name}/resource-groups/{resourceGroupId}',
+  tag,
+  auth: 'org',
+  gate: admin,
   summary: 'Delete a resource group',
   params: GroupParams,
   response: DeleteSuccess,

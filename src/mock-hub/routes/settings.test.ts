@@ -8,7 +8,9 @@ describe('notification settings', () => {
     const before = await call(hub, 'GET', '/api/settings/notifications');
     expect(NotificationSettings.parse(before.body).notifications).toHaveProperty(NOTIFICATION_FLAGS[0]);
     expect(before.body.notifications.announcements).toBe(true);
-    const patched = await call(hub, 'PATCH', '/api/settings/notifications', { body: { notifications: { announcements: false, launch_prepaid_credits: true }, prepaidAmount: '25' } });
+    const patched = await call(hub, 'PATCH', '/api/settings/notifications', {
+      body: { notifications: { announcements: false, launch_prepaid_credits: true }, prepaidAmount: '25' },
+    });
     expect(patched.status).toBe(200);
     const after = await call(hub, 'GET', '/api/settings/notifications');
     expect(after.body.notifications.announcements).toBe(false);
@@ -34,15 +36,34 @@ describe('notification settings', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error).toContain(field);
     }
-    expect((await call(hub, 'PATCH', '/api/settings/notifications', { token: TOKENS.aliceRead, body: { notifications: { announcements: false } } })).status).toBe(403);
-    expect((await call(hub, 'PATCH', '/api/settings/notifications', { token: null, body: { notifications: {} } })).status).toBe(401);
-    expect((await call(hub, 'PATCH', '/api/settings/notifications', { rawBody: '{not json', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await call(hub, 'PATCH', '/api/settings/notifications', {
+          token: TOKENS.aliceRead,
+          body: { notifications: { announcements: false } },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await call(hub, 'PATCH', '/api/settings/notifications', { token: null, body: { notifications: {} } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(hub, 'PATCH', '/api/settings/notifications', {
+          rawBody: '{not json',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect(snapshot(hub)).toBe(before);
   });
 
   it("lets carol's fine-grained token write her own settings", async () => {
     const hub = await testHub();
-    const r = await call(hub, 'PATCH', '/api/settings/notifications', { token: TOKENS.carolFine, body: { notifications: { announcements: false } } });
+    const r = await call(hub, 'PATCH', '/api/settings/notifications', {
+      token: TOKENS.carolFine,
+      body: { notifications: { announcements: false } },
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -50,7 +71,9 @@ describe('notification settings', () => {
 describe('watch settings', () => {
   it('adds and deletes watched items', async () => {
     const hub = await testHub();
-    const r = await call(hub, 'PATCH', '/api/settings/watch', { body: { add: [{ id: 'teamco', type: 'org' }], delete: [{ id: 'bob', type: 'user' }] } });
+    const r = await call(hub, 'PATCH', '/api/settings/watch', {
+      body: { add: [{ id: 'teamco', type: 'org' }], delete: [{ id: 'bob', type: 'user' }] },
+    });
     expect(r.status).toBe(200);
     const now = await call(hub, 'GET', '/api/settings/watch');
     expect(now.body.watched).toContainEqual({ id: 'teamco', type: 'org' });
@@ -62,10 +85,16 @@ describe('watch settings', () => {
   it('404s unknown targets, 400s bad types, changes nothing', async () => {
     const hub = await testHub();
     const before = snapshot(hub);
-    expect((await call(hub, 'PATCH', '/api/settings/watch', { body: { add: [{ id: 'ghost-org', type: 'org' }] } })).status).toBe(404);
-    expect((await call(hub, 'PATCH', '/api/settings/watch', { body: { add: [{ id: 'acme', type: 'team' }] } })).status).toBe(400);
+    expect(
+      (await call(hub, 'PATCH', '/api/settings/watch', { body: { add: [{ id: 'ghost-org', type: 'org' }] } })).status,
+    ).toBe(404);
+    expect(
+      (await call(hub, 'PATCH', '/api/settings/watch', { body: { add: [{ id: 'acme', type: 'team' }] } })).status,
+    ).toBe(400);
     expect((await call(hub, 'PATCH', '/api/settings/watch', { body: { add: [{ id: 'acme' }] } })).status).toBe(400);
-    expect((await call(hub, 'PATCH', '/api/settings/watch', { token: TOKENS.aliceRead, body: { add: [] } })).status).toBe(403);
+    expect(
+      (await call(hub, 'PATCH', '/api/settings/watch', { token: TOKENS.aliceRead, body: { add: [] } })).status,
+    ).toBe(403);
     expect(snapshot(hub)).toBe(before);
   });
 });

@@ -1,4 +1,11 @@
-import { McpSettings, NotificationSettings, NotificationSettingsPatch, WatchList, WatchPatch, type WatchItem } from '../../hub/schemas/index.ts';
+import {
+  McpSettings,
+  NotificationSettings,
+  NotificationSettingsPatch,
+  WatchList,
+  WatchPatch,
+  type WatchItem,
+} from '../../hub/schemas/index.ts';
 import { notFound } from '../http/http-error.ts';
 import { defineRoute } from '../http/route.ts';
 import { findOrg, findUser } from '../seed/users.ts';
@@ -14,14 +21,21 @@ function settingsOf(state: HubState, user: string): NotificationSettings {
 // Mock-only: no public client (huggingface_hub hf_api.py, huggingface.js packages/hub) reads the
 // current flags; the spec has only the PATCH. The settings page copes without it (three-way flags).
 const getNotificationSettings = defineRoute({
-  method: 'get', path: '/api/settings/notifications', tag, auth: 'user', extension: 'mock-only',
+  method: 'get',
+  path: '/api/settings/notifications',
+  tag,
+  auth: 'user',
+  extension: 'mock-only',
   summary: 'Current notification settings (every flag)',
   response: NotificationSettings,
   handler: ({ auth, hub }) => settingsOf(hub.store.state, auth.user.name),
 });
 
 const patchNotificationSettings = defineRoute({
-  method: 'patch', path: '/api/settings/notifications', tag, auth: 'user',
+  method: 'patch',
+  path: '/api/settings/notifications',
+  tag,
+  auth: 'user',
   summary: 'Change notification flags; flags not sent keep their value',
   description: 'prepaidAmount is required with launch_prepaid_credits: true. Answers the settings after the change.',
   body: NotificationSettingsPatch,
@@ -38,7 +52,11 @@ const patchNotificationSettings = defineRoute({
 // Mock-only: no public client reads the watch list; the spec has only the PATCH. The settings page
 // adds and removes items without it.
 const getWatch = defineRoute({
-  method: 'get', path: '/api/settings/watch', tag, auth: 'user', extension: 'mock-only',
+  method: 'get',
+  path: '/api/settings/watch',
+  tag,
+  auth: 'user',
+  extension: 'mock-only',
   summary: 'Current watch list',
   response: WatchList,
   handler: ({ auth, hub }) => ({ watched: hub.store.state.watch[auth.user.name] ?? [] }),
@@ -51,9 +69,13 @@ function watchTargetExists(state: HubState, item: WatchItem): boolean {
 }
 
 const patchWatch = defineRoute({
-  method: 'patch', path: '/api/settings/watch', tag, auth: 'user',
+  method: 'patch',
+  path: '/api/settings/watch',
+  tag,
+  auth: 'user',
   summary: 'Add and remove watched users, orgs and repos',
-  description: 'Items to add must exist (404 otherwise); adding a watched item or deleting an unwatched one is a no-op. Answers the list after the change.',
+  description:
+    'Items to add must exist (404 otherwise); adding a watched item or deleting an unwatched one is a no-op. Answers the list after the change.',
   body: WatchPatch,
   response: WatchList,
   errors: [404],
@@ -71,7 +93,10 @@ const patchWatch = defineRoute({
 });
 
 const getMcp = defineRoute({
-  method: 'get', path: '/api/settings/mcp', tag: 'mcp', auth: 'user',
+  method: 'get',
+  path: '/api/settings/mcp',
+  tag: 'mcp',
+  auth: 'user',
   summary: 'MCP settings: built-in tools and Space tools',
   response: McpSettings,
   handler: ({ auth, hub }) => hub.store.state.mcp[auth.user.name] ?? seedMcp(auth.user.name),

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { DELIVERY_PAYLOAD_LIMIT_BYTES, DELIVERY_RESPONSE_LIMIT_BYTES, ReplayResult, TestEventInput, TestEventResult, WebhookDelivery, WebhookLogList, testEventDomain } from '../../hub/schemas/index.ts';
+import {
+  DELIVERY_PAYLOAD_LIMIT_BYTES,
+  DELIVERY_RESPONSE_LIMIT_BYTES,
+  ReplayResult,
+  TestEventInput,
+  TestEventResult,
+  WebhookDelivery,
+  WebhookLogList,
+  testEventDomain,
+} from '../../hub/schemas/index.ts';
 import { logSummary } from '../delivery/delivery-log.ts';
 import { MockEvent, MockEventResult } from '../delivery/event-schema.ts';
 import { deliveriesOf } from '../delivery/registry.ts';
@@ -13,7 +22,11 @@ const LogParams = z.strictObject({ webhookId: z.string(), logId: z.string() });
 
 // Mock tooling: makes an event happen (the real hub's events come from real pushes and comments).
 const emitEvent = defineRoute({
-  method: 'post', path: '/api/_mock/events', tag, auth: 'user', extension: 'tooling',
+  method: 'post',
+  path: '/api/_mock/events',
+  tag,
+  auth: 'user',
+  extension: 'tooling',
   summary: 'Make a repo or discussion event happen and deliver it to every matching webhook',
   description:
     'Matches enabled webhooks whose `watched` covers the repo (itself or its owner) and whose `domains` include the event family ' +
@@ -27,7 +40,11 @@ const emitEvent = defineRoute({
 // Mock-only: no public client reads a webhook's activity log (the spec has only the replay, and its
 // log record shape is "not shown"). The webhook page offers replay by log id without it.
 const logs = defineRoute({
-  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs', tag, auth: 'user', extension: 'mock-only',
+  method: 'get',
+  path: '/api/settings/webhooks/{webhookId}/logs',
+  tag,
+  auth: 'user',
+  extension: 'mock-only',
   summary: 'Deliveries of a webhook, newest first',
   description:
     'The last 50 deliveries. Each entry: time, event and its repo, target (URL or job), HTTP status or null with the error and the ' +
@@ -45,14 +62,20 @@ const logs = defineRoute({
 function findLoggedDelivery(ctx: RouteContext<'user', { webhookId: string; logId: string }, unknown, unknown>) {
   findOwnWebhook(ctx);
   const { webhookId, logId } = ctx.params;
-  const found = deliveriesOf(ctx.hub).logs(webhookId).find((e) => e.id === logId);
+  const found = deliveriesOf(ctx.hub)
+    .logs(webhookId)
+    .find((e) => e.id === logId);
   if (!found) throw notFound(`delivery "${logId}" not found in the log of webhook "${webhookId}"`);
   return found;
 }
 
 // Mock-only: no public client reads a logged delivery (the log itself is not in the real hub's API).
 const delivery = defineRoute({
-  method: 'get', path: '/api/settings/webhooks/{webhookId}/logs/{logId}', tag, auth: 'user', extension: 'mock-only',
+  method: 'get',
+  path: '/api/settings/webhooks/{webhookId}/logs/{logId}',
+  tag,
+  auth: 'user',
+  extension: 'mock-only',
   summary: 'One logged delivery with its request and the receiver’s answer',
   description:
     `The log entry plus \`request\` (headers as sent with the secret masked, the payload JSON as sent, cut at ${DELIVERY_PAYLOAD_LIMIT_BYTES} bytes) ` +
@@ -81,7 +104,10 @@ function answerWhenSettled<T>(pending: Promise<T | undefined>, fallback: T, sche
 }
 
 const replay = defineRoute({
-  method: 'post', path: '/api/settings/webhooks/{webhookId}/replay/{logId}', tag, auth: 'user',
+  method: 'post',
+  path: '/api/settings/webhooks/{webhookId}/replay/{logId}',
+  tag,
+  auth: 'user',
   summary: 'Re-send a logged delivery’s payload; answers the HTTP status of the replay',
   description:
     '`status` is 0 when the receiver gave no HTTP response (connection refused, 10 s timeout). A job webhook starts a new job and answers 200. ' +
@@ -95,7 +121,10 @@ const replay = defineRoute({
     findLoggedDelivery(ctx);
     const engine = deliveriesOf(hub);
     if (!engine.canReplay(params.webhookId, params.logId)) {
-      throw new HttpError(410, `the payload of delivery "${params.logId}" is not kept whole (over ${DELIVERY_PAYLOAD_LIMIT_BYTES} bytes, or logged by an older mock hub), so it cannot be replayed`);
+      throw new HttpError(
+        410,
+        `the payload of delivery "${params.logId}" is not kept whole (over ${DELIVERY_PAYLOAD_LIMIT_BYTES} bytes, or logged by an older mock hub), so it cannot be replayed`,
+      );
     }
     return answerWhenSettled(engine.replay(params.webhookId, params.logId), { status: 0 }, ReplayResult);
   },
@@ -104,8 +133,13 @@ const replay = defineRoute({
 // Mock-only: no public client sends a test event; the webhook page offers it only where the
 // delivery log is exposed (a hub that has one has this too).
 const sendTestEvent = defineRoute({
-  method: 'post', path: '/api/_mock/webhooks/{webhookId}/test', tag, auth: 'user', extension: 'mock-only',
-  summary: 'Deliver a sample event to this webhook only, through the normal delivery path, and answer when it is logged',
+  method: 'post',
+  path: '/api/_mock/webhooks/{webhookId}/test',
+  tag,
+  auth: 'user',
+  extension: 'mock-only',
+  summary:
+    'Deliver a sample event to this webhook only, through the normal delivery path, and answer when it is logged',
   description:
     'The event is about the first repo the webhook watches (else a repo of the first user or org it watches). It is delivered even when ' +
     'the webhook is disabled and counts towards suspension like any delivery while it is enabled; the log entry has `test: true`. ' +
@@ -119,10 +153,16 @@ const sendTestEvent = defineRoute({
     const { params, body, hub } = ctx;
     const { stored } = findOwnWebhook(ctx);
     const domain = testEventDomain(body.sample);
-    if (!stored.webhook.domains.includes(domain)) throw badRequest(`body.sample: this webhook does not subscribe to ${domain} events`);
-    const reposOf = (owner: string) => hub.store.state.repos.filter((r) => r.owner === owner).map((r) => ({ type: r.type, name: r.id }));
+    if (!stored.webhook.domains.includes(domain))
+      throw badRequest(`body.sample: this webhook does not subscribe to ${domain} events`);
+    const reposOf = (owner: string) =>
+      hub.store.state.repos.filter((r) => r.owner === owner).map((r) => ({ type: r.type, name: r.id }));
     const event = testEvent(body.sample, testEventRepo(stored.webhook, reposOf));
-    return answerWhenSettled(deliveriesOf(hub).sendTest(params.webhookId, event), { logId: '', status: 0 }, TestEventResult);
+    return answerWhenSettled(
+      deliveriesOf(hub).sendTest(params.webhookId, event),
+      { logId: '', status: 0 },
+      TestEventResult,
+    );
   },
 });
 

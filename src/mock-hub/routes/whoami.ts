@@ -11,16 +11,34 @@ function fineGrained(user: string) {
     canReadGatedRepos: false,
     global: ['discussion.write', 'post.write'],
     scoped: [
-      { entity: { type: 'user', name: user }, permissions: ['repo.content.read', 'repo.write', 'user.webhooks.read', 'user.webhooks.write', 'user.notifications.write'] },
-      ...orgsOf(user).map((o) => ({ entity: { type: 'org', name: o.name }, permissions: ['repo.content.read', 'org.read'] })),
+      {
+        entity: { type: 'user', name: user },
+        permissions: [
+          'repo.content.read',
+          'repo.write',
+          'user.webhooks.read',
+          'user.webhooks.write',
+          'user.notifications.write',
+        ],
+      },
+      ...orgsOf(user).map((o) => ({
+        entity: { type: 'org', name: o.name },
+        permissions: ['repo.content.read', 'org.read'],
+      })),
     ],
   };
 }
 
 // Real hub: huggingface_hub hf_api.py HfApi.whoami (_inner_whoami) and huggingface.js packages/hub/src/lib/who-am-i.ts whoAmI.
 const whoami = defineRoute({
-  method: 'get', path: '/api/whoami-v2', tag: 'auth', auth: 'user',
-  extension: { realHub: 'huggingface_hub src/huggingface_hub/hf_api.py HfApi.whoami; huggingface.js packages/hub/src/lib/who-am-i.ts whoAmI' },
+  method: 'get',
+  path: '/api/whoami-v2',
+  tag: 'auth',
+  auth: 'user',
+  extension: {
+    realHub:
+      'huggingface_hub src/huggingface_hub/hf_api.py HfApi.whoami; huggingface.js packages/hub/src/lib/who-am-i.ts whoAmI',
+  },
   summary: 'The token’s user, orgs (with role and plan) and token role, as the real hub answers',
   response: Whoami,
   handler: ({ auth }) => {

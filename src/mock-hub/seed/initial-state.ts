@@ -22,7 +22,11 @@ export function initialState(): HubState {
     webhooks: seedWebhooks(),
     webhookLogs: {},
     jobs: seedJobs(),
-    resourceGroups: seedResourceGroups((owner) => repos.filter((r) => r.owner === owner).map((r) => ({ type: r.type, name: r.id, private: r.visibility !== 'public' }))),
+    resourceGroups: seedResourceGroups((owner) =>
+      repos
+        .filter((r) => r.owner === owner)
+        .map((r) => ({ type: r.type, name: r.id, private: r.visibility !== 'public' })),
+    ),
     revokedTokens: {},
     auditExtra: {},
   };

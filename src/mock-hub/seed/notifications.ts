@@ -7,9 +7,18 @@ import { USERS } from './users.ts';
 export const XSS_TITLE = '<img src=x onerror=alert(1)>';
 
 const TITLES = [
-  'Add safetensors weights', 'Fix tokenizer config', 'Update README with eval results', 'Training diverges after step 10k',
-  'License clarification', 'Add ONNX export', 'Broken link in model card', 'Request: int8 quantized variant',
-  'Dataset viewer fails on split "test"', 'Space crashes on startup', 'Support for longer context', 'Typo in config.json',
+  'Add safetensors weights',
+  'Fix tokenizer config',
+  'Update README with eval results',
+  'Training diverges after step 10k',
+  'License clarification',
+  'Add ONNX export',
+  'Broken link in model card',
+  'Request: int8 quantized variant',
+  'Dataset viewer fails on split "test"',
+  'Space crashes on startup',
+  'Support for longer context',
+  'Typo in config.json',
 ];
 const OTHER_USERS = ['dave', 'erin', 'frank', 'grace', 'heidi', 'ivan'];
 
@@ -18,7 +27,9 @@ function participant(name: string): Participant {
 }
 
 function participants(prng: Prng, me: string, participating: boolean): Participant[] {
-  const others = [prng.pick(OTHER_USERS), prng.pick(OTHER_USERS)].filter((v, i, a) => a.indexOf(v) === i).map(participant);
+  const others = [prng.pick(OTHER_USERS), prng.pick(OTHER_USERS)]
+    .filter((v, i, a) => a.indexOf(v) === i)
+    .map(participant);
   return participating ? [participant(me), ...others] : others;
 }
 
@@ -36,7 +47,8 @@ function build(prng: Prng, me: string, i: number): StoredNotification {
     const repoType = REPO_TYPES[Math.floor(i / 4) % REPO_TYPES.length]!;
     const owner = prng.pick([me, 'acme', 'teamco', 'dave']);
     n = {
-      type, ...base,
+      type,
+      ...base,
       repo: { type: repoType, name: `${owner}/${repoType}-${Math.floor(i / 4) % 7}` },
       discussion: {
         num: 1 + (i % 40),
@@ -49,16 +61,35 @@ function build(prng: Prng, me: string, i: number): StoredNotification {
     };
   } else if (type === 'paper') {
     const paperId = stableId(`paper:${i % 5}`);
-    n = { type, ...base, paper: { _id: paperId, title: `Paper ${i % 5}: ${title}` }, paperDiscussion: { id: discussionId, participating: participants(prng, me, participating), paperId } };
+    n = {
+      type,
+      ...base,
+      paper: { _id: paperId, title: `Paper ${i % 5}: ${title}` },
+      paperDiscussion: { id: discussionId, participating: participants(prng, me, participating), paperId },
+    };
   } else if (type === 'post') {
     n = {
-      type, ...base,
-      post: { id: discussionId, slug: `post-${i}`, authorName: prng.pick(OTHER_USERS), title, participating: participants(prng, me, participating) },
+      type,
+      ...base,
+      post: {
+        id: discussionId,
+        slug: `post-${i}`,
+        authorName: prng.pick(OTHER_USERS),
+        title,
+        participating: participants(prng, me, participating),
+      },
     };
   } else {
     n = {
-      type, ...base,
-      blog: { id: discussionId, slug: `blog-${i}`, title: `Blog: ${title}`, canonical: prng.chance(0.5), participating: participants(prng, me, participating) },
+      type,
+      ...base,
+      blog: {
+        id: discussionId,
+        slug: `blog-${i}`,
+        title: `Blog: ${title}`,
+        canonical: prng.chance(0.5),
+        participating: participants(prng, me, participating),
+      },
       ...(prng.chance(0.7) ? { authorName: prng.pick(OTHER_USERS) } : {}),
     };
   }

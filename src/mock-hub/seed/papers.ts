@@ -23,9 +23,19 @@ export function seedPapers(): Paper[] {
     authors: authors.map(([name, claimedBy]) => author(id, name, claimedBy)),
   });
   return [
-    paper('2501.00001', 'Identity-Preserving Video Generation', [['Alice Liddell'], ['Bob Builder'], ['Dave Null']], 40),
+    paper(
+      '2501.00001',
+      'Identity-Preserving Video Generation',
+      [['Alice Liddell'], ['Bob Builder'], ['Dave Null']],
+      40,
+    ),
     paper('2501.00002', 'Scaling Laws for Tiny Models', [['Alice Liddell', 'alice'], ['Erin Hope']], 30),
-    paper('2501.00003', 'Robust Evaluation of Chat Models', [['Carol Danvers'], ['Frank Ocean'], ['Bob Builder', 'bob']], 20),
+    paper(
+      '2501.00003',
+      'Robust Evaluation of Chat Models',
+      [['Carol Danvers'], ['Frank Ocean'], ['Bob Builder', 'bob']],
+      20,
+    ),
     paper('2501.00004', 'Sparse Mixtures for Retrieval', [['Grace Hopper'], ['Heidi Klum']], 10),
     paper('2501.00005', 'Audio Tokenizers Revisited', [['Carol Danvers'], ['Alice Liddell']], 5),
   ];

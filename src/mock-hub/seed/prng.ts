@@ -24,7 +24,10 @@ export function createPrng(seed: number): Prng {
     chance: (p: number) => next() < p,
     hex: (length: number) => {
       let s = '';
-      while (s.length < length) s += Math.floor(next() * 0x100000000).toString(16).padStart(8, '0');
+      while (s.length < length)
+        s += Math.floor(next() * 0x100000000)
+          .toString(16)
+          .padStart(8, '0');
       return s.slice(0, length);
     },
   };

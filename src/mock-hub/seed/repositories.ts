@@ -2,10 +2,28 @@ import { REPO_TYPES, type RepoType } from '../../hub/schemas/index.ts';
 import type { StoredRepo } from '../store/state-schema.ts';
 import { createPrng, seedOf, seedTime } from './prng.ts';
 
-const WORDS = ['llama', 'vision', 'tiny', 'bert', 'whisper', 'diffusion', 'chat', 'coder', 'audio', 'consisid', 'retrieval', 'eval', 'sft', 'mix'];
+const WORDS = [
+  'llama',
+  'vision',
+  'tiny',
+  'bert',
+  'whisper',
+  'diffusion',
+  'chat',
+  'coder',
+  'audio',
+  'consisid',
+  'retrieval',
+  'eval',
+  'sft',
+  'mix',
+];
 
 /** Repositories other seed entities (watch list, webhooks) refer to by name. */
-export const NAMED_REPOS: Record<string, Record<number, string>> = { acme: { 1: 'llama-vision-model' }, alice: { 0: 'eval-mix-dataset' } };
+export const NAMED_REPOS: Record<string, Record<number, string>> = {
+  acme: { 1: 'llama-vision-model' },
+  alice: { 0: 'eval-mix-dataset' },
+};
 
 /** Repositories per owner; every owner with >= 5 gets all five repo types. */
 export const REPO_COUNTS: Record<string, number> = { alice: 45, bob: 8, carol: 5, acme: 30, teamco: 10, freeorg: 4 };

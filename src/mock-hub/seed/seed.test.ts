@@ -36,13 +36,24 @@ describe('seed', () => {
   it('refers only to repos that exist (watch list, webhooks)', () => {
     const ids = new Set(state.repos.map((r) => r.id));
     for (const w of Object.values(state.watch).flat()) if (w.type === 'repo') expect(ids.has(w.id), w.id).toBe(true);
-    for (const h of state.webhooks) for (const w of h.webhook.watched) if (!['user', 'org'].includes(w.type)) expect(ids.has(w.name), w.name).toBe(true);
+    for (const h of state.webhooks)
+      for (const w of h.webhook.watched)
+        if (!['user', 'org'].includes(w.type)) expect(ids.has(w.name), w.name).toBe(true);
   });
 
   it('has the orgs, plans, members, tokens and resource groups tests rely on', () => {
-    expect(ORGS.map((o) => [o.name, o.plan, o.members.alice])).toEqual([['acme', 'enterprise', 'admin'], ['teamco', 'team', 'admin'], ['freeorg', 'free', 'admin']]);
+    expect(ORGS.map((o) => [o.name, o.plan, o.members.alice])).toEqual([
+      ['acme', 'enterprise', 'admin'],
+      ['teamco', 'team', 'admin'],
+      ['freeorg', 'free', 'admin'],
+    ]);
     expect(ORGS[0]!.members.bob).toBe('read');
-    expect(DEMO_TOKENS.map((t) => `${t.token}:${t.user}:${t.role}`)).toEqual(['hf_alice_write:alice:write', 'hf_alice_read:alice:read', 'hf_bob_write:bob:write', 'hf_carol_fine:carol:fineGrained']);
+    expect(DEMO_TOKENS.map((t) => `${t.token}:${t.user}:${t.role}`)).toEqual([
+      'hf_alice_write:alice:write',
+      'hf_alice_read:alice:read',
+      'hf_bob_write:bob:write',
+      'hf_carol_fine:carol:fineGrained',
+    ]);
     expect(state.resourceGroups.acme!.length).toBeGreaterThanOrEqual(2);
     expect(state.resourceGroups.teamco!.length).toBeGreaterThanOrEqual(1);
     const unclaimed = state.papers.flatMap((p) => p.authors.filter((a) => !a.user).map((a) => a.name));

@@ -34,12 +34,29 @@ export function seedWebhooks(): StoredWebhook[] {
       owner: 'alice',
       webhook: {
         id: SEED_WEBHOOK_IDS.aliceJob,
-        job: { dockerImage: 'python:3.12', command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'], environment: { LOG_LEVEL: 'info' }, flavor: 'cpu-basic', timeoutSeconds: 600, labels: { team: 'ml' }, secrets: ['HF_TOKEN'] },
+        job: {
+          dockerImage: 'python:3.12',
+          command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'],
+          environment: { LOG_LEVEL: 'info' },
+          flavor: 'cpu-basic',
+          timeoutSeconds: 600,
+          labels: { team: 'ml' },
+          secrets: ['HF_TOKEN'],
+        },
         disabled: false,
         watched: [{ type: 'org', name: 'acme', avatarUrl: 'https://cdn.example.test/avatars/acme.svg' }],
         domains: ['repo'],
       },
-      jobRequest: { dockerImage: 'python:3.12', command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'], environment: { LOG_LEVEL: 'info' }, secrets: { HF_TOKEN: 'seeded-secret-value' }, flavor: 'cpu-basic', timeoutSeconds: 600, attempts: 2, labels: { team: 'ml' } },
+      jobRequest: {
+        dockerImage: 'python:3.12',
+        command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'],
+        environment: { LOG_LEVEL: 'info' },
+        secrets: { HF_TOKEN: 'seeded-secret-value' },
+        flavor: 'cpu-basic',
+        timeoutSeconds: 600,
+        attempts: 2,
+        labels: { team: 'ml' },
+      },
     },
     {
       owner: 'alice',
@@ -54,12 +71,23 @@ export function seedWebhooks(): StoredWebhook[] {
     },
     {
       owner: 'bob',
-      webhook: { id: SEED_WEBHOOK_IDS.bobUrl, url: 'https://example.test/hooks/bob', disabled: true, watched: [{ type: 'user', name: 'bob' }], domains: ['repo'] },
+      webhook: {
+        id: SEED_WEBHOOK_IDS.bobUrl,
+        url: 'https://example.test/hooks/bob',
+        disabled: true,
+        watched: [{ type: 'user', name: 'bob' }],
+        domains: ['repo'],
+      },
     },
   ];
 }
 
-export const SEED_JOB_IDS = { aliceCompleted: stableId('job:alice:1'), aliceRunning: stableId('job:alice:2'), aliceError: stableId('job:alice:3'), acme: stableId('job:acme:1') };
+export const SEED_JOB_IDS = {
+  aliceCompleted: stableId('job:alice:1'),
+  aliceRunning: stableId('job:alice:2'),
+  aliceError: stableId('job:alice:3'),
+  acme: stableId('job:acme:1'),
+};
 
 function principal(name: string) {
   const user = findUser(name);
@@ -72,7 +100,14 @@ function seedPayload(): string {
   const headSha = stableId('seed:push').padEnd(40, '0');
   const payload = buildPayload(
     { repo: { type: 'model', name }, scope: 'repo.content', action: 'update' },
-    { id: stableId24(`repo:model/${name}`), private: false, ownerId: principal('acme').id, actorId: principal('alice').id, headSha, previousSha: stableId('seed:before').padEnd(40, '0') },
+    {
+      id: stableId24(`repo:model/${name}`),
+      private: false,
+      ownerId: principal('acme').id,
+      actorId: principal('alice').id,
+      headSha,
+      previousSha: stableId('seed:before').padEnd(40, '0'),
+    },
     SEED_WEBHOOK_IDS.aliceJob,
     'http://127.0.0.1:4700',
   );
@@ -80,26 +115,83 @@ function seedPayload(): string {
 }
 
 export function seedJobs(): Record<string, Job[]> {
-  const base = { environment: { LOG_LEVEL: 'info' }, dockerImage: 'python:3.12', command: ['python', 'train.py'], arch: 'amd64' as const };
+  const base = {
+    environment: { LOG_LEVEL: 'info' },
+    dockerImage: 'python:3.12',
+    command: ['python', 'train.py'],
+    arch: 'amd64' as const,
+  };
   const alice = principal('alice');
   const running = SEED_JOB_IDS.aliceRunning;
   return {
     alice: [
       {
-        ...base, id: running, createdAt: seedTime(600_000), owner: alice, createdBy: alice, flavor: 'a10g-small', startedAt: seedTime(540_000), tags: ['webhook', 'team=research'], retry: 0,
-        status: { stage: 'RUNNING', message: null, failureCount: 0, exposeUrls: [exposeUrl(running, 7860)], sshUrl: sshUrl(running) },
-        volumes: [{ type: 'dataset', source: 'alice/eval-mix-dataset', mountPath: '/data', revision: 'main', readOnly: true }, { type: 'bucket', source: 'alice/checkpoints', mountPath: '/out', readOnly: false }],
+        ...base,
+        id: running,
+        createdAt: seedTime(600_000),
+        owner: alice,
+        createdBy: alice,
+        flavor: 'a10g-small',
+        startedAt: seedTime(540_000),
+        tags: ['webhook', 'team=research'],
+        retry: 0,
+        status: {
+          stage: 'RUNNING',
+          message: null,
+          failureCount: 0,
+          exposeUrls: [exposeUrl(running, 7860)],
+          sshUrl: sshUrl(running),
+        },
+        volumes: [
+          { type: 'dataset', source: 'alice/eval-mix-dataset', mountPath: '/data', revision: 'main', readOnly: true },
+          { type: 'bucket', source: 'alice/checkpoints', mountPath: '/out', readOnly: false },
+        ],
       },
       {
-        id: SEED_JOB_IDS.aliceCompleted, createdAt: seedTime(7_200_000), owner: alice, createdBy: alice, flavor: 'cpu-basic', timeout: 600, dockerImage: 'python:3.12',
-        command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'], environment: { LOG_LEVEL: 'info', WEBHOOK_PAYLOAD: seedPayload() }, secrets: { HF_TOKEN: null },
-        tags: ['team=ml'], retry: 1, status: { stage: 'COMPLETED', message: null, failureCount: 1 },
-        startedAt: seedTime(7_100_000), finishedAt: seedTime(6_900_000), durations: { schedulingSecs: 100, runningSecs: 200, totalSecs: 300 },
+        id: SEED_JOB_IDS.aliceCompleted,
+        createdAt: seedTime(7_200_000),
+        owner: alice,
+        createdBy: alice,
+        flavor: 'cpu-basic',
+        timeout: 600,
+        dockerImage: 'python:3.12',
+        command: ['python', '-c', 'import os; print(os.environ["WEBHOOK_PAYLOAD"])'],
+        environment: { LOG_LEVEL: 'info', WEBHOOK_PAYLOAD: seedPayload() },
+        secrets: { HF_TOKEN: null },
+        tags: ['team=ml'],
+        retry: 1,
+        status: { stage: 'COMPLETED', message: null, failureCount: 1 },
+        startedAt: seedTime(7_100_000),
+        finishedAt: seedTime(6_900_000),
+        durations: { schedulingSecs: 100, runningSecs: 200, totalSecs: 300 },
       },
-      { ...base, id: SEED_JOB_IDS.aliceError, createdAt: seedTime(86_400_000), owner: alice, createdBy: alice, flavor: 't4-small', status: { stage: 'ERROR', message: 'exit code 1', failureCount: 1 }, startedAt: seedTime(86_000_000), finishedAt: seedTime(85_000_000), retry: 0, tags: ['team=ml'] },
+      {
+        ...base,
+        id: SEED_JOB_IDS.aliceError,
+        createdAt: seedTime(86_400_000),
+        owner: alice,
+        createdBy: alice,
+        flavor: 't4-small',
+        status: { stage: 'ERROR', message: 'exit code 1', failureCount: 1 },
+        startedAt: seedTime(86_000_000),
+        finishedAt: seedTime(85_000_000),
+        retry: 0,
+        tags: ['team=ml'],
+      },
     ],
     acme: [
-      { ...base, id: SEED_JOB_IDS.acme, createdAt: seedTime(3_600_000), owner: principal('acme'), createdBy: alice, flavor: 'h200', status: { stage: 'COMPLETED', message: null }, volumes: [{ type: 'model', source: 'acme/llama-vision-model', mountPath: '/data', readOnly: true, revision: 'main' }] },
+      {
+        ...base,
+        id: SEED_JOB_IDS.acme,
+        createdAt: seedTime(3_600_000),
+        owner: principal('acme'),
+        createdBy: alice,
+        flavor: 'h200',
+        status: { stage: 'COMPLETED', message: null },
+        volumes: [
+          { type: 'model', source: 'acme/llama-vision-model', mountPath: '/data', readOnly: true, revision: 'main' },
+        ],
+      },
     ],
   };
 }

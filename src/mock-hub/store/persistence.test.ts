@@ -13,18 +13,28 @@ describe('persistence', () => {
   it('keeps state across a restart', async () => {
     const dir = tempDir();
     const first = await testHub({ dataDir: dir });
-    const hook = await call(first, 'POST', '/api/settings/webhooks', { body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://r.test/x' } });
+    const hook = await call(first, 'POST', '/api/settings/webhooks', {
+      body: { watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: 'https://r.test/x' },
+    });
     await call(first, 'POST', '/api/notifications/mark-as-read?applyToAll=true');
     await call(first, 'POST', '/api/organizations/acme/settings/tokens/revoke', { body: { token: TOKENS.bobWrite } });
-    await call(first, 'PATCH', `/api/organizations/acme/resource-groups/${SEED_RESOURCE_GROUP_IDS.acmeResearch}`, { body: { name: 'Renamed' } });
+    await call(first, 'PATCH', `/api/organizations/acme/resource-groups/${SEED_RESOURCE_GROUP_IDS.acmeResearch}`, {
+      body: { name: 'Renamed' },
+    });
     await first.close();
 
     const second = await testHub({ dataDir: dir });
     expect((await call(second, 'GET', `/api/settings/webhooks/${hook.body.webhook.id}`)).status).toBe(200);
     expect((await call(second, 'GET', '/api/notifications')).body.count.unread).toBe(0);
-    expect((await call(second, 'GET', '/api/organizations/acme/settings/repositories', { token: TOKENS.bobWrite })).status).toBe(403);
-    expect((await call(second, 'GET', `/api/organizations/acme/resource-groups/${SEED_RESOURCE_GROUP_IDS.acmeResearch}`)).body.name).toBe('Renamed');
-    const audit = (await call(second, 'GET', '/api/organizations/acme/audit-log/export?q=type:resource_group.settings')).body;
+    expect(
+      (await call(second, 'GET', '/api/organizations/acme/settings/repositories', { token: TOKENS.bobWrite })).status,
+    ).toBe(403);
+    expect(
+      (await call(second, 'GET', `/api/organizations/acme/resource-groups/${SEED_RESOURCE_GROUP_IDS.acmeResearch}`))
+        .body.name,
+    ).toBe('Renamed');
+    const audit = (await call(second, 'GET', '/api/organizations/acme/audit-log/export?q=type:resource_group.settings'))
+      .body;
     expect(audit[0].message).toContain('Renamed');
     // The seeded audit history is regenerated, not stored.
     expect(readFileSync(join(dir, STATE_FILE)).byteLength).toBeLessThan(2_000_000);
@@ -41,7 +51,9 @@ describe('persistence', () => {
 
   it('a SIGKILL during a burst of writes loses no acknowledged write and leaves a parseable file', async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hub.ts', '--port', '0', '--data', dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const base = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
@@ -59,7 +71,11 @@ describe('persistence', () => {
           const res = await fetch(`${base}/api/settings/webhooks`, {
             method: 'POST',
             headers: { authorization: `Bearer ${TOKENS.aliceWrite}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ watched: [{ type: 'user', name: 'alice' }], domains: ['repo'], url: `https://burst.test/${w}/${i}` }),
+            body: JSON.stringify({
+              watched: [{ type: 'user', name: 'alice' }],
+              domains: ['repo'],
+              url: `https://burst.test/${w}/${i}`,
+            }),
           });
           if (res.status === 200) acked.push(((await res.json()) as { webhook: { id: string } }).webhook.id);
         } catch {

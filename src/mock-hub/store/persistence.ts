@@ -1,4 +1,15 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { HubState } from './state-schema.ts';
 
@@ -21,7 +32,8 @@ export function loadState(dir: string): HubState | undefined {
     throw new Error(`mock hub state ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = HubState.safeParse(raw);
-  if (!parsed.success) throw new Error(`mock hub state ${file} does not match its schema: ${parsed.error.issues[0]?.message ?? ''}`);
+  if (!parsed.success)
+    throw new Error(`mock hub state ${file} does not match its schema: ${parsed.error.issues[0]?.message ?? ''}`);
   return parsed.data;
 }
 

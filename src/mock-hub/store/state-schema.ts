@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import {
-  AuditLogEvent, Job, McpSettings, Notification, NotificationSettings, Paper, RepoName, RepoType, ResourceGroup, Timestamp,
-  Visibility, WatchItem, Webhook, WebhookDelivery, WebhookJobRequest,
+  AuditLogEvent,
+  Job,
+  McpSettings,
+  Notification,
+  NotificationSettings,
+  Paper,
+  RepoName,
+  RepoType,
+  ResourceGroup,
+  Timestamp,
+  Visibility,
+  WatchItem,
+  Webhook,
+  WebhookDelivery,
+  WebhookJobRequest,
 } from '../../hub/schemas/index.ts';
 
 /** `mentioned` drives the `mention=mentions` filter; the wire notification has no such field. */
@@ -27,7 +40,11 @@ export type StoredRepo = z.infer<typeof StoredRepo>;
  * attempts, volumes, expose, ssh, secret values) so job deliveries can build the Job and an update
  * that leaves `job` out keeps all of it.
  */
-export const StoredWebhook = z.strictObject({ owner: z.string(), webhook: Webhook, jobRequest: WebhookJobRequest.optional() });
+export const StoredWebhook = z.strictObject({
+  owner: z.string(),
+  webhook: Webhook,
+  jobRequest: WebhookJobRequest.optional(),
+});
 export type StoredWebhook = z.infer<typeof StoredWebhook>;
 
 export const HubState = z.strictObject({

@@ -24,7 +24,8 @@ export function jobResponse(job: JobRequest): WebhookJob {
 /** Builds the stored webhook; keeps id, state and lastTriggerAt of `previous` on update. */
 export function webhookFromInput(id: string, owner: string, input: Input, previous?: Webhook): StoredWebhook {
   const watched = input.watched.map((w) => {
-    const avatar = w.type === 'user' ? findUser(w.name)?.avatarUrl : w.type === 'org' ? findOrg(w.name)?.avatarUrl : undefined;
+    const avatar =
+      w.type === 'user' ? findUser(w.name)?.avatarUrl : w.type === 'org' ? findOrg(w.name)?.avatarUrl : undefined;
     return { ...w, ...(avatar ? { avatarUrl: avatar } : {}) };
   });
   const webhook: Webhook = {

@@ -17,13 +17,22 @@ const inputs = path.join(model, 'inputs.safetensors');
 async function cli(...argv: string[]): Promise<{ code: number; first: string; log: string }> {
   const lines: string[] = [];
   const code = await main(argv, (l) => lines.push(...l.split('\n')));
-  return { code, first: lines.find((l) => !l.startsWith('loading') && !l.startsWith('  ')) ?? '', log: lines.join('\n') };
+  return {
+    code,
+    first: lines.find((l) => !l.startsWith('loading') && !l.startsWith('  ')) ?? '',
+    log: lines.join('\n'),
+  };
 }
 
 describe('consisid forward: contradictory or bad flags', () => {
   it('--compare naming the precision that runs is refused before anything loads', async () => {
     const out = path.join(dir, 'cmp.safetensors');
-    for (const extra of [[], ['--weights', 'float32'], ['--weights', 'int8', '--compare', 'int8'], ['--dtype', 'float16', '--compare', 'float16']]) {
+    for (const extra of [
+      [],
+      ['--weights', 'float32'],
+      ['--weights', 'int8', '--compare', 'int8'],
+      ['--dtype', 'float16', '--compare', 'float16'],
+    ]) {
       const argv = extra.includes('--compare') ? extra : [...extra, '--compare', 'float32'];
       const r = await cli('forward', '--model', model, '--inputs', inputs, '--out', out, ...argv);
       expect(r.code, r.log).toBe(2);
@@ -32,14 +41,42 @@ describe('consisid forward: contradictory or bad flags', () => {
     }
     expect(existsSync(out)).toBe(false);
     // float16 compute (--dtype) against the float32 path is a real comparison
-    const ok = await cli('forward', '--model', model, '--inputs', inputs, '--out', out, '--dtype', 'float16', '--compare', 'float32');
+    const ok = await cli(
+      'forward',
+      '--model',
+      model,
+      '--inputs',
+      inputs,
+      '--out',
+      out,
+      '--dtype',
+      'float16',
+      '--compare',
+      'float32',
+    );
     expect(ok.code, ok.log).toBe(0);
     expect(ok.log).toMatch(/max relative error vs float32: [1-9]/);
   });
 
   it('--weights and --dtype that contradict each other are a usage error naming both', async () => {
-    for (const [w, d] of [['int8', 'float16'], ['int4', 'float16'], ['float16', 'float32']] as const) {
-      const r = await cli('forward', '--model', model, '--inputs', inputs, '--out', path.join(dir, 'wd.safetensors'), '--weights', w, '--dtype', d);
+    for (const [w, d] of [
+      ['int8', 'float16'],
+      ['int4', 'float16'],
+      ['float16', 'float32'],
+    ] as const) {
+      const r = await cli(
+        'forward',
+        '--model',
+        model,
+        '--inputs',
+        inputs,
+        '--out',
+        path.join(dir, 'wd.safetensors'),
+        '--weights',
+        w,
+        '--dtype',
+        d,
+      );
       expect(r.code, r.log).toBe(2);
       expect(r.first).toContain(`--weights ${w}`);
       expect(r.first).toContain(`--dtype ${d}`);
@@ -47,7 +84,15 @@ describe('consisid forward: contradictory or bad flags', () => {
   });
 
   it('an --out in a folder that does not exist, or that is a folder, fails before the forward runs', async () => {
-    const r = await cli('forward', '--model', model, '--inputs', inputs, '--out', path.join(dir, 'no-such-dir', 'o.safetensors'));
+    const r = await cli(
+      'forward',
+      '--model',
+      model,
+      '--inputs',
+      inputs,
+      '--out',
+      path.join(dir, 'no-such-dir', 'o.safetensors'),
+    );
     expect(r.code).toBe(2);
     expect(r.first).toMatch(/^--out .*o\.safetensors: the folder .*no-such-dir does not exist$/);
     expect(r.log).not.toMatch(/^forward /m);
@@ -57,7 +102,15 @@ describe('consisid forward: contradictory or bad flags', () => {
   });
 
   it('a missing or unreadable --inputs file names the flag', async () => {
-    const r = await cli('forward', '--model', model, '--inputs', path.join(dir, 'missing.safetensors'), '--out', path.join(dir, 'x.safetensors'));
+    const r = await cli(
+      'forward',
+      '--model',
+      model,
+      '--inputs',
+      path.join(dir, 'missing.safetensors'),
+      '--out',
+      path.join(dir, 'x.safetensors'),
+    );
     expect(r.code).not.toBe(0);
     expect(r.first).toMatch(/^--inputs .*missing\.safetensors: no such file$/);
   });
@@ -65,18 +118,43 @@ describe('consisid forward: contradictory or bad flags', () => {
   it('a --model that is neither a folder nor a repository id says both', async () => {
     const missing = path.join(dir, 'no-checkpoint-here');
     for (const cmd of ['forward', 'export', 'plan']) {
-      const argv = cmd === 'forward' ? ['--inputs', inputs, '--out', path.join(dir, 'm.safetensors')] : cmd === 'export' ? ['--out', path.join(dir, 'm.onnx')] : [];
+      const argv =
+        cmd === 'forward'
+          ? ['--inputs', inputs, '--out', path.join(dir, 'm.safetensors')]
+          : cmd === 'export'
+            ? ['--out', path.join(dir, 'm.onnx')]
+            : [];
       const r = await cli(cmd, '--model', missing, ...argv);
       expect(r.code, `${cmd}: ${r.log}`).toBe(2);
       expect(r.first).toBe(`--model ${missing}: no such folder, and not a repository id (owner/name)`);
     }
-    const sub = await cli('forward', '--model', model, '--subfolder', 'transformer', '--inputs', inputs, '--out', path.join(dir, 'm.safetensors'));
+    const sub = await cli(
+      'forward',
+      '--model',
+      model,
+      '--subfolder',
+      'transformer',
+      '--inputs',
+      inputs,
+      '--out',
+      path.join(dir, 'm.safetensors'),
+    );
     expect(sub.code).toBe(2);
     expect(sub.first).toBe(`--subfolder transformer: ${path.join(model, 'transformer')} is not a folder`);
   });
 
   it('a --hub-url that is not an http(s) URL is a usage error', async () => {
-    const r = await cli('forward', '--model', 'a/b', '--hub-url', 'localhost:4701', '--inputs', inputs, '--out', path.join(dir, 'h.safetensors'));
+    const r = await cli(
+      'forward',
+      '--model',
+      'a/b',
+      '--hub-url',
+      'localhost:4701',
+      '--inputs',
+      inputs,
+      '--out',
+      path.join(dir, 'h.safetensors'),
+    );
     expect(r.code).toBe(2);
     expect(r.first).toBe('--hub-url must be an http:// or https:// URL, got localhost:4701');
   });
@@ -92,8 +170,15 @@ describe('consisid export and plan: flags they do not use are refused', () => {
   });
 
   it('export takes no --threads; plan takes no --weights, --device, --dtype or --threads (it prints every precision)', async () => {
-    expect((await cli('export', '--model', model, '--out', path.join(dir, 't.onnx'), '--threads', '2')).first).toBe('unknown option --threads');
-    for (const [flag, v] of [['weights', 'int8'], ['device', 'wasm'], ['dtype', 'float16'], ['threads', '2']]) {
+    expect((await cli('export', '--model', model, '--out', path.join(dir, 't.onnx'), '--threads', '2')).first).toBe(
+      'unknown option --threads',
+    );
+    for (const [flag, v] of [
+      ['weights', 'int8'],
+      ['device', 'wasm'],
+      ['dtype', 'float16'],
+      ['threads', '2'],
+    ]) {
       const r = await cli('plan', '--model', 'tiny', `--${flag}`, v!);
       expect(r.code).toBe(2);
       expect(r.first).toMatch(new RegExp(`^unknown option --${flag}`));
@@ -123,10 +208,28 @@ describe('consisid generate: nothing half-written', () => {
 
   it('checks --shape and --inputs before it writes the checkpoint; --shape needs --inputs', async () => {
     const out = path.join(dir, 'gen-bad');
-    const bad = await cli('generate', '--config', 'tiny', '--out', out, '--inputs', path.join(dir, 'in.safetensors'), '--shape', 'height=7');
+    const bad = await cli(
+      'generate',
+      '--config',
+      'tiny',
+      '--out',
+      out,
+      '--inputs',
+      path.join(dir, 'in.safetensors'),
+      '--shape',
+      'height=7',
+    );
     expect(bad.code).toBe(2);
     expect(bad.first).toMatch(/^--shape: height/);
-    const noDir = await cli('generate', '--config', 'tiny', '--out', out, '--inputs', path.join(dir, 'nowhere', 'in.safetensors'));
+    const noDir = await cli(
+      'generate',
+      '--config',
+      'tiny',
+      '--out',
+      out,
+      '--inputs',
+      path.join(dir, 'nowhere', 'in.safetensors'),
+    );
     expect(noDir.code).toBe(2);
     expect(noDir.first).toMatch(/^--inputs .*: the folder .*nowhere does not exist$/);
     const lone = await cli('generate', '--config', 'tiny', '--out', out, '--shape', 'frames=2');

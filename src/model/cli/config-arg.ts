@@ -5,12 +5,17 @@ import { NAMED_CONFIGS } from '../named-configs.ts';
 import { UsageError } from './flags.ts';
 
 /** a named config, or a config.json file (or a folder holding one) */
-export async function readConfigArg(arg: string): Promise<{ raw: Record<string, unknown>; config: ConsisIDConfig; label: string }> {
+export async function readConfigArg(
+  arg: string,
+): Promise<{ raw: Record<string, unknown>; config: ConsisIDConfig; label: string }> {
   const named = NAMED_CONFIGS[arg];
   if (named) return { raw: { ...named }, config: parseConfig(named, arg), label: arg };
   const file = arg.endsWith('.json') ? arg : `${arg.replace(/\/+$/, '')}/config.json`;
   const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) throw new UsageError(`"${arg}" is neither a config name (${Object.keys(NAMED_CONFIGS).join(', ')}) nor a config.json file or folder`);
+  if (text === null)
+    throw new UsageError(
+      `"${arg}" is neither a config name (${Object.keys(NAMED_CONFIGS).join(', ')}) nor a config.json file or folder`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(text);

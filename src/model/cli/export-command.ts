@@ -23,7 +23,8 @@ async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uin
   const source = m.externalData.get(loc.location);
   if (!source) throw new Error(`no data for external location ${loc.location}`);
   if (source.kind === 'bytes') return source.data.subarray(loc.offset, loc.offset + loc.length);
-  if (source.kind === 'blob') return new Uint8Array(await source.data.slice(loc.offset, loc.offset + loc.length).arrayBuffer());
+  if (source.kind === 'blob')
+    return new Uint8Array(await source.data.slice(loc.offset, loc.offset + loc.length).arrayBuffer());
   const fh = await open(source.path, 'r');
   try {
     const out = new Uint8Array(loc.length);
@@ -36,28 +37,46 @@ async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uin
 }
 
 export async function exportCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'out', 'shape'], switches: ['external-data', 'no-external-data'] });
+  const flags = parseFlags(argv, {
+    values: [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'out', 'shape'],
+    switches: ['external-data', 'no-external-data'],
+  });
   const modelId = flags.need('model');
   const out = flags.need('out');
-  if (flags.has('external-data') && flags.has('no-external-data')) throw new UsageError('--external-data and --no-external-data contradict each other: give one');
+  if (flags.has('external-data') && flags.has('no-external-data'))
+    throw new UsageError('--external-data and --no-external-data contradict each other: give one');
   const opts = modelOptions(flags, log, ['cpu', 'wasm', 'webgpu']);
   checkOutputFile('out', out);
   checkModelArg(modelId, opts);
   const source = await ConsisIDTransformer3DModel.resolveSource(modelId, opts, nodeEnvironment);
   log(`loading ${modelId}`);
-  const { config, weights, files } = await loadCheckpoint(source, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+  const { config, weights, files } = await loadCheckpoint(source, {
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
   const shape = parseShapeSpec(flags.get('shape'), config);
   const precision = opts.weights ?? 'float32';
-  const built = buildConsisIDGraph(config, weights, shape, { dtype: computeDtypeFor(precision, opts.dtype), quantization: quantizationFor(precision, opts.device ?? 'cpu') });
+  const built = buildConsisIDGraph(config, weights, shape, {
+    dtype: computeDtypeFor(precision, opts.dtype),
+    quantization: quantizationFor(precision, opts.device ?? 'cpu'),
+  });
   const m = await sessionModel(built.model, files);
   const weightBytes = m.model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
-  const external = flags.has('external-data') || (!flags.has('no-external-data') && weightBytes > DEFAULT_EXTERNAL_THRESHOLD);
-  if (!external && weightBytes > PROTO_LIMIT) throw new UsageError(`the weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB protobuf limit: drop --no-external-data`);
+  const external =
+    flags.has('external-data') || (!flags.has('no-external-data') && weightBytes > DEFAULT_EXTERNAL_THRESHOLD);
+  if (!external && weightBytes > PROTO_LIMIT)
+    throw new UsageError(
+      `the weights (${(weightBytes / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB protobuf limit: drop --no-external-data`,
+    );
   const inputs = built.inputs.map((i) => `${i.name} (${i.dims.join(', ')})`).join(', ');
   if (!external) {
     const initializers: TensorDef[] = [];
-    for (const t of m.model.graph.initializers) initializers.push(t.external ? { name: t.name, type: t.type, dims: t.dims, raw: await readLocation(m, t.external) } : t);
-    await writeInPlace([out], ([tmp]) => writeFile(tmp!, encodeModel({ ...m.model, graph: { ...m.model.graph, initializers } })));
+    for (const t of m.model.graph.initializers)
+      initializers.push(
+        t.external ? { name: t.name, type: t.type, dims: t.dims, raw: await readLocation(m, t.external) } : t,
+      );
+    await writeInPlace([out], ([tmp]) =>
+      writeFile(tmp!, encodeModel({ ...m.model, graph: { ...m.model.graph, initializers } })),
+    );
     log(`wrote ${out}: inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
     return;
   }
@@ -78,5 +97,7 @@ export async function exportCommand(argv: readonly string[], log: (line: string)
     }
     await writeFile(tmpModel!, encodeModel(layout.model));
   });
-  log(`wrote ${out} + ${location} (${(layout.dataLength / 2 ** 20).toFixed(1)} MiB, ${precision} weights): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`);
+  log(
+    `wrote ${out} + ${location} (${(layout.dataLength / 2 ** 20).toFixed(1)} MiB, ${precision} weights): inputs ${inputs}; output sample (${built.outputShape.join(', ')})`,
+  );
 }

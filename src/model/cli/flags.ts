@@ -10,7 +10,10 @@ export interface Flags {
   has(name: string): boolean;
 }
 
-export function parseFlags(argv: readonly string[], known: { values: readonly string[]; switches: readonly string[] }): Flags {
+export function parseFlags(
+  argv: readonly string[],
+  known: { values: readonly string[]; switches: readonly string[] },
+): Flags {
   const options: Record<string, { type: 'string' | 'boolean' }> = {};
   for (const name of known.values) options[name] = { type: 'string' };
   for (const name of known.switches) options[name] = { type: 'boolean' };

@@ -6,7 +6,14 @@ import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import type { StageEvent } from '../consisid-model.ts';
 import { parseFlags, UsageError } from './flags.ts';
-import { checkModelArg, effectivePrecision, MODEL_VALUE_FLAGS, modelOptions, positiveInt, weightPrecision } from './model-options.ts';
+import {
+  checkModelArg,
+  effectivePrecision,
+  MODEL_VALUE_FLAGS,
+  modelOptions,
+  positiveInt,
+  weightPrecision,
+} from './model-options.ts';
 import { checkOutputFile, writeInPlace } from './output-files.ts';
 import { relativeError, type HostTensor } from '../tensor.ts';
 import type { WeightPrecision } from '../precision.ts';
@@ -27,7 +34,10 @@ export function prepackFor(precision: WeightPrecision, forwards: number): boolea
 }
 
 export async function forwardCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: [...MODEL_VALUE_FLAGS, 'inputs', 'out', 'repeat', 'compare'], switches: [] });
+  const flags = parseFlags(argv, {
+    values: [...MODEL_VALUE_FLAGS, 'inputs', 'out', 'repeat', 'compare'],
+    switches: [],
+  });
   const modelId = flags.need('model');
   const inputsPath = flags.need('inputs');
   const outPath = flags.need('out');
@@ -35,21 +45,34 @@ export async function forwardCommand(argv: readonly string[], log: (line: string
   const compare = weightPrecision(flags, 'compare');
   const opts = modelOptions(flags, log);
   // on cpu each model prepacks where its forwards pay for it (the --compare run is one forward)
-  const prepack = (precision: WeightPrecision, forwards: number) => (opts.device === 'cpu' ? { prepack: prepackFor(precision, forwards) } : {});
-  if (compare === effectivePrecision(opts)) throw new UsageError(`--compare ${compare} is the precision this run uses: compare with another one (or choose it with --weights)`);
+  const prepack = (precision: WeightPrecision, forwards: number) =>
+    opts.device === 'cpu' ? { prepack: prepackFor(precision, forwards) } : {};
+  if (compare === effectivePrecision(opts))
+    throw new UsageError(
+      `--compare ${compare} is the precision this run uses: compare with another one (or choose it with --weights)`,
+    );
   checkOutputFile('out', outPath);
   checkModelArg(modelId, opts);
   const bytes = await readFile(inputsPath).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'ENOENT' ? new UsageError(`--inputs ${inputsPath}: no such file`) : new Error(`--inputs ${inputsPath}: ${e.message}`);
+    throw e.code === 'ENOENT'
+      ? new UsageError(`--inputs ${inputsPath}: no such file`)
+      : new Error(`--inputs ${inputsPath}: ${e.message}`);
   });
   const st = parseSafetensors(new Uint8Array(bytes), inputsPath);
-  const args = argsFromNamedTensors(new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, inputsPath)])), inputsPath);
+  const args = argsFromNamedTensors(
+    new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, inputsPath)])),
+    inputsPath,
+  );
   log(`loading ${modelId}`);
   const stages: string[] = [];
   const onStage = (e: StageEvent) => {
     if (e.state === 'end' && e.stage !== 'forward') stages.push(`${e.stage} ${ms(e.ms)}`);
   };
-  const model = await ConsisIDTransformer3DModel.fromPretrained(modelId, { ...opts, ...prepack(effectivePrecision(opts), repeat), onStage });
+  const model = await ConsisIDTransformer3DModel.fromPretrained(modelId, {
+    ...opts,
+    ...prepack(effectivePrecision(opts), repeat),
+    onStage,
+  });
   let sample: HostTensor | undefined;
   try {
     for (let i = 1; i <= repeat; i++) {
@@ -61,7 +84,9 @@ export async function forwardCommand(argv: readonly string[], log: (line: string
       });
       sample = out.sample;
       const setup = stages.splice(0).join(', ');
-      log(`forward ${i}/${repeat} on ${model.device}, ${model.weightPrecision} weights: ${ms(forwardMs)}${setup ? ` (${setup})` : ''}, sample (${sample.shape.join(', ')})`);
+      log(
+        `forward ${i}/${repeat} on ${model.device}, ${model.weightPrecision} weights: ${ms(forwardMs)}${setup ? ` (${setup})` : ''}, sample (${sample.shape.join(', ')})`,
+      );
     }
     await writeInPlace([outPath], ([tmp]) => writeFile(tmp!, writeSafetensors({ sample: sample! }, { format: 'pt' })));
     log(`wrote ${outPath}`);
@@ -70,10 +95,17 @@ export async function forwardCommand(argv: readonly string[], log: (line: string
   }
   if (compare) {
     // the reference runs after the first model is released: one session's weights in memory at a time
-    const reference = await ConsisIDTransformer3DModel.fromPretrained(modelId, { ...opts, ...prepack(compare, 1), weights: compare, dtype: undefined });
+    const reference = await ConsisIDTransformer3DModel.fromPretrained(modelId, {
+      ...opts,
+      ...prepack(compare, 1),
+      weights: compare,
+      dtype: undefined,
+    });
     try {
       const { sample: expected } = await reference.forward(args);
-      log(`max relative error vs ${compare}: ${relativeError(sample!.data as Float32Array, expected.data as Float32Array).toExponential(2)} (max|a - e| / max|e|)`);
+      log(
+        `max relative error vs ${compare}: ${relativeError(sample!.data as Float32Array, expected.data as Float32Array).toExponential(2)} (max|a - e| / max|e|)`,
+      );
     } finally {
       await reference.release();
     }

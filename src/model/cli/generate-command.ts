@@ -20,7 +20,11 @@ const DTYPES: readonly WeightDtype[] = ['float32', 'float16', 'bfloat16'];
 /** random forward inputs of a shape, under the names `forward --inputs` reads */
 export function randomInputs(c: ConsisIDConfig, s: GraphShape, seed: number): Record<string, HostTensor> {
   const rand = prng(seed);
-  const randn = (shape: number[]): HostTensor => ({ dtype: 'float32', shape, data: fillUniform(new Float32Array(shape.reduce((a, b) => a * b, 1)), rand, 1) });
+  const randn = (shape: number[]): HostTensor => ({
+    dtype: 'float32',
+    shape,
+    data: fillUniform(new Float32Array(shape.reduce((a, b) => a * b, 1)), rand, 1),
+  });
   const out: Record<string, HostTensor> = {
     hidden_states: randn([s.batch, s.frames, c.in_channels, s.height, s.width]),
     encoder_hidden_states: randn([s.batch, s.textLength, c.text_embed_dim]),
@@ -40,7 +44,10 @@ export function randomInputs(c: ConsisIDConfig, s: GraphShape, seed: number): Re
 }
 
 export async function generateCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, { values: ['config', 'out', 'dtype', 'shards', 'seed', 'inputs', 'shape'], switches: [] });
+  const flags = parseFlags(argv, {
+    values: ['config', 'out', 'dtype', 'shards', 'seed', 'inputs', 'shape'],
+    switches: [],
+  });
   const { raw, config, label } = await readConfigArg(flags.need('config'));
   const dtype = (flags.get('dtype') ?? 'float32') as WeightDtype;
   if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);
@@ -48,9 +55,11 @@ export async function generateCommand(argv: readonly string[], log: (line: strin
   const out = flags.need('out');
   const shards = positiveInt(flags, 'shards') ?? 1;
   const tensors = expectedParameters(config).size;
-  if (shards > tensors) throw new UsageError(`--shards must be at most ${tensors} (the config's weight tensors), got ${shards}`);
+  if (shards > tensors)
+    throw new UsageError(`--shards must be at most ${tensors} (the config's weight tensors), got ${shards}`);
   const inputs = flags.get('inputs');
-  if (flags.get('shape') !== undefined && !inputs) throw new UsageError('--shape describes the inputs: give --inputs too');
+  if (flags.get('shape') !== undefined && !inputs)
+    throw new UsageError('--shape describes the inputs: give --inputs too');
   // everything checked before the first byte is written
   const shape = inputs ? parseShapeSpec(flags.get('shape'), config) : null;
   if (inputs) checkOutputFile('inputs', inputs);
@@ -61,7 +70,9 @@ export async function generateCommand(argv: readonly string[], log: (line: strin
   });
   log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights`);
   if (inputs && shape) {
-    await writeInPlace([inputs], ([tmp]) => writeFile(tmp!, writeSafetensors(randomInputs(config, shape, seed + 1), { format: 'pt' })));
+    await writeInPlace([inputs], ([tmp]) =>
+      writeFile(tmp!, writeSafetensors(randomInputs(config, shape, seed + 1), { format: 'pt' })),
+    );
     log(`wrote ${inputs}`);
   }
 }

@@ -13,22 +13,31 @@ export const SOURCE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token
 export const MODEL_VALUE_FLAGS = [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'threads'] as const;
 
 /** `devices`: what --device may name (forward runs on cpu or wasm; export may write WebGPU's ops) */
-export function modelOptions(flags: Flags, log: (line: string) => void, devices: readonly Device[] = ['cpu', 'wasm']): FromPretrainedOptions {
+export function modelOptions(
+  flags: Flags,
+  log: (line: string) => void,
+  devices: readonly Device[] = ['cpu', 'wasm'],
+): FromPretrainedOptions {
   const device = flags.get('device') ?? 'cpu';
-  if (!(devices as readonly string[]).includes(device)) throw new UsageError(`--device must be ${devices.join(' or ')}, got ${device}`);
+  if (!(devices as readonly string[]).includes(device))
+    throw new UsageError(`--device must be ${devices.join(' or ')}, got ${device}`);
   const dtype = flags.get('dtype') ?? 'float32';
-  if (dtype !== 'float32' && dtype !== 'float16') throw new UsageError(`--dtype must be float32 or float16, got ${dtype}`);
+  if (dtype !== 'float32' && dtype !== 'float16')
+    throw new UsageError(`--dtype must be float32 or float16, got ${dtype}`);
   const threads = positiveInt(flags, 'threads');
   const weights = weightPrecision(flags, 'weights') ?? 'float32';
   if (flags.get('dtype') !== undefined) {
     try {
       computeDtypeFor(weights, dtype);
     } catch {
-      throw new UsageError(`--weights ${weights} and --dtype ${dtype} contradict each other: ${weights === 'float16' ? 'float16 weights run in float16' : `${weights} weights multiply float32 activations`}; drop --dtype`);
+      throw new UsageError(
+        `--weights ${weights} and --dtype ${dtype} contradict each other: ${weights === 'float16' ? 'float16 weights run in float16' : `${weights} weights multiply float32 activations`}; drop --dtype`,
+      );
     }
   }
   const hubUrl = flags.get('hub-url');
-  if (hubUrl !== undefined && !/^https?:\/\/[^/]/.test(hubUrl)) throw new UsageError(`--hub-url must be an http:// or https:// URL, got ${hubUrl}`);
+  if (hubUrl !== undefined && !/^https?:\/\/[^/]/.test(hubUrl))
+    throw new UsageError(`--hub-url must be an http:// or https:// URL, got ${hubUrl}`);
   const seen = new Map<string, number>();
   const opts: FromPretrainedOptions = {
     device: device as Device,
@@ -38,7 +47,10 @@ export function modelOptions(flags: Flags, log: (line: string) => void, devices:
       const step = p.total ? Math.floor((p.loaded / p.total) * 10) : -1;
       if (seen.get(p.file) === step) return;
       seen.set(p.file, step);
-      if (p.total === null || p.loaded === p.total || step >= 0) log(`  ${p.file}: ${(p.loaded / 2 ** 20).toFixed(1)}${p.total ? ` / ${(p.total / 2 ** 20).toFixed(1)}` : ''} MiB`);
+      if (p.total === null || p.loaded === p.total || step >= 0)
+        log(
+          `  ${p.file}: ${(p.loaded / 2 ** 20).toFixed(1)}${p.total ? ` / ${(p.total / 2 ** 20).toFixed(1)}` : ''} MiB`,
+        );
     },
   };
   const token = flags.get('token') ?? process.env.HUB_TOKEN;
@@ -82,7 +94,8 @@ export function checkModelArg(model: string, opts: FromPretrainedOptions): void 
 export function weightPrecision(flags: Flags, name: string): WeightPrecision | undefined {
   const v = flags.get(name);
   if (v === undefined) return undefined;
-  if (!(WEIGHT_PRECISIONS as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${WEIGHT_PRECISIONS.join(', ')}, got ${v}`);
+  if (!(WEIGHT_PRECISIONS as readonly string[]).includes(v))
+    throw new UsageError(`--${name} must be one of ${WEIGHT_PRECISIONS.join(', ')}, got ${v}`);
   return v as WeightPrecision;
 }
 

@@ -10,18 +10,26 @@ import { parseFlags, UsageError } from './flags.ts';
 import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';
 import { parseShapeSpec } from './shape-spec.ts';
 
-const size = (b: number): string => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`);
+const size = (b: number): string =>
+  b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`;
 const flops = (f: number): string => (f >= 1e12 ? `${(f / 1e12).toFixed(1)} TFLOP` : `${(f / 1e9).toFixed(1)} GFLOP`);
 
 /** a config name, or a checkpoint folder or repo: only its config.json is read */
-async function planConfig(model: string, flags: Parameters<typeof modelOptions>[0], log: (l: string) => void): Promise<ConsisIDConfig> {
+async function planConfig(
+  model: string,
+  flags: Parameters<typeof modelOptions>[0],
+  log: (l: string) => void,
+): Promise<ConsisIDConfig> {
   const named = NAMED_CONFIGS[model];
   if (named) return parseConfig(named, model);
   const opts = modelOptions(flags, log);
   checkModelArg(model, opts);
   const source = await ConsisIDTransformer3DModel.resolveSource(model, opts, nodeEnvironment);
   const bytes = await source.read('config.json');
-  if (!bytes) throw new UsageError(`${source.describe('config.json')} not found (or name a config: ${Object.keys(NAMED_CONFIGS).join(', ')})`);
+  if (!bytes)
+    throw new UsageError(
+      `${source.describe('config.json')} not found (or name a config: ${Object.keys(NAMED_CONFIGS).join(', ')})`,
+    );
   return parseConfig(JSON.parse(new TextDecoder().decode(bytes)), source.describe('config.json'));
 }
 
@@ -30,7 +38,10 @@ function parseLimits(spec: string | undefined): WebGpuLimits {
   const limits = { ...WEBGPU_DEFAULT_LIMITS };
   for (const part of spec.split(',')) {
     const [k, v] = part.split('=') as [string, string | undefined];
-    if (!(k in limits) || !/^\d+$/.test(v ?? '')) throw new UsageError(`--gpu-limits: use maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>, got "${part}"`);
+    if (!(k in limits) || !/^\d+$/.test(v ?? ''))
+      throw new UsageError(
+        `--gpu-limits: use maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>, got "${part}"`,
+      );
     limits[k as keyof WebGpuLimits] = Number(v);
   }
   return limits;
@@ -49,14 +60,22 @@ export async function planCommand(argv: readonly string[], log: (line: string) =
   const wasm = planPrecisions(config, shape, 'wasm');
   const webgpu = planPrecisions(config, shape, 'webgpu');
   log(`plan for ${model}: ${describeShape(shape)}`);
-  log('precision  weights     activation peak  FLOPs / forward   largest buffer (WebGPU)                       WebGPU  WASM');
+  log(
+    'precision  weights     activation peak  FLOPs / forward   largest buffer (WebGPU)                       WebGPU  WASM',
+  );
   wasm.forEach((row, i) => {
     const gpu = webgpu[i]!;
     const fit = browserFit(gpu, row, limits);
     const largest = `${size(gpu.largestBuffer.bytes)} ${gpu.largestBuffer.name}`;
-    log(`${row.weights.padEnd(10)} ${size(row.weightBytes).padEnd(11)} ${size(row.activationPeakBytes).padEnd(16)} ${flops(row.flops).padEnd(17)} ${largest.slice(0, 45).padEnd(45)} ${(fit.webgpu ? 'fits' : 'no').padEnd(7)} ${fit.wasm ? 'fits' : 'no'}`);
+    log(
+      `${row.weights.padEnd(10)} ${size(row.weightBytes).padEnd(11)} ${size(row.activationPeakBytes).padEnd(16)} ${flops(row.flops).padEnd(17)} ${largest.slice(0, 45).padEnd(45)} ${(fit.webgpu ? 'fits' : 'no').padEnd(7)} ${fit.wasm ? 'fits' : 'no'}`,
+    );
     for (const r of fit.reasons) log(`             ${r}`);
   });
-  log(`limits: WebGPU maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)}${flags.get('gpu-limits') ? '' : " (the spec's defaults; --gpu-limits for an adapter's own)"}; WASM heap 4 GiB`);
-  log('activation peak: run-time tensors alive at once, with the attention probabilities onnxruntime keeps per attention node');
+  log(
+    `limits: WebGPU maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)}${flags.get('gpu-limits') ? '' : " (the spec's defaults; --gpu-limits for an adapter's own)"}; WASM heap 4 GiB`,
+  );
+  log(
+    'activation peak: run-time tensors alive at once, with the attention probabilities onnxruntime keeps per attention node',
+  );
 }

@@ -11,7 +11,11 @@ import { parseShapeSpec } from './shape-spec.ts';
 
 const tiny = parseConfig(CONSISID_TINY_CONFIG);
 const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
-const learned = parseConfig({ ...CONSISID_TINY_CONFIG, use_rotary_positional_embeddings: true, use_learned_positional_embeddings: true });
+const learned = parseConfig({
+  ...CONSISID_TINY_CONFIG,
+  use_rotary_positional_embeddings: true,
+  use_learned_positional_embeddings: true,
+});
 
 interface Raw {
   batch: number;
@@ -81,7 +85,14 @@ describe('--shape', () => {
           expect(e, spec).toBeInstanceOf(UsageError);
         }
         expect(parsed !== undefined, spec).toBe(forwardAccepts(c, r));
-        if (parsed) expect([parsed.batch, parsed.frames, parsed.height, parsed.width, parsed.textLength], spec).toEqual([r.batch, r.frames, r.height, r.width, r.text]);
+        if (parsed)
+          expect([parsed.batch, parsed.frames, parsed.height, parsed.width, parsed.textLength], spec).toEqual([
+            r.batch,
+            r.frames,
+            r.height,
+            r.width,
+            r.text,
+          ]);
       }),
       { numRuns: 150 },
     );
@@ -105,8 +116,16 @@ describe('--shape', () => {
 
   it('the full ConsisID: the default shape is its own; fewer text tokens at its frame count are refused', () => {
     const c = parseConfig(CONSISID_CONFIG);
-    expect(parseShapeSpec(undefined, c)).toMatchObject({ frames: 13, height: 60, width: 90, textLength: 226, rotary: true });
-    expect(() => parseShapeSpec('text=10', c)).toThrow(/^--shape: .*learned positional embeddings need text=226 at frames=13/);
+    expect(parseShapeSpec(undefined, c)).toMatchObject({
+      frames: 13,
+      height: 60,
+      width: 90,
+      textLength: 226,
+      rotary: true,
+    });
+    expect(() => parseShapeSpec('text=10', c)).toThrow(
+      /^--shape: .*learned positional embeddings need text=226 at frames=13/,
+    );
     expect(parseShapeSpec('text=10,frames=2', c).textLength).toBe(10);
   });
 });

@@ -18,7 +18,10 @@ const fail = (message: string): never => {
  */
 export function parseShapeSpec(spec: string | undefined, c: ConsisIDConfig): GraphShape {
   const kv = new Map<string, string | true>();
-  for (const part of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     const k = eq < 0 ? part : part.slice(0, eq);
     if (!KEYS.includes(k)) fail(`unknown key "${k}" (use ${KEYS.join(', ')})`);
@@ -34,8 +37,10 @@ export function parseShapeSpec(spec: string | undefined, c: ConsisIDConfig): Gra
     return n;
   };
   if (kv.has('rotary') && kv.has('no-rotary')) fail('rotary and no-rotary contradict each other: give one');
-  if (kv.has('rotary') && !c.use_rotary_positional_embeddings) fail('rotary: this config has no rotary positional embeddings');
-  for (const k of ['vit', 'id-batch']) if (kv.has(k) && !c.is_train_face) fail(`${k}: this config has no identity module (is_train_face is false)`);
+  if (kv.has('rotary') && !c.use_rotary_positional_embeddings)
+    fail('rotary: this config has no rotary positional embeddings');
+  for (const k of ['vit', 'id-batch'])
+    if (kv.has(k) && !c.is_train_face) fail(`${k}: this config has no identity module (is_train_face is false)`);
   const batch = num('batch', 1);
   const frames = num('frames', Math.floor((c.sample_frames - 1) / c.temporal_compression_ratio) + 1);
   const height = num('height', c.sample_height);
@@ -43,13 +48,17 @@ export function parseShapeSpec(spec: string | undefined, c: ConsisIDConfig): Gra
   const textLength = num('text', c.max_text_seq_length);
   const idBatch = num('id-batch', 1);
   const vit = num('vit', 577);
-  if (height % c.patch_size || width % c.patch_size) fail(`height and width must be multiples of patch_size (${c.patch_size})`);
-  if (textLength > c.max_text_seq_length) fail(`text must be at most max_text_seq_length (${c.max_text_seq_length}), got ${textLength}`);
+  if (height % c.patch_size || width % c.patch_size)
+    fail(`height and width must be multiples of patch_size (${c.patch_size})`);
+  if (textLength > c.max_text_seq_length)
+    fail(`text must be at most max_text_seq_length (${c.max_text_seq_length}), got ${textLength}`);
   if (c.use_learned_positional_embeddings) {
-    const learned = 'this config\'s learned positional embeddings need';
-    if (height !== c.sample_height || width !== c.sample_width) fail(`${learned} height=${c.sample_height},width=${c.sample_width}, got ${height}x${width}`);
+    const learned = "this config's learned positional embeddings need";
+    if (height !== c.sample_height || width !== c.sample_width)
+      fail(`${learned} height=${c.sample_height},width=${c.sample_width}, got ${height}x${width}`);
     const configuredFrames = (frames - 1) * c.temporal_compression_ratio + 1 === c.sample_frames;
-    if (configuredFrames && textLength !== c.max_text_seq_length) fail(`${learned} text=${c.max_text_seq_length} at frames=${frames}, got ${textLength}`);
+    if (configuredFrames && textLength !== c.max_text_seq_length)
+      fail(`${learned} text=${c.max_text_seq_length} at frames=${frames}, got ${textLength}`);
   }
   if (idBatch !== 1 && idBatch !== batch) fail(`id-batch must be 1 or batch (${batch}), got ${idBatch}`);
   return {

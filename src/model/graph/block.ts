@@ -77,7 +77,14 @@ function feedForward(ctx: BuildContext, x: Value, prefix: string): Value {
  * x: (B, T + V, inner) joint sequence -> same shape; with `videoOnly` (the last block) only the
  * video rows are computed and returned, (B, V, inner), since nothing reads the text rows after it.
  */
-export function consisIDBlock(ctx: BuildContext, x: Value, index: number, mods: Modulations, rope: RotaryTables | null, opts: { textLength: number; videoOnly: boolean }): Value {
+export function consisIDBlock(
+  ctx: BuildContext,
+  x: Value,
+  index: number,
+  mods: Modulations,
+  rope: RotaryTables | null,
+  opts: { textLength: number; videoOnly: boolean },
+): Value {
   const { g, config: c } = ctx;
   const p = `transformer_blocks.${index}`;
   return g.scoped(p, () => {

@@ -13,7 +13,13 @@ export type ComputeDtype = 'float32' | 'float16';
 /** how a quantized Linear layer holds its weights and multiplies */
 export type QuantizedMatMul =
   /** com.microsoft MatMulNBits: blocks of `block` weights along the input axis, one scale each */
-  | { op: 'MatMulNBits'; bits: 4 | 8; block: number; accuracyLevel: 0 | 1 | 2 | 3 | 4; /** the bias as the op's 6th input (WebGPU's kernel takes 3 or 4 inputs) */ biasInput: boolean }
+  | {
+      op: 'MatMulNBits';
+      bits: 4 | 8;
+      block: number;
+      accuracyLevel: 0 | 1 | 2 | 3 | 4;
+      /** the bias as the op's 6th input (WebGPU's kernel takes 3 or 4 inputs) */ biasInput: boolean;
+    }
   /** com.microsoft DynamicQuantizeMatMul: int8 weights with one scale per output, activations quantized per tensor at run time */
   | { op: 'DynamicQuantizeMatMul' }
   /** int8 weights with one scale per output, dequantized for a float Gemm at run time (weight-only: smaller, not faster) */
@@ -51,7 +57,8 @@ export function entry(ctx: BuildContext, name: string): WeightEntry {
 
 export function elemType(e: WeightEntry): ElemType {
   const t = ELEM[e.dtype];
-  if (!t) throw new Error(`${e.file}: tensor "${e.name}": dtype ${e.dtype} is not a weight dtype (use F32, F16 or BF16)`);
+  if (!t)
+    throw new Error(`${e.file}: tensor "${e.name}": dtype ${e.dtype} is not a weight dtype (use F32, F16 or BF16)`);
   return t;
 }
 
@@ -63,13 +70,22 @@ export interface ParamOptions {
 }
 
 /** where rows [r0, r1) of a checkpoint tensor lie in its file */
-export function weightLocation(ctx: BuildContext, name: string, rows?: [number, number]): { entry: WeightEntry; location: ExternalLocation; rows: number } {
+export function weightLocation(
+  ctx: BuildContext,
+  name: string,
+  rows?: [number, number],
+): { entry: WeightEntry; location: ExternalLocation; rows: number } {
   const e = entry(ctx, name);
   const rowsTotal = e.shape[0] ?? 1;
   const [r0, r1] = rows ?? [0, rowsTotal];
-  if (r0 < 0 || r1 > rowsTotal || r0 > r1) throw new Error(`weight "${name}": rows [${r0}, ${r1}) outside [${e.shape.join(', ')}]`);
+  if (r0 < 0 || r1 > rowsTotal || r0 > r1)
+    throw new Error(`weight "${name}": rows [${r0}, ${r1}) outside [${e.shape.join(', ')}]`);
   const rowBytes = rowsTotal ? e.length / rowsTotal : 0;
-  return { entry: e, location: { location: e.fileName, offset: e.offset + r0 * rowBytes, length: (r1 - r0) * rowBytes }, rows: r1 - r0 };
+  return {
+    entry: e,
+    location: { location: e.fileName, offset: e.offset + r0 * rowBytes, length: (r1 - r0) * rowBytes },
+    rows: r1 - r0,
+  };
 }
 
 /** a checkpoint tensor (or some of its leading rows) where it lies, in its stored dtype */
@@ -77,7 +93,9 @@ export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions 
   const { entry: e, location } = weightLocation(ctx, name, opts.rows);
   const dims = opts.dims ?? (opts.rows ? [opts.rows[1] - opts.rows[0], ...e.shape.slice(1)] : e.shape);
   if (dims.reduce((a, b) => a * b, 1) * DTYPE_BYTES[e.dtype] !== location.length) {
-    throw new Error(`weight "${name}": dims [${dims.join(', ')}] do not cover the ${location.length} bytes of rows ${opts.rows ? `[${opts.rows.join(', ')})` : 'all'} of [${e.shape.join(', ')}]`);
+    throw new Error(
+      `weight "${name}": dims [${dims.join(', ')}] do not cover the ${location.length} bytes of rows ${opts.rows ? `[${opts.rows.join(', ')})` : 'all'} of [${e.shape.join(', ')}]`,
+    );
   }
   const label = opts.rows ? `${name}.rows_${opts.rows[0]}_${opts.rows[1]}` : name;
   return ctx.g.externalInitializer(label, elemType(e), dims, location);
@@ -87,7 +105,6 @@ export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions 
 export function param(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
   return cast(ctx.g, storedParam(ctx, name, opts), ctx.dtype);
 }
-
 
 /** a small constant in the compute dtype */
 export function constT(ctx: BuildContext, values: ArrayLike<number>, dims: readonly number[], hint = 'const'): Value {

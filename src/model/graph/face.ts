@@ -1,6 +1,21 @@
 // Identity module: LocalFacialExtractor (perceiver resampler over ViT features) and the
 // PerceiverCrossAttention layers that add its output to the video tokens.
-import { add, concat, expand, gelu, layerNorm, leakyRelu, matmul, mul, multiHeadAttention, reshape, slice, softmax, split, transpose } from '../onnx/ops.ts';
+import {
+  add,
+  concat,
+  expand,
+  gelu,
+  layerNorm,
+  leakyRelu,
+  matmul,
+  mul,
+  multiHeadAttention,
+  reshape,
+  slice,
+  softmax,
+  split,
+  transpose,
+} from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { constT, param, type BuildContext } from './context.ts';
 import { linearLayer } from './linear.ts';
@@ -30,7 +45,8 @@ function perceiverAttention(ctx: BuildContext, context: Value, latents: Value, p
   const lat = ln(ctx, latents, `${prefix}.norm2`);
   const q = lin(ctx, lat, `${prefix}.to_q`);
   const kvInput = concat(g, [img, lat], 1);
-  if (foldAttention(ctx, q.dims[1]!, c.LFE_dim_head)) return lin(ctx, foldedKvAttention(ctx, prefix, q, kvInput), `${prefix}.to_out`);
+  if (foldAttention(ctx, q.dims[1]!, c.LFE_dim_head))
+    return lin(ctx, foldedKvAttention(ctx, prefix, q, kvInput), `${prefix}.to_out`);
   const [k, v] = split(g, lin(ctx, kvInput, `${prefix}.to_kv`), [inner, inner], -1) as [Value, Value];
   return lin(ctx, multiHeadAttention(g, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
 }
@@ -112,7 +128,11 @@ export function perceiverCrossAttention(ctx: BuildContext, faceEmb: Value, video
       k = expand(g, k, [b, nq, inner]);
       vv = expand(g, vv, [b, nq, inner]);
     }
-    return scaled(ctx, lin(ctx, multiHeadAttention(g, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`), c.local_face_scale);
+    return scaled(
+      ctx,
+      lin(ctx, multiHeadAttention(g, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`),
+      c.local_face_scale,
+    );
   });
 }
 

@@ -17,16 +17,22 @@ export interface LinearPart {
 
 type Parts = string | readonly (string | LinearPart)[];
 
-const partsOf = (p: Parts): LinearPart[] => (typeof p === 'string' ? [{ name: p }] : p.map((x) => (typeof x === 'string' ? { name: x } : x)));
+const partsOf = (p: Parts): LinearPart[] =>
+  typeof p === 'string' ? [{ name: p }] : p.map((x) => (typeof x === 'string' ? { name: x } : x));
 
-const partParam = (ctx: BuildContext, p: LinearPart, suffix: 'weight' | 'bias'): Value => param(ctx, `${p.name}.${suffix}`, p.rows ? { rows: p.rows } : {});
+const partParam = (ctx: BuildContext, p: LinearPart, suffix: 'weight' | 'bias'): Value =>
+  param(ctx, `${p.name}.${suffix}`, p.rows ? { rows: p.rows } : {});
 
 /** the parts' biases stacked like their weights, or null when none has one */
 function stackedBias(ctx: BuildContext, parts: readonly LinearPart[]): Value | null {
   const have = parts.filter((p) => ctx.weights.has(`${p.name}.bias`));
   if (!have.length) return null;
   if (have.length !== parts.length) throw new Error(`${parts.map((p) => p.name).join(', ')}: some biases are missing`);
-  return concat(ctx.g, parts.map((p) => partParam(ctx, p, 'bias')), 0);
+  return concat(
+    ctx.g,
+    parts.map((p) => partParam(ctx, p, 'bias')),
+    0,
+  );
 }
 
 /** (k, n) -> (n, k) */
@@ -38,7 +44,8 @@ function transposeInt8(q: Int8Array, k: number, n: number): Int8Array {
 
 /** float32 values of a weight's bytes (a view when they are aligned float32 already) */
 function decode(e: WeightEntry, bytes: Uint8Array): Float32Array {
-  if (e.dtype === 'F32' && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  if (e.dtype === 'F32' && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   return toFloat32(HOST_DTYPE[e.dtype]!, typedFromBytes(HOST_DTYPE[e.dtype]!, bytes));
 }
 
@@ -50,18 +57,35 @@ function decode(e: WeightEntry, bytes: Uint8Array): Float32Array {
 export function linearLayer(ctx: BuildContext, x: Value, parts: Parts, role: LinearRole | null): Value {
   const list = partsOf(parts);
   const bias = stackedBias(ctx, list);
-  const q = role && ctx.quantization ? ctx.quantization(role, x.dims.slice(0, -1).reduce((a, b) => a * b, 1)) : null;
+  const q =
+    role && ctx.quantization
+      ? ctx.quantization(
+          role,
+          x.dims.slice(0, -1).reduce((a, b) => a * b, 1),
+        )
+      : null;
   if (q) return quantizedProduct(ctx, x, list, q, bias);
-  const w = concat(ctx.g, list.map((p) => partParam(ctx, p, 'weight')), 0);
+  const w = concat(
+    ctx.g,
+    list.map((p) => partParam(ctx, p, 'weight')),
+    0,
+  );
   return linear(ctx.g, x, w, bias);
 }
 
 /** x @ Wᵀ (+ bias) with W the parts' weights quantized when the session is made */
-function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPart[], q: QuantizedMatMul, bias: Value | null): Value {
+function quantizedProduct(
+  ctx: BuildContext,
+  x: Value,
+  parts: readonly LinearPart[],
+  q: QuantizedMatMul,
+  bias: Value | null,
+): Value {
   const { g } = ctx;
   const locs = parts.map((p) => weightLocation(ctx, `${p.name}.weight`, p.rows));
   const k = locs[0]!.entry.shape[1]!;
-  if (locs.some((l) => l.entry.shape.length !== 2 || l.entry.shape[1] !== k)) throw new Error(`${parts.map((p) => p.name).join(', ')}: stacked layers read different input sizes`);
+  if (locs.some((l) => l.entry.shape.length !== 2 || l.entry.shape[1] !== k))
+    throw new Error(`${parts.map((p) => p.name).join(', ')}: stacked layers read different input sizes`);
   const n = locs.reduce((s, l) => s + l.rows, 0);
   const lead = x.dims.slice(0, -1);
   const m = lead.reduce((a, b) => a * b, 1);
@@ -83,13 +107,27 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
         return [new Uint8Array(qBytes.buffer), new Uint8Array(out.scales.buffer)];
       },
     };
-    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', transposed ? [k, n] : [n, k], { byteLength: k * n, group, output: 0 });
-    const scale = g.computedInitializer(`${label}.weight_scale`, 'float32', [n], { byteLength: 4 * n, group, output: 1 });
+    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', transposed ? [k, n] : [n, k], {
+      byteLength: k * n,
+      group,
+      output: 0,
+    });
+    const scale = g.computedInitializer(`${label}.weight_scale`, 'float32', [n], {
+      byteLength: 4 * n,
+      group,
+      output: 1,
+    });
     if (!transposed) {
       const w = g.node('DequantizeLinear', [b, scale], [{ type: 'float32', dims: [n, k] }], { axis: attr.int(0) })[0]!;
       return linear(g, x, cast(g, w, ctx.dtype), bias);
     }
-    const y = g.node('DynamicQuantizeMatMul', [reshape(g, x, [m, k]), b, scale, null, bias], [{ type: x.type, dims: [m, n] }], {}, MS_DOMAIN)[0]!;
+    const y = g.node(
+      'DynamicQuantizeMatMul',
+      [reshape(g, x, [m, k]), b, scale, null, bias],
+      [{ type: x.type, dims: [m, n] }],
+      {},
+      MS_DOMAIN,
+    )[0]!;
     return reshape(g, y, [...lead, n]);
   }
   const blocks = blocksPerRow(k, q.block);
@@ -107,9 +145,29 @@ function quantizedProduct(ctx: BuildContext, x: Value, parts: readonly LinearPar
       return [out.q, half ? new Uint8Array(f32ToF16(out.scales).buffer) : new Uint8Array(out.scales.buffer)];
     },
   };
-  const b = g.computedInitializer(`${label}.weight_q${q.bits}`, 'uint8', [n, blocks, blob], { byteLength: n * blocks * blob, group, output: 0 });
-  const scales = g.computedInitializer(`${label}.weight_scales`, ctx.dtype, [n * blocks], { byteLength: n * blocks * (half ? 2 : 4), group, output: 1 });
-  const attrs = { K: attr.int(k), N: attr.int(n), bits: attr.int(q.bits), block_size: attr.int(q.block), accuracy_level: attr.int(q.accuracyLevel) };
-  const y = g.node('MatMulNBits', [x, b, scales, null, null, q.biasInput ? bias : null], [{ type: x.type, dims: [...lead, n] }], attrs, MS_DOMAIN)[0]!;
+  const b = g.computedInitializer(`${label}.weight_q${q.bits}`, 'uint8', [n, blocks, blob], {
+    byteLength: n * blocks * blob,
+    group,
+    output: 0,
+  });
+  const scales = g.computedInitializer(`${label}.weight_scales`, ctx.dtype, [n * blocks], {
+    byteLength: n * blocks * (half ? 2 : 4),
+    group,
+    output: 1,
+  });
+  const attrs = {
+    K: attr.int(k),
+    N: attr.int(n),
+    bits: attr.int(q.bits),
+    block_size: attr.int(q.block),
+    accuracy_level: attr.int(q.accuracyLevel),
+  };
+  const y = g.node(
+    'MatMulNBits',
+    [x, b, scales, null, null, q.biasInput ? bias : null],
+    [{ type: x.type, dims: [...lead, n] }],
+    attrs,
+    MS_DOMAIN,
+  )[0]!;
   return bias && !q.biasInput ? add(g, y, bias) : y;
 }

@@ -65,22 +65,40 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
     for (let i = 0; i < c.num_layers; i++) {
       for (const n of NORMS) {
         const name = `transformer_blocks.${i}.${n}.linear`;
-        for (const kind of KINDS) parts.push(chunkRows(name, LAYER_NORM_ZERO_CHUNKS, `enc_${kind}`, d), chunkRows(name, LAYER_NORM_ZERO_CHUNKS, kind, d));
+        for (const kind of KINDS)
+          parts.push(
+            chunkRows(name, LAYER_NORM_ZERO_CHUNKS, `enc_${kind}`, d),
+            chunkRows(name, LAYER_NORM_ZERO_CHUNKS, kind, d),
+          );
       }
     }
     const perBlock = NORMS.length * KINDS.length;
     for (const chunk of NORM_OUT_CHUNKS) parts.push(chunkRows('norm_out.linear', NORM_OUT_CHUNKS, chunk, d));
     // one product over the chunks' weight rows, stacked in this order
-    const plusOne = constT(ctx, parts.map((p) => (p.plusOne ? 1 : 0)), [parts.length, 1], 'modulation_plus_one');
+    const plusOne = constT(
+      ctx,
+      parts.map((p) => (p.plusOne ? 1 : 0)),
+      [parts.length, 1],
+      'modulation_plus_one',
+    );
     const all = add(g, reshape(g, linearLayer(ctx, silu(g, temb), parts, 'modulation'), [b, parts.length, d]), plusOne);
-    const pieces = split(g, all, [...Array<number>(c.num_layers * perBlock).fill(2), ...NORM_OUT_CHUNKS.map(() => 1)], 1);
+    const pieces = split(
+      g,
+      all,
+      [...Array<number>(c.num_layers * perBlock).fill(2), ...NORM_OUT_CHUNKS.map(() => 1)],
+      1,
+    );
     const seq = textLength + videoLength;
     const oneHot = new Float32Array(seq * 2);
     for (let s = 0; s < seq; s++) oneHot[s * 2 + (s < textLength ? 0 : 1)] = 1;
     const segments = constT(ctx, oneHot, [seq, 2], 'segment_one_hot');
     const build = (i: number, pick: (v: Value) => Value): BlockModulation => {
       const norm = (n: number): NormModulation => {
-        const [shift, scale, gate] = KINDS.map((_, k) => pick(pieces[i * perBlock + n * KINDS.length + k]!)) as [Value, Value, Value];
+        const [shift, scale, gate] = KINDS.map((_, k) => pick(pieces[i * perBlock + n * KINDS.length + k]!)) as [
+          Value,
+          Value,
+          Value,
+        ];
         return { shift, scale, gate };
       };
       return { norm1: norm(0), norm2: norm(1) };
@@ -89,7 +107,10 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
     return {
       joint: (i) => g.scoped('modulation', () => build(i, (v) => matmul(g, segments, v))),
       video: (i) => g.scoped('modulation', () => build(i, (v) => slice(g, v, 1, 1, 2))),
-      out: { shift: pieces[n + NORM_OUT_CHUNKS.indexOf('shift')]!, scale: pieces[n + NORM_OUT_CHUNKS.indexOf('scale')]! },
+      out: {
+        shift: pieces[n + NORM_OUT_CHUNKS.indexOf('shift')]!,
+        scale: pieces[n + NORM_OUT_CHUNKS.indexOf('scale')]!,
+      },
     };
   });
 }

@@ -9,7 +9,9 @@ export function ffProjWidth(c: ConsisIDConfig): number {
 }
 
 export const numPatches = (c: ConsisIDConfig): number =>
-  Math.floor(c.sample_height / c.patch_size) * Math.floor(c.sample_width / c.patch_size) * (Math.floor((c.sample_frames - 1) / c.temporal_compression_ratio) + 1);
+  Math.floor(c.sample_height / c.patch_size) *
+  Math.floor(c.sample_width / c.patch_size) *
+  (Math.floor((c.sample_frames - 1) / c.temporal_compression_ratio) + 1);
 
 export const crossAttnKvDim = (c: ConsisIDConfig): number => Math.trunc((innerDim(c) / 3) * 2);
 
@@ -30,7 +32,8 @@ export function expectedParameters(c: ConsisIDConfig): ParameterShapes {
   m.set('patch_embed.proj.weight', [d, c.in_channels, p, p]);
   m.set('patch_embed.proj.bias', [d]);
   linear('patch_embed.text_proj', d, c.text_embed_dim);
-  if (c.use_learned_positional_embeddings) m.set('patch_embed.pos_embedding', [1, c.max_text_seq_length + numPatches(c), d]);
+  if (c.use_learned_positional_embeddings)
+    m.set('patch_embed.pos_embedding', [1, c.max_text_seq_length + numPatches(c), d]);
   linear('time_embedding.linear_1', t, d);
   linear('time_embedding.linear_2', t, t);
   const affine = c.norm_elementwise_affine;
@@ -101,7 +104,11 @@ export class WeightsError extends Error {
 }
 
 /** one error listing every missing, unexpected and misshapen parameter */
-export function checkParameters(c: ConsisIDConfig, actual: ReadonlyMap<string, readonly number[]>, source: string): void {
+export function checkParameters(
+  c: ConsisIDConfig,
+  actual: ReadonlyMap<string, readonly number[]>,
+  source: string,
+): void {
   const expected = expectedParameters(c);
   const missing = [...expected.keys()].filter((k) => !actual.has(k));
   const unexpected = [...actual.keys()].filter((k) => !expected.has(k));

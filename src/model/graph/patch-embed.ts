@@ -18,7 +18,14 @@ export function positionalTableFor(ctx: BuildContext, grid: LatentGrid): Float32
   const c = ctx.config;
   const p = c.patch_size;
   // the reference keeps its configured-size table when the size matches; both are the same numbers
-  return sincosPositionalTable(innerDim(c), Math.floor(grid.width / p), Math.floor(grid.height / p), grid.frames, c.spatial_interpolation_scale, c.temporal_interpolation_scale);
+  return sincosPositionalTable(
+    innerDim(c),
+    Math.floor(grid.width / p),
+    Math.floor(grid.height / p),
+    grid.frames,
+    c.spatial_interpolation_scale,
+    c.temporal_interpolation_scale,
+  );
 }
 
 /** returns the joint sequence (B, T + V, inner): text tokens first */

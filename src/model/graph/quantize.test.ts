@@ -18,7 +18,10 @@ function blockQuantized(w: Float32Array, bits: 4 | 8, block: number) {
 }
 
 /** x (M, K) @ wᵀ on onnxruntime-node with one op */
-async function runOp(build: (g: GraphBuilder, x: ReturnType<GraphBuilder['input']>) => ReturnType<GraphBuilder['input']>, x: Float32Array): Promise<Float32Array> {
+async function runOp(
+  build: (g: GraphBuilder, x: ReturnType<GraphBuilder['input']>) => ReturnType<GraphBuilder['input']>,
+  x: Float32Array,
+): Promise<Float32Array> {
   const g = new GraphBuilder('q');
   g.output(build(g, g.input('x', 'float32', [M, K])), 'y');
   const s = await nodeBackend().createSession({ model: g.toModel(), externalData: new Map() }, { device: 'cpu' });
@@ -31,54 +34,76 @@ async function runOp(build: (g: GraphBuilder, x: ReturnType<GraphBuilder['input'
 
 function product(x: Float32Array, w: Float32Array): Float32Array {
   const y = new Float32Array(M * N);
-  for (let m = 0; m < M; m++) for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) y[m * N + n]! += x[m * K + k]! * w[n * K + k]!;
+  for (let m = 0; m < M; m++)
+    for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) y[m * N + n]! += x[m * K + k]! * w[n * K + k]!;
   return y;
 }
 
 describe('block quantization', () => {
   it('every weight comes back within half a step of its block', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(4 as const, 8 as const), fc.constantFrom(16, 32, 64), (seed, bits, block) => {
-        const w = fillUniform(new Float32Array(N * K), prng(seed), 1);
-        const q = blockQuantized(w, bits, block);
-        const back = dequantizeBlocks(q, N, K, bits, block);
-        const blocks = blocksPerRow(K, block);
-        for (let i = 0; i < w.length; i++) {
-          const scale = q.scales[Math.floor(i / K) * blocks + Math.floor((i % K) / block)]!;
-          if (Math.abs(back[i]! - w[i]!) > scale / 2 + 1e-6) return false;
-        }
-        return true;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.constantFrom(4 as const, 8 as const),
+        fc.constantFrom(16, 32, 64),
+        (seed, bits, block) => {
+          const w = fillUniform(new Float32Array(N * K), prng(seed), 1);
+          const q = blockQuantized(w, bits, block);
+          const back = dequantizeBlocks(q, N, K, bits, block);
+          const blocks = blocksPerRow(K, block);
+          for (let i = 0; i < w.length; i++) {
+            const scale = q.scales[Math.floor(i / K) * blocks + Math.floor((i % K) / block)]!;
+            if (Math.abs(back[i]! - w[i]!) > scale / 2 + 1e-6) return false;
+          }
+          return true;
+        },
+      ),
       { numRuns: 30 },
     );
   });
 
   // any finite float32 weights, widths that are not a multiple of the block (odd ones included)
-  const finiteRow = fc.integer({ min: 1, max: 100 }).chain((k) => fc.array(fc.oneof(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 3.4028234663852886e38, -3.4028234663852886e38, 1e-45)), { minLength: k, maxLength: k }));
+  const finiteRow = fc
+    .integer({ min: 1, max: 100 })
+    .chain((k) =>
+      fc.array(
+        fc.oneof(
+          fc.float({ noNaN: true, noDefaultInfinity: true }),
+          fc.constantFrom(0, -0, 3.4028234663852886e38, -3.4028234663852886e38, 1e-45),
+        ),
+        { minLength: k, maxLength: k },
+      ),
+    );
 
-  it('any finite weights: each comes back finite, within half a step, never past its block\'s largest magnitude', () => {
+  it("any finite weights: each comes back finite, within half a step, never past its block's largest magnitude", () => {
     fc.assert(
-      fc.property(finiteRow, fc.constantFrom(4 as const, 8 as const), fc.constantFrom(16, 32), (values, bits, block) => {
-        const k = values.length;
-        const w = Float32Array.from(values);
-        const blocks = blocksPerRow(k, block);
-        const q = { q: new Uint8Array(blocks * ((block * bits) / 8)), scales: new Float32Array(blocks) };
-        quantizeRowsInto(q, 0, w, 1, k, bits, block);
-        const back = dequantizeBlocks(q, 1, k, bits, block);
-        for (let i = 0; i < k; i++) {
-          const b = Math.floor(i / block);
-          const amax = Math.max(...Array.from(w.subarray(b * block, Math.min(k, (b + 1) * block)), Math.abs));
-          // the scale is a float32: its rounding adds at most one unit in the last place per step
-          const tol = q.scales[b]! * (0.5 + 2e-5) + 2 ** -140;
-          if (!Number.isFinite(back[i]!) || Math.abs(back[i]! - w[i]!) > tol || Math.abs(back[i]!) > amax) return false;
-        }
-        return true;
-      }),
+      fc.property(
+        finiteRow,
+        fc.constantFrom(4 as const, 8 as const),
+        fc.constantFrom(16, 32),
+        (values, bits, block) => {
+          const k = values.length;
+          const w = Float32Array.from(values);
+          const blocks = blocksPerRow(k, block);
+          const q = { q: new Uint8Array(blocks * ((block * bits) / 8)), scales: new Float32Array(blocks) };
+          quantizeRowsInto(q, 0, w, 1, k, bits, block);
+          const back = dequantizeBlocks(q, 1, k, bits, block);
+          for (let i = 0; i < k; i++) {
+            const b = Math.floor(i / block);
+            const amax = Math.max(...Array.from(w.subarray(b * block, Math.min(k, (b + 1) * block)), Math.abs));
+            // the scale is a float32: its rounding adds at most one unit in the last place per step
+            const tol = q.scales[b]! * (0.5 + 2e-5) + 2 ** -140;
+            if (!Number.isFinite(back[i]!) || Math.abs(back[i]! - w[i]!) > tol || Math.abs(back[i]!) > amax)
+              return false;
+          }
+          return true;
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it('per-column int8, any finite weights: each comes back finite, within half a step, never past its column\'s largest magnitude', () => {
+  it("per-column int8, any finite weights: each comes back finite, within half a step, never past its column's largest magnitude", () => {
     fc.assert(
       fc.property(finiteRow, (values) => {
         const k = values.length;
@@ -88,7 +113,11 @@ describe('block quantization', () => {
         const amax = Math.max(...Array.from(w, Math.abs));
         return Array.from(w).every((v, i) => {
           const back = Math.fround(q.q[i]! * q.scales[0]!);
-          return Number.isFinite(back) && Math.abs(back - v) <= q.scales[0]! * (0.5 + 2e-5) + 2 ** -140 && Math.abs(back) <= amax;
+          return (
+            Number.isFinite(back) &&
+            Math.abs(back - v) <= q.scales[0]! * (0.5 + 2e-5) + 2 ** -140 &&
+            Math.abs(back) <= amax
+          );
         });
       }),
       { numRuns: 300 },
@@ -96,28 +125,42 @@ describe('block quantization', () => {
   });
 
   it('per-column int8 into any columns of any (k, n) matrix equals each row quantized alone, and leaves the other columns as they were', () => {
-    const weight = fc.oneof({ weight: 8, arbitrary: fc.float({ min: -4, max: 4, noNaN: true }) }, fc.constantFrom(0, NaN, Infinity, -3e38));
-    const layout = fc.record({ rows: fc.integer({ min: 1, max: 11 }), k: fc.integer({ min: 1, max: 5 }), col0: fc.integer({ min: 0, max: 6 }), extra: fc.integer({ min: 0, max: 6 }), byteOffset: fc.integer({ min: 0, max: 3 }) });
+    const weight = fc.oneof(
+      { weight: 8, arbitrary: fc.float({ min: -4, max: 4, noNaN: true }) },
+      fc.constantFrom(0, NaN, Infinity, -3e38),
+    );
+    const layout = fc.record({
+      rows: fc.integer({ min: 1, max: 11 }),
+      k: fc.integer({ min: 1, max: 5 }),
+      col0: fc.integer({ min: 0, max: 6 }),
+      extra: fc.integer({ min: 0, max: 6 }),
+      byteOffset: fc.integer({ min: 0, max: 3 }),
+    });
     fc.assert(
-      fc.property(layout.chain((l) => fc.tuple(fc.constant(l), fc.array(weight, { minLength: l.rows * l.k, maxLength: l.rows * l.k }))), ([{ rows, k, col0, extra, byteOffset }, values]) => {
-        const n = col0 + rows + extra;
-        const w = Float32Array.from(values);
-        const q = new Int8Array(byteOffset + k * n).fill(99).subarray(byteOffset);
-        const out = { q, scales: new Float32Array(n).fill(7) };
-        quantizeColumnsInto(out, col0, n, w, rows, k);
-        for (let c = 0; c < n; c++) {
-          const r = c - col0;
-          if (r < 0 || r >= rows) {
-            expect(out.scales[c]).toBe(7);
-            for (let i = 0; i < k; i++) expect(q[i * n + c]).toBe(99);
-            continue;
+      fc.property(
+        layout.chain((l) =>
+          fc.tuple(fc.constant(l), fc.array(weight, { minLength: l.rows * l.k, maxLength: l.rows * l.k })),
+        ),
+        ([{ rows, k, col0, extra, byteOffset }, values]) => {
+          const n = col0 + rows + extra;
+          const w = Float32Array.from(values);
+          const q = new Int8Array(byteOffset + k * n).fill(99).subarray(byteOffset);
+          const out = { q, scales: new Float32Array(n).fill(7) };
+          quantizeColumnsInto(out, col0, n, w, rows, k);
+          for (let c = 0; c < n; c++) {
+            const r = c - col0;
+            if (r < 0 || r >= rows) {
+              expect(out.scales[c]).toBe(7);
+              for (let i = 0; i < k; i++) expect(q[i * n + c]).toBe(99);
+              continue;
+            }
+            const alone = { q: new Int8Array(k), scales: new Float32Array(1) };
+            quantizeColumnsInto(alone, 0, 1, w.subarray(r * k, (r + 1) * k), 1, k);
+            expect(out.scales[c]).toEqual(alone.scales[0]);
+            for (let i = 0; i < k; i++) expect(q[i * n + c], `row ${r}, weight ${i}`).toBe(alone.q[i]);
           }
-          const alone = { q: new Int8Array(k), scales: new Float32Array(1) };
-          quantizeColumnsInto(alone, 0, 1, w.subarray(r * k, (r + 1) * k), 1, k);
-          expect(out.scales[c]).toEqual(alone.scales[0]);
-          for (let i = 0; i < k; i++) expect(q[i * n + c], `row ${r}, weight ${i}`).toBe(alone.q[i]);
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -154,7 +197,13 @@ describe('block quantization', () => {
     const nbits = await runOp((g, xin) => {
       const b = g.initializer('b', 'uint8', [N, blocks, 16], q.q);
       const s = g.initializer('s', 'float32', [N * blocks], new Uint8Array(q.scales.buffer));
-      return g.node('MatMulNBits', [xin, b, s], [{ type: 'float32', dims: [M, N] }], { K: attr.int(K), N: attr.int(N), bits: attr.int(4), block_size: attr.int(32), accuracy_level: attr.int(4) }, MS_DOMAIN)[0]!;
+      return g.node(
+        'MatMulNBits',
+        [xin, b, s],
+        [{ type: 'float32', dims: [M, N] }],
+        { K: attr.int(K), N: attr.int(N), bits: attr.int(4), block_size: attr.int(32), accuracy_level: attr.int(4) },
+        MS_DOMAIN,
+      )[0]!;
     }, x);
     const c = { q: new Int8Array(K * N), scales: new Float32Array(N) };
     quantizeColumnsInto(c, 0, N, w, N, K);
@@ -163,7 +212,8 @@ describe('block quantization', () => {
       const s = g.initializer('s', 'float32', [N], new Uint8Array(c.scales.buffer));
       return g.node('DynamicQuantizeMatMul', [xin, b, s], [{ type: 'float32', dims: [M, N] }], {}, MS_DOMAIN)[0]!;
     }, x);
-    for (const y of [nbits, dynamic]) for (let i = 0; i < M * N; i++) expect(Number.isNaN(y[i]!), `output ${i}`).toBe(i % N === 1);
+    for (const y of [nbits, dynamic])
+      for (let i = 0; i < M * N; i++) expect(Number.isNaN(y[i]!), `output ${i}`).toBe(i % N === 1);
   });
 
   it("is the layout onnxruntime's MatMulNBits reads: its product equals the dequantized weights' product", async () => {
@@ -176,21 +226,34 @@ describe('block quantization', () => {
       const y = await runOp((g, xin) => {
         const b = g.initializer('b', 'uint8', [N, blocks, (block * bits) / 8], q.q);
         const s = g.initializer('s', 'float32', [N * blocks], new Uint8Array(q.scales.buffer));
-        return g.node('MatMulNBits', [xin, b, s], [{ type: 'float32', dims: [M, N] }], { K: attr.int(K), N: attr.int(N), bits: attr.int(bits), block_size: attr.int(block), accuracy_level: attr.int(0) }, MS_DOMAIN)[0]!;
+        return g.node(
+          'MatMulNBits',
+          [xin, b, s],
+          [{ type: 'float32', dims: [M, N] }],
+          {
+            K: attr.int(K),
+            N: attr.int(N),
+            bits: attr.int(bits),
+            block_size: attr.int(block),
+            accuracy_level: attr.int(0),
+          },
+          MS_DOMAIN,
+        )[0]!;
       }, x);
       expect(relativeError(y, product(x, dequantizeBlocks(q, N, K, bits, block)))).toBeLessThan(1e-5);
       expect(relativeError(y, product(x, w))).toBeLessThan(bits === 8 ? 1e-2 : 1e-1);
     }
   });
 
-  it("per-column int8 is the layout DynamicQuantizeMatMul reads (activations quantized per tensor at run time)", async () => {
+  it('per-column int8 is the layout DynamicQuantizeMatMul reads (activations quantized per tensor at run time)', async () => {
     const w = fillUniform(new Float32Array(N * K), prng(5), 0.1);
     const x = fillUniform(new Float32Array(M * K), prng(6), 1);
     const q = { q: new Int8Array(K * N), scales: new Float32Array(N) };
     quantizeColumnsInto(q, 0, N, w, N, K);
     const back = new Float32Array(N * K);
     for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) back[n * K + k] = q.q[k * N + n]! * q.scales[n]!;
-    for (let i = 0; i < w.length; i++) expect(Math.abs(back[i]! - w[i]!)).toBeLessThanOrEqual(q.scales[Math.floor(i / K)]! / 2 + 1e-7);
+    for (let i = 0; i < w.length; i++)
+      expect(Math.abs(back[i]! - w[i]!)).toBeLessThanOrEqual(q.scales[Math.floor(i / K)]! / 2 + 1e-7);
     const y = await runOp((g, xin) => {
       const b = g.initializer('b', 'int8', [K, N], new Uint8Array(q.q.buffer));
       const s = g.initializer('s', 'float32', [N], new Uint8Array(q.scales.buffer));

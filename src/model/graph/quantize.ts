@@ -46,7 +46,15 @@ function absMax(w: Float32Array, from: number, to: number): number {
  * each block of `block` values along k gets scale = max|w| / (2^(bits-1) - 1) (see scaleOf) and
  * q = round(w / scale) + 2^(bits-1), so q - zero point lies in [-(2^(bits-1) - 1), 2^(bits-1) - 1].
  */
-export function quantizeRowsInto(out: BlockQuantized, row0: number, w: Float32Array, rows: number, k: number, bits: 4 | 8, block: number): void {
+export function quantizeRowsInto(
+  out: BlockQuantized,
+  row0: number,
+  w: Float32Array,
+  rows: number,
+  k: number,
+  bits: 4 | 8,
+  block: number,
+): void {
   const blocks = blocksPerRow(k, block);
   const blob = (block * bits) / 8;
   const zp = 1 << (bits - 1);
@@ -72,7 +80,8 @@ export function quantizeRowsInto(out: BlockQuantized, row0: number, w: Float32Ar
         for (let i = 0; i < n; i++) q[o + i] = (w[k0 + i]! * inv + bias) | 0;
         for (let i = n; i < block; i++) q[o + i] = zp;
       } else if (n === block) {
-        for (let i = 0; i < block; i += 2) q[o + (i >> 1)] = ((w[k0 + i]! * inv + bias) | 0) | (((w[k0 + i + 1]! * inv + bias) | 0) << 4);
+        for (let i = 0; i < block; i += 2)
+          q[o + (i >> 1)] = (w[k0 + i]! * inv + bias) | 0 | (((w[k0 + i + 1]! * inv + bias) | 0) << 4);
       } else {
         for (let i = 0; i < block; i += 2) {
           const lo = i < n ? (w[k0 + i]! * inv + bias) | 0 : zp;
@@ -125,7 +134,14 @@ const q8 = (v: number, inv: number): number => ((v * inv + 127.5) | 0) - 127;
  * symmetric scale per column. Four rows at a time where the columns are 4-byte aligned: one 32-bit
  * store per output row instead of four strided byte stores (2.9 -> 2.1 ns a weight).
  */
-export function quantizeColumnsInto(out: ColumnQuantized, col0: number, n: number, w: Float32Array, rows: number, k: number): void {
+export function quantizeColumnsInto(
+  out: ColumnQuantized,
+  col0: number,
+  n: number,
+  w: Float32Array,
+  rows: number,
+  k: number,
+): void {
   const { q } = out;
   if ((n & 3) !== 0 || (q.byteOffset & 3) !== 0) return columnsOneByOne(out, col0, n, w, 0, rows, k);
   const head = Math.min(rows, (4 - (col0 & 3)) & 3);
@@ -144,13 +160,25 @@ export function quantizeColumnsInto(out: ColumnQuantized, col0: number, n: numbe
     const s3 = s2 + k;
     // little-endian: column col0 + r is the word's low byte
     for (let i = 0, at = (col0 + r) >> 2; i < k; i++, at += step) {
-      words[at] = (q8(w[s0 + i]!, i0) & 255) | ((q8(w[s1 + i]!, i1) & 255) << 8) | ((q8(w[s2 + i]!, i2) & 255) << 16) | (q8(w[s3 + i]!, i3) << 24);
+      words[at] =
+        (q8(w[s0 + i]!, i0) & 255) |
+        ((q8(w[s1 + i]!, i1) & 255) << 8) |
+        ((q8(w[s2 + i]!, i2) & 255) << 16) |
+        (q8(w[s3 + i]!, i3) << 24);
     }
   }
   columnsOneByOne(out, col0, n, w, r, rows, k);
 }
 
-function columnsOneByOne(out: ColumnQuantized, col0: number, n: number, w: Float32Array, from: number, to: number, k: number): void {
+function columnsOneByOne(
+  out: ColumnQuantized,
+  col0: number,
+  n: number,
+  w: Float32Array,
+  from: number,
+  to: number,
+  k: number,
+): void {
   for (let r = from; r < to; r++) {
     const inv = columnScale(out, col0 + r, w, r, k);
     for (let i = 0, src = r * k, at = col0 + r; i < k; i++, at += n) out.q[at] = q8(w[src + i]!, inv);

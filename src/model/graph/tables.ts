@@ -20,7 +20,14 @@ function sincos1d(dim: number, pos: readonly number[]): Float64Array[] {
  * get_3d_sincos_pos_embed for a (frames, gridH, gridW) token grid, flattened to
  * (frames * gridH * gridW, embedDim) in the patch embedding's token order.
  */
-export function sincosPositionalTable(embedDim: number, gridW: number, gridH: number, frames: number, spatialScale: number, temporalScale: number): Float32Array {
+export function sincosPositionalTable(
+  embedDim: number,
+  gridW: number,
+  gridH: number,
+  frames: number,
+  spatialScale: number,
+  temporalScale: number,
+): Float32Array {
   const dimSpatial = (3 * embedDim) / 4;
   const dimTemporal = embedDim / 4;
   const gw = Array.from({ length: gridW }, (_, i) => f(i / f(spatialScale)));

@@ -33,7 +33,8 @@ export interface BuiltGraph {
 
 function finalNorm(ctx: BuildContext, x: Value, prefix: string): Value {
   const d = x.dims[x.dims.length - 1]!;
-  if (ctx.config.norm_elementwise_affine) return layerNorm(ctx.g, x, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), ctx.config.norm_eps);
+  if (ctx.config.norm_elementwise_affine)
+    return layerNorm(ctx.g, x, param(ctx, `${prefix}.weight`), param(ctx, `${prefix}.bias`), ctx.config.norm_eps);
   return layerNorm(ctx.g, x, constT(ctx, new Float32Array(d).fill(1), [d], 'ones'), null, ctx.config.norm_eps);
 }
 
@@ -46,9 +47,21 @@ function rotaryTables(ctx: BuildContext, cosIn: Value, sinIn: Value, textLength:
   const swap = Array.from({ length: dh }, (_, i) => (i % 2 ? i - 1 : i + 1));
   const cosT = cast(g, cosIn, ctx.dtype);
   const sinT = mul(g, cast(g, sinIn, ctx.dtype), constT(ctx, sign, [dh], 'rope_sign'));
-  const cosFull = concat(g, [constT(ctx, new Float32Array(textLength * dh).fill(1), [textLength, dh], 'rope_text_cos'), cosT], 0);
-  const sinFull = concat(g, [constT(ctx, new Float32Array(textLength * dh), [textLength, dh], 'rope_text_sin'), sinT], 0);
-  return { cos: reshape(g, cosFull, [seq, 1, dh]), sin: reshape(g, sinFull, [seq, 1, dh]), swap: constI64(g, swap, [dh], 'rope_swap') };
+  const cosFull = concat(
+    g,
+    [constT(ctx, new Float32Array(textLength * dh).fill(1), [textLength, dh], 'rope_text_cos'), cosT],
+    0,
+  );
+  const sinFull = concat(
+    g,
+    [constT(ctx, new Float32Array(textLength * dh), [textLength, dh], 'rope_text_sin'), sinT],
+    0,
+  );
+  return {
+    cos: reshape(g, cosFull, [seq, 1, dh]),
+    sin: reshape(g, sinFull, [seq, 1, dh]),
+    swap: constI64(g, swap, [dh], 'rope_swap'),
+  };
 }
 
 export interface BuildOptions {
@@ -58,9 +71,21 @@ export interface BuildOptions {
   pruneLastBlockText?: boolean;
 }
 
-export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, shape: GraphShape, opts: BuildOptions = {}): BuiltGraph {
+export function buildConsisIDGraph(
+  config: ConsisIDConfig,
+  weights: WeightSet,
+  shape: GraphShape,
+  opts: BuildOptions = {},
+): BuiltGraph {
   const g = new GraphBuilder('consisid_transformer_3d');
-  const ctx: BuildContext = { g, config, weights, dtype: opts.dtype ?? 'float32', foldAttention: opts.foldAttention ?? 'auto', quantization: opts.quantization ?? null };
+  const ctx: BuildContext = {
+    g,
+    config,
+    weights,
+    dtype: opts.dtype ?? 'float32',
+    foldAttention: opts.foldAttention ?? 'auto',
+    quantization: opts.quantization ?? null,
+  };
   const c = config;
   const { batch: b, frames: f, height: h, width: w, textLength: t } = shape;
   const p = c.patch_size;
@@ -79,7 +104,10 @@ export function buildConsisIDGraph(config: ConsisIDConfig, weights: WeightSet, s
   if (shape.rotary) {
     const cosIn = g.input('image_rotary_emb.cos', 'float32', [videoLength, c.attention_head_dim]);
     const sinIn = g.input('image_rotary_emb.sin', 'float32', [videoLength, c.attention_head_dim]);
-    inputs.push({ name: 'image_rotary_emb.cos', dims: [videoLength, c.attention_head_dim] }, { name: 'image_rotary_emb.sin', dims: [videoLength, c.attention_head_dim] });
+    inputs.push(
+      { name: 'image_rotary_emb.cos', dims: [videoLength, c.attention_head_dim] },
+      { name: 'image_rotary_emb.sin', dims: [videoLength, c.attention_head_dim] },
+    );
     rope = rotaryTables(ctx, cosIn, sinIn, t);
   }
   let faceEmb: Value | null = null;

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { nodeBackend } from '../runtime/node.ts';
 import { sessionModel } from '../session-model.ts';
 import { checkpointFromTensors } from '../checkpoint-writer.ts';
-import { parseConfig, FEED_FORWARD_ACTIVATIONS, TIMESTEP_ACTIVATIONS, type ConsisIDConfig, type ConsisIDConfigInput } from '../config.ts';
+import {
+  parseConfig,
+  FEED_FORWARD_ACTIVATIONS,
+  TIMESTEP_ACTIVATIONS,
+  type ConsisIDConfig,
+  type ConsisIDConfigInput,
+} from '../config.ts';
 import { prepareForward, type ForwardInputs } from '../forward-inputs.ts';
 import { randomWeights } from '../random-weights.ts';
 import { relativeError } from '../test-support/fixtures.ts';
@@ -31,10 +37,17 @@ const inputs = (frames = 2): ForwardInputs => ({
   timestep: 321,
 });
 
-async function run(config: ConsisIDConfig, weights: Map<string, HostTensor>, args: ForwardInputs): Promise<Float32Array> {
+async function run(
+  config: ConsisIDConfig,
+  weights: Map<string, HostTensor>,
+  args: ForwardInputs,
+): Promise<Float32Array> {
   const { shape, feeds } = prepareForward(config, args);
   const checkpoint = await checkpointFromTensors(config, weights);
-  const session = await nodeBackend().createSession(await sessionModel(buildConsisIDGraph(config, checkpoint.weights, shape).model, checkpoint.files), { device: 'cpu' });
+  const session = await nodeBackend().createSession(
+    await sessionModel(buildConsisIDGraph(config, checkpoint.weights, shape).model, checkpoint.files),
+    { device: 'cpu' },
+  );
   try {
     return (await session.run(feeds)).sample!.data;
   } finally {
@@ -48,14 +61,21 @@ describe('config variants', () => {
     const affine = parseConfig(BASE);
     const w = randomWeights(affine, 11);
     for (const [name, t] of w) {
-      if (/(norm1\.norm|norm2\.norm|norm_final|norm_out\.norm)\.(weight|bias)$/.test(name)) (t.data as Float32Array).fill(name.endsWith('weight') ? 1 : 0);
+      if (/(norm1\.norm|norm2\.norm|norm_final|norm_out\.norm)\.(weight|bias)$/.test(name))
+        (t.data as Float32Array).fill(name.endsWith('weight') ? 1 : 0);
     }
-    const wPlain = new Map([...w].filter(([name]) => !/(norm1\.norm|norm2\.norm|norm_final|norm_out\.norm)\./.test(name)));
+    const wPlain = new Map(
+      [...w].filter(([name]) => !/(norm1\.norm|norm2\.norm|norm_final|norm_out\.norm)\./.test(name)),
+    );
     expect(relativeError(await run(plain, wPlain, inputs()), await run(affine, w, inputs()))).toBeLessThan(1e-6);
   });
 
   it('learned positional embeddings: a zero table equals none, and other frame counts fall back to sincos', async () => {
-    const learned = parseConfig({ ...BASE, use_rotary_positional_embeddings: true, use_learned_positional_embeddings: true });
+    const learned = parseConfig({
+      ...BASE,
+      use_rotary_positional_embeddings: true,
+      use_learned_positional_embeddings: true,
+    });
     const rotary = parseConfig({ ...BASE, use_rotary_positional_embeddings: true });
     const sincos = parseConfig(BASE);
     const w = randomWeights(learned, 12);
@@ -65,9 +85,13 @@ describe('config variants', () => {
     // 3 latent frames != sample_frames 5 -> (3-1)*4+1 = 9: the reference recomputes the sincos table
     expect(relativeError(await run(learned, w, inputs(3)), await run(sincos, wNoTable, inputs(3)))).toBeLessThan(1e-6);
     // (a constant would vanish in the LayerNorms: every reader of the residual stream normalizes it)
-    (w.get('patch_embed.pos_embedding')!.data as Float32Array).set(wave(w.get('patch_embed.pos_embedding')!.data.length, 3));
+    (w.get('patch_embed.pos_embedding')!.data as Float32Array).set(
+      wave(w.get('patch_embed.pos_embedding')!.data.length, 3),
+    );
     expect(relativeError(await run(learned, w, inputs()), await run(rotary, wNoTable, inputs()))).toBeGreaterThan(1e-3);
-    expect(() => prepareForward(learned, { ...inputs(), hidden_states: tensorF32(wave(2 * 4 * 6 * 8, 1), [1, 2, 4, 6, 8]) })).toThrow(/configured size 4x8/);
+    expect(() =>
+      prepareForward(learned, { ...inputs(), hidden_states: tensorF32(wave(2 * 4 * 6 * 8, 1), [1, 2, 4, 6, 8]) }),
+    ).toThrow(/configured size 4x8/);
   });
 
   it('every supported activation builds and runs to finite values', async () => {

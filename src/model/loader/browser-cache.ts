@@ -25,7 +25,10 @@ export class BrowserCacheError extends Error {
 export const chunkCount = (size: number, chunkBytes = CHUNK_BYTES) => Math.max(1, Math.ceil(size / chunkBytes));
 
 /** bytes [start, end) of the file that chunk `i` holds */
-export const chunkBounds = (size: number, chunkBytes: number, i: number): [number, number] => [i * chunkBytes, Math.min(size, (i + 1) * chunkBytes)];
+export const chunkBounds = (size: number, chunkBytes: number, i: number): [number, number] => [
+  i * chunkBytes,
+  Math.min(size, (i + 1) * chunkBytes),
+];
 
 interface Meta {
   url: string;
@@ -44,7 +47,10 @@ interface SyncHandle {
   close(): void;
 }
 /** 'read-only' handles share their file (Chromium 121 on; earlier versions ignore the mode) */
-type FileHandle = FileSystemFileHandle & { createSyncAccessHandle?(opts?: { mode: 'readwrite' | 'read-only' }): Promise<SyncHandle>; move?(name: string): Promise<void> };
+type FileHandle = FileSystemFileHandle & {
+  createSyncAccessHandle?(opts?: { mode: 'readwrite' | 'read-only' }): Promise<SyncHandle>;
+  move?(name: string): Promise<void>;
+};
 
 /** runs a storage operation; any failure of the storage itself becomes a BrowserCacheError */
 export async function storageOp<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -58,7 +64,8 @@ export async function storageOp<T>(fn: () => Promise<T>, signal?: AbortSignal): 
 }
 
 async function rootDir(): Promise<FileSystemDirectoryHandle> {
-  if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function') throw new BrowserCacheError('this browser offers no file storage (OPFS) here');
+  if (typeof navigator === 'undefined' || typeof navigator.storage?.getDirectory !== 'function')
+    throw new BrowserCacheError('this browser offers no file storage (OPFS) here');
   return storageOp(async () => (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true }));
 }
 
@@ -77,10 +84,13 @@ async function entriesOf(dir: FileSystemDirectoryHandle): Promise<[string, FileS
   return out;
 }
 
-const folders = async (dir: FileSystemDirectoryHandle) => (await entriesOf(dir)).flatMap(([, h]) => (h.kind === 'directory' ? [h as FileSystemDirectoryHandle] : []));
+const folders = async (dir: FileSystemDirectoryHandle) =>
+  (await entriesOf(dir)).flatMap(([, h]) => (h.kind === 'directory' ? [h as FileSystemDirectoryHandle] : []));
 
 /** the version folders in a file URL's folder, with their meta */
-async function versionsIn(urlDir: FileSystemDirectoryHandle): Promise<{ dir: FileSystemDirectoryHandle; meta: Meta | null }[]> {
+async function versionsIn(
+  urlDir: FileSystemDirectoryHandle,
+): Promise<{ dir: FileSystemDirectoryHandle; meta: Meta | null }[]> {
   return Promise.all((await folders(urlDir)).map(async (dir) => ({ dir, meta: await readMeta(dir) })));
 }
 
@@ -123,13 +133,15 @@ export async function openCache(): Promise<WeightCache> {
         const version = await versionName(etag);
         const dir = await urlDir.getDirectoryHandle(version, { create: true });
         const stored = await readMeta(dir);
-        if (stored && stored.etag === etag && stored.size === size && stored.chunkBytes === chunkBytes) return new StoredFile(dir, stored);
+        if (stored && stored.etag === etag && stored.size === size && stored.chunkBytes === chunkBytes)
+          return new StoredFile(dir, stored);
         // this version not stored yet (or stored in other chunks): start it afresh
         for (const [name] of await entriesOf(dir)) await dir.removeEntry(name);
         const meta = { url, etag, size, chunkBytes, complete: false };
         await writeMeta(dir, meta);
         // older versions go, unless another tab still reads or writes them
-        for (const [name] of await entriesOf(urlDir)) if (name !== version) await urlDir.removeEntry(name, { recursive: true }).catch(() => undefined);
+        for (const [name] of await entriesOf(urlDir))
+          if (name !== version) await urlDir.removeEntry(name, { recursive: true }).catch(() => undefined);
         return new StoredFile(dir, meta);
       }),
   };
@@ -199,7 +211,8 @@ export class StoredFile {
     let h = this.handles.get(i);
     if (!h) {
       const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
-      if (!f.createSyncAccessHandle) return this.whole(i, from, to, new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer()));
+      if (!f.createSyncAccessHandle)
+        return this.whole(i, from, to, new Uint8Array(await (await f.getFile()).slice(from, to).arrayBuffer()));
       h = f.createSyncAccessHandle({ mode: 'read-only' });
       this.handles.set(i, h);
       h.catch(() => this.handles.delete(i));
@@ -209,13 +222,18 @@ export class StoredFile {
   }
 
   private whole(i: number, from: number, to: number, bytes: Uint8Array): Uint8Array {
-    if (bytes.length !== to - from) throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} of the browser cache is shorter than stored`);
+    if (bytes.length !== to - from)
+      throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} of the browser cache is shorter than stored`);
     return bytes;
   }
 
   /** the whole file as one Blob over its chunk files (for a page reading a header) */
   async blob(): Promise<Blob> {
-    const parts = await Promise.all(Array.from({ length: chunkCount(this.meta.size, this.meta.chunkBytes) }, async (_, i) => (await this.dir.getFileHandle(String(i))).getFile()));
+    const parts = await Promise.all(
+      Array.from({ length: chunkCount(this.meta.size, this.meta.chunkBytes) }, async (_, i) =>
+        (await this.dir.getFileHandle(String(i))).getFile(),
+      ),
+    );
     return new Blob(parts);
   }
 
@@ -284,12 +302,18 @@ export async function cachedVersions(url: string): Promise<CachedFile[]> {
 }
 
 /** bytes of a file version's chunks stored whole so far (by a stopped download, a run); 0 without a store */
-export async function storedBytes(url: string, etag: string | null, size: number, chunkBytes = CHUNK_BYTES): Promise<number> {
+export async function storedBytes(
+  url: string,
+  etag: string | null,
+  size: number,
+  chunkBytes = CHUNK_BYTES,
+): Promise<number> {
   try {
     const urlDir = await (await rootDir()).getDirectoryHandle(await folderName(url));
     const dir = await urlDir.getDirectoryHandle(await versionName(etag));
     const meta = await readMeta(dir);
-    if (!meta || meta.url !== url || meta.etag !== etag || meta.size !== size || meta.chunkBytes !== chunkBytes) return 0;
+    if (!meta || meta.url !== url || meta.etag !== etag || meta.size !== size || meta.chunkBytes !== chunkBytes)
+      return 0;
     const file = new StoredFile(dir, meta);
     let bytes = 0;
     for (let i = 0; i < chunkCount(size, chunkBytes); i++) if (await file.has(i)) bytes += file.chunkLength(i);
@@ -314,7 +338,8 @@ export async function deleteCachedFiles(): Promise<number> {
       await top.removeEntry(ROOT, { recursive: true });
       return files;
     } catch (e) {
-      if (attempt >= 20) throw new BrowserCacheError(`The browser cache could not be cleared: ${(e as Error).message}`, { cause: e });
+      if (attempt >= 20)
+        throw new BrowserCacheError(`The browser cache could not be cleared: ${(e as Error).message}`, { cause: e });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -9,7 +9,11 @@ const bytes = Uint8Array.from({ length: 2500 }, (_, i) => (i * 7) % 251);
 const CHUNK = 1000;
 const read = async (b: Blob) => new Uint8Array(await b.arrayBuffer());
 
-function file(hub: ReturnType<typeof rangeHub>, opts: Partial<ChunkOptions> & Pick<ChunkOptions, 'cache'>, size = bytes.length) {
+function file(
+  hub: ReturnType<typeof rangeHub>,
+  opts: Partial<ChunkOptions> & Pick<ChunkOptions, 'cache'>,
+  size = bytes.length,
+) {
   return new ChunkedHubFile(hub.repo, 'w.safetensors', size, '"e"', { chunkBytes: CHUNK, ...opts });
 }
 
@@ -25,13 +29,16 @@ afterEach(() => {
 
 const entriesIn = async (dir: FileSystemDirectoryHandle) => {
   const out: [string, FileSystemHandle][] = [];
-  for await (const e of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) out.push(e);
+  for await (const e of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+    out.push(e);
   return out;
 };
-const firstFolder = async (dir: FileSystemDirectoryHandle) => (await entriesIn(dir)).find(([, h]) => h.kind === 'directory')![1] as FileSystemDirectoryHandle;
+const firstFolder = async (dir: FileSystemDirectoryHandle) =>
+  (await entriesIn(dir)).find(([, h]) => h.kind === 'directory')![1] as FileSystemDirectoryHandle;
 
 /** the one version folder the store holds (root / URL / version) */
-const versionFolder = async () => firstFolder(await firstFolder(await firstFolder(await navigator.storage.getDirectory())));
+const versionFolder = async () =>
+  firstFolder(await firstFolder(await firstFolder(await navigator.storage.getDirectory())));
 
 /** every file and folder name in the store, depth first */
 async function storedNames(): Promise<string[]> {
@@ -92,7 +99,13 @@ describe('hub files in chunks through the browser cache', () => {
     const changed = bytes.map((b) => 255 - b);
     const old = file(rangeHub(bytes), { cache });
     expect(await read(old.blob().slice(0, 1000))).toEqual(bytes.subarray(0, 1000));
-    const next = new ChunkedHubFile(rangeHub(changed, { etagAfter: { request: 1, etag: '"f"' } }).repo, 'w.safetensors', changed.length, '"f"', { chunkBytes: CHUNK, cache });
+    const next = new ChunkedHubFile(
+      rangeHub(changed, { etagAfter: { request: 1, etag: '"f"' } }).repo,
+      'w.safetensors',
+      changed.length,
+      '"f"',
+      { chunkBytes: CHUNK, cache },
+    );
     expect(await read(next.blob())).toEqual(changed);
     expect(await read(old.blob())).toEqual(bytes);
     await Promise.all([old.release(), next.release()]);
@@ -157,7 +170,9 @@ describe('hub files in chunks through the browser cache', () => {
   it('the layout of earlier versions goes when the cache is opened', async () => {
     opfs = installMemoryOpfs();
     const top = await navigator.storage.getDirectory();
-    const old = await (await top.getDirectoryHandle('hub-console-preview-weights-v3', { create: true })).getDirectoryHandle('abc', { create: true });
+    const old = await (
+      await top.getDirectoryHandle('hub-console-preview-weights-v3', { create: true })
+    ).getDirectoryHandle('abc', { create: true });
     await old.getFileHandle('0', { create: true });
     await openCache();
     await new Promise((r) => setTimeout(r, 10));
@@ -167,7 +182,13 @@ describe('hub files in chunks through the browser cache', () => {
   it('a download after one that stopped part way counts the chunks stored as done, and fetches only the rest', async () => {
     const cache = await storage();
     // 25 chunks of 100 bytes: the first download stores 0-9, then chunk 10 fails
-    const first = new ChunkedHubFile(rangeHub(bytes, { forbid: 'bytes=1000-1099' }).repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache });
+    const first = new ChunkedHubFile(
+      rangeHub(bytes, { forbid: 'bytes=1000-1099' }).repo,
+      'w.safetensors',
+      bytes.length,
+      '"e"',
+      { chunkBytes: 100, cache },
+    );
     await expect(first.download(1)).rejects.toThrow(HubFileError);
     // what the page offers to download after the stop: the chunks of this version not yet stored
     expect(await storedBytes(first.url, '"e"', bytes.length, 100)).toBe(1000);
@@ -176,7 +197,12 @@ describe('hub files in chunks through the browser cache', () => {
     const hub = rangeHub(bytes);
     let stored = 0;
     let fetched = 0;
-    const again = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache, onStored: (n) => (stored += n), onFetched: (n) => (fetched += n) });
+    const again = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', {
+      chunkBytes: 100,
+      cache,
+      onStored: (n) => (stored += n),
+      onFetched: (n) => (fetched += n),
+    });
     expect(await again.download()).toBe(true);
     expect([stored, fetched, hub.asked.length]).toEqual([1000, 1500, 15]);
     expect(await storedBytes(again.url, '"e"', bytes.length, 100)).toBe(bytes.length);
@@ -184,7 +210,10 @@ describe('hub files in chunks through the browser cache', () => {
 
   it('a download stops at the first chunk that fails', async () => {
     const hub = rangeHub(bytes, { forbid: 'bytes=200-299' });
-    const f = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', { chunkBytes: 100, cache: await storage() });
+    const f = new ChunkedHubFile(hub.repo, 'w.safetensors', bytes.length, '"e"', {
+      chunkBytes: 100,
+      cache: await storage(),
+    });
     await expect(f.download(2)).rejects.toThrow(HubFileError);
     // 25 chunks: the two loops stop after the failed one (and the one beside it), also the one still running then
     await new Promise((r) => setTimeout(r, 100));
@@ -219,7 +248,9 @@ describe('hub files in chunks through the browser cache', () => {
 
   it('refuses a file that changes on the hub while it is read, or a hub without Range', async () => {
     const changing = rangeHub(bytes, { etagAfter: { request: 2, etag: '"f"' } });
-    await expect(read(file(changing, { cache: null }).blob())).rejects.toThrow(/w\.safetensors: the file changed on the hub while it was read/);
+    await expect(read(file(changing, { cache: null }).blob())).rejects.toThrow(
+      /w\.safetensors: the file changed on the hub while it was read/,
+    );
     const err = await read(file(rangeHub(bytes, { ranges: false }), { cache: null }).blob()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HubFileError);
     expect((err as Error).message).toMatch(/the hub ignored the Range request/);

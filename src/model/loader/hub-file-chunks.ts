@@ -4,7 +4,15 @@
 // read back (removed, cut short), chunks come from the hub and are held in memory only until they
 // have been read. `blob()` hands the file to onnxruntime-web as external data,
 // read slice by slice while the download runs ahead.
-import { BrowserCacheError, CHUNK_BYTES, chunkBounds, chunkCount, storageOp, type StoredFile, type WeightCache } from './browser-cache.ts';
+import {
+  BrowserCacheError,
+  CHUNK_BYTES,
+  chunkBounds,
+  chunkCount,
+  storageOp,
+  type StoredFile,
+  type WeightCache,
+} from './browser-cache.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 import { RangeBlob } from './range-blob.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, hubSource, type HubRepo } from './hub-files.ts';
@@ -62,7 +70,8 @@ export class ChunkedHubFile {
 
   /** chunk `i`, and the next ones fetched meanwhile (the download runs ahead of the reader) */
   chunk(i: number): Promise<Chunk> {
-    for (let next = i + 1; next <= i + PREFETCH && next < this.chunks; next++) if (!this.loading.has(next)) this.load(next).catch(() => undefined);
+    for (let next = i + 1; next <= i + PREFETCH && next < this.chunks; next++)
+      if (!this.loading.has(next)) this.load(next).catch(() => undefined);
     return this.load(i);
   }
 
@@ -72,10 +81,24 @@ export class ChunkedHubFile {
    */
   async read(offset: number, length: number): Promise<Uint8Array> {
     const i = Math.floor(offset / this.chunkBytes);
-    if (length > SMALL_READ || this.loading.has(i) || this.chunks === 1) return new Uint8Array(await this.blob().slice(offset, offset + length).arrayBuffer());
-    const res = await hubFetchRequired(this.repo, this.name, { range: { start: offset, end: offset + length - 1 }, signal: this.opts.signal });
+    if (length > SMALL_READ || this.loading.has(i) || this.chunks === 1)
+      return new Uint8Array(
+        await this.blob()
+          .slice(offset, offset + length)
+          .arrayBuffer(),
+      );
+    const res = await hubFetchRequired(this.repo, this.name, {
+      range: { start: offset, end: offset + length - 1 },
+      signal: this.opts.signal,
+    });
     const bytes = new Uint8Array(await res.arrayBuffer());
-    if (res.status !== 206 || bytes.length !== length) throw new HubFileError(this.name, this.url, res.status, `expected ${length} bytes at ${offset}, got ${bytes.length}`);
+    if (res.status !== 206 || bytes.length !== length)
+      throw new HubFileError(
+        this.name,
+        this.url,
+        res.status,
+        `expected ${length} bytes at ${offset}, got ${bytes.length}`,
+      );
     return bytes;
   }
 
@@ -93,7 +116,10 @@ export class ChunkedHubFile {
   private store(): Promise<StoredFile | null> {
     const cache = this.opts.cache;
     if (!cache) return Promise.resolve(null);
-    this.storedFile ??= this.orRefused(() => cache.file(this.url, this.etag, this.size, this.chunkBytes), () => null);
+    this.storedFile ??= this.orRefused(
+      () => cache.file(this.url, this.etag, this.size, this.chunkBytes),
+      () => null,
+    );
     return this.storedFile;
   }
 
@@ -114,16 +140,32 @@ export class ChunkedHubFile {
     const store = await this.store();
     // a cache that cannot say whether it holds the chunk is refused
     const [start, end] = this.bounds(i);
-    if (store && this.opts.cache && (await this.orRefused(() => store.has(i), () => false))) {
+    if (
+      store &&
+      this.opts.cache &&
+      (await this.orRefused(
+        () => store.has(i),
+        () => false,
+      ))
+    ) {
       this.opts.onStored?.(end - start);
       return this.storedChunk(store, i);
     }
     const res = await this.request(start, end);
     if (store && this.opts.cache) {
-      const written = await this.orRefused(() => store.write(i, res.body!), () => null);
+      const written = await this.orRefused(
+        () => store.write(i, res.body!),
+        () => null,
+      );
       // the body went to the refused write: this chunk, and the rest, come again uncached
       if (written === null) return this.fetchChunk(i);
-      if (written !== end - start) throw new HubFileError(this.name, this.url, 206, `the download of bytes ${start}-${end - 1} ended after ${written} bytes`);
+      if (written !== end - start)
+        throw new HubFileError(
+          this.name,
+          this.url,
+          206,
+          `the download of bytes ${start}-${end - 1} ended after ${written} bytes`,
+        );
       this.opts.onFetched?.(end - start);
       return this.storedChunk(store, i);
     }
@@ -141,7 +183,14 @@ export class ChunkedHubFile {
       });
     }
     // a stored chunk that cannot be read back (removed by another tab, cut short) comes from the hub
-    const chunk: Chunk = { read: (from, to) => this.orRefused(() => store.read(i, from, to), () => this.refetch(i, chunk, from, to)), cached: true };
+    const chunk: Chunk = {
+      read: (from, to) =>
+        this.orRefused(
+          () => store.read(i, from, to),
+          () => this.refetch(i, chunk, from, to),
+        ),
+      cached: true,
+    };
     return chunk;
   }
 
@@ -162,16 +211,22 @@ export class ChunkedHubFile {
     const whole = this.chunks === 1;
     // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
     // only put the same gigabytes on disk twice
-    const res = await hubFetchRequired(this.repo, this.name, { ...(whole ? {} : { range: { start, end: end - 1 } }), signal: this.opts.signal, cache: 'no-store' });
+    const res = await hubFetchRequired(this.repo, this.name, {
+      ...(whole ? {} : { range: { start, end: end - 1 } }),
+      signal: this.opts.signal,
+      cache: 'no-store',
+    });
     const fail = async (detail: string) => {
       await res.body?.cancel();
       return new HubFileError(this.name, this.url, res.status, detail);
     };
     if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
     const etag = res.headers.get('etag');
-    if (this.etag && etag && etag !== this.etag) throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
+    if (this.etag && etag && etag !== this.etag)
+      throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
     const length = res.headers.get('content-length');
-    if (length !== null && Number(length) !== end - start) throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
+    if (length !== null && Number(length) !== end - start)
+      throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
     return res;
   }
 
@@ -218,7 +273,11 @@ export class ChunkedHubFile {
 }
 
 /** a Blob read in parts (safetensors headers) and handed whole to a session */
-export const blobFile = (blob: Blob): RandomAccessFile => ({ size: blob.size, read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()), blob: () => blob });
+export const blobFile = (blob: Blob): RandomAccessFile => ({
+  size: blob.size,
+  read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+  blob: () => blob,
+});
 
 export interface HubFileEntry {
   name: string;
@@ -230,12 +289,17 @@ export interface HubFileEntry {
  * Hub files for the model loader: the weight files chunked through the cache and opened for reads
  * in parts (headers) and as Blobs (the session's external data); other files read whole.
  */
-export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): FileSource & { complete(): Promise<boolean>; release(): Promise<void> } {
+export function chunkedHubSource(
+  repo: HubRepo,
+  weights: readonly HubFileEntry[],
+  opts: ChunkOptions,
+): FileSource & { complete(): Promise<boolean>; release(): Promise<void> } {
   const hub = hubSource(repo);
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts)]));
   return {
     describe: hub.describe,
-    read: async (name, o) => (files.has(name) ? new Uint8Array(await new Response(files.get(name)!.stream()).arrayBuffer()) : hub.read(name, o)),
+    read: async (name, o) =>
+      files.has(name) ? new Uint8Array(await new Response(files.get(name)!.stream()).arrayBuffer()) : hub.read(name, o),
     async open(name) {
       const f = files.get(name);
       if (!f) return null;

@@ -54,12 +54,16 @@ const randn = (shape: number[], seed: number): HostTensor => {
 
 describe('hub files', () => {
   it('builds the real hub layout URL', () => {
-    expect(hubFileUrl({ repoId: 'a/b', hubUrl: 'http://h/', revision: 'v1', subfolder: 'transformer' }, 'config.json')).toBe('http://h/a/b/resolve/v1/transformer/config.json');
+    expect(
+      hubFileUrl({ repoId: 'a/b', hubUrl: 'http://h/', revision: 'v1', subfolder: 'transformer' }, 'config.json'),
+    ).toBe('http://h/a/b/resolve/v1/transformer/config.json');
     expect(hubFileUrl({ repoId: 'a/b' }, 'x')).toBe('https://huggingface.co/a/b/resolve/main/x');
   });
 
   it('encodes each path segment, and the revision as one segment', () => {
-    expect(hubFileUrl({ repoId: 'a/b', hubUrl: 'http://h', revision: 'refs/pr/1', subfolder: '/sub dir/' }, 'x#1?.json')).toBe('http://h/a/b/resolve/refs%2Fpr%2F1/sub%20dir/x%231%3F.json');
+    expect(
+      hubFileUrl({ repoId: 'a/b', hubUrl: 'http://h', revision: 'refs/pr/1', subfolder: '/sub dir/' }, 'x#1?.json'),
+    ).toBe('http://h/a/b/resolve/refs%2Fpr%2F1/sub%20dir/x%231%3F.json');
   });
 
   it('fromPretrained downloads a sharded checkpoint with a Bearer token, reports progress, and runs', async () => {
@@ -71,7 +75,9 @@ describe('hub files', () => {
       onProgress: (p) => progress.push(p),
     });
     expect(requests.every((r) => r.auth === `Bearer ${TOKEN}`)).toBe(true);
-    expect(requests.some((r) => r.url.endsWith('/transformer/diffusion_pytorch_model-00002-of-00002.safetensors'))).toBe(true);
+    expect(
+      requests.some((r) => r.url.endsWith('/transformer/diffusion_pytorch_model-00002-of-00002.safetensors')),
+    ).toBe(true);
     const shard = progress.filter((p) => p.file === 'diffusion_pytorch_model-00001-of-00002.safetensors');
     expect(shard.length).toBeGreaterThan(1);
     expect(shard.at(-1)!.loaded).toBe(shard.at(-1)!.total);
@@ -91,11 +97,21 @@ describe('hub files', () => {
   });
 
   it('reports a bad token and a missing repository clearly', async () => {
-    await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer', token: 'wrong' }))).rejects.toThrow(HubFileError);
-    await expect(loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer' }))).rejects.toThrow(/HTTP 401 \(check the token\)/);
-    await expect(loadCheckpoint(hubSource({ repoId: 'nobody/nothing', hubUrl, token: TOKEN }))).rejects.toThrow(/nobody\/nothing\/resolve\/main\/config\.json not found/);
+    await expect(
+      loadCheckpoint(
+        hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer', token: 'wrong' }),
+      ),
+    ).rejects.toThrow(HubFileError);
+    await expect(
+      loadCheckpoint(hubSource({ repoId: 'consisid-community/consisid-tiny', hubUrl, subfolder: 'transformer' })),
+    ).rejects.toThrow(/HTTP 401 \(check the token\)/);
+    await expect(loadCheckpoint(hubSource({ repoId: 'nobody/nothing', hubUrl, token: TOKEN }))).rejects.toThrow(
+      /nobody\/nothing\/resolve\/main\/config\.json not found/,
+    );
     expect(() => hubSource({ repoId: '../etc', hubUrl })).toThrow(/not a repository id/);
-    await expect(hubSource({ repoId: 'a/b', hubUrl: 'http://127.0.0.1:1' }).read('config.json')).rejects.toThrow(/GET http:\/\/127\.0\.0\.1:1\/a\/b\/resolve\/main\/config\.json failed/);
+    await expect(hubSource({ repoId: 'a/b', hubUrl: 'http://127.0.0.1:1' }).read('config.json')).rejects.toThrow(
+      /GET http:\/\/127\.0\.0\.1:1\/a\/b\/resolve\/main\/config\.json failed/,
+    );
   });
 
   it('cancels a download with an AbortSignal', async () => {
@@ -115,7 +131,12 @@ async function hubHeader(repo: Parameters<typeof openHubFile>[0], file: string) 
 describe('safetensors headers by Range', () => {
   const small = writeSafetensors({ w: { dtype: 'float32', shape: [4, 8], data: new Float32Array(32) } });
   // about 400 KiB of header: more than the first 256 KiB probe
-  const many = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`block_${i}.a_long_parameter_name_to_grow_the_header.weight`, randn([2], i)]));
+  const many = Object.fromEntries(
+    Array.from({ length: 6000 }, (_, i) => [
+      `block_${i}.a_long_parameter_name_to_grow_the_header.weight`,
+      randn([2], i),
+    ]),
+  );
   const big = writeSafetensors(many);
 
   it('reads a header in one request, a bigger one in two, never the data', async () => {
@@ -123,7 +144,12 @@ describe('safetensors headers by Range', () => {
     const h = await hubHeader(a.repo, 'w.safetensors');
     expect(a.asked).toEqual(['bytes=0-262143']);
     expect(h).toMatchObject({ size: small.length, etag: '"e"' });
-    expect(h.header.tensors.get('w')).toMatchObject({ dtype: 'F32', shape: [4, 8], offset: h.header.dataStart, length: 128 });
+    expect(h.header.tensors.get('w')).toMatchObject({
+      dtype: 'F32',
+      shape: [4, 8],
+      offset: h.header.dataStart,
+      length: 128,
+    });
     const b = rangeHub(big);
     const hb = await hubHeader(b.repo, 'big.safetensors');
     expect(b.asked).toEqual(['bytes=0-262143', `bytes=8-${hb.header.dataStart - 1}`]);
@@ -136,14 +162,25 @@ describe('safetensors headers by Range', () => {
     expect((await hubHeader(c.repo, 'w.safetensors')).header.tensors.size).toBe(1);
     const broken = small.slice();
     new DataView(broken.buffer).setBigUint64(0, 10n ** 6n, true);
-    await expect(hubHeader(rangeHub(broken).repo, 'w.safetensors')).rejects.toThrow(/w\.safetensors: truncated, header says 1000000 bytes/);
+    await expect(hubHeader(rangeHub(broken).repo, 'w.safetensors')).rejects.toThrow(
+      /w\.safetensors: truncated, header says 1000000 bytes/,
+    );
   });
 
   it('HTTP errors name the file, the URL and the status', async () => {
     const fetch = (async () => new Response('no', { status: 403 })) as unknown as typeof globalThis.fetch;
-    const err = await openHubFile({ repoId: 'a/b', hubUrl: 'http://h', subfolder: 'transformer', fetch }, 'w.safetensors').catch((e: unknown) => e);
+    const err = await openHubFile(
+      { repoId: 'a/b', hubUrl: 'http://h', subfolder: 'transformer', fetch },
+      'w.safetensors',
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HubFileError);
-    expect(err).toMatchObject({ status: 403, file: 'w.safetensors', url: 'http://h/a/b/resolve/main/transformer/w.safetensors' });
-    expect((err as Error).message).toBe('w.safetensors: HTTP 403 (check the token): this token may not read the repository (GET http://h/a/b/resolve/main/transformer/w.safetensors failed)');
+    expect(err).toMatchObject({
+      status: 403,
+      file: 'w.safetensors',
+      url: 'http://h/a/b/resolve/main/transformer/w.safetensors',
+    });
+    expect((err as Error).message).toBe(
+      'w.safetensors: HTTP 403 (check the token): this token may not read the repository (GET http://h/a/b/resolve/main/transformer/w.safetensors failed)',
+    );
   });
 });

@@ -32,8 +32,10 @@ const REPO_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
 
 /** throws on a repo id or subfolder that could leave the repository's URL space */
 export function checkHubRepo(repo: HubRepo): void {
-  if (!REPO_ID.test(repo.repoId) || repo.repoId.includes('..')) throw new Error(`"${repo.repoId}" is not a repository id (owner/name)`);
-  if (repo.subfolder?.split('/').some((s) => s === '.' || s === '..')) throw new Error(`subfolder "${repo.subfolder}" must not contain . or .. segments`);
+  if (!REPO_ID.test(repo.repoId) || repo.repoId.includes('..'))
+    throw new Error(`"${repo.repoId}" is not a repository id (owner/name)`);
+  if (repo.subfolder?.split('/').some((s) => s === '.' || s === '..'))
+    throw new Error(`subfolder "${repo.subfolder}" must not contain . or .. segments`);
 }
 
 const segments = (path: string | undefined): string[] => (path ?? '').split('/').filter(Boolean);
@@ -45,7 +47,13 @@ const segments = (path: string | undefined): string[] => (path ?? '').split('/')
  */
 export function hubFileUrl(repo: HubRepo, file: string): string {
   const base = (repo.hubUrl ?? DEFAULT_HUB_URL).replace(/\/+$/, '');
-  const path = [...segments(repo.repoId), 'resolve', repo.revision || 'main', ...segments(repo.subfolder), ...segments(file)];
+  const path = [
+    ...segments(repo.repoId),
+    'resolve',
+    repo.revision || 'main',
+    ...segments(repo.subfolder),
+    ...segments(file),
+  ];
   return `${base}/${path.map(encodeURIComponent).join('/')}`;
 }
 
@@ -78,11 +86,22 @@ export async function hubFetch(repo: HubRepo, file: string, opts: HubFetchOption
   const headers = hubHeaders(repo, opts.range ? { range: `bytes=${opts.range.start}-${opts.range.end ?? ''}` } : {});
   let res: Response;
   try {
-    res = await (repo.fetch ?? globalThis.fetch)(url, { method: opts.method ?? 'GET', headers, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.cache ? { cache: opts.cache } : {}) });
+    res = await (repo.fetch ?? globalThis.fetch)(url, {
+      method: opts.method ?? 'GET',
+      headers,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.cache ? { cache: opts.cache } : {}),
+    });
   } catch (e) {
     if (opts.signal?.aborted || (e as Error).name === 'AbortError') throw e;
     const cause = (e as Error & { cause?: { message?: string } }).cause?.message;
-    throw new HubFileError(file, url, 0, `the hub could not be reached (${(e as Error).message}${cause ? `: ${cause}` : ''})`, { cause: e });
+    throw new HubFileError(
+      file,
+      url,
+      0,
+      `the hub could not be reached (${(e as Error).message}${cause ? `: ${cause}` : ''})`,
+      { cause: e },
+    );
   }
   if (res.ok) return res;
   await res.body?.cancel();
@@ -142,7 +161,12 @@ export async function openHubFile(repo: HubRepo, file: string, signal?: AbortSig
   const size = fileSize(res);
   if (size === null) {
     await res.body?.cancel();
-    throw new HubFileError(file, url, res.status, 'the hub did not say the file size (no Content-Range or Content-Length)');
+    throw new HubFileError(
+      file,
+      url,
+      res.status,
+      'the hub did not say the file size (no Content-Range or Content-Length)',
+    );
   }
   // a hub without Range support answers 200 with the whole file: only the prefix is read
   const head = await readPrefix(res.body, Math.min(size, PROBE_BYTES));
@@ -151,9 +175,16 @@ export async function openHubFile(repo: HubRepo, file: string, signal?: AbortSig
     etag: res.headers.get('etag'),
     async read(offset, length, opts) {
       if (offset + length <= head.length) return head.subarray(offset, offset + length);
-      const r = await hubFetchRequired(repo, file, { range: { start: offset, end: offset + length - 1 }, signal: opts?.signal ?? signal });
-      const bytes = r.status === 206 ? await readPrefix(r.body, length) : (await readPrefix(r.body, offset + length)).subarray(offset);
-      if (bytes.length !== length) throw new HubFileError(file, url, r.status, `expected ${length} bytes at ${offset}, got ${bytes.length}`);
+      const r = await hubFetchRequired(repo, file, {
+        range: { start: offset, end: offset + length - 1 },
+        signal: opts?.signal ?? signal,
+      });
+      const bytes =
+        r.status === 206
+          ? await readPrefix(r.body, length)
+          : (await readPrefix(r.body, offset + length)).subarray(offset);
+      if (bytes.length !== length)
+        throw new HubFileError(file, url, r.status, `expected ${length} bytes at ${offset}, got ${bytes.length}`);
       return bytes;
     },
   };

@@ -36,9 +36,15 @@ describe('loadCheckpoint', () => {
 
   it('fails clearly on a missing config or weights, and on config errors', async () => {
     await expect(loadCheckpoint(memorySource([]))).rejects.toThrow(/memory:config\.json not found/);
-    await expect(loadCheckpoint(memorySource([{ path: 'config.json', bytes: enc({}) }]))).rejects.toThrow(/neither .*diffusion_pytorch_model\.safetensors nor .*index\.json exists/);
-    await expect(loadCheckpoint(memorySource([{ path: 'config.json', bytes: enc({ is_train_face: true }) }]))).rejects.toThrow(/LFE_output_dim/);
-    await expect(loadCheckpoint(memorySource([{ path: 'config.json', bytes: new TextEncoder().encode('{oops') }]))).rejects.toThrow(/config\.json: not valid JSON/);
+    await expect(loadCheckpoint(memorySource([{ path: 'config.json', bytes: enc({}) }]))).rejects.toThrow(
+      /neither .*diffusion_pytorch_model\.safetensors nor .*index\.json exists/,
+    );
+    await expect(
+      loadCheckpoint(memorySource([{ path: 'config.json', bytes: enc({ is_train_face: true }) }])),
+    ).rejects.toThrow(/LFE_output_dim/);
+    await expect(
+      loadCheckpoint(memorySource([{ path: 'config.json', bytes: new TextEncoder().encode('{oops') }])),
+    ).rejects.toThrow(/config\.json: not valid JSON/);
   });
 
   it('checks the shard index against the shards', async () => {
@@ -50,11 +56,17 @@ describe('loadCheckpoint', () => {
       idx.weight_map['ghost.weight'] = 'diffusion_pytorch_model-00001-of-00002.safetensors';
       return { ...f, bytes: enc(idx) };
     });
-    await expect(loadCheckpoint(memorySource(broken, 'transformer'))).rejects.toThrow(/"ghost\.weight" is mapped to diffusion_pytorch_model-00001-of-00002\.safetensors but no shard holds it/);
-    const traversal = files.map((f) => (f.path.endsWith('.index.json') ? { ...f, bytes: enc({ weight_map: { a: '../../etc/passwd' } }) } : f));
+    await expect(loadCheckpoint(memorySource(broken, 'transformer'))).rejects.toThrow(
+      /"ghost\.weight" is mapped to diffusion_pytorch_model-00001-of-00002\.safetensors but no shard holds it/,
+    );
+    const traversal = files.map((f) =>
+      f.path.endsWith('.index.json') ? { ...f, bytes: enc({ weight_map: { a: '../../etc/passwd' } }) } : f,
+    );
     await expect(loadCheckpoint(memorySource(traversal, 'transformer'))).rejects.toThrow(/plain file names/);
     const missingShard = files.filter((f) => !f.path.endsWith('00002-of-00002.safetensors'));
-    await expect(loadCheckpoint(memorySource(missingShard, 'transformer'))).rejects.toThrow(/00002-of-00002\.safetensors not found/);
+    await expect(loadCheckpoint(memorySource(missingShard, 'transformer'))).rejects.toThrow(
+      /00002-of-00002\.safetensors not found/,
+    );
   });
 
   it('demo checkpoints are deterministic', () => {

@@ -3,7 +3,12 @@
 // are not read past their headers; sessions take the tensors from the files.
 import { parseConfig, type ConsisIDConfig } from '../config.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../safetensors/index-file.ts';
-import { SafetensorsError, parseSafetensorsHeader, readHeaderLength, type SafetensorsHeader } from '../safetensors/read.ts';
+import {
+  SafetensorsError,
+  parseSafetensorsHeader,
+  readHeaderLength,
+  type SafetensorsHeader,
+} from '../safetensors/read.ts';
 import { collectWeights, weightShapes, type WeightFile, type WeightSet } from '../safetensors/weight-set.ts';
 import { checkParameters } from '../graph/parameters.ts';
 import type { FileSource, RandomAccessFile, ReadOptions } from './file-source.ts';
@@ -45,7 +50,10 @@ export function fileFromBytes(name: string, describe: string, bytes: Uint8Array)
     size: bytes.length,
     bytes,
     read: async (offset, length) => {
-      if (offset < 0 || offset + length > bytes.length) throw new RangeError(`${describe}: bytes [${offset}, ${offset + length}) lie outside the ${bytes.length}-byte file`);
+      if (offset < 0 || offset + length > bytes.length)
+        throw new RangeError(
+          `${describe}: bytes [${offset}, ${offset + length}) lie outside the ${bytes.length}-byte file`,
+        );
       return bytes.subarray(offset, offset + length);
     },
   };
@@ -63,9 +71,13 @@ async function openWeightFile(source: FileSource, name: string, opts: LoadOption
 
 /** the safetensors header of a file read in parts: its first 8 bytes, then the JSON */
 export async function readSafetensorsHeaderFrom(f: RandomAccessFile, describe: string): Promise<SafetensorsHeader> {
-  if (f.size < 8) throw new SafetensorsError(`${describe}: truncated, ${f.size} bytes is shorter than the 8-byte header length`);
+  if (f.size < 8)
+    throw new SafetensorsError(`${describe}: truncated, ${f.size} bytes is shorter than the 8-byte header length`);
   const n = readHeaderLength(await f.read(0, 8), describe);
-  if (8 + n > f.size) throw new SafetensorsError(`${describe}: truncated, header says ${n} bytes but the file has ${f.size - 8} after the length`);
+  if (8 + n > f.size)
+    throw new SafetensorsError(
+      `${describe}: truncated, header says ${n} bytes but the file has ${f.size - 8} after the length`,
+    );
   return parseSafetensorsHeader(await f.read(8, n), f.size, describe);
 }
 
@@ -80,7 +92,9 @@ export async function loadCheckpoint(source: FileSource, opts: LoadOptions = {})
   try {
     raw = JSON.parse(configText);
   } catch (e) {
-    throw new CheckpointError(`${source.describe('config.json')}: not valid JSON (${(e as Error).message})`, { cause: e });
+    throw new CheckpointError(`${source.describe('config.json')}: not valid JSON (${(e as Error).message})`, {
+      cause: e,
+    });
   }
   const config = parseConfig(raw, source.describe('config.json'));
   const indexBytes = await source.read(WEIGHTS_INDEX_NAME, opts);
@@ -99,7 +113,10 @@ export async function loadCheckpoint(source: FileSource, opts: LoadOptions = {})
     weights = collectWeights(parsed, { index, file: indexFile });
   } else {
     const f = await openWeightFile(source, WEIGHTS_NAME, opts);
-    if (!f) throw new CheckpointError(`neither ${source.describe(WEIGHTS_NAME)} nor ${source.describe(WEIGHTS_INDEX_NAME)} exists`);
+    if (!f)
+      throw new CheckpointError(
+        `neither ${source.describe(WEIGHTS_NAME)} nor ${source.describe(WEIGHTS_INDEX_NAME)} exists`,
+      );
     files.set(WEIGHTS_NAME, f);
     weights = collectWeights([await readWeightFile(f)]);
   }

@@ -39,14 +39,16 @@ export function localSource(dir: string): FileSource {
         size,
         path: full,
         async read(offset, length) {
-          if (offset < 0 || offset + length > size) throw new RangeError(`${full}: bytes [${offset}, ${offset + length}) lie outside the ${size}-byte file`);
+          if (offset < 0 || offset + length > size)
+            throw new RangeError(`${full}: bytes [${offset}, ${offset + length}) lie outside the ${size}-byte file`);
           const fh = await open(full, 'r');
           try {
             const out = new Uint8Array(length);
             let done = 0;
             while (done < length) {
               const { bytesRead } = await fh.read(out, done, length - done, offset + done);
-              if (bytesRead === 0) throw new Error(`${full}: file ended at ${offset + done} while reading ${length} bytes at ${offset}`);
+              if (bytesRead === 0)
+                throw new Error(`${full}: file ended at ${offset + done} while reading ${length} bytes at ${offset}`);
               done += bytesRead;
             }
             return out;

@@ -1,7 +1,11 @@
 // Checkpoint files held in memory (demo checkpoints, tests).
 import type { FileSource } from './file-source.ts';
 
-export function memorySource(files: readonly { path: string; bytes: Uint8Array }[], subfolder = '', label = 'memory'): FileSource {
+export function memorySource(
+  files: readonly { path: string; bytes: Uint8Array }[],
+  subfolder = '',
+  label = 'memory',
+): FileSource {
   const prefix = subfolder ? `${subfolder.replace(/\/+$/, '')}/` : '';
   const byPath = new Map(files.map((f) => [f.path, f.bytes]));
   return {

@@ -22,13 +22,23 @@ const bounds = fc.option(fc.integer({ min: -40, max: 40 }), { nil: undefined });
 describe('RangeBlob', () => {
   it('any slice of any slice has the bytes, size and stream a Blob of the same bytes would give', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 32 }), fc.integer({ min: 1, max: 7 }), bounds, bounds, bounds, bounds, async (bytes, piece, a, b, c, d) => {
-        const ours = new RangeBlob(readerOf(bytes, piece), 0, bytes.length).slice(a, b).slice(c, d);
-        const native = new Blob([bytes]).slice(a, b).slice(c, d);
-        expect(ours.size).toBe(native.size);
-        expect(new Uint8Array(await ours.arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
-        expect(new Uint8Array(await new Response(ours.stream()).arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 32 }),
+        fc.integer({ min: 1, max: 7 }),
+        bounds,
+        bounds,
+        bounds,
+        bounds,
+        async (bytes, piece, a, b, c, d) => {
+          const ours = new RangeBlob(readerOf(bytes, piece), 0, bytes.length).slice(a, b).slice(c, d);
+          const native = new Blob([bytes]).slice(a, b).slice(c, d);
+          expect(ours.size).toBe(native.size);
+          expect(new Uint8Array(await ours.arrayBuffer())).toEqual(new Uint8Array(await native.arrayBuffer()));
+          expect(new Uint8Array(await new Response(ours.stream()).arrayBuffer())).toEqual(
+            new Uint8Array(await native.arrayBuffer()),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -39,7 +49,8 @@ describe('RangeBlob', () => {
     const blob = new RangeBlob(
       (start, end) => {
         reads.push([start, end]);
-        if (start >= 50) return new ReadableStream({ pull: (ctl) => ctl.error(new Error(`bytes ${start}-${end}: HTTP 500`)) });
+        if (start >= 50)
+          return new ReadableStream({ pull: (ctl) => ctl.error(new Error(`bytes ${start}-${end}: HTTP 500`)) });
         return readerOf(bytes, 8)(start, end);
       },
       0,

@@ -30,7 +30,12 @@ export class RangeBlob extends Blob {
 
   override slice(start = 0, end = this.size): Blob {
     const clamp = (v: number) => Math.max(0, Math.min(this.size, v < 0 ? this.size + v : v));
-    return new RangeBlob(this.reader, this.start + clamp(start), this.start + Math.max(clamp(start), clamp(end)), this.failures);
+    return new RangeBlob(
+      this.reader,
+      this.start + clamp(start),
+      this.start + Math.max(clamp(start), clamp(end)),
+      this.failures,
+    );
   }
 
   override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {

@@ -23,7 +23,8 @@ export function layoutExternalData(m: ModelDef, location: string, minBytes = 102
   let offset = 0;
   const moves: DataMove[] = [];
   const initializers: TensorDef[] = m.graph.initializers.map((t) => {
-    if (t.computed) throw new Error(`initializer ${t.name} is computed when a session is made; materialize the model first`);
+    if (t.computed)
+      throw new Error(`initializer ${t.name} is computed when a session is made; materialize the model first`);
     const length = t.raw?.length ?? t.external?.length ?? 0;
     if (!t.external && length < minBytes) return t;
     offset = Math.ceil(offset / ALIGN) * ALIGN;

@@ -1,6 +1,17 @@
 // A small graph-builder DSL: every value has a static shape, so ops can check their inputs and
 // the builder can count FLOPs while the graph is written.
-import { tensorBytes, type AttrValue, type ComputedTensor, type ElemType, type ExternalLocation, type GraphDef, type ModelDef, type NodeDef, type TensorDef, type ValueInfoDef } from './onnx-proto.ts';
+import {
+  tensorBytes,
+  type AttrValue,
+  type ComputedTensor,
+  type ElemType,
+  type ExternalLocation,
+  type GraphDef,
+  type ModelDef,
+  type NodeDef,
+  type TensorDef,
+  type ValueInfoDef,
+} from './onnx-proto.ts';
 
 export interface Value {
   readonly name: string;
@@ -65,7 +76,14 @@ export class GraphBuilder {
     let v = value;
     if (value.name !== name) {
       this.names.add(name);
-      this.nodes.push({ opType: 'Identity', domain: '', name: `${name}_identity`, inputs: [value.name], outputs: [name], attributes: {} });
+      this.nodes.push({
+        opType: 'Identity',
+        domain: '',
+        name: `${name}_identity`,
+        inputs: [value.name],
+        outputs: [name],
+        attributes: {},
+      });
       this.valueInfo.push({ name, type: value.type, dims: value.dims });
       v = { ...value, name };
     }
@@ -102,9 +120,19 @@ export class GraphBuilder {
     return v;
   }
 
-  node(opType: string, inputs: readonly (Value | null)[], outputs: readonly { type: ElemType; dims: readonly number[] }[], attributes: Attrs = {}, domain = ''): Value[] {
+  node(
+    opType: string,
+    inputs: readonly (Value | null)[],
+    outputs: readonly { type: ElemType; dims: readonly number[] }[],
+    attributes: Attrs = {},
+    domain = '',
+  ): Value[] {
     const base = this.scopedName(opType);
-    const outs = outputs.map((o, i) => ({ name: outputs.length === 1 ? base : `${base}:${i}`, type: o.type, dims: o.dims }));
+    const outs = outputs.map((o, i) => ({
+      name: outputs.length === 1 ? base : `${base}:${i}`,
+      type: o.type,
+      dims: o.dims,
+    }));
     for (const o of outs) {
       this.names.add(o.name);
       this.valueInfo.push({ name: o.name, type: o.type, dims: o.dims });
@@ -117,7 +145,14 @@ export class GraphBuilder {
   }
 
   toGraph(): GraphDef {
-    return { name: this.name, nodes: this.nodes, initializers: this.initializers, inputs: this.inputs, outputs: this.outputs, valueInfo: this.valueInfo };
+    return {
+      name: this.name,
+      nodes: this.nodes,
+      initializers: this.initializers,
+      inputs: this.inputs,
+      outputs: this.outputs,
+      valueInfo: this.valueInfo,
+    };
   }
 
   toModel(): ModelDef {

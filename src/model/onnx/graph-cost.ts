@@ -141,5 +141,11 @@ export function graphCost(g: GraphDef): GraphCost {
     }
   });
   buffers.sort((a, b) => b.bytes - a.bytes);
-  return { flops: graphFlops(g), weightBytes: [...held.values()].reduce((a, b) => a + b, 0), activationPeakBytes: peak, largestBuffer: buffers[0] ?? { name: '', bytes: 0 }, buffers };
+  return {
+    flops: graphFlops(g),
+    weightBytes: [...held.values()].reduce((a, b) => a + b, 0),
+    activationPeakBytes: peak,
+    largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
+    buffers,
+  };
 }

@@ -105,7 +105,8 @@ export interface ModelDef {
 }
 
 function encodeTensor(t: TensorDef): Encoded {
-  if (t.computed) throw new Error(`initializer ${t.name} is computed when a session is made; materialize the model first`);
+  if (t.computed)
+    throw new Error(`initializer ${t.name} is computed when a session is made; materialize the model first`);
   const w = new MessageWriter();
   if (t.dims.length) w.packedInts(1, t.dims);
   w.int(2, ELEM_TYPE_CODE[t.type]);
@@ -125,7 +126,12 @@ function encodeTensor(t: TensorDef): Encoded {
 }
 
 /** AttributeProto: each kind's type code (field 20) and how its value is written (field per kind). */
-const ATTR_ENCODING: { [K in AttrValue['kind']]: { type: number; write(w: MessageWriter, value: Extract<AttrValue, { kind: K }>['value']): void } } = {
+const ATTR_ENCODING: {
+  [K in AttrValue['kind']]: {
+    type: number;
+    write(w: MessageWriter, value: Extract<AttrValue, { kind: K }>['value']): void;
+  };
+} = {
   float: { type: 1, write: (w, v) => w.float(2, v) },
   int: { type: 2, write: (w, v) => w.int(3, v) },
   string: { type: 3, write: (w, v) => w.string(4, v) },
@@ -136,7 +142,10 @@ const ATTR_ENCODING: { [K in AttrValue['kind']]: { type: number; write(w: Messag
 
 function encodeAttribute(name: string, a: AttrValue): Encoded {
   // The table pairs each kind with its own value type; TypeScript cannot follow that through a.kind.
-  const { type, write } = ATTR_ENCODING[a.kind] as { type: number; write(w: MessageWriter, value: AttrValue['value']): void };
+  const { type, write } = ATTR_ENCODING[a.kind] as {
+    type: number;
+    write(w: MessageWriter, value: AttrValue['value']): void;
+  };
   const w = new MessageWriter().string(1, name).int(20, type);
   write(w, a.value);
   return w.finish();
@@ -155,7 +164,10 @@ function encodeNode(n: NodeDef): Encoded {
 function encodeValueInfo(v: ValueInfoDef): Encoded {
   const shape = new MessageWriter();
   for (const d of v.dims) {
-    shape.message(1, typeof d === 'number' ? new MessageWriter().int(1, d).finish() : new MessageWriter().string(2, d).finish());
+    shape.message(
+      1,
+      typeof d === 'number' ? new MessageWriter().int(1, d).finish() : new MessageWriter().string(2, d).finish(),
+    );
   }
   const tensorType = new MessageWriter().int(1, ELEM_TYPE_CODE[v.type]).message(2, shape.finish()).finish();
   const type = new MessageWriter().message(1, tensorType).finish();
@@ -178,7 +190,9 @@ export const MAX_PROTO_BYTES = 2 ** 31 - 1;
 export function encodeModel(m: ModelDef): Uint8Array {
   const weights = m.graph.initializers.reduce((s, t) => s + (t.raw?.length ?? 0), 0);
   if (weights > MAX_PROTO_BYTES) {
-    throw new Error(`the graph's inline weights (${(weights / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB ONNX protobuf limit: keep them as external data (consisid export --external-data)`);
+    throw new Error(
+      `the graph's inline weights (${(weights / 2 ** 30).toFixed(2)} GiB) exceed the 2 GiB ONNX protobuf limit: keep them as external data (consisid export --external-data)`,
+    );
   }
   const w = new MessageWriter().int(1, m.irVersion);
   w.string(2, m.producer ?? 'hub-console');

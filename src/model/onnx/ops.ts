@@ -28,11 +28,17 @@ function floatBytes(values: ArrayLike<number>): Uint8Array {
 }
 
 export function constF32(g: GraphBuilder, values: ArrayLike<number>, dims: readonly number[], hint = 'const'): Value {
-  if (values.length !== prod(dims)) throw new Error(`constant ${hint}: ${values.length} values for dims [${dims.join(',')}]`);
+  if (values.length !== prod(dims))
+    throw new Error(`constant ${hint}: ${values.length} values for dims [${dims.join(',')}]`);
   return g.constant('float32', dims, floatBytes(values), hint);
 }
 
-export function constI64(g: GraphBuilder, values: readonly number[], dims: readonly number[] = [values.length], hint = 'shape'): Value {
+export function constI64(
+  g: GraphBuilder,
+  values: readonly number[],
+  dims: readonly number[] = [values.length],
+  hint = 'shape',
+): Value {
   const b = new BigInt64Array(values.map((v) => BigInt(v)));
   return g.constant('int64', dims, new Uint8Array(b.buffer), hint);
 }
@@ -60,9 +66,11 @@ export const tanh = (g: GraphBuilder, x: Value): Value => unary(g, 'Tanh', x);
 export const relu = (g: GraphBuilder, x: Value): Value => unary(g, 'Relu', x);
 export const softplus = (g: GraphBuilder, x: Value): Value => unary(g, 'Softplus', x);
 export const erf = (g: GraphBuilder, x: Value): Value => unary(g, 'Erf', x);
-export const leakyRelu = (g: GraphBuilder, x: Value, alpha: number): Value => unary(g, 'LeakyRelu', x, { alpha: attr.float(alpha) });
+export const leakyRelu = (g: GraphBuilder, x: Value, alpha: number): Value =>
+  unary(g, 'LeakyRelu', x, { alpha: attr.float(alpha) });
 export const silu = (g: GraphBuilder, x: Value): Value => mul(g, x, sigmoid(g, x));
-export const softmax = (g: GraphBuilder, x: Value, axis = -1): Value => unary(g, 'Softmax', x, { axis: attr.int(axis) });
+export const softmax = (g: GraphBuilder, x: Value, axis = -1): Value =>
+  unary(g, 'Softmax', x, { axis: attr.int(axis) });
 
 export function cast(g: GraphBuilder, x: Value, to: ElemType): Value {
   if (x.type === to) return x;
@@ -85,15 +93,25 @@ export function matmul(g: GraphBuilder, a: Value, b: Value): Value {
 export function linear(g: GraphBuilder, x: Value, w: Value, b?: Value | null): Value {
   const [n, k] = w.dims as [number, number];
   const lead = x.dims.slice(0, -1);
-  if (w.dims.length !== 2 || x.dims[x.dims.length - 1] !== k) throw new Error(`linear: input [${x.dims.join(',')}] does not match weight [${w.dims.join(',')}] (out, in)`);
-  if (b && (b.dims.length !== 1 || b.dims[0] !== n)) throw new Error(`linear: bias [${b.dims.join(',')}] does not match ${n} outputs`);
+  if (w.dims.length !== 2 || x.dims[x.dims.length - 1] !== k)
+    throw new Error(`linear: input [${x.dims.join(',')}] does not match weight [${w.dims.join(',')}] (out, in)`);
+  if (b && (b.dims.length !== 1 || b.dims[0] !== n))
+    throw new Error(`linear: bias [${b.dims.join(',')}] does not match ${n} outputs`);
   const m = prod(lead);
-  const y = g.node('Gemm', b ? [reshape(g, x, [m, k]), w, b] : [reshape(g, x, [m, k]), w], [{ type: x.type, dims: [m, n] }], { transB: attr.int(1) })[0]!;
+  const y = g.node(
+    'Gemm',
+    b ? [reshape(g, x, [m, k]), w, b] : [reshape(g, x, [m, k]), w],
+    [{ type: x.type, dims: [m, n] }],
+    { transB: attr.int(1) },
+  )[0]!;
   return reshape(g, y, [...lead, n]);
 }
 
 export function layerNorm(g: GraphBuilder, x: Value, scale: Value, bias: Value | null, eps: number, axis = -1): Value {
-  return g.node('LayerNormalization', bias ? [x, scale, bias] : [x, scale], [{ type: x.type, dims: x.dims }], { axis: attr.int(axis), epsilon: attr.float(eps) })[0]!;
+  return g.node('LayerNormalization', bias ? [x, scale, bias] : [x, scale], [{ type: x.type, dims: x.dims }], {
+    axis: attr.int(axis),
+    epsilon: attr.float(eps),
+  })[0]!;
 }
 
 export function reshape(g: GraphBuilder, x: Value, dims: readonly number[]): Value {
@@ -101,7 +119,8 @@ export function reshape(g: GraphBuilder, x: Value, dims: readonly number[]): Val
   const out = dims.map((d, i) => (d === 0 ? x.dims[i]! : d));
   const known = prod(out.filter((d) => d !== -1));
   const resolved = out.map((d) => (d === -1 ? total / known : d));
-  if (prod(resolved) !== total || resolved.some((d) => !Number.isInteger(d))) throw new Error(`cannot reshape [${x.dims.join(',')}] to [${dims.join(',')}]`);
+  if (prod(resolved) !== total || resolved.some((d) => !Number.isInteger(d)))
+    throw new Error(`cannot reshape [${x.dims.join(',')}] to [${dims.join(',')}]`);
   if (resolved.every((d, i) => d === x.dims[i]) && resolved.length === x.dims.length) return x;
   return g.node('Reshape', [x, constI64(g, resolved)], [{ type: x.type, dims: resolved }])[0]!;
 }
@@ -139,7 +158,8 @@ export const MAX_SPLIT_OUTPUTS = 6;
 
 export function split(g: GraphBuilder, x: Value, sizes: readonly number[], axis: number): Value[] {
   const a = normAxis(axis, x.dims.length);
-  if (sizes.reduce((s, v) => s + v, 0) !== x.dims[a]) throw new Error(`split sizes [${sizes.join(',')}] do not add up to ${x.dims[a]}`);
+  if (sizes.reduce((s, v) => s + v, 0) !== x.dims[a])
+    throw new Error(`split sizes [${sizes.join(',')}] do not add up to ${x.dims[a]}`);
   if (sizes.length === 1) return [x];
   // onnxruntime-web's WebGPU Split binds every output as a storage buffer, and WebGPU devices get
   // 8 per shader stage by default: wider splits (the fused modulation) become Slice nodes.
@@ -186,10 +206,20 @@ export function gelu(g: GraphBuilder, x: Value, kind: GeluKind): Value {
  * com.microsoft MultiHeadAttention: q (B, S, H*D), k/v (B, L, H*D) -> (B, S, H*Dv).
  * The softmax scale defaults to 1/sqrt(D).
  */
-export function multiHeadAttention(g: GraphBuilder, q: Value, k: Value, v: Value, numHeads: number, scale?: number): Value {
+export function multiHeadAttention(
+  g: GraphBuilder,
+  q: Value,
+  k: Value,
+  v: Value,
+  numHeads: number,
+  scale?: number,
+): Value {
   const [b, s, hd] = q.dims as [number, number, number];
   const [, l, vd] = v.dims as [number, number, number];
-  if (k.dims[2] !== hd || k.dims[1] !== l) throw new Error(`attention key shape [${k.dims.join(',')}] does not match query [${q.dims.join(',')}] / value [${v.dims.join(',')}]`);
+  if (k.dims[2] !== hd || k.dims[1] !== l)
+    throw new Error(
+      `attention key shape [${k.dims.join(',')}] does not match query [${q.dims.join(',')}] / value [${v.dims.join(',')}]`,
+    );
   const attrs = { num_heads: attr.int(numHeads), ...(scale === undefined ? {} : { scale: attr.float(scale) }) };
   return g.node('MultiHeadAttention', [q, k, v], [{ type: q.type, dims: [b, s, vd] }], attrs, MS_DOMAIN)[0]!;
 }

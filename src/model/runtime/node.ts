@@ -32,9 +32,16 @@ async function readRange(file: string, offset: number, length: number): Promise<
 export async function nodeSessionInput(m: SessionModel): Promise<NodeSessionInput> {
   const files = new Map([...m.externalData].flatMap(([k, s]) => (s.kind === 'path' ? [[k, s.path] as const] : [])));
   const memory = new Map([...m.externalData].flatMap(([k, s]) => (s.kind === 'bytes' ? [[k, s.data] as const] : [])));
-  const allMemory = (model: SessionModel['model'], data: ReadonlyMap<string, Uint8Array>): NodeSessionInput => ({ model: encodeModel(model), externalData: [...data].map(([p, d]) => ({ path: p, data: d })) });
+  const allMemory = (model: SessionModel['model'], data: ReadonlyMap<string, Uint8Array>): NodeSessionInput => ({
+    model: encodeModel(model),
+    externalData: [...data].map(([p, d]) => ({ path: p, data: d })),
+  });
   if (!files.size) return allMemory(m.model, memory);
-  const bytesIn = (where: ReadonlyMap<string, unknown>) => m.model.graph.initializers.reduce((s, t) => s + (t.external && where.has(t.external.location) ? t.external.length : 0), 0);
+  const bytesIn = (where: ReadonlyMap<string, unknown>) =>
+    m.model.graph.initializers.reduce(
+      (s, t) => s + (t.external && where.has(t.external.location) ? t.external.length : 0),
+      0,
+    );
   if (bytesIn(memory) > bytesIn(files)) {
     const data = new Map(memory);
     const initializers: TensorDef[] = [];
@@ -46,18 +53,31 @@ export async function nodeSessionInput(m: SessionModel): Promise<NodeSessionInpu
       }
       const location = `${t.external.location}@${t.external.offset}`;
       data.set(location, await readRange(file, t.external.offset, t.external.length));
-      initializers.push({ name: t.name, type: t.type, dims: t.dims, external: { location, offset: 0, length: t.external.length } });
+      initializers.push({
+        name: t.name,
+        type: t.type,
+        dims: t.dims,
+        external: { location, offset: 0, length: t.external.length },
+      });
     }
     return allMemory({ ...m.model, graph: { ...m.model.graph, initializers } }, data);
   }
   const folder = path.dirname([...files.values()][0]!);
   for (const [location, file] of files) {
-    if (path.resolve(folder, location) !== path.resolve(file)) throw new Error(`external data ${location} (${file}) is not in ${folder}: onnxruntime reads external files from one folder`);
+    if (path.resolve(folder, location) !== path.resolve(file))
+      throw new Error(
+        `external data ${location} (${file}) is not in ${folder}: onnxruntime reads external files from one folder`,
+      );
   }
   const initializers = m.model.graph.initializers.map((t): TensorDef => {
     const data = t.external && memory.get(t.external.location);
     if (!data || !t.external) return t;
-    return { name: t.name, type: t.type, dims: t.dims, raw: data.subarray(t.external.offset, t.external.offset + t.external.length) };
+    return {
+      name: t.name,
+      type: t.type,
+      dims: t.dims,
+      raw: data.subarray(t.external.offset, t.external.offset + t.external.length),
+    };
   });
   return { model: encodeModel({ ...m.model, graph: { ...m.model.graph, initializers } }), folder };
 }
@@ -67,7 +87,11 @@ async function inMemory(m: SessionModel): Promise<SessionModel> {
   const externalData = new Map<string, ExternalDataSource>();
   for (const [k, s] of m.externalData) {
     if (s.kind === 'bytes') externalData.set(k, s);
-    else externalData.set(k, { kind: 'bytes', data: new Uint8Array(s.kind === 'path' ? await readFile(s.path) : await s.data.arrayBuffer()) });
+    else
+      externalData.set(k, {
+        kind: 'bytes',
+        data: new Uint8Array(s.kind === 'path' ? await readFile(s.path) : await s.data.arrayBuffer()),
+      });
   }
   return { model: m.model, externalData };
 }
@@ -78,7 +102,8 @@ export function nodeBackend(): InferenceBackend {
     devices: ['cpu', 'wasm'],
     async createSession(model, opts) {
       if (opts.device === 'wasm') return web.createSession(await inMemory(model), opts);
-      if (opts.device !== 'cpu') throw new UnsupportedDeviceError(`device "${opts.device}" is not available in Node; use "cpu" or "wasm"`);
+      if (opts.device !== 'cpu')
+        throw new UnsupportedDeviceError(`device "${opts.device}" is not available in Node; use "cpu" or "wasm"`);
       const input = await nodeSessionInput(model);
       const session = await ort.InferenceSession.create(input.model, {
         executionProviders: ['cpu'],
@@ -101,7 +126,10 @@ export function nodeBackend(): InferenceBackend {
 }
 
 /** runs an ONNX file from disk (external data resolved next to it) on onnxruntime-node */
-export async function runOnnxFile(file: string, feeds: Readonly<Record<string, { data: Float32Array; dims: readonly number[] }>>): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>> {
+export async function runOnnxFile(
+  file: string,
+  feeds: Readonly<Record<string, { data: Float32Array; dims: readonly number[] }>>,
+): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>> {
   const session = await ort.InferenceSession.create(file, { executionProviders: ['cpu'] });
   try {
     return await wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims])).run(feeds);

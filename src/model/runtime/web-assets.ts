@@ -12,8 +12,14 @@ import { ortWebBackend } from './web-session.ts';
 type Build = { ort: typeof Ort; wasmUrl: string };
 
 const builds: Record<'wasm' | 'webgpu', () => Promise<Build>> = {
-  wasm: async () => ({ ort: await import('onnxruntime-web/jspi'), wasmUrl: (await import('onnxruntime-web/ort-wasm-simd-threaded.jspi.wasm?url')).default }),
-  webgpu: async () => ({ ort: await import('onnxruntime-web'), wasmUrl: (await import('onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url')).default }),
+  wasm: async () => ({
+    ort: await import('onnxruntime-web/jspi'),
+    wasmUrl: (await import('onnxruntime-web/ort-wasm-simd-threaded.jspi.wasm?url')).default,
+  }),
+  webgpu: async () => ({
+    ort: await import('onnxruntime-web'),
+    wasmUrl: (await import('onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url')).default,
+  }),
 };
 
 export function bundledWebBackend(): InferenceBackend {

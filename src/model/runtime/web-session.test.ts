@@ -12,7 +12,9 @@ function jspiLike(fails?: string): typeof Ort {
       try {
         await new Response(data.slice(0, data.size).stream()).arrayBuffer();
       } catch {
-        throw new Error(`Can't create a session. Failed to load external data file "${path}", error: Unknown error occurred in memory copy.`);
+        throw new Error(
+          `Can't create a session. Failed to load external data file "${path}", error: Unknown error occurred in memory copy.`,
+        );
       }
     }
     if (fails) throw new Error(fails);
@@ -28,10 +30,18 @@ const modelWith = (data: Blob): SessionModel => ({
 
 describe('onnxruntime-web backend', () => {
   it("a failed read of the weights fails the session with the read's own error, not onnxruntime's code", async () => {
-    const failing = new RangeBlob(() => new ReadableStream({ pull: (ctl) => ctl.error(new Error('w.safetensors: HTTP 503 from the hub')) }), 0, 64);
-    await expect(ortWebBackend(jspiLike()).createSession(modelWith(failing), { device: 'wasm' })).rejects.toThrow('w.safetensors: HTTP 503 from the hub');
+    const failing = new RangeBlob(
+      () => new ReadableStream({ pull: (ctl) => ctl.error(new Error('w.safetensors: HTTP 503 from the hub')) }),
+      0,
+      64,
+    );
+    await expect(ortWebBackend(jspiLike()).createSession(modelWith(failing), { device: 'wasm' })).rejects.toThrow(
+      'w.safetensors: HTTP 503 from the hub',
+    );
     // weights read in full, onnxruntime failing for its own reason: its own message
     const healthy = new RangeBlob(() => new Blob([new Uint8Array(64)]).stream(), 0, 64);
-    await expect(ortWebBackend(jspiLike('Load model failed: invalid graph')).createSession(modelWith(healthy), { device: 'wasm' })).rejects.toThrow('Load model failed: invalid graph');
+    await expect(
+      ortWebBackend(jspiLike('Load model failed: invalid graph')).createSession(modelWith(healthy), { device: 'wasm' }),
+    ).rejects.toThrow('Load model failed: invalid graph');
   });
 });

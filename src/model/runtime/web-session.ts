@@ -8,7 +8,8 @@ import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from
 import { webgpuHasShaderF16 } from './webgpu-features.ts';
 
 function firstBlobFailure(model: SessionModel): unknown {
-  for (const s of model.externalData.values()) if (s.kind === 'blob' && s.data instanceof RangeBlob && s.data.failure !== undefined) return s.data.failure;
+  for (const s of model.externalData.values())
+    if (s.kind === 'blob' && s.data instanceof RangeBlob && s.data.failure !== undefined) return s.data.failure;
   return undefined;
 }
 
@@ -16,14 +17,18 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
   return {
     devices: ['wasm', 'webgpu'],
     async createSession(model, { device, threads, float16, prepack }) {
-      if (device === 'cpu') throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
+      if (device === 'cpu')
+        throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
       if (device === 'webgpu' && float16 && !(await webgpuHasShaderF16())) {
-        throw new UnsupportedDeviceError(`weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU`);
+        throw new UnsupportedDeviceError(
+          `weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm", or weights float32, int8 or int4 on WebGPU`,
+        );
       }
       // numThreads must be set before the first session; 1 avoids needing cross-origin isolation
       ort.env.wasm.numThreads = threads ?? 1;
       const externalData = [...model.externalData].map(([path, s]) => {
-        if (s.kind === 'path') throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
+        if (s.kind === 'path')
+          throw new UnsupportedDeviceError(`onnxruntime-web cannot read ${s.path} itself: hand it the bytes`);
         return { path, data: s.data };
       });
       let session: Ort.InferenceSession;

@@ -5,10 +5,35 @@ import type { DType, TensorData } from '../tensor.ts';
 export const safetensorsDtypeSchema = z.enum(['F64', 'F32', 'F16', 'BF16', 'I64', 'I32', 'I16', 'I8', 'U8', 'BOOL']);
 export type SafetensorsDtype = z.infer<typeof safetensorsDtypeSchema>;
 
-export const DTYPE_BYTES: Record<SafetensorsDtype, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
+export const DTYPE_BYTES: Record<SafetensorsDtype, number> = {
+  F64: 8,
+  F32: 4,
+  F16: 2,
+  BF16: 2,
+  I64: 8,
+  I32: 4,
+  I16: 2,
+  I8: 1,
+  U8: 1,
+  BOOL: 1,
+};
 
-export const HOST_DTYPE: Partial<Record<SafetensorsDtype, DType>> = { F64: 'float64', F32: 'float32', F16: 'float16', BF16: 'bfloat16', I64: 'int64', I32: 'int32' };
-export const SAFETENSORS_DTYPE: Record<DType, SafetensorsDtype> = { float64: 'F64', float32: 'F32', float16: 'F16', bfloat16: 'BF16', int64: 'I64', int32: 'I32' };
+export const HOST_DTYPE: Partial<Record<SafetensorsDtype, DType>> = {
+  F64: 'float64',
+  F32: 'float32',
+  F16: 'float16',
+  BF16: 'bfloat16',
+  I64: 'int64',
+  I32: 'int32',
+};
+export const SAFETENSORS_DTYPE: Record<DType, SafetensorsDtype> = {
+  float64: 'F64',
+  float32: 'F32',
+  float16: 'F16',
+  bfloat16: 'BF16',
+  int64: 'I64',
+  int32: 'I32',
+};
 
 const f16Table = (() => {
   const t = new Float32Array(65536);
@@ -74,7 +99,8 @@ export function f32ToBf16(values: Float32Array): Uint16Array {
   const out = new Uint16Array(values.length);
   for (let i = 0; i < u.length; i++) {
     const x = u[i]!;
-    out[i] = (x & 0x7f800000) === 0x7f800000 && x & 0x7fffff ? (x >>> 16) | 0x40 : (x + 0x7fff + ((x >>> 16) & 1)) >>> 16;
+    out[i] =
+      (x & 0x7f800000) === 0x7f800000 && x & 0x7fffff ? (x >>> 16) | 0x40 : (x + 0x7fff + ((x >>> 16) & 1)) >>> 16;
   }
   return out;
 }

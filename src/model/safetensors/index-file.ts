@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const WEIGHTS_NAME = 'diffusion_pytorch_model.safetensors';
 export const WEIGHTS_INDEX_NAME = 'diffusion_pytorch_model.safetensors.index.json';
 
-const shardName = z.string().regex(/^[\w][\w.-]*\.safetensors$/, 'shard names must be plain file names ending in .safetensors');
+const shardName = z
+  .string()
+  .regex(/^[\w][\w.-]*\.safetensors$/, 'shard names must be plain file names ending in .safetensors');
 
 export const shardIndexSchema = z.object({
   metadata: z.object({ total_size: z.number().nonnegative().optional() }).loose().optional(),
@@ -20,7 +22,8 @@ export function parseShardIndex(text: string, file: string): ShardIndex {
     throw new Error(`${file}: not valid JSON (${(e as Error).message})`, { cause: e });
   }
   const r = shardIndexSchema.safeParse(raw);
-  if (!r.success) throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return r.data;
 }
 

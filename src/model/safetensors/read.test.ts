@@ -40,26 +40,50 @@ describe('safetensors reader', () => {
   it('rejects a truncated file, naming it', () => {
     expect(() => parseSafetensors(new Uint8Array(5), 'w.safetensors')).toThrow(/w\.safetensors: truncated/);
     const good = writeSafetensors({ a: { dtype: 'float32', shape: [4], data: new Float32Array(4) } });
-    expect(() => parseSafetensors(good.subarray(0, good.length - 3), 'w.safetensors')).toThrow(/w\.safetensors: tensor "a": data_offsets \[0, 16\] lie outside/);
+    expect(() => parseSafetensors(good.subarray(0, good.length - 3), 'w.safetensors')).toThrow(
+      /w\.safetensors: tensor "a": data_offsets \[0, 16\] lie outside/,
+    );
     expect(() => parseSafetensors(good.subarray(0, 20), 'w.safetensors')).toThrow(/truncated, header says/);
   });
 
   it('rejects an oversized header length before reading it', () => {
     const f = fileWithHeader({}, 0, 2 ** 40);
-    expect(() => parseSafetensors(f, 'big.safetensors')).toThrow(/big\.safetensors: header of 1099511627776 bytes exceeds/);
+    expect(() => parseSafetensors(f, 'big.safetensors')).toThrow(
+      /big\.safetensors: header of 1099511627776 bytes exceeds/,
+    );
   });
 
   it('rejects overlapping offsets, naming both tensors', () => {
-    const f = fileWithHeader({ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, b: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, 12);
-    expect(() => parseSafetensors(f, 'o.safetensors')).toThrow(/o\.safetensors: tensors "a" \[0, 8\] and "b" \[4, 12\] overlap/);
+    const f = fileWithHeader(
+      { a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, b: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } },
+      12,
+    );
+    expect(() => parseSafetensors(f, 'o.safetensors')).toThrow(
+      /o\.safetensors: tensors "a" \[0, 8\] and "b" \[4, 12\] overlap/,
+    );
   });
 
   it('rejects unknown dtypes and dtype/shape/length disagreement', () => {
-    expect(() => parseSafetensors(fileWithHeader({ a: { dtype: 'F8', shape: [1], data_offsets: [0, 1] } }, 1), 'd')).toThrow(/d: tensor "a": invalid header entry \(dtype/);
-    expect(() => parseSafetensors(fileWithHeader({ a: { dtype: 'F32', shape: [3], data_offsets: [0, 8] } }, 8), 'd')).toThrow(/tensor "a": F32 shape \[3\] needs 12 bytes but data_offsets span 8/);
-    expect(() => parseSafetensors(fileWithHeader({ a: { dtype: 'F32', shape: [-1], data_offsets: [0, 4] } }, 4), 'd')).toThrow(/tensor "a"/);
-    expect(() => parseSafetensors(fileWithHeader({ a: { dtype: 'F32', shape: [1], data_offsets: [8, 4] } }, 8), 'd')).toThrow(/reversed/);
-    expect(() => entryToHost(parseSafetensors(fileWithHeader({ a: { dtype: 'I8', shape: [1], data_offsets: [0, 1] } }, 1), 'd').tensors.get('a')!, 'd')).toThrow(/dtype I8 is not supported/);
+    expect(() =>
+      parseSafetensors(fileWithHeader({ a: { dtype: 'F8', shape: [1], data_offsets: [0, 1] } }, 1), 'd'),
+    ).toThrow(/d: tensor "a": invalid header entry \(dtype/);
+    expect(() =>
+      parseSafetensors(fileWithHeader({ a: { dtype: 'F32', shape: [3], data_offsets: [0, 8] } }, 8), 'd'),
+    ).toThrow(/tensor "a": F32 shape \[3\] needs 12 bytes but data_offsets span 8/);
+    expect(() =>
+      parseSafetensors(fileWithHeader({ a: { dtype: 'F32', shape: [-1], data_offsets: [0, 4] } }, 4), 'd'),
+    ).toThrow(/tensor "a"/);
+    expect(() =>
+      parseSafetensors(fileWithHeader({ a: { dtype: 'F32', shape: [1], data_offsets: [8, 4] } }, 8), 'd'),
+    ).toThrow(/reversed/);
+    expect(() =>
+      entryToHost(
+        parseSafetensors(fileWithHeader({ a: { dtype: 'I8', shape: [1], data_offsets: [0, 1] } }, 1), 'd').tensors.get(
+          'a',
+        )!,
+        'd',
+      ),
+    ).toThrow(/dtype I8 is not supported/);
   });
 
   it('rejects headers that are not JSON objects', () => {
@@ -74,19 +98,23 @@ describe('safetensors reader', () => {
       b: { dtype: 'float16', shape: [5], data: new Uint16Array(5) },
     });
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }), fc.nat(base.length), (edits, cut) => {
-        const f = base.slice(0, Math.max(cut, 0) || base.length);
-        for (const [i, v] of edits) if (i < f.length) f[i] = v;
-        try {
-          const parsed = parseSafetensors(f, 'fuzz');
-          for (const e of parsed.tensors.values()) {
-            expect(e.bytes.byteOffset + e.bytes.length).toBeLessThanOrEqual(f.byteOffset + f.length);
+      fc.property(
+        fc.array(fc.tuple(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }),
+        fc.nat(base.length),
+        (edits, cut) => {
+          const f = base.slice(0, Math.max(cut, 0) || base.length);
+          for (const [i, v] of edits) if (i < f.length) f[i] = v;
+          try {
+            const parsed = parseSafetensors(f, 'fuzz');
+            for (const e of parsed.tensors.values()) {
+              expect(e.bytes.byteOffset + e.bytes.length).toBeLessThanOrEqual(f.byteOffset + f.length);
+            }
+          } catch (e) {
+            expect(e).toBeInstanceOf(SafetensorsError);
+            expect((e as Error).message).toMatch(/^fuzz/);
           }
-        } catch (e) {
-          expect(e).toBeInstanceOf(SafetensorsError);
-          expect((e as Error).message).toMatch(/^fuzz/);
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -39,8 +39,12 @@ export function collectWeights(files: readonly WeightFile[], index?: { index: Sh
       if (!e) wrong.push(`"${name}" is mapped to ${shard} but no shard holds it`);
       else if (e.fileName !== shard) wrong.push(`"${name}" is mapped to ${shard} but found in ${e.file}`);
     }
-    for (const name of out.keys()) if (!(name in index.index.weight_map)) wrong.push(`"${name}" is in a shard but not in the index`);
-    if (wrong.length) throw new SafetensorsError(`${index.file} disagrees with the shards: ${wrong.slice(0, 20).join('; ')}${wrong.length > 20 ? `; and ${wrong.length - 20} more` : ''}`);
+    for (const name of out.keys())
+      if (!(name in index.index.weight_map)) wrong.push(`"${name}" is in a shard but not in the index`);
+    if (wrong.length)
+      throw new SafetensorsError(
+        `${index.file} disagrees with the shards: ${wrong.slice(0, 20).join('; ')}${wrong.length > 20 ? `; and ${wrong.length - 20} more` : ''}`,
+      );
   }
   return out;
 }

@@ -28,10 +28,18 @@ export function safetensorsHeader(tensors: readonly TensorLayout[], metadata?: R
   return out;
 }
 
-export function writeSafetensors(tensors: Readonly<Record<string, HostTensor>>, metadata?: Record<string, string>): Uint8Array {
+export function writeSafetensors(
+  tensors: Readonly<Record<string, HostTensor>>,
+  metadata?: Record<string, string>,
+): Uint8Array {
   const entries = Object.entries(tensors);
-  for (const [name, t] of entries) if (t.data.length !== numel(t.shape)) throw new Error(`tensor "${name}": ${t.data.length} values for shape [${t.shape.join(', ')}]`);
-  const head = safetensorsHeader(entries.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })), metadata);
+  for (const [name, t] of entries)
+    if (t.data.length !== numel(t.shape))
+      throw new Error(`tensor "${name}": ${t.data.length} values for shape [${t.shape.join(', ')}]`);
+  const head = safetensorsHeader(
+    entries.map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
+    metadata,
+  );
   const out = new Uint8Array(head.length + entries.reduce((s, [, t]) => s + t.data.byteLength, 0));
   out.set(head, 0);
   let o = head.length;

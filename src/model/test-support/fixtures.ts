@@ -14,7 +14,14 @@ export const FIXTURE_CASES = ['tiny-base', 'tiny-face', 'tiny-rope'] as const;
 
 const caseSchema = z.object({
   tolerance: z.object({ max_abs_error_relative_to_max_abs_expected: z.number() }),
-  image_rotary_emb_from: z.object({ height_px: z.number(), width_px: z.number(), num_latent_frames: z.number(), vae_scale_factor_spatial: z.number() }).optional(),
+  image_rotary_emb_from: z
+    .object({
+      height_px: z.number(),
+      width_px: z.number(),
+      num_latent_frames: z.number(),
+      vae_scale_factor_spatial: z.number(),
+    })
+    .optional(),
 });
 
 export const fixtureDir = (name: string): string => path.join(FIXTURES_DIR, name);
@@ -24,7 +31,13 @@ export function readNamedTensors(file: string): Map<string, HostTensor> {
   return new Map([...st.tensors].map(([k, e]) => [k, entryToHost(e, file)]));
 }
 
-export function loadFixture(name: string): { args: ForwardInputs; expected: Float32Array; expectedShape: number[]; meta: z.infer<typeof caseSchema>; inputs: Map<string, HostTensor> } {
+export function loadFixture(name: string): {
+  args: ForwardInputs;
+  expected: Float32Array;
+  expectedShape: number[];
+  meta: z.infer<typeof caseSchema>;
+  inputs: Map<string, HostTensor>;
+} {
   const dir = fixtureDir(name);
   const inputs = readNamedTensors(path.join(dir, 'inputs.safetensors'));
   const exp = parseSafetensors(new Uint8Array(readFileSync(path.join(dir, 'expected.safetensors'))), 'expected');
@@ -47,4 +60,8 @@ export { relativeError } from '../tensor.ts';
  * most of these tiny widths; 7.1e-3 against float32 on preview-s), int4 1.4-2.0e-2; the tolerances are
  * about twice that.
  */
-export const PRECISION_TOLERANCE: Record<Exclude<WeightPrecision, 'float32'>, number> = { float16: 2e-3, int8: 2.5e-2, int4: 4e-2 };
+export const PRECISION_TOLERANCE: Record<Exclude<WeightPrecision, 'float32'>, number> = {
+  float16: 2e-3,
+  int8: 2.5e-2,
+  int4: 4e-2,
+};

@@ -12,7 +12,11 @@ describe('generated checkpoints', () => {
   it('hold the random weights in shards, and are written again only for another recipe', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'ckpt-')), 'c');
     const sub = path.join(dir, 'transformer');
-    const { weightBytes } = await generatedCheckpoint(dir, CONSISID_PREVIEW_S_CONFIG, { seed: 3, dtype: 'float16', shards: 2 });
+    const { weightBytes } = await generatedCheckpoint(dir, CONSISID_PREVIEW_S_CONFIG, {
+      seed: 3,
+      dtype: 'float16',
+      shards: 2,
+    });
     const shards = readdirSync(sub).filter((f) => f.endsWith('.safetensors'));
     expect(shards).toHaveLength(2);
     const expected = randomWeights(parseConfig(CONSISID_PREVIEW_S_CONFIG), 3, 'float16');

@@ -8,15 +8,26 @@ import { writeCheckpointFolder, type GenerateOptions } from '../checkpoint-folde
 import { parseConfig, type ConsisIDConfigInput } from '../config.ts';
 
 /** `dir/transformer` holds the checkpoint; returns its weight bytes */
-export async function generatedCheckpoint(dir: string, input: ConsisIDConfigInput, opts: GenerateOptions = {}): Promise<{ dir: string; weightBytes: number }> {
-  const stamp = createHash('sha1').update(JSON.stringify({ input, ...opts })).digest('hex');
+export async function generatedCheckpoint(
+  dir: string,
+  input: ConsisIDConfigInput,
+  opts: GenerateOptions = {},
+): Promise<{ dir: string; weightBytes: number }> {
+  const stamp = createHash('sha1')
+    .update(JSON.stringify({ input, ...opts }))
+    .digest('hex');
   const marker = path.join(dir, '.generated');
   if (existsSync(marker)) {
     const m = JSON.parse(readFileSync(marker, 'utf8')) as { stamp: string; weightBytes: number };
     if (m.stamp === stamp) return { dir, weightBytes: m.weightBytes };
   }
   rmSync(dir, { recursive: true, force: true });
-  const weightBytes = await writeCheckpointFolder(path.join(dir, 'transformer'), { ...input }, parseConfig(input), opts);
+  const weightBytes = await writeCheckpointFolder(
+    path.join(dir, 'transformer'),
+    { ...input },
+    parseConfig(input),
+    opts,
+  );
   writeFileSync(marker, JSON.stringify({ stamp, weightBytes }));
   return { dir, weightBytes };
 }

@@ -39,11 +39,14 @@ class MemoryFileHandle {
     private readonly file: MemoryFile,
     private readonly opts: MemoryOpfsOptions,
   ) {
-    if (opts.sync !== false) (this as { createSyncAccessHandle?: unknown }).createSyncAccessHandle = (o?: { mode?: string }) => this.syncHandle(o?.mode === 'read-only');
+    if (opts.sync !== false)
+      (this as { createSyncAccessHandle?: unknown }).createSyncAccessHandle = (o?: { mode?: string }) =>
+        this.syncHandle(o?.mode === 'read-only');
   }
 
   private checkUnlocked(): void {
-    if (this.file.locked) throw domError(`${this.name} is locked by an open access handle`, 'NoModificationAllowedError');
+    if (this.file.locked)
+      throw domError(`${this.name} is locked by an open access handle`, 'NoModificationAllowedError');
   }
 
   private refuse(): void {
@@ -73,7 +76,11 @@ class MemoryFileHandle {
 
   private async syncHandle(readOnly: boolean) {
     const file = this.file;
-    if (readOnly ? file.exclusive : file.locked) throw domError(`${this.name}: Access Handles cannot be created if there is another open Access Handle`, 'NoModificationAllowedError');
+    if (readOnly ? file.exclusive : file.locked)
+      throw domError(
+        `${this.name}: Access Handles cannot be created if there is another open Access Handle`,
+        'NoModificationAllowedError',
+      );
     if (readOnly) file.shared++;
     else file.exclusive = true;
     let open = true;
@@ -141,7 +148,8 @@ class MemoryDirectory {
     const c = this.children.get(name);
     if (!c) throw domError(`${name} not found`, 'NotFoundError');
     if ('file' in c && c.file.locked) throw domError(`${name} is locked`, 'NoModificationAllowedError');
-    if ('dir' in c && !o.recursive && c.dir.children.size) throw domError(`${name} is not empty`, 'InvalidModificationError');
+    if ('dir' in c && !o.recursive && c.dir.children.size)
+      throw domError(`${name} is not empty`, 'InvalidModificationError');
     if ('dir' in c && c.dir.anyLocked()) throw domError(`${name} holds a locked file`, 'NoModificationAllowedError');
     this.children.delete(name);
   }
@@ -161,7 +169,8 @@ class MemoryDirectory {
   }
 
   async *entries(): AsyncGenerator<[string, MemoryFileHandle | MemoryDirectory]> {
-    for (const [name, c] of [...this.children]) yield [name, 'dir' in c ? c.dir : new MemoryFileHandle(name, this, c.file, this.opts)];
+    for (const [name, c] of [...this.children])
+      yield [name, 'dir' in c ? c.dir : new MemoryFileHandle(name, this, c.file, this.opts)];
   }
 }
 
@@ -169,9 +178,15 @@ class MemoryDirectory {
 export function installMemoryOpfs(opts: MemoryOpfsOptions = {}): { restore(): void; options: MemoryOpfsOptions } {
   const root = new MemoryDirectory(opts);
   const before = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
-  Object.defineProperty(globalThis, 'navigator', { configurable: true, value: { storage: { getDirectory: async () => root } } });
+  Object.defineProperty(globalThis, 'navigator', {
+    configurable: true,
+    value: { storage: { getDirectory: async () => root } },
+  });
   return {
     options: opts,
-    restore: () => (before ? Object.defineProperty(globalThis, 'navigator', before) : delete (globalThis as { navigator?: unknown }).navigator),
+    restore: () =>
+      before
+        ? Object.defineProperty(globalThis, 'navigator', before)
+        : delete (globalThis as { navigator?: unknown }).navigator,
   };
 }

@@ -16,9 +16,17 @@ export function rangeHub(bytes: Uint8Array, opts: RangeHubOptions = {}) {
     const etag = opts.etagAfter && asked.length >= opts.etagAfter.request ? opts.etagAfter.etag : '"e"';
     if (range !== null && range === opts.forbid) return new Response('no', { status: 403 });
     const m = /^bytes=(\d+)-(\d*)$/.exec(range ?? '');
-    if (!m || opts.ranges === false) return new Response(bytes.slice(), { status: 200, headers: { 'content-length': String(bytes.length), etag } });
+    if (!m || opts.ranges === false)
+      return new Response(bytes.slice(), { status: 200, headers: { 'content-length': String(bytes.length), etag } });
     const end = Math.min(bytes.length - 1, m[2] ? Number(m[2]) : bytes.length - 1);
-    return new Response(bytes.slice(Number(m[1]), end + 1), { status: 206, headers: { 'content-range': `bytes ${m[1]}-${end}/${bytes.length}`, 'content-length': String(end + 1 - Number(m[1])), etag } });
+    return new Response(bytes.slice(Number(m[1]), end + 1), {
+      status: 206,
+      headers: {
+        'content-range': `bytes ${m[1]}-${end}/${bytes.length}`,
+        'content-length': String(end + 1 - Number(m[1])),
+        etag,
+      },
+    });
   }) as typeof globalThis.fetch;
   return { asked, repo: { repoId: 'a/b', hubUrl: 'http://h', fetch } };
 }
