@@ -1,5 +1,5 @@
 // Weight precisions: what each one does to the large Linear layers, on each device. Measured on
-// preview-s (see README): int8 is the fast one (and 4x smaller), int4 the small one.
+// preview-s (see docs/performance.md): int8 is the fast one (and 4x smaller), int4 the small one.
 import type { LinearRole, Quantization, QuantizedMatMul } from './graph/context.ts';
 import type { ComputeDtype } from './graph/context.ts';
 import type { Device } from './runtime/types.ts';

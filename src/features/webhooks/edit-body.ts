@@ -30,7 +30,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * source job id, the secret), exactly as loaded when the user left it alone, so an unchanged save
  * changes nothing. The job is sent only when the user touched it: the hub does not return arch,
  * attempts, volumes, expose, ssh or secret values, so re-sending the form's job would reset them.
- * A cleared secret is sent as `""`, which removes it (README decisions).
+ * A cleared secret is sent as `""`, which removes it (docs/decisions.md).
  */
 export function updateBody(initial: WebhookDraft, draft: WebhookDraft): WebhookUpdateInput {
   const full = draftToBody(draft);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { queryInt } from './common.ts';
 import { RepoType, Visibility } from './repo.ts';
 
-/** Repository usage entry. `storage` is in bytes (the spec leaves units unshown; see README). */
+/** Repository usage entry. `storage` is in bytes (the spec leaves units unshown; see docs/decisions.md). */
 export const RepositoryUsage = z.strictObject({
   id: z.string(),
   type: RepoType,

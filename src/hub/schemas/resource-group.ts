@@ -45,7 +45,7 @@ export const ResourceGroup = z.strictObject({
   autoJoin: AutoJoin.optional(),
   users: z.array(ResourceGroupUser),
   resources: z.array(ResourceGroupResource),
-  /** Shape not shown in the spec: we send the repo resources again (see README). */
+  /** Shape not shown in the spec: we send the repo resources again (see docs/decisions.md). */
   repos: z.array(RepoResource),
 });
 export type ResourceGroup = z.infer<typeof ResourceGroup>;

@@ -51,7 +51,7 @@ const list = defineRoute({
 /**
  * The bulk calls' targets: the listed ids, and with applyToAll also every notification matching
  * the filters (the spec's "listed, or applyToAll and matching"). Ids the user has no notification
- * for are ignored, as the real hub most likely does (README decisions): the rest still changes.
+ * for are ignored, as the real hub most likely does (docs/decisions.md): the rest still changes.
  */
 function bulkTargets(
   hub: HubContext,

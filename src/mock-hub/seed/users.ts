@@ -78,7 +78,7 @@ export const ORGS: readonly SeedOrg[] = [
 
 /**
  * The demo tokens by name: the one place the test harnesses, e2e, bench and the README take them
- * from (the README's Seed data table is checked against it).
+ * from (the README's token table is checked against it).
  */
 export const TOKENS = {
   aliceWrite: 'hf_alice_write',

@@ -35,7 +35,7 @@ export function webhookFromInput(id: string, owner: string, input: Input, previo
     ...(input.jobSourceId !== undefined ? { jobSourceId: input.jobSourceId } : {}),
     disabled: previous?.disabled ?? false,
     watched,
-    // `secret: ""` removes the secret (see the README's decisions): no secret is stored.
+    // `secret: ""` removes the secret (see docs/decisions.md): no secret is stored.
     ...(input.secret ? { secret: input.secret } : {}),
     domains: [...new Set(input.domains)],
     ...(previous?.lastTriggerAt ? { lastTriggerAt: previous.lastTriggerAt } : {}),
