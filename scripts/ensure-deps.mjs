@@ -9,8 +9,14 @@ export function ensureNodeModules() {
   // `npm install`, not `npm ci`: npm 11 here writes lockfiles without other platforms' optional
   // binaries (tailwind oxide, unrs resolver), which `npm ci` then refuses as out of sync.
   // The lockfile still pins every version that is installed.
+  // onnxruntime-node's postinstall reads ONNXRUNTIME_NODE_INSTALL (script/install-utils.js): `skip`
+  // keeps it from downloading the CUDA provider on npm versions that ignore package.json's
+  // allowScripts (npm 11 honours it: the script does not run at all).
   console.log('[setup] installing npm dependencies (npm install from package-lock.json)...');
-  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
+  execSync('npm install --no-audit --no-fund', {
+    stdio: 'inherit',
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+  });
 }
 
 /**

@@ -1,46 +1,35 @@
-// `npm run consisid -- forward|export|generate|plan ...`
+// `npm run consisid -- forward|export|generate|plan ...`: each command declares its flags and help
+// (cli/*-command.ts); the parser and the usage are made from those declarations.
 import { exportCommand } from './cli/export-command.ts';
 import { forwardCommand } from './cli/forward-command.ts';
 import { generateCommand } from './cli/generate-command.ts';
 import { planCommand } from './cli/plan-command.ts';
-import { HelpRequested, UsageError } from './cli/flags.ts';
+import { HelpRequested, parseCommandFlags, UsageError, type Command } from './cli/flags.ts';
+import { commandUsage, programUsage } from './cli/usage.ts';
 
-const USAGE = `usage:
-  consisid forward --model <dir | repo id> --inputs <inputs.safetensors> --out <out.safetensors>
-                   [--repeat n] [--weights float32|float16|int8|int4] [--compare float32 (or another precision than the run's)]
-                   [--device cpu|wasm] [--dtype float32|float16] [--threads n]
-                   [--subfolder transformer] [--revision main] [--hub-url URL] [--token T]
-  consisid export  --model <dir | repo id> --out <model.onnx> [--shape batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond]
-                   [--weights float32|float16|int8|int4] [--dtype float32|float16] [--device cpu|wasm|webgpu (whose ops)]
-                   [--external-data | --no-external-data] [--subfolder, --revision, --hub-url, --token as above]
-  consisid generate --config <name | config.json> --out <new or empty dir> [--dtype float32|float16|bfloat16] [--shards n]
-                   [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]
-                   names: tiny, demo-preview-s, preview-s, consisid
-  consisid plan    --model <config name | dir | repo id> [--shape <as for export>]
-                   [--gpu-limits maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>]
-                   [--subfolder, --revision, --hub-url, --token as above]; every precision, no --weights`;
+const PROGRAM = 'consisid';
+const COMMANDS: readonly Command[] = [forwardCommand, exportCommand, generateCommand, planCommand];
 
 export async function main(
   argv: readonly string[],
   log: (line: string) => void = (l) => console.error(l),
 ): Promise<number> {
-  const [command, ...rest] = argv;
+  const [name, ...rest] = argv;
+  const command = COMMANDS.find((c) => c.name === name);
+  const usage = command ? commandUsage(PROGRAM, command) : programUsage(PROGRAM, COMMANDS);
   try {
-    if (command === 'forward') await forwardCommand(rest, log);
-    else if (command === 'export') await exportCommand(rest, log);
-    else if (command === 'generate') await generateCommand(rest, log);
-    else if (command === 'plan') await planCommand(rest, log);
-    else if (command === 'help' || command === '--help' || command === undefined) {
-      log(USAGE);
-      return command === undefined ? 2 : 0;
-    } else throw new UsageError(`unknown command "${command}"`);
+    if (command) await command.run(parseCommandFlags(rest, command), log);
+    else if (name === 'help' || name === '--help' || name === '-h' || name === undefined) {
+      log(usage);
+      return name === undefined ? 2 : 0;
+    } else throw new UsageError(`unknown command "${name}"`);
     return 0;
   } catch (e) {
     if (e instanceof HelpRequested) {
-      log(USAGE);
+      log(usage);
       return 0;
     }
-    log(e instanceof UsageError ? `${e.message}\n${USAGE}` : `error: ${(e as Error).message}`);
+    log(e instanceof UsageError ? `${e.message}\n${usage}` : `error: ${(e as Error).message}`);
     return e instanceof UsageError ? 2 : 1;
   }
 }

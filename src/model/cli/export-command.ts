@@ -10,10 +10,10 @@ import { layoutExternalData } from '../onnx/external-data.ts';
 import { sessionModel } from '../session-model.ts';
 import { computeDtypeFor, quantizationFor } from '../precision.ts';
 import type { SessionModel } from '../runtime/types.ts';
-import { parseFlags, UsageError } from './flags.ts';
-import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';
+import { UsageError, type Command, type Flags } from './flags.ts';
+import { checkModelArg, MODEL_FLAG, modelOptions, RUN_FLAGS, SOURCE_FLAGS } from './model-options.ts';
 import { checkOutputFile, writeInPlace } from './output-files.ts';
-import { parseShapeSpec } from './shape-spec.ts';
+import { parseShapeSpec, SHAPE_FLAG } from './shape-spec.ts';
 
 const PROTO_LIMIT = 2 ** 31 - 2 ** 26;
 const DEFAULT_EXTERNAL_THRESHOLD = 2 ** 30;
@@ -36,11 +36,26 @@ async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uin
   }
 }
 
-export async function exportCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, {
-    values: [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'out', 'shape'],
-    switches: ['external-data', 'no-external-data'],
-  });
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'Writes a standalone ONNX model for one input shape (positional tables baked in).',
+  flags: {
+    ...MODEL_FLAG,
+    out: { value: '<model.onnx>', required: true, help: 'the ONNX file to write' },
+    ...SHAPE_FLAG,
+    weights: RUN_FLAGS.weights,
+    dtype: RUN_FLAGS.dtype,
+    device: { value: 'cpu|wasm|webgpu', help: 'whose ops the graph holds (default cpu)' },
+    'external-data': {
+      help: `weights into <model.onnx>.data, 4 KiB-aligned ONNX external data (the default over ${DEFAULT_EXTERNAL_THRESHOLD / 2 ** 30} GiB of weights)`,
+    },
+    'no-external-data': { help: 'every weight inside the ONNX file (at most 2 GiB)' },
+    ...SOURCE_FLAGS,
+  },
+  run: exportModel,
+};
+
+async function exportModel(flags: Flags, log: (line: string) => void): Promise<void> {
   const modelId = flags.need('model');
   const out = flags.need('out');
   if (flags.has('external-data') && flags.has('no-external-data'))

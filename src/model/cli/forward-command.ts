@@ -5,13 +5,16 @@ import { argsFromNamedTensors } from '../named-inputs.ts';
 import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import type { StageEvent } from '../consisid-model.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { UsageError, type Command, type Flags } from './flags.ts';
 import {
   checkModelArg,
   effectivePrecision,
-  MODEL_VALUE_FLAGS,
+  MODEL_FLAG,
   modelOptions,
   positiveInt,
+  PRECISION_VALUE,
+  RUN_FLAGS,
+  SOURCE_FLAGS,
   weightPrecision,
 } from './model-options.ts';
 import { checkOutputFile, writeInPlace } from './output-files.ts';
@@ -33,11 +36,32 @@ export function prepackFor(precision: WeightPrecision, forwards: number): boolea
   return precision === 'float32' && forwards >= PREPACK_FLOAT32_FROM;
 }
 
-export async function forwardCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, {
-    values: [...MODEL_VALUE_FLAGS, 'inputs', 'out', 'repeat', 'compare'],
-    switches: [],
-  });
+export const forwardCommand: Command = {
+  name: 'forward',
+  summary: 'Runs the transformer on inputs from a safetensors file and writes its `sample` output.',
+  flags: {
+    ...MODEL_FLAG,
+    inputs: {
+      value: '<inputs.safetensors>',
+      required: true,
+      help: 'the inputs, under the fixture names (id_vit_hidden.0.., image_rotary_emb.cos/.sin)',
+    },
+    out: { value: '<out.safetensors>', required: true, help: 'where the output `sample` is written' },
+    repeat: {
+      value: 'n',
+      help: `forwards on one session, each printed (default 1; float32 weights are prepacked from ${PREPACK_FLOAT32_FROM})`,
+    },
+    ...RUN_FLAGS,
+    compare: {
+      value: PRECISION_VALUE,
+      help: "afterwards, run this precision (not the run's own) and print the max relative error against it",
+    },
+    ...SOURCE_FLAGS,
+  },
+  run: forward,
+};
+
+async function forward(flags: Flags, log: (line: string) => void): Promise<void> {
   const modelId = flags.need('model');
   const inputsPath = flags.need('inputs');
   const outPath = flags.need('out');

@@ -10,10 +10,11 @@ import type { ConsisIDConfig } from '../config.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import type { HostTensor } from '../tensor.ts';
 import { readConfigArg } from './config-arg.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { NAMED_CONFIGS } from '../named-configs.ts';
+import { UsageError, type Command, type Flags } from './flags.ts';
 import { positiveInt } from './model-options.ts';
 import { checkOutputFile, checkOutputFolder, writeInPlace } from './output-files.ts';
-import { parseShapeSpec } from './shape-spec.ts';
+import { parseShapeSpec, SHAPE_FLAG } from './shape-spec.ts';
 
 const DTYPES: readonly WeightDtype[] = ['float32', 'float16', 'bfloat16'];
 
@@ -43,11 +44,26 @@ export function randomInputs(c: ConsisIDConfig, s: GraphShape, seed: number): Re
   return out;
 }
 
-export async function generateCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  const flags = parseFlags(argv, {
-    values: ['config', 'out', 'dtype', 'shards', 'seed', 'inputs', 'shape'],
-    switches: [],
-  });
+export const generateCommand: Command = {
+  name: 'generate',
+  summary: 'Writes a checkpoint of random weights for a config, tensor by tensor (any size), and random inputs for it.',
+  flags: {
+    config: {
+      value: '<name | config.json>',
+      required: true,
+      help: `a config name (${Object.keys(NAMED_CONFIGS).join(', ')}), or a config.json file or a folder holding one`,
+    },
+    out: { value: '<new or empty dir>', required: true, help: 'the checkpoint folder to write' },
+    dtype: { value: DTYPES.join('|'), help: "the weights' dtype (default float32)" },
+    shards: { value: 'n', help: 'safetensors files to split the weights into, with their index (default 1)' },
+    seed: { value: 'n', help: "the random weights' seed (default 42; the inputs take seed + 1)" },
+    inputs: { value: '<inputs.safetensors>', help: 'also write random inputs for `forward`, of --shape' },
+    ...SHAPE_FLAG,
+  },
+  run: generate,
+};
+
+async function generate(flags: Flags, log: (line: string) => void): Promise<void> {
   const { raw, config, label } = await readConfigArg(flags.need('config'));
   const dtype = (flags.get('dtype') ?? 'float32') as WeightDtype;
   if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);

@@ -1,16 +1,43 @@
-// The --model/--subfolder/--revision/--hub-url/--token/--device/--dtype options shared by commands.
+// The --model/--subfolder/--revision/--hub-url/--token/--device/--dtype options shared by commands:
+// declared once here (name, value, help), read by modelOptions.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { FromPretrainedOptions } from '../consisid-model.ts';
-import { checkHubRepo } from '../loader/hub-files.ts';
+import { checkHubRepo, DEFAULT_HUB_URL } from '../loader/hub-files.ts';
 import type { Device } from '../runtime/types.ts';
-import { UsageError, type Flags } from './flags.ts';
+import { UsageError, type Flags, type FlagSpecs } from './flags.ts';
 import { computeDtypeFor, WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
 
-/** where the checkpoint comes from (every command that reads one) */
-export const SOURCE_FLAGS = ['model', 'subfolder', 'revision', 'hub-url', 'token'] as const;
+/** the checkpoint to read (every command that reads one) */
+export const MODEL_FLAG = {
+  model: {
+    value: '<dir | repo id>',
+    required: true,
+    help: 'a checkpoint folder (diffusers layout) or a hub repository id',
+  },
+} as const satisfies FlagSpecs;
+
+/** where a repository's checkpoint is (every command that reads one) */
+export const SOURCE_FLAGS = {
+  subfolder: { value: '<path>', help: "the checkpoint's folder in the repository or folder, e.g. transformer" },
+  revision: { value: '<rev>', help: 'the repository revision (default main)' },
+  'hub-url': { value: '<URL>', help: `the hub to read the repository from (default ${DEFAULT_HUB_URL})` },
+  token: { value: '<T>', help: 'a hub token for private repositories (default $HUB_TOKEN)' },
+} as const satisfies FlagSpecs;
+
+/** `--weights` and `--compare`'s values in a usage */
+export const PRECISION_VALUE = WEIGHT_PRECISIONS.join('|');
+
 /** how it runs (forward; export takes the first three: the ops it writes) */
-export const MODEL_VALUE_FLAGS = [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'threads'] as const;
+export const RUN_FLAGS = {
+  weights: {
+    value: PRECISION_VALUE,
+    help: 'how the large layers hold their weights (default float32; int8 and int4 are quantized at load)',
+  },
+  dtype: { value: 'float32|float16', help: 'the compute precision (default float32; float16 runs float16)' },
+  device: { value: 'cpu|wasm', help: 'the onnxruntime provider (default cpu)' },
+  threads: { value: 'n', help: "onnxruntime's intra-op threads (default: its own choice)" },
+} as const satisfies FlagSpecs;
 
 /** `devices`: what --device may name (forward runs on cpu or wasm; export may write WebGPU's ops) */
 export function modelOptions(

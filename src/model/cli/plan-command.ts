@@ -6,9 +6,9 @@ import { parseConfig, type ConsisIDConfig } from '../config.ts';
 import { NAMED_CONFIGS } from '../named-configs.ts';
 import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan.ts';
 import type { GraphShape } from '../graph/transformer.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { UsageError, type Command, type Flags } from './flags.ts';
 import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';
-import { parseShapeSpec } from './shape-spec.ts';
+import { parseShapeSpec, SHAPE_FLAG } from './shape-spec.ts';
 
 const size = (b: number): string =>
   b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`;
@@ -50,9 +50,28 @@ function parseLimits(spec: string | undefined): WebGpuLimits {
 const describeShape = (s: GraphShape): string =>
   `batch ${s.batch}, ${s.frames} latent frames of ${s.height}x${s.width}, ${s.textLength} text tokens${s.face ? `, ${s.face.vitLengths.length}x${s.face.vitLengths[0]} ViT tokens` : ''}`;
 
-export async function planCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
-  // every precision is planned, for both WebGPU's ops and the CPU kernels': no --weights/--device
-  const flags = parseFlags(argv, { values: [...SOURCE_FLAGS, 'shape', 'gpu-limits'], switches: [] });
+export const planCommand: Command = {
+  name: 'plan',
+  summary:
+    'Prints what a config needs per precision (weights, activation peak, FLOPs) and whether a browser fits it; no weight is read.',
+  flags: {
+    model: {
+      value: '<config name | dir | repo id>',
+      required: true,
+      help: `a config name (${Object.keys(NAMED_CONFIGS).join(', ')}), or a checkpoint folder or repository: only its config.json is read`,
+    },
+    ...SHAPE_FLAG,
+    'gpu-limits': {
+      value: 'maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>',
+      help: "an adapter's WebGPU limits (default: the spec's, 128 / 256 MiB)",
+    },
+    ...SOURCE_FLAGS,
+  },
+  notes: ['', 'Every precision is planned, for WebGPU and the CPU kernels alike: no --weights or --device.'],
+  run: plan,
+};
+
+async function plan(flags: Flags, log: (line: string) => void): Promise<void> {
   const model = flags.need('model');
   const config = await planConfig(model, flags, log);
   const shape = parseShapeSpec(flags.get('shape'), config);

@@ -1,11 +1,19 @@
 // `--shape batch=1,frames=4,height=30,width=44,text=226,vit=577,id-batch=1,rotary,timestep-cond`
 import type { ConsisIDConfig } from '../config.ts';
 import type { GraphShape } from '../graph/transformer.ts';
-import { UsageError } from './flags.ts';
+import { UsageError, type FlagSpecs } from './flags.ts';
 
 const NUMBERS = ['batch', 'frames', 'height', 'width', 'text', 'vit', 'id-batch'];
 const SWITCHES = ['rotary', 'no-rotary', 'timestep-cond'];
 const KEYS = [...NUMBERS, ...SWITCHES];
+
+/** `--shape` of the commands that build a graph (export, plan) or its inputs (generate) */
+export const SHAPE_FLAG = {
+  shape: {
+    value: 'batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond',
+    help: "the latent size and inputs to build for; every key optional (default: batch 1, the config's sample size and text length, vit 577, rotary as configured)",
+  },
+} as const satisfies FlagSpecs;
 
 const fail = (message: string): never => {
   throw new UsageError(`--shape: ${message}`);
