@@ -266,14 +266,34 @@ describe('the hub proxy', () => {
   });
 
   it('passes a redirect answering a write, its Location on the console when it points at the hub', async () => {
-    const hub = await startHub((_req, _body, res) => {
-      res.writeHead(307, { location: `http://${_req.headers.host}/api/moved` });
+    const hub = await startHub((req, _body, res) => {
+      res.writeHead(307, { location: `http://${req.headers.host}/mirror/api/moved` });
       res.end();
     });
-    const console_ = await startConsole({ hubUrl: hub.url });
+    const console_ = await startConsole({ hubUrl: `${hub.url}/mirror` });
     const answer = await call(console_.port, '/api/settings/webhooks', { method: 'POST', body: '{}' });
     expect(answer.status).toBe(307);
     expect(answer.headers.location).toBe('/api/moved');
+  });
+
+  it("points a list's next-page Link at the console, so the client follows it on its own origin", async () => {
+    const hub = await startHub((req, _body, res) =>
+      json(res, 200, [], {
+        link: `<http://${req.headers.host}/api/jobs/alice?cursor=2>; rel="next", <https://elsewhere.example/x>; rel="help"`,
+      }),
+    );
+    const console_ = await startConsole({ hubUrl: hub.url });
+    const answer = await call(console_.port, '/api/jobs/alice');
+    expect(answer.headers.link).toBe(
+      '</api/jobs/alice?cursor=2>; rel="next", <https://elsewhere.example/x>; rel="help"',
+    );
+    const transport = createTransport({ baseUrl: console_.url, token: TOKEN });
+    const { headers } = await transport.request({
+      method: 'GET',
+      path: '/api/jobs/alice',
+      response: z.array(z.never()),
+    });
+    expect(transport.nextPagePath(headers)).toBe('/api/jobs/alice?cursor=2');
   });
 
   it('a hub that is down: 502 with "the hub at <url> did not answer" as the client shows it; no token in the log', async () => {

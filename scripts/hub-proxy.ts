@@ -156,10 +156,13 @@ function send(
 function toResponse(answer: IncomingMessage, method: string, hubOrigin: string, prefix: string): Response {
   const headers = new Headers();
   for (const [k, v] of endToEndHeaders(Object.entries(answer.headers))) headers.append(k, v);
-  // A redirect that is not followed (a write) stays on the console's origin when it points at the hub.
+  // Addresses on the hub become paths on the console: a redirect that is not followed (a write), and
+  // the next page of a list (`Link: <https://hub/api/...>; rel="next"`, which the client follows on its own origin only).
+  const hubBase = `${hubOrigin}${prefix}/`;
   const location = headers.get('location');
-  if (location?.startsWith(`${hubOrigin}${prefix}/`))
-    headers.set('location', location.slice(hubOrigin.length + prefix.length));
+  if (location?.startsWith(hubBase)) headers.set('location', location.slice(hubBase.length - 1));
+  const link = headers.get('link');
+  if (link) headers.set('link', link.split(`<${hubBase}`).join('</'));
   const status = answer.statusCode ?? 502;
   if (status < 200) return proxyError(502, `the hub answered ${status}, which this console does not pass on`);
   if (method === 'HEAD' || NO_BODY.has(status)) {
