@@ -1,7 +1,14 @@
 import { serve } from '@hono/node-server';
 import fc from 'fast-check';
 import { Hono } from 'hono';
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -43,7 +50,7 @@ async function startConsole(opts: HubProxyOptions): Promise<{ port: number; url:
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   closers.push(() => {
-    (server as import('node:http').Server).closeAllConnections();
+    (server as Server).closeAllConnections();
     return new Promise((resolve) => server.close(() => resolve()));
   });
   const { port } = server.address() as AddressInfo;

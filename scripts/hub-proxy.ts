@@ -5,6 +5,7 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { MiddlewareHandler } from 'hono';
 
 /** What the hub serves and the console calls: its API and the repository file routes. */
@@ -148,7 +149,7 @@ function send(
       clearTimeout(timer);
       reject(e);
     });
-    if (body) Readable.fromWeb(body as import('node:stream/web').ReadableStream).pipe(request);
+    if (body) Readable.fromWeb(body as NodeReadableStream).pipe(request);
     else request.end();
   });
 }
