@@ -13,15 +13,9 @@ import { hubProxyMiddleware } from './hub-proxy.ts';
 import { proxiedSecurityHeaders, securityHeaders } from './security-headers.ts';
 import { serveArgsOrExit } from './serve-args.ts';
 
-const {
-  port,
-  host,
-  dataDir,
-  specOnly,
-  repoFolders = [],
-  cors = true,
-  hubUrl,
-} = serveArgsOrExit(process.argv.slice(2), process.env);
+const args = serveArgsOrExit(process.argv.slice(2), process.env);
+const { port, host, dataDir, specOnly, hubUrl } = args;
+const repoFolders = args.repoFolders ?? [];
 
 const app = new Hono();
 const pageHeaders = hubUrl ? proxiedSecurityHeaders : securityHeaders;
@@ -32,7 +26,7 @@ app.use('*', async (c, next) => {
 });
 const demo = hubUrl
   ? undefined
-  : await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, cors }, repoFolders);
+  : await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, cors: args.cors ?? true }, repoFolders);
 if (demo) app.route('/', demo.hub.app);
 else app.use('*', hubProxyMiddleware({ hubUrl: hubUrl! }));
 // Vite's assets carry a content hash in their names: cache them for good (the preview's 28 MB
