@@ -236,6 +236,39 @@ describe('the hub proxy', () => {
     expect((await reader.read()).done).toBe(true);
   });
 
+  it("closes the hub's event stream when the page closes its own", async () => {
+    let hubClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (hubClosed = resolve));
+    const hub = await startHub((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      res.on('close', hubClosed);
+    });
+    const console_ = await startConsole({ hubUrl: hub.url });
+    const page = new AbortController();
+    const response = await fetch(`${console_.url}/api/notifications/stream`, { signal: page.signal });
+    await response.body!.getReader().read();
+    page.abort();
+    await closed;
+  });
+
+  it('answers HEAD and 304 without a body, with the headers the hub gave', async () => {
+    const hub = await startHub((req, _body, res) => {
+      if (req.headers['if-none-match'] === '"e1"') res.writeHead(304, { etag: '"e1"' }).end();
+      else res.writeHead(200, { 'content-length': 1234, etag: '"e1"', 'x-repo-commit': 'abc' }).end();
+    });
+    const console_ = await startConsole({ hubUrl: hub.url });
+    const path = '/alice/ckpt/resolve/main/config.json';
+    const head = await call(console_.port, path, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers).toMatchObject({ 'content-length': '1234', etag: '"e1"', 'x-repo-commit': 'abc' });
+    expect(hub.seen[0]!.method).toBe('HEAD');
+    const again = await call(console_.port, path, { headers: { 'if-none-match': '"e1"' } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe('"e1"');
+  });
+
   it('passes on a request body over the mock hub limit (1 MB): the hub decides', async () => {
     const hub = await startHub((_req, body, res) =>
       json(res, 413, { error: `body: ${body.length} bytes is too large` }),
