@@ -5,10 +5,14 @@ const port = Number(process.env.E2E_PORT ?? 4790);
 /** The spec-only hub's dashboard listens on the next port. */
 const specOnlyPort = port + 1;
 const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
+/** The console of `npm start -- --hub-url` on the port after, passing requests to a hub without CORS on the next. */
+const proxiedPort = port + 2;
+const noCorsHubPort = port + 3;
+const HUB_PROXY_SPECS = /hub-proxy\.spec\.ts$/;
 
-function server(p: number, flags: string) {
+function server(p: number, flags: string, script = 'serve.ts --fresh') {
   return {
-    command: `node --import tsx scripts/serve.ts --port ${p} --fresh${flags}`,
+    command: `node --import tsx scripts/${script} --port ${p}${flags}`,
     url: `http://127.0.0.1:${p}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -46,17 +50,25 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: SPEC_ONLY_SPECS },
+    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS] },
     // Every page against a hub with only what the real hub has (mock-only routes answer 404).
     {
       name: 'spec-only',
       use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` },
       testMatch: SPEC_ONLY_SPECS,
     },
+    // The dashboard walk through the console's own server, against a spec-only hub that sends no CORS headers.
+    {
+      name: 'hub-proxy',
+      use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${proxiedPort}` },
+      testMatch: HUB_PROXY_SPECS,
+    },
   ],
   webServer: [
     // The built dashboard served by the same process as a fresh, in-memory mock hub.
     server(port, ''),
     server(specOnlyPort, ' --spec-only'),
+    server(noCorsHubPort, ' --spec-only --no-cors', 'hub.ts'),
+    server(proxiedPort, ` --hub-url http://127.0.0.1:${noCorsHubPort}`, 'serve.ts'),
   ],
 });

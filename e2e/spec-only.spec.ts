@@ -1,78 +1,21 @@
 // Every page against a hub that has only what the real hub has (`serve.ts --spec-only`: the mock's
 // own reads such as the current settings, the watch list, the delivery log and the resource group
 // list answer 404 as unknown routes). Run by the `spec-only` Playwright project on its own server.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { hub } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { startReceiver } from './receiver.ts';
+import { notExposed, walkEveryPage, watchPageErrors } from './spec-only-walk.ts';
 import { signIn, TOKENS } from './support.ts';
 
-const ALICE_URL_WEBHOOK = 'e857a8431ff820c91a81398e';
 const ACME_PRODUCTION = '4d84526ba3da2a13be1b6d80';
 const TEAMCO_CORE = '0912961c20ad5d38a155fe0b';
-
-/** Fails on uncaught page errors (a page that throws). */
-function watchPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return errors;
-}
-
-/** The page finished loading: no skeleton left, no error panel, no raw hub error in the text. */
-async function expectSettled(page: Page, path: string) {
-  await expect(page.getByTestId('skeleton'), `${path}: still loading`).toHaveCount(0, { timeout: 30_000 });
-  await expect(page.getByTestId('error-panel'), `${path}: error panel`).toHaveCount(0);
-  await expect(page.locator('main'), `${path}: raw error`).not.toContainText(/no route |HTTP 404|failed with 404/);
-}
-
-const notExposed = (page: Page) => page.getByTestId('not-exposed');
 
 test.describe('against a spec-only hub', () => {
   test('every page loads, and says in one line what this hub does not expose', async ({ page }) => {
     const errors = watchPageErrors(page);
     await signIn(page, TOKENS.aliceWrite, '/inbox');
-    const pages: [string, string[], (p: Page) => Promise<void>][] = [
-      ['/inbox', [], (p) => expect(p.getByTestId('notification-row').first()).toBeVisible()],
-      [
-        '/settings',
-        ['the current notification settings', 'your current watch list'],
-        (p) => expect(p.getByTestId('builtin-tools')).toBeVisible(),
-      ],
-      ['/webhooks', [], (p) => expect(p.getByTestId('webhook-row').first()).toBeVisible()],
-      ['/webhooks/new', [], (p) => expect(p.getByRole('form', { name: 'Webhook editor' })).toBeVisible()],
-      [
-        `/webhooks/${ALICE_URL_WEBHOOK}`,
-        ['the delivery log'],
-        (p) => expect(p.getByRole('form', { name: 'Replay a delivery' })).toBeVisible(),
-      ],
-      [
-        `/webhooks/${ALICE_URL_WEBHOOK}/deliveries/ffffffffffffffffffffffff`,
-        [],
-        (p) => expect(p.getByTestId('delivery-missing')).toBeVisible(),
-      ],
-      ['/storage', [], (p) => expect(p.getByTestId('usage-row').first()).toBeVisible()],
-      ['/jobs', [], (p) => expect(p.getByTestId('job-row').first()).toBeVisible()],
-      ['/jobs/alice/1da67e5b2fa3928b84b4738c', [], (p) => expect(p.getByTestId('job-timeline')).toBeVisible()],
-      [
-        '/orgs/acme',
-        ['the list of resource groups'],
-        (p) => expect(p.getByRole('form', { name: 'Revoke a member token' })).toBeVisible(),
-      ],
-      [
-        '/orgs/acme/audit-log',
-        [],
-        (p) => expect(p.getByTestId('audit-count')).toHaveAttribute('data-complete', 'true', { timeout: 60_000 }),
-      ],
-      ['/preview', [], (p) => expect(p.getByRole('heading', { name: 'Model preview' })).toBeVisible()],
-    ];
-    for (const [path, missing, loaded] of pages) {
-      await page.goto(path);
-      await loaded(page);
-      await expectSettled(page, path);
-      await expect(notExposed(page), path).toHaveCount(missing.length);
-      for (const what of missing)
-        await expect(notExposed(page).filter({ hasText: `This hub does not expose ${what}` }), path).toHaveCount(1);
-    }
+    await walkEveryPage(page);
     expect(errors).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-// `npm run hub -- [--port <port>] [--host <host>] [--data <dir>] [--spec-only] [--repo <owner/name>=<folder>]`: the mock hub alone,
+// `npm run hub -- [--port <port>] [--host <host>] [--data <dir>] [--spec-only] [--no-cors] [--repo <owner/name>=<folder>]`: the mock hub alone,
 // with the demo checkpoint repos. MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers
 // with Retry-After; MOCK_HUB_SPEC_ONLY=1 is the same as --spec-only.
 import { serve } from '@hono/node-server';
@@ -15,10 +15,11 @@ const {
   dataDir,
   specOnly,
   repoFolders = [],
+  cors = true,
 } = parseOrExit(() => parseHubArgs(process.argv.slice(2), process.env), HUB_USAGE);
 const limit = rateLimitFromEnv(process.env.MOCK_HUB_RATE_LIMIT);
 const { hub, demoRepoIds } = await createDemoHub(
-  { dataDir, baseUrl: `http://${host}:${port}`, specOnly, ...(limit ? { rateLimit: limit } : {}) },
+  { dataDir, baseUrl: `http://${host}:${port}`, specOnly, cors, ...(limit ? { rateLimit: limit } : {}) },
   repoFolders,
 );
 
@@ -29,6 +30,7 @@ const server = serve({ fetch: hub.app.fetch, port, hostname: host }, (info) => {
       `Mock hub: ${url}  (OpenAPI: ${url}/openapi.json)`,
       `State: ${dataDir ? `persisted in ${dataDir}` : 'in memory'}`,
       ...demoHubLines(demoRepoIds, specOnly, repoFolders, url),
+      ...(cors ? [] : ['CORS: off (--no-cors); pages on other origins cannot read this hub']),
       ...(limit ? [`Rate limit: ${limit.requests} requests per ${limit.windowMs / 1000} s per token`] : []),
     ],
     hub,

@@ -1,20 +1,30 @@
 // Headers for the built app. COOP/COEP make the page cross-origin isolated (WASM threads);
 // the CSP allows no inline script; 'wasm-unsafe-eval' is what onnxruntime-web needs to compile WASM.
-export const securityHeaders: Record<string, string> = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Content-Security-Policy': [
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "worker-src 'self' blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https: http:",
-    "connect-src 'self' http: https: blob: data:",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-};
+
+/** `connect`: where the page may fetch from (the hub may be on another origin, unless proxied). */
+function securityHeadersFor(connect: string): Record<string, string> {
+  return {
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Content-Security-Policy': [
+      "default-src 'self'",
+      "script-src 'self' 'wasm-unsafe-eval'",
+      "worker-src 'self' blob:",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob: https: http:",
+      `connect-src ${connect}`,
+      "object-src 'none'",
+      "base-uri 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+/** The page signs in to any hub, so it may connect to any http(s) origin. */
+export const securityHeaders = securityHeadersFor("'self' http: https: blob: data:");
+
+/** `npm start -- --hub-url`: the server passes the hub through, so the page connects to its own origin only. */
+export const proxiedSecurityHeaders = securityHeadersFor("'self' blob: data:");

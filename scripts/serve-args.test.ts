@@ -66,3 +66,50 @@ describe('--spec-only', () => {
     expect(() => parseHubArgs(['--spec-only=yes'])).toThrow(/--spec-only takes no value/);
   });
 });
+
+describe('--hub-url', () => {
+  it('serves no mock hub: the hub URL without a trailing slash, from the flag or $HUB_URL, the flag winning', () => {
+    expect(parseServeArgs(['--hub-url', 'https://huggingface.co/'])).toEqual({
+      port: 4700,
+      host: '127.0.0.1',
+      dataDir: undefined,
+      specOnly: false,
+      hubUrl: 'https://huggingface.co',
+    });
+    expect(parseServeArgs([], { HUB_URL: 'http://127.0.0.1:4701', PORT: '5000' })).toMatchObject({
+      port: 5000,
+      hubUrl: 'http://127.0.0.1:4701',
+    });
+    expect(parseServeArgs(['--hub-url=https://a.example/mirror//'], { HUB_URL: 'https://b.example' }).hubUrl).toBe(
+      'https://a.example/mirror',
+    );
+    // The environment's mock hub settings do not apply to a hub that is not there.
+    expect(parseServeArgs([], { HUB_URL: 'https://h.example', HUB_DATA_DIR: 'd', MOCK_HUB_SPEC_ONLY: '1' })).toEqual(
+      parseServeArgs(['--hub-url', 'https://h.example']),
+    );
+    expect(parseServeArgs([], { HUB_URL: '' }).hubUrl).toBeUndefined();
+  });
+
+  it('refuses the mock hub flags beside it, and a hub URL that is not a plain http(s) address, naming the flag', () => {
+    for (const flag of [['--fresh'], ['--data', 'd'], ['--spec-only'], ['--no-cors'], ['--repo', 'a/b=fixtures']])
+      expect(() => parseServeArgs(['--hub-url', 'https://h.example', ...flag])).toThrow(
+        new UsageError(`--hub-url serves no mock hub: ${flag[0]} has nothing to act on; drop one`),
+      );
+    expect(() => parseServeArgs(['--spec-only'], { HUB_URL: 'https://h.example' })).toThrow(/^HUB_URL serves no/);
+    expect(() => parseServeArgs(['--hub-url', 'huggingface.co'])).toThrow(/--hub-url must be a full URL/);
+    expect(() => parseServeArgs(['--hub-url', 'ftp://h.example'])).toThrow(/--hub-url must start with http/);
+    expect(() => parseServeArgs(['--hub-url', 'https://me:hf_secret@h.example'])).toThrow(
+      new UsageError('--hub-url must not hold credentials: each user signs in with a token in the console'),
+    );
+    expect(() => parseServeArgs(['--hub-url', 'https://h.example/?a=1'])).toThrow(/no.*query/);
+    expect(() => parseServeArgs(['--hub-url'])).toThrow('--hub-url needs a value');
+  });
+});
+
+describe('--no-cors', () => {
+  it('is a switch of both commands, set only when given', () => {
+    expect(parseHubArgs(['--no-cors']).cors).toBe(false);
+    expect(parseServeArgs(['--fresh', '--no-cors']).cors).toBe(false);
+    expect(parseHubArgs([])).not.toHaveProperty('cors');
+  });
+});

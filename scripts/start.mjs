@@ -1,4 +1,5 @@
-// `npm start`: install what is missing, build the dashboard, serve it on the embedded mock hub.
+// `npm start`: install what is missing, build the dashboard, serve it on the embedded mock hub (or, with
+// --hub-url, in front of that hub: docs/hub-proxy.md).
 // The flags go to scripts/serve.ts untouched; they are checked first, so a typo fails before the build.
 import { spawnSync } from 'node:child_process';
 import { ensureNodeModules } from './ensure-deps.mjs';

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { hubSiteUrl } from '../components/session/proxied-hub.ts';
 import { useHubClient, useSession } from '../components/session/session-context.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { whoamiQuery } from '../hub/queries.ts';
@@ -59,7 +60,7 @@ export function Layout() {
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-end gap-3 border-b border-slate-200 px-6 py-2 text-sm dark:border-slate-800">
           <span className="mr-auto truncate text-xs text-slate-600 dark:text-slate-400" title="Hub URL">
-            {session?.baseUrl}
+            {session && hubSiteUrl(session.baseUrl)}
           </span>
           <AccountBadge me={me} />
           <Button

@@ -4,7 +4,7 @@ import { createAuditLog } from './audit/audit-log.ts';
 import { createRepoFiles, mountRepoFiles, type RepoFile } from './files/repo-files.ts';
 import { createHubEvents, type HubEvents } from './hub-events.ts';
 import type { HubContext } from './hub-context.ts';
-import { hubHeaders } from './http/hub-headers.ts';
+import { hubHeaders, hubHeadersWithoutCors } from './http/hub-headers.ts';
 import { rateLimit, type RateLimitOptions } from './http/rate-limit.ts';
 import { registerRoutes } from './http/register-routes.ts';
 import { errorResponse } from './http/respond.ts';
@@ -32,6 +32,8 @@ export interface MockHubOptions {
    * Mock-only routes answer 404 like an unknown route and are left out of /openapi.json.
    */
   specOnly?: boolean;
+  /** false: no CORS headers and no preflight answers, as a hub that does not allow the console's origin (`--no-cors`). */
+  cors?: boolean;
 }
 
 export interface MockHub {
@@ -75,7 +77,7 @@ export async function createMockHub(opts: MockHubOptions = {}): Promise<MockHub>
     '/datasets/:ns/:repo/resolve/*',
     '/spaces/:ns/:repo/resolve/*',
   ])
-    app.use(path, hubHeaders);
+    app.use(path, opts.cors === false ? hubHeadersWithoutCors : hubHeaders);
   if (opts.rateLimit) app.use('/api/*', rateLimit(opts.rateLimit));
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,

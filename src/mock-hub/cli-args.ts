@@ -9,6 +9,7 @@ export const HUB_SERVER_OPTIONS = {
   data: { type: 'string' },
   repo: { type: 'string', multiple: true },
   'spec-only': { type: 'boolean' },
+  'no-cors': { type: 'boolean' },
 } as const;
 
 export interface HubServerArgs {
@@ -20,6 +21,8 @@ export interface HubServerArgs {
   specOnly: boolean;
   /** `--repo owner/name=folder` (repeatable): local checkpoint folders served as hub repos */
   repoFolders?: RepoFolder[];
+  /** `--no-cors`: no CORS headers, as a hub that does not allow the console's origin (set only when given). */
+  cors?: false;
 }
 
 /** `MOCK_HUB_SPEC_ONLY=1`: spec-only without a flag (also for `npm run dev`, which takes no flags). */
@@ -34,6 +37,7 @@ export function hubServerArgs(
     host?: string | undefined;
     data?: string | undefined;
     'spec-only'?: boolean | undefined;
+    'no-cors'?: boolean | undefined;
     repo?: string[] | undefined;
   },
   env: NodeJS.ProcessEnv,
@@ -52,14 +56,16 @@ export function hubServerArgs(
     dataDir: values.data,
     specOnly: values['spec-only'] === true || specOnlyFromEnv(env),
     ...(repoFolders.length ? { repoFolders } : {}),
+    ...(values['no-cors'] ? { cors: false as const } : {}),
   };
 }
 
-export const HUB_USAGE = `usage: npm run hub -- [--port 4701] [--host 127.0.0.1] [--data <dir>] [--spec-only] [--repo <owner/name>=<folder> ...]
+export const HUB_USAGE = `usage: npm run hub -- [--port 4701] [--host 127.0.0.1] [--data <dir>] [--spec-only] [--no-cors] [--repo <owner/name>=<folder> ...]
   --port       port to listen on (default: $PORT, else 4701; 0 picks a free one)
   --host       interface to bind (default 127.0.0.1)
   --data       persist state in this folder (default: in memory)
   --spec-only  only what the real hub has: mock-only routes answer 404 (also MOCK_HUB_SPEC_ONLY=1)
+  --no-cors    send no CORS headers, as a hub that does not allow the console's origin
   --repo       serve a local checkpoint folder as this hub repository (repeatable)
   MOCK_HUB_RATE_LIMIT=<requests>/<seconds> turns on 429 answers with Retry-After.`;
 

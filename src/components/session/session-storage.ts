@@ -1,5 +1,7 @@
 // Where the signed-in session lives: sessionStorage by default, localStorage with "remember me".
 // The token never goes into a URL, a log line or an error message.
+import { proxiedHubUrl } from './proxied-hub.ts';
+
 export interface StoredSession {
   baseUrl: string;
   token: string;
@@ -14,6 +16,8 @@ export function loadSession(): StoredSession | null {
     if (!raw) continue;
     try {
       const s = JSON.parse(raw) as Partial<StoredSession>;
+      // Proxied, the page may call its own origin only: a session kept for another hub does not apply.
+      if (proxiedHubUrl() && s.baseUrl !== window.location.origin) continue;
       if (typeof s.baseUrl === 'string' && typeof s.token === 'string') {
         return { baseUrl: s.baseUrl, token: s.token, remember: store === localStorage };
       }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
+import { proxiedHubUrl } from '../../components/session/proxied-hub.ts';
 import { defaultHubUrl } from '../../components/session/session-storage.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
@@ -15,7 +16,9 @@ export function Component() {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [baseUrl, setBaseUrl] = useState(defaultHubUrl());
+  // Proxied (`npm start -- --hub-url`), the hub is fixed and reached through the page's own origin.
+  const [proxied] = useState(proxiedHubUrl);
+  const [baseUrl, setBaseUrl] = useState(proxied ?? defaultHubUrl());
   const [token, setToken] = useState('');
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -29,7 +32,7 @@ export function Component() {
     const next: typeof errors = {};
     let url: URL | null = null;
     try {
-      url = new URL(baseUrl);
+      url = new URL(proxied ? window.location.origin : baseUrl);
       if (!/^https?:$/.test(url.protocol)) next.baseUrl = 'Hub URL must start with http:// or https://';
     } catch {
       next.baseUrl = 'Hub URL must be a full URL, e.g. https://huggingface.co';
@@ -72,13 +75,22 @@ export function Component() {
         {params.get('expired') && (
           <p className="text-sm text-amber-800 dark:text-amber-300">Your session ended. Sign in again.</p>
         )}
-        <Field label="Hub URL" error={errors.baseUrl} hint="Defaults to the embedded mock hub.">
+        <Field
+          label="Hub URL"
+          error={errors.baseUrl}
+          hint={
+            proxied
+              ? "Fixed: this console's server passes every request on to this hub."
+              : 'Defaults to the embedded mock hub.'
+          }
+        >
           {(p) => (
             <input
               {...p}
               className={inputClass}
               value={baseUrl}
               onChange={(e) => setBaseUrl(e.target.value)}
+              readOnly={proxied !== null}
               type="url"
               autoComplete="url"
             />
@@ -88,9 +100,11 @@ export function Component() {
           label="Access token"
           error={errors.token}
           hint={
-            baseUrl === defaultHubUrl()
-              ? 'npm start prints the demo tokens of the embedded hub.'
-              : 'A hub access token; it stays in this browser.'
+            proxied
+              ? "A token of this hub; it stays in this browser and passes through this console's server, which keeps no copy."
+              : baseUrl === defaultHubUrl()
+                ? 'npm start prints the demo tokens of the embedded hub.'
+                : 'A hub access token; it stays in this browser.'
           }
         >
           {(p) => (

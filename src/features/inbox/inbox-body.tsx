@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { hubSiteUrl } from '../../components/session/proxied-hub.ts';
 import { useHubClient, useSession } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
@@ -141,7 +142,7 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
           )}
           <NotificationList
             rows={rows}
-            hubUrl={session?.baseUrl ?? ''}
+            hubUrl={hubSiteUrl(session?.baseUrl ?? '')}
             selected={selection.ids}
             allSelected={selection.allMatching}
             active={active}

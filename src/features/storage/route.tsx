@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { hubSiteUrl } from '../../components/session/proxied-hub.ts';
 import { useHubClient, useSession } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
@@ -20,7 +21,7 @@ import { UsageTotals } from './usage-totals.tsx';
 export function Component() {
   const client = useHubClient();
   const { session } = useSession();
-  const hubUrl = session?.baseUrl ?? '';
+  const hubUrl = hubSiteUrl(session?.baseUrl ?? '');
   const [params, update] = useStorageParams();
   const me = useQuery(whoamiQuery(client));
   const ownerQuery = { ...(params.org ? { org: params.org } : {}), sort: 'storage', direction: 'desc' } as const;

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { hubSiteUrl } from '../../components/session/proxied-hub.ts';
 import { useHubClient, useSession } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
@@ -167,7 +168,7 @@ export function DeliveryDetail() {
         description={`${d.event.scope}.${d.event.action} on ${formatDateTime(d.createdAt)}`}
         actions={<ReplayButton webhookId={id} logId={logId} />}
       />
-      <Summary d={d} owner={me.data?.name} hubUrl={session?.baseUrl ?? ''} />
+      <Summary d={d} owner={me.data?.name} hubUrl={hubSiteUrl(session?.baseUrl ?? '')} />
       <div className="grid gap-6 xl:grid-cols-2">
         <DeliveryRequestView delivery={d} />
         <DeliveryResponseView delivery={d} />

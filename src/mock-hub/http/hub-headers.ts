@@ -30,6 +30,17 @@ export const hubHeaders: MiddlewareHandler = async (c, next) => {
   // A preflight is answered by the CORS middleware itself, without reaching a route.
   const preflight = await corsMiddleware(c, next);
   if (preflight) c.res = preflight;
-  c.res.headers.set('X-Request-Id', requestId);
-  c.res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  setHubHeaders(c.res.headers, requestId);
 };
+
+/** The same without CORS (`--no-cors`): a browser page on another origin cannot read any answer. */
+export const hubHeadersWithoutCors: MiddlewareHandler = async (c, next) => {
+  const requestId = randomUUID();
+  await next();
+  setHubHeaders(c.res.headers, requestId);
+};
+
+function setHubHeaders(headers: Headers, requestId: string): void {
+  headers.set('X-Request-Id', requestId);
+  headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+}
