@@ -20,3 +20,7 @@ export function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice
 }
 
 export const browserEnvironment: ModelEnvironment = browserEnvironmentWith();
+
+/** onnxruntime-web with its WASM files served from the app's own origin (Vite builds only), loaded on first use */
+export const bundledWebBackend = async (): Promise<InferenceBackend> =>
+  (await import('./runtime/web-assets.ts')).bundledWebBackend();
