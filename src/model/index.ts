@@ -22,12 +22,7 @@ export {
   type WebGpuLimits,
 } from './plan.ts';
 export { sessionModel } from './session-model.ts';
-export {
-  browserEnvironment,
-  browserEnvironmentWith,
-  bundledWebBackend,
-  type ModelEnvironment,
-} from './environment.ts';
+export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
   parseConfig,
   sampleFramesFor,

@@ -93,14 +93,24 @@ export class ChunkCachePolicy {
     const store = await this.store();
     const [start, end] = chunkBounds(this.version.size, this.version.chunkBytes, i);
     // a cache that cannot say whether it holds the chunk is refused
-    if (store && this.cache.current && (await this.attempt(() => store.has(i), () => false))) {
+    if (
+      store &&
+      this.cache.current &&
+      (await this.attempt(
+        () => store.has(i),
+        () => false,
+      ))
+    ) {
       this.events.onStored?.(end - start);
       return this.storedChunk(store, i);
     }
     const whole = chunkCount(this.version.size, this.version.chunkBytes) === 1;
     const res = await requestChunk(this.file, start, end, whole);
     if (store && this.cache.current) {
-      const written = await this.attempt(() => store.write(i, res.body!), () => null);
+      const written = await this.attempt(
+        () => store.write(i, res.body!),
+        () => null,
+      );
       // the body went to the refused write: this chunk, and the rest, come again uncached
       if (written === null) return this.load(i);
       if (written !== end - start)

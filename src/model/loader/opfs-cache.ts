@@ -35,8 +35,9 @@ function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
       storageOp(async () => {
         const urlDir = await urlFolder(v, false).catch(() => null);
         const dir = await urlDir?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
-        const meta = dir && (await readMeta(dir));
-        return dir && sameVersion(meta, v) ? new OpfsStoredFile(dir, meta) : null;
+        if (!dir) return null;
+        const meta = await readMeta(dir);
+        return sameVersion(meta, v) ? new OpfsStoredFile(dir, meta) : null;
       }),
     put: (v) =>
       storageOp(async () => {
