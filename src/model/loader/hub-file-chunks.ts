@@ -7,8 +7,14 @@ import { ChunkPrefetch } from './chunk-prefetch.ts';
 import { requestRange, type ChunkedFileRef } from './hub-chunk-request.ts';
 import { hubFileUrl, type HubRepo } from './hub-files.ts';
 import { RangeBlob } from './range-blob.ts';
-import type { BrowserCacheError } from './weight-cache.ts';
-import { CHUNK_BYTES, chunkBounds, chunkCount, type FileVersion, type WeightCache } from './weight-cache.ts';
+import {
+  CHUNK_BYTES,
+  chunkBounds,
+  chunkCount,
+  type BrowserCacheError,
+  type FileVersion,
+  type WeightCache,
+} from './weight-cache.ts';
 
 export interface ChunkOptions extends ChunkEvents {
   /** where chunks are stored; null keeps them in memory until read */
