@@ -7,7 +7,8 @@ import prettierConfig from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
-// schemas; model imports nothing from hub or features; features never import each other.
+// schemas; model imports nothing from hub or features; features never import each other, and reach the
+// model's loader and runtime only through src/model/index.ts.
 // src/cli (command-line parsing) imports nothing from src, so every command line may use it.
 // src/test-support may import both the client and the mock hub; only tests import test support.
 const featureDirs = [
@@ -139,6 +140,12 @@ export default tseslint.config(
               target: './src/features',
               from: ['./src/app', './src/mock-hub'],
               message: 'Features do not import the app shell or the mock hub.',
+            },
+            {
+              target: './src/features',
+              from: ['./src/model/loader', './src/model/runtime'],
+              message:
+                "Features reach the model's loader and runtime through its public entry, src/model/index.ts (export what is missing there).",
             },
             {
               target: './src/components',

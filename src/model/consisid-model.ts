@@ -7,6 +7,7 @@ import { browserEnvironment, type ModelEnvironment } from './environment.ts';
 import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';
 import type { ComputeDtype } from './graph/context.ts';
 import { sessionModel } from './session-model.ts';
+import { memoizePromise } from './memoize-promise.ts';
 import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
@@ -267,16 +268,11 @@ export class ConsisIDTransformer3DModel {
 
   private cachedSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
     const key = graphKey(shape);
-    let s = this.sessions.get(key);
-    if (!s) {
-      s = this.createSession(shape, events);
-      s.catch(() => this.sessions.delete(key));
-      this.sessions.set(key, s);
-      while (this.sessions.size > (this.runtime.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
-        const [oldKey, old] = this.sessions.entries().next().value as [string, Promise<CachedSession>];
-        this.sessions.delete(oldKey);
-        void old.then((o) => o.session.release()).catch(() => undefined);
-      }
+    const s = memoizePromise(this.sessions, key, () => this.createSession(shape, events));
+    while (this.sessions.size > (this.runtime.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
+      const [oldKey, old] = this.sessions.entries().next().value as [string, Promise<CachedSession>];
+      this.sessions.delete(oldKey);
+      void old.then((o) => o.session.release()).catch(() => undefined);
     }
     return s;
   }

@@ -19,4 +19,9 @@ export function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice
   };
 }
 
-export const browserEnvironment: ModelEnvironment = browserEnvironmentWith();
+// pure: a page that imports the model but runs nothing leaves onnxruntime-web out of its bundle
+export const browserEnvironment: ModelEnvironment = /* @__PURE__ */ browserEnvironmentWith();
+
+/** onnxruntime-web with its WASM files served from the app's own origin (Vite builds only), loaded on first use */
+export const bundledWebBackend = async (): Promise<InferenceBackend> =>
+  (await import('./runtime/web-assets.ts')).bundledWebBackend();

@@ -22,7 +22,7 @@ export {
   type WebGpuLimits,
 } from './plan.ts';
 export { sessionModel } from './session-model.ts';
-export { browserEnvironment, browserEnvironmentWith, type ModelEnvironment } from './environment.ts';
+export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
   parseConfig,
   sampleFramesFor,
@@ -42,10 +42,24 @@ export {
   CONSISID_PREVIEW_S_CONFIG,
   type DemoCheckpoint,
 } from './demo-checkpoints.ts';
-export { hubSource, hubFileUrl, HubFileError, DEFAULT_HUB_URL, type HubRepo } from './loader/hub-files.ts';
+export {
+  hubSource,
+  hubFileUrl,
+  hubFetch,
+  hubFetchRequired,
+  openHubFile,
+  HubFileError,
+  DEFAULT_HUB_URL,
+  type HubRepo,
+} from './loader/hub-files.ts';
+export { BrowserCacheError, storageOp, type WeightCache } from './loader/weight-cache.ts';
+export { openCache, cachedVersions, storedBytes, deleteCachedFiles, type CachedFile } from './loader/opfs-cache.ts';
+export { ChunkedHubFile, type ChunkOptions } from './loader/hub-file-chunks.ts';
+export { chunkedHubSource, blobFile, type HubFileEntry } from './loader/chunked-hub-source.ts';
 export { memorySource } from './loader/memory-source.ts';
 export {
   loadCheckpoint,
+  readSafetensorsHeaderFrom,
   fileFromBytes,
   CheckpointError,
   type Checkpoint,

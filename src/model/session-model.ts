@@ -1,8 +1,10 @@
 // A built graph as a session takes it: checkpoint tensors stay external data where the checkpoint
 // files can be handed to the runtime (a path, or bytes already in memory); tensors of files read
-// in parts are read one by one; computed tensors (block-quantized weights) are computed here.
-import type { ComputedGroup, ExternalLocation, ModelDef, TensorDef } from './onnx/onnx-proto.ts';
-import type { CheckpointFiles } from './loader/load-checkpoint.ts';
+// in parts are read one by one; computed tensors (block-quantized weights) are computed here
+// (computed-weights.ts). Every initializer is taken in the graph's order, one after the other.
+import { ComputedWeights } from './computed-weights.ts';
+import type { ExternalLocation, ModelDef, TensorDef } from './onnx/onnx-proto.ts';
+import type { CheckpointFile, CheckpointFiles } from './loader/load-checkpoint.ts';
 import type { ExternalDataSource, SessionModel } from './runtime/types.ts';
 
 export async function sessionModel(
@@ -10,76 +12,59 @@ export async function sessionModel(
   files: CheckpointFiles,
   opts: { signal?: AbortSignal } = {},
 ): Promise<SessionModel> {
-  const externalData = new Map<string, ExternalDataSource>();
-  const file = (loc: ExternalLocation, tensor: string) => {
-    const f = files.get(loc.location);
-    if (!f) throw new Error(`initializer ${tensor} refers to ${loc.location}, which is not a file of this checkpoint`);
-    return f;
-  };
-  const read = (loc: ExternalLocation, tensor: string) => {
-    opts.signal?.throwIfAborted();
-    return file(loc, tensor).read(loc.offset, loc.length);
-  };
-  const own = (t: TensorDef, data: Uint8Array, kind: string): TensorDef => {
-    const location = `${kind}-${externalData.size}.bin`;
-    externalData.set(location, { kind: 'bytes', data });
-    return { name: t.name, type: t.type, dims: t.dims, external: { location, offset: 0, length: data.length } };
-  };
-  // a group's outputs are computed once and kept until each of them is taken
-  const pending = new Map<ComputedGroup, { outputs: Uint8Array[]; left: number }>();
-  const users = new Map<ComputedGroup, number>();
-  const named = new Map<ComputedGroup, string>();
-  for (const t of model.graph.initializers) {
-    if (!t.computed) continue;
-    users.set(t.computed.group, (users.get(t.computed.group) ?? 0) + 1);
-    if (!named.has(t.computed.group)) named.set(t.computed.group, t.name);
-  }
-  // the next group's inputs are read while this one computes (a file read runs off the JS thread,
-  // a Range request downloads): one group's float weights held ahead, a few MB
-  const order = [...users.keys()];
-  const after = new Map(order.map((g, i) => [g, order[i + 1]]));
-  const reads = new Map<ComputedGroup, Promise<Uint8Array[]>>();
-  const readInputs = (group: ComputedGroup): Promise<Uint8Array[]> => {
-    let r = reads.get(group);
-    if (!r) {
-      const tensor = named.get(group)!;
-      r = Promise.all(group.inputs.map(async (loc) => read(loc, tensor)));
-      // a failure is reported by the group's own await, not as an unhandled rejection before it
-      r.catch(() => {});
-      reads.set(group, r);
-    }
-    return r;
-  };
-  const computed = async (group: ComputedGroup, output: number, tensor: string): Promise<Uint8Array> => {
-    let p = pending.get(group);
-    if (!p) {
-      const inputs = readInputs(group);
-      const next = after.get(group);
-      if (next) readInputs(next);
-      p = { outputs: group.compute(await inputs), left: users.get(group)! };
-      reads.delete(group);
-      pending.set(group, p);
-    }
-    if (--p.left === 0) pending.delete(group);
-    const data = p.outputs[output];
-    if (!data) throw new Error(`initializer ${tensor}: computed output ${output} is missing`);
-    return data;
-  };
+  const data = new ExternalData(files, opts.signal);
+  const computed = new ComputedWeights(model.graph.initializers, (loc, tensor) => data.read(loc, tensor));
   const initializers: TensorDef[] = [];
   for (const t of model.graph.initializers) {
-    if (t.external) {
-      const f = file(t.external, t.name);
-      if (f.path) externalData.set(f.name, { kind: 'path', path: f.path });
-      else if (f.bytes) externalData.set(f.name, { kind: 'bytes', data: f.bytes });
-      else if (f.blob) externalData.set(f.name, { kind: 'blob', data: f.blob() });
-      else {
-        initializers.push(own(t, await read(t.external, t.name), 'tensor'));
-        continue;
-      }
-      initializers.push(t);
-    } else if (t.computed) {
-      initializers.push(own(t, await computed(t.computed.group, t.computed.output, t.name), 'computed'));
-    } else initializers.push(t);
+    if (t.external) initializers.push(await data.reference(t, t.external));
+    else if (t.computed)
+      initializers.push(data.own(t, await computed.take(t.computed.group, t.computed.output, t.name), 'computed'));
+    else initializers.push(t);
   }
-  return { model: { ...model, graph: { ...model.graph, initializers } }, externalData };
+  return { model: { ...model, graph: { ...model.graph, initializers } }, externalData: data.sources };
+}
+
+/** how the runtime can take a whole checkpoint file; null when it can only be read in parts */
+function wholeFile(f: CheckpointFile): ExternalDataSource | null {
+  if (f.path) return { kind: 'path', path: f.path };
+  if (f.bytes) return { kind: 'bytes', data: f.bytes };
+  if (f.blob) return { kind: 'blob', data: f.blob() };
+  return null;
+}
+
+/** the session's external data, by location: checkpoint files, and bytes read or computed here */
+class ExternalData {
+  readonly sources = new Map<string, ExternalDataSource>();
+
+  constructor(
+    private readonly files: CheckpointFiles,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** a checkpoint tensor, referenced in its file where the runtime takes the file, else read into a location of its own */
+  async reference(t: TensorDef, loc: ExternalLocation): Promise<TensorDef> {
+    const f = this.file(loc, t.name);
+    const whole = wholeFile(f);
+    if (!whole) return this.own(t, await this.read(loc, t.name), 'tensor');
+    this.sources.set(f.name, whole);
+    return t;
+  }
+
+  read(loc: ExternalLocation, tensor: string): Promise<Uint8Array> {
+    this.signal?.throwIfAborted();
+    return this.file(loc, tensor).read(loc.offset, loc.length);
+  }
+
+  /** the tensor's bytes at a location of their own */
+  own(t: TensorDef, data: Uint8Array, kind: string): TensorDef {
+    const location = `${kind}-${this.sources.size}.bin`;
+    this.sources.set(location, { kind: 'bytes', data });
+    return { name: t.name, type: t.type, dims: t.dims, external: { location, offset: 0, length: data.length } };
+  }
+
+  private file(loc: ExternalLocation, tensor: string): CheckpointFile {
+    const f = this.files.get(loc.location);
+    if (!f) throw new Error(`initializer ${tensor} refers to ${loc.location}, which is not a file of this checkpoint`);
+    return f;
+  }
 }

@@ -5,21 +5,20 @@
 import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
 import {
   BrowserCacheError,
+  blobFile,
   cachedVersions,
-  openCache,
-  storageOp,
-  storedBytes,
-} from '../../model/loader/browser-cache.ts';
-import { blobFile, ChunkedHubFile } from '../../model/loader/hub-file-chunks.ts';
-import {
+  ChunkedHubFile,
   hubFetch,
   hubFetchRequired,
   hubFileUrl,
   HubFileError,
+  openCache,
   openHubFile,
+  readSafetensorsHeaderFrom,
+  storageOp,
+  storedBytes,
   type HubRepo,
-} from '../../model/loader/hub-files.ts';
-import { readSafetensorsHeaderFrom } from '../../model/loader/load-checkpoint.ts';
+} from '../../model/index.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
 import { collectWeights, type WeightSet } from '../../model/safetensors/weight-set.ts';
 import type { SafetensorsHeader } from '../../model/safetensors/read.ts';

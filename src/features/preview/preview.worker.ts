@@ -5,11 +5,9 @@ import '../../zod-jitless.ts';
 import { ConsisIDTransformer3DModel, type ModelEvents } from '../../model/consisid-model.ts';
 import type { ModelEnvironment } from '../../model/environment.ts';
 import type { ForwardArgs } from '../../model/forward-inputs.ts';
-import { openCache } from '../../model/loader/browser-cache.ts';
-import type { FileSource } from '../../model/loader/file-source.ts';
+import { bundledWebBackend, chunkedHubSource, openCache, type FileSource } from '../../model/index.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
 import { relativeError } from './inputs.ts';
-import { chunkedHubSource } from '../../model/loader/hub-file-chunks.ts';
 import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, RunRequest, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
 import { asError, serveRpc, type RpcContext } from './worker-rpc.ts';
@@ -53,7 +51,6 @@ async function openModel(
   source: FileSource,
   weights: WeightPrecision,
 ) {
-  const { bundledWebBackend } = await import('../../model/runtime/web-assets.ts');
   const environment: ModelEnvironment = {
     backend: async () => bundledWebBackend(),
     localSource: async () => null,

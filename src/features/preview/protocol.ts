@@ -1,5 +1,5 @@
 // The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
-import type { HubFileEntry } from '../../model/loader/hub-file-chunks.ts';
+import type { HubFileEntry } from '../../model/index.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';

@@ -1,7 +1,7 @@
 // The preview page's controller: inspects a checkpoint, downloads it into the browser cache, and
 // owns the model worker (load, run, cancel by terminating it). State changes go through the reducer.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { deleteCachedFiles } from '../../model/loader/browser-cache.ts';
+import { deleteCachedFiles } from '../../model/index.ts';
 import type { WeightPrecision } from '../../model/precision.ts';
 import {
   downloadCheckpoint,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installMemoryOpfs, type MemoryOpfsOptions } from '../test-support/memory-opfs.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
-import { cachedVersions, deleteCachedFiles, openCache, storedBytes } from './browser-cache.ts';
+import { cachedVersions, deleteCachedFiles, openCache, storedBytes } from './opfs-cache.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { HubFileError } from './hub-files.ts';
 

@@ -1,0 +1,50 @@
+// The checkpoint source of the preview's worker: the weight files chunked through the weight
+// cache (hub-file-chunks.ts), opened for reads in parts (headers) and as Blobs (the session's
+// external data); other files (config, shard index) read whole from the hub.
+import { SharedCache } from './cache-policy.ts';
+import type { FileSource, RandomAccessFile } from './file-source.ts';
+import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
+import { hubSource, type HubRepo } from './hub-files.ts';
+
+export interface HubFileEntry {
+  name: string;
+  size: number;
+  etag: string | null;
+}
+
+/** a Blob read in parts (safetensors headers) and handed whole to a session */
+export const blobFile = (blob: Blob): RandomAccessFile => ({
+  size: blob.size,
+  read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+  blob: () => blob,
+});
+
+export function chunkedHubSource(
+  repo: HubRepo,
+  weights: readonly HubFileEntry[],
+  opts: ChunkOptions,
+): FileSource & { complete(): Promise<boolean>; release(): Promise<void> } {
+  const hub = hubSource(repo);
+  // the first refusal sends every file uncached, said once
+  const cache = new SharedCache(opts.cache, opts.onCacheError);
+  const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts, cache)]));
+  return {
+    describe: hub.describe,
+    read: async (name, o) =>
+      files.has(name) ? new Uint8Array(await new Response(files.get(name)!.stream()).arrayBuffer()) : hub.read(name, o),
+    async open(name) {
+      const f = files.get(name);
+      if (!f) return null;
+      return { size: f.size, read: (offset, length) => f.read(offset, length), blob: () => f.blob() };
+    },
+    /** the chunks a session did not read (tensors the graph does not use) into the cache too: true when every file is cached */
+    async complete() {
+      const done = await Promise.all([...files.values()].map((f) => f.download()));
+      return done.every(Boolean);
+    },
+    /** closes what holds the cache's files (after a session has read its weights) */
+    async release() {
+      await Promise.all([...files.values()].map((f) => f.release()));
+    },
+  };
+}
