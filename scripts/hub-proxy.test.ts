@@ -289,8 +289,11 @@ describe('the hub proxy', () => {
       res.writeHead(206, { 'content-range': 'bytes 0-1/4', 'content-length': 2 });
       res.end('ab');
     });
-    const hub = await startHub((_req, _body, res) => {
-      res.writeHead(302, { location: `${cdn.url}/signed/object?sig=1` });
+    // As the real hub: a relative hop on the hub first, then the CDN.
+    const hub = await startHub((req, _body, res) => {
+      res.writeHead(req.url!.startsWith('/api/') ? 302 : 307, {
+        location: req.url!.startsWith('/api/') ? `${cdn.url}/signed/object?sig=1` : '/api/resolve-cache/x',
+      });
       res.end();
     });
     const console_ = await startConsole({ hubUrl: hub.url });
@@ -299,7 +302,10 @@ describe('the hub proxy', () => {
     });
     expect(answer.status).toBe(206);
     expect(answer.body.toString()).toBe('ab');
-    expect(hub.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(hub.seen.map((r) => [r.url, r.headers.authorization])).toEqual([
+      ['/alice/ckpt/resolve/main/w.safetensors', `Bearer ${TOKEN}`],
+      ['/api/resolve-cache/x', `Bearer ${TOKEN}`],
+    ]);
     expect(cdn.seen[0]!.url).toBe('/signed/object?sig=1');
     expect(cdn.seen[0]!.headers.authorization).toBeUndefined();
     expect(cdn.seen[0]!.headers.range).toBe('bytes=0-1');

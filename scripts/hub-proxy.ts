@@ -87,15 +87,16 @@ export function createHubProxy(opts: HubProxyOptions): (req: Request) => Promise
     try {
       // The hub's resolve routes answer 302 to a CDN: followed here, so the page stays same-origin.
       let answer = await send(req.method, target, headers, body, req.signal, answerTimeoutMs);
+      let at = target;
       for (let hops = 0; isRedirect(answer) && (req.method === 'GET' || req.method === 'HEAD'); hops++) {
         if (hops === MAX_REDIRECTS)
           return proxyError(502, `the hub at ${hubName} redirected more than ${MAX_REDIRECTS} times`);
-        const next = new URL(answer.headers.location!, target);
+        at = new URL(answer.headers.location!, at);
         answer.resume();
         // A signed CDN address needs no token, and another host must not get the user's.
-        const sameHost = next.origin === hub.origin;
+        const sameHost = at.origin === hub.origin;
         const nextHeaders = headers.filter(([k]) => sameHost || k !== 'authorization');
-        answer = await send(req.method, next, nextHeaders, null, req.signal, answerTimeoutMs);
+        answer = await send(req.method, at, nextHeaders, null, req.signal, answerTimeoutMs);
       }
       return toResponse(answer, req.method, hub.origin, prefix);
     } catch (e) {
