@@ -91,41 +91,52 @@ export class ChunkCachePolicy {
   /** chunk `i`: stored, fetched into the cache, or (no cache) fetched into memory */
   async load(i: number): Promise<Chunk> {
     const store = await this.store();
-    const [start, end] = chunkBounds(this.version.size, this.version.chunkBytes, i);
-    // a cache that cannot say whether it holds the chunk is refused
-    if (
-      store &&
-      this.cache.current &&
-      (await this.attempt(
-        () => store.has(i),
-        () => false,
-      ))
-    ) {
+    const [start, end] = this.bounds(i);
+    if (store && (await this.holds(store, i))) {
       this.events.onStored?.(end - start);
       return this.storedChunk(store, i);
     }
     const whole = chunkCount(this.version.size, this.version.chunkBytes) === 1;
     const res = await requestChunk(this.file, start, end, whole);
-    if (store && this.cache.current) {
-      const written = await this.attempt(
-        () => store.write(i, res.body!),
-        () => null,
-      );
-      // the body went to the refused write: this chunk, and the rest, come again uncached
-      if (written === null) return this.load(i);
-      if (written !== end - start)
-        throw new HubFileError(
-          this.file.name,
-          this.version.url,
-          206,
-          `the download of bytes ${start}-${end - 1} ended after ${written} bytes`,
-        );
-      this.events.onFetched?.(end - start);
-      return this.storedChunk(store, i);
-    }
+    if (store && this.cache.current) return this.fetchedIntoCache(store, i, res);
     const blob = await res.blob();
     this.events.onFetched?.(end - start);
     return { read: async (from, to) => new Uint8Array(await blob.slice(from, to).arrayBuffer()), cached: false };
+  }
+
+  private bounds(i: number): [number, number] {
+    return chunkBounds(this.version.size, this.version.chunkBytes, i);
+  }
+
+  /** the cache (still in use) holds chunk `i`; a cache that cannot say is refused */
+  private async holds(store: StoredFile, i: number): Promise<boolean> {
+    return (
+      !!this.cache.current &&
+      this.attempt(
+        () => store.has(i),
+        () => false,
+      )
+    );
+  }
+
+  /** the hub's answer for chunk `i` written into the cache as it arrives; refused, the chunk comes again uncached */
+  private async fetchedIntoCache(store: StoredFile, i: number, res: Response): Promise<Chunk> {
+    const [start, end] = this.bounds(i);
+    const written = await this.attempt(
+      () => store.write(i, res.body!),
+      () => null,
+    );
+    // the body went to the refused write: this chunk, and the rest, come again uncached
+    if (written === null) return this.load(i);
+    if (written !== end - start)
+      throw new HubFileError(
+        this.file.name,
+        this.version.url,
+        206,
+        `the download of bytes ${start}-${end - 1} ended after ${written} bytes`,
+      );
+    this.events.onFetched?.(end - start);
+    return this.storedChunk(store, i);
   }
 
   private attempt<T, U>(op: () => Promise<T>, instead: () => U | Promise<U>): Promise<T | U> {

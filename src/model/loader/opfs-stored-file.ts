@@ -7,7 +7,7 @@
 // or written by anyone else, a read-write one also from other sync handles; getFile() is never refused.
 import { memoizePromise } from '../memoize-promise.ts';
 import { writeMeta, type Meta } from './opfs-layout.ts';
-import { checkWhole, chunkCount, chunkLength, type FileVersion, type StoredFile } from './weight-cache.ts';
+import { checkWhole, chunkCount, chunkLength, type StoredFile } from './weight-cache.ts';
 
 /** the parts of FileSystemSyncAccessHandle used here (workers only) */
 interface SyncHandle {
@@ -32,10 +32,6 @@ export class OpfsStoredFile implements StoredFile {
     private readonly dir: FileSystemDirectoryHandle,
     private meta: Meta,
   ) {}
-
-  get version(): FileVersion {
-    return this.meta;
-  }
 
   get complete(): boolean {
     return this.meta.complete;

@@ -34,7 +34,6 @@ export const chunkLength = (v: FileVersion, i: number) => {
 
 /** one version of a hub file in the cache, chunk by chunk */
 export interface StoredFile {
-  readonly version: FileVersion;
   /** every chunk was stored, and the entry marked so */
   readonly complete: boolean;
   /** every chunk is known to be stored (written, or found by `has`) */
