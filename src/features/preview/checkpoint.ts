@@ -128,11 +128,17 @@ export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f
 /** how much of one weight file the browser cache holds */
 export type StoredState = Pick<WeightFile, 'cached' | 'storedBytes'>;
 
-/** the files' stored bytes counted again (after a download or a run stopped part way), without asking the hub */
-export async function recountStored(files: readonly WeightFile[]): Promise<StoredState[]> {
+/**
+ * the files' stored bytes counted again (after a download or a run stopped part way), without
+ * asking the hub; a file `known` to be cached whole is not counted
+ */
+export async function recountStored(
+  files: readonly WeightFile[],
+  known: readonly StoredState[] = files,
+): Promise<StoredState[]> {
   return Promise.all(
-    files.map(async (f) => {
-      const stored = f.cached ? f.size : await storedBytes(f.url, f.etag, f.size);
+    files.map(async (f, i) => {
+      const stored = known[i]?.cached ? f.size : await storedBytes(f.url, f.etag, f.size);
       return { cached: stored === f.size, storedBytes: stored };
     }),
   );

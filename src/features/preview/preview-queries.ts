@@ -58,7 +58,7 @@ export const inspectionQuery = (ref: CheckpointRef | null, attempt: number) =>
 export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
   queryOptions({
     queryKey: previewKeys.stored(info, inspectedAt),
-    queryFn: info ? () => recountStored(info.files) : skipToken,
+    queryFn: info ? ({ client, queryKey }) => recountStored(info.files, client.getQueryData(queryKey)) : skipToken,
     initialData: info ? () => info.files.map(({ cached, storedBytes }) => ({ cached, storedBytes })) : undefined,
     staleTime: 0,
     gcTime: 0,
