@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
+import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { storageRoomQuery } from './preview-queries.ts';
 import { Section } from './section.tsx';
 
@@ -89,6 +90,17 @@ export function CheckpointPanel({
           Inspect
         </Button>
       </form>
+      <CheckpointPicker
+        repoId={repoId}
+        revision={revision}
+        disabled={busy}
+        onRepo={setRepoId}
+        onPick={(picked, folder) => {
+          setRepoId(picked);
+          setSubfolder(folder);
+          onInspect({ repoId: picked, subfolder: folder, revision: revision.trim() || 'main' });
+        }}
+      />
       {inspecting && (
         <div className="mt-3 flex items-center gap-3">
           <p className="text-sm" role="status">
