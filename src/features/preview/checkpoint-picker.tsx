@@ -77,7 +77,7 @@ export function CheckpointPicker({
             This hub does not list models by owner (HTTP 404): type the repository id above.
           </p>
         ) : (
-          <Field label="Models of the owner">
+          <Field label="Their models">
             {(p) => (
               <select
                 {...p}
