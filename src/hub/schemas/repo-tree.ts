@@ -33,7 +33,12 @@ export const RepoTreeEntry = z.looseObject({
 export type RepoTreeEntry = z.infer<typeof RepoTreeEntry>;
 export const RepoTree = z.array(RepoTreeEntry);
 
-export const ModelInfoQuery = z.looseObject({});
+/** what `modelInfo` (`expand`, repeated) and huggingface_hub's `model_info` (`securityStatus`, `blobs`) send */
+export const ModelInfoQuery = z.strictObject({
+  expand: z.union([z.string(), z.array(z.string())]).optional(),
+  securityStatus: FlagParam.optional(),
+  blobs: FlagParam.optional(),
+});
 
 export const ModelInfo = z.looseObject({
   _id: z.string(),
