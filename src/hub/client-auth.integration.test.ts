@@ -48,6 +48,9 @@ const calls: { name: string; write: boolean; run: (c: HubClient) => Promise<unkn
   { name: 'listJobs', write: false, run: (c) => c.listJobs('alice') },
   { name: 'getJob', write: false, run: (c) => c.getJob('alice', 'x') },
   { name: 'cancelJob', write: true, run: (c) => c.cancelJob('alice', 'x') },
+  { name: 'listModels', write: false, run: (c) => c.listModels({ author: 'alice' }) },
+  { name: 'listModelFiles', write: false, run: (c) => c.listModelFiles('alice/x', 'main') },
+  { name: 'getModelInfo', write: false, run: (c) => c.getModelInfo('alice/x', 'main') },
   {
     name: 'streamJobLogs',
     write: false,

@@ -4,6 +4,8 @@ import {
   AuditLogExport,
   AuditLogQuery,
   DeleteSuccess,
+  HubRepoList,
+  HubRepoListQuery,
   Job,
   JobListQuery,
   JobLogEvent,
@@ -41,6 +43,7 @@ import {
   Whoami,
   type AuditLogEvent,
 } from './schemas/index.ts';
+import { ModelInfo, ModelInfoQuery, RepoTree, RepoTreeQuery } from './schemas/repo-tree.ts';
 import { filenameFromContentDisposition } from './content-disposition.ts';
 import { HubEndpointNotExposedError, HubNetworkError, HubSchemaError } from './errors.ts';
 import { lenientResponse } from './lenient-response.ts';
@@ -173,6 +176,36 @@ export function createHubClient(options: HubClientOptions) {
       await events.return(undefined);
     }
   }
+
+  /**
+   * Model repositories, as the real hub serves them (outside the spec): huggingface.js
+   * packages/hub/src/lib/list-models.ts `listModels`, list-files.ts `listFiles` and model-info.ts
+   * `modelInfo` call these routes. `repoId` is `owner/name`.
+   */
+  const MODEL = '/api/models/{namespace}/{repo}';
+  const modelParams = (repoId: string, revision: string) => {
+    const slash = repoId.indexOf('/');
+    return { namespace: repoId.slice(0, Math.max(0, slash)), repo: repoId.slice(slash + 1), revision };
+  };
+  const modelRepoReads = {
+    /** GET /api/models?author=: the first page of a user's or an organization's models */
+    listModels: (query: z.input<typeof HubRepoListQuery>, o: CallOptions = {}) =>
+      data('GET', '/api/models', HubRepoList, { query: { schema: HubRepoListQuery, value: query }, ...o }),
+    /** GET .../tree/{revision}?recursive=true: every file and folder of the repository (the first page, as the hub pages it) */
+    listModelFiles: (repoId: string, revision: string, o: CallOptions = {}) =>
+      data('GET', `${MODEL}/tree/{revision}`, RepoTree, {
+        params: modelParams(repoId, revision),
+        query: { schema: RepoTreeQuery, value: { recursive: true } },
+        ...o,
+      }),
+    /** GET .../revision/{revision}: the commit the revision points at, visibility, file names */
+    getModelInfo: (repoId: string, revision: string, o: CallOptions = {}) =>
+      data('GET', `${MODEL}/revision/{revision}`, ModelInfo, {
+        params: modelParams(repoId, revision),
+        query: { schema: ModelInfoQuery, value: {} },
+        ...o,
+      }),
+  };
 
   const ORG = '/api/organizations/{org}';
   const WEBHOOK = '/api/settings/webhooks/{webhookId}';
@@ -360,6 +393,8 @@ export function createHubClient(options: HubClientOptions) {
     },
     /** GET .../logs: server-sent events, each parsed as JobLogEvent; ends when the hub closes the stream (the job ended). */
     streamJobLogs,
+
+    ...modelRepoReads,
   };
 }
 

@@ -55,7 +55,7 @@ export interface MockHub {
 export async function createMockHub(opts: MockHubOptions = {}): Promise<MockHub> {
   const now = opts.now ?? (() => new Date());
   const store = createStore({ dataDir: opts.dataDir, now, seed: opts.seed === false ? emptyState : initialState });
-  const files = createRepoFiles();
+  const files = createRepoFiles(now);
   const events = createHubEvents();
   const context: HubContext = {
     store,

@@ -43,6 +43,8 @@ describe('spec-only mode', () => {
       'POST /api/jobs/{namespace}/{jobId}/cancel': 'real',
       'GET /api/jobs/{namespace}/{jobId}/logs': 'real',
       'GET /api/models': 'real',
+      'GET /api/models/{namespace}/{repo}/tree/{revision}': 'real',
+      'GET /api/models/{namespace}/{repo}/revision/{revision}': 'real',
       'GET /api/datasets': 'real',
       'GET /api/spaces': 'real',
     });

@@ -1,9 +1,12 @@
 // The checkpoint panel: which repository to preview, and what it holds before anything downloads.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
+import { CheckpointPicker } from './checkpoint-picker.tsx';
+import { storageRoomQuery } from './preview-queries.ts';
 import { Section } from './section.tsx';
 
 export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
@@ -87,6 +90,17 @@ export function CheckpointPanel({
           Inspect
         </Button>
       </form>
+      <CheckpointPicker
+        repoId={repoId}
+        revision={revision}
+        disabled={busy}
+        onRepo={setRepoId}
+        onPick={(picked, folder) => {
+          setRepoId(picked);
+          setSubfolder(folder);
+          onInspect({ repoId: picked, subfolder: folder, revision: revision.trim() || 'main' });
+        }}
+      />
       {inspecting && (
         <div className="mt-3 flex items-center gap-3">
           <p className="text-sm" role="status">
@@ -120,24 +134,6 @@ const KEY_CONFIG = [
   'is_train_face',
 ] as const;
 
-/** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
-function useStorageRoom(deps: unknown): number | null {
-  const [room, setRoom] = useState<number | null>(null);
-  useEffect(() => {
-    let live = true;
-    void navigator.storage
-      ?.estimate?.()
-      .then(
-        (e) => live && setRoom(e.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null),
-      )
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [deps]);
-  return room;
-}
-
 function Figure({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (
     <div>
@@ -150,7 +146,7 @@ function Figure({ label, testId, children }: { label: string; testId: string; ch
 }
 
 function CheckpointSummary({ info }: { info: CheckpointInfo }) {
-  const room = useStorageRoom(info);
+  const { data: room = null } = useQuery(storageRoomQuery(info.downloadBytes - info.missingBytes));
   const several = Object.keys(info.dtypes).length > 1;
   const dtypes = Object.entries(info.dtypes)
     .map(([d, n]) => `${d}${several ? ` (${((100 * n) / info.params).toFixed(0)}%)` : ''}`)

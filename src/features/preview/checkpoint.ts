@@ -124,11 +124,35 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
 
 export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
 
-/** the files' stored bytes counted again (after a download or a run stopped part way), without asking the hub */
-export async function recountStored(files: readonly WeightFile[]): Promise<WeightFile[]> {
+/** how much of one weight file the browser cache holds */
+export type StoredState = Pick<WeightFile, 'cached' | 'storedBytes'>;
+
+/**
+ * the files' stored bytes counted again (after a download or a run stopped part way), without
+ * asking the hub; a file `known` to be cached whole is not counted
+ */
+export async function recountStored(
+  files: readonly WeightFile[],
+  known: readonly StoredState[] = files,
+): Promise<StoredState[]> {
   return Promise.all(
-    files.map(async (f) => (f.cached ? f : { ...f, storedBytes: await storedBytes(f.url, f.etag, f.size) })),
+    files.map(async (f, i) => {
+      const stored = known[i]?.cached ? f.size : await storedBytes(f.url, f.etag, f.size);
+      return { cached: stored === f.size, storedBytes: stored };
+    }),
   );
+}
+
+/** every file of the checkpoint stored (a download or a run finished) or none (the cache was cleared) */
+export const allStored = (files: readonly WeightFile[], cached: boolean): StoredState[] =>
+  files.map((f) => ({ cached, storedBytes: cached ? f.size : 0 }));
+
+/** the inspection with the stored bytes counted since */
+export function withStored(info: CheckpointInfo, stored: readonly StoredState[]): CheckpointInfo {
+  if (stored.every((s, i) => s.storedBytes === info.files[i]!.storedBytes && s.cached === info.files[i]!.cached))
+    return info;
+  const files = info.files.map((f, i) => ({ ...f, ...stored[i] }));
+  return { ...info, files, missingBytes: missingBytes(files) };
 }
 
 export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {

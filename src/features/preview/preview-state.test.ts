@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../model/config.ts';
 import { CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
-import type { CheckpointInfo } from './checkpoint.ts';
+import { allStored, withStored, type CheckpointInfo } from './checkpoint.ts';
+import { previewKeys } from './preview-queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
 import type { RunRequest, RunResult } from './protocol.ts';
 import { defaultSpec } from './inputs.ts';
@@ -53,122 +54,116 @@ describe('preview state', () => {
     const seen: string[] = [];
     let s = initialPreviewState;
     for (const a of [
-      { type: 'inspect' },
-      { type: 'inspected', info },
+      { type: 'inspect', ref: info.ref },
       { type: 'download', progress: null },
-      { type: 'downloaded' },
       { type: 'load' },
+      { type: 'loadProgress', loaded: 1, total: 10 },
       { type: 'loaded', device: 'wasm' },
       { type: 'run', request },
       { type: 'stage', stage: 'forward pass' },
       { type: 'done', result },
     ] as PreviewAction[]) {
       s = previewReducer(s, a);
-      seen.push(`${s.phase.kind}${isBusy(s.phase) ? '*' : ''}`);
+      seen.push(`${s.activity.kind}${isBusy(s.activity) ? '*' : ''}`);
     }
-    expect(seen).toEqual([
-      'inspecting*',
-      'idle',
-      'loading*',
-      'loading*',
-      'loading*',
-      'idle',
-      'running*',
-      'running*',
-      'done',
-    ]);
-    expect(s).toMatchObject({
-      result,
-      ran: request,
-      loadedDevice: 'wasm',
-      info: { missingBytes: 0, files: [{ cached: true }] },
-    });
+    expect(seen).toEqual(['idle', 'loading*', 'loading*', 'loading*', 'idle', 'running*', 'running*', 'done']);
+    expect(s).toMatchObject({ result, ran: request, loadedDevice: 'wasm', checkpoint: { ref: info.ref } });
+    // the inspection is a query: inspecting is busy too, and a finished download leaves nothing to download
+    expect(isBusy({ kind: 'inspecting' })).toBe(true);
+    expect(withStored(info, allStored(info.files, true))).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
   });
 
   it('progress of a download that has ended (chunks still under way) leaves the failure or cancel as it is', () => {
     const progress = { file: 'w.safetensors', loaded: 5, total: 10, overallLoaded: 5, overallTotal: 10 };
     const error = new Error('HTTP 500');
     const failed = reduce([
-      { type: 'inspected', info },
+      { type: 'inspect', ref: info.ref },
       { type: 'download', progress: null },
       { type: 'failed', error },
       { type: 'download', progress },
     ]);
-    expect(failed.phase).toEqual({ kind: 'failed', error });
+    expect(failed.activity).toEqual({ kind: 'failed', error });
     const cancelled = reduce([
       { type: 'download', progress: null },
       { type: 'cancelled', notice: 'c' },
       { type: 'download', progress },
     ]);
-    expect(cancelled.phase).toEqual({ kind: 'cancelled' });
+    expect(cancelled.activity).toEqual({ kind: 'cancelled' });
     expect(
       reduce([
         { type: 'download', progress: null },
         { type: 'download', progress },
-      ]).phase,
+      ]).activity,
     ).toEqual({ kind: 'loading', step: 'download', progress });
   });
 
   it('clearing the cache is busy until it ends, then idle with what it removed or why it could not', () => {
     const clearing = reduce([
-      { type: 'inspected', info },
-      { type: 'downloaded' },
+      { type: 'inspect', ref: info.ref },
       { type: 'loaded', device: 'wasm' },
       { type: 'clear' },
     ]);
-    expect(isBusy(clearing.phase)).toBe(true);
+    expect(isBusy(clearing.activity)).toBe(true);
     expect(clearing.loadedDevice).toBeNull();
-    expect(reduce([{ type: 'cacheCleared', files: 2 }], clearing)).toMatchObject({
-      phase: { kind: 'idle' },
+    expect(reduce([{ type: 'cleared', files: 2 }], clearing)).toMatchObject({
+      activity: { kind: 'idle' },
       notice: 'Removed 2 cached files from the browser cache.',
-      info: { missingBytes: 10 },
     });
     expect(reduce([{ type: 'clearFailed', notice: 'in use' }], clearing)).toMatchObject({
-      phase: { kind: 'idle' },
+      activity: { kind: 'idle' },
       notice: 'in use',
-      info: { missingBytes: 0 },
     });
+    // what the page shows of the files: none stored after a clear
+    expect(withStored(info, allStored(info.files, false))).toMatchObject({ missingBytes: 10 });
   });
 
   it('a recount of stored bytes after a stop offers only the rest; a stale or unchanged one changes nothing', () => {
-    const stopped = reduce([
-      { type: 'inspected', info },
-      { type: 'download', progress: null },
-      { type: 'cancelled', notice: 'c' },
-    ]);
-    const files = [{ ...info.files[0]!, storedBytes: 6 }];
-    const recounted = reduce([{ type: 'recounted', files }], stopped);
-    expect(recounted.info).toMatchObject({ missingBytes: 4, files: [{ storedBytes: 6, cached: false }] });
-    expect(reduce([{ type: 'recounted', files }], recounted)).toBe(recounted);
-    // a count for another version of the file (a new inspection came in between) is not this one's
-    expect(reduce([{ type: 'recounted', files: [{ ...files[0]!, etag: '"x"' }] }], stopped)).toBe(stopped);
+    const stored = [{ storedBytes: 6, cached: false }];
+    const recounted = withStored(info, stored);
+    expect(recounted).toMatchObject({ missingBytes: 4, files: [{ storedBytes: 6, cached: false }] });
+    expect(withStored(recounted, stored)).toBe(recounted);
+    // a count for another version of the file, or of another inspection, is kept apart from this one's
+    const otherVersion = { ...info, files: [{ ...info.files[0]!, etag: '"x"' }] };
+    expect(previewKeys.stored(otherVersion, 1)).not.toEqual(previewKeys.stored(info, 1));
+    expect(previewKeys.stored(info, 2)).not.toEqual(previewKeys.stored(info, 1));
     // clearing the cache stores nothing any more
-    expect(reduce([{ type: 'cacheCleared', files: 0 }], recounted).info).toMatchObject({
+    expect(withStored(recounted, allStored(recounted.files, false))).toMatchObject({
       missingBytes: 10,
       files: [{ storedBytes: 0 }],
     });
   });
 
-  it('a new inspection forgets the last checkpoint, run and notice', () => {
-    const s = reduce([
-      { type: 'inspected', info },
-      { type: 'loaded', device: 'webgpu' },
-      { type: 'done', result },
-      { type: 'notice', notice: 'x' },
-      { type: 'inspect' },
-    ]);
-    expect(s).toEqual({ ...initialPreviewState, phase: { kind: 'inspecting' } });
+  it('a new inspection forgets the last checkpoint, run and notice, and is a fresh read', () => {
+    const first = reduce([{ type: 'inspect', ref: info.ref }]);
+    const s = reduce(
+      [
+        { type: 'loaded', device: 'webgpu' },
+        { type: 'done', result },
+        { type: 'notice', notice: 'x' },
+        { type: 'cacheRefused', notice: 'quota' },
+        { type: 'inspect', ref: info.ref },
+      ],
+      first,
+    );
+    expect(s).toEqual({ ...initialPreviewState, checkpoint: { ref: info.ref, attempt: 2 } });
+    expect(previewKeys.inspection(info.ref, 2)).not.toEqual(previewKeys.inspection(info.ref, 1));
+    // the token is no part of a key
+    expect(JSON.stringify(previewKeys.inspection({ ...info.ref, token: 'hf_secret' }, 1))).not.toContain('hf_secret');
   });
 
   it('a failure keeps the checkpoint and the loaded model; a cancel says so; a stage after it is ignored', () => {
     const error = new Error('boom');
     const failed = reduce([
-      { type: 'inspected', info },
+      { type: 'inspect', ref: info.ref },
       { type: 'loaded', device: 'wasm' },
       { type: 'run', request },
       { type: 'failed', error },
     ]);
-    expect(failed).toMatchObject({ phase: { kind: 'failed', error }, info, loadedDevice: 'wasm' });
+    expect(failed).toMatchObject({
+      activity: { kind: 'failed', error },
+      checkpoint: { ref: info.ref },
+      loadedDevice: 'wasm',
+    });
     const cancelled = reduce(
       [
         { type: 'run', request },
@@ -178,20 +173,20 @@ describe('preview state', () => {
       ],
       failed,
     );
-    expect(cancelled).toMatchObject({ phase: { kind: 'cancelled' }, notice: 'Run cancelled', loadedDevice: null });
+    expect(cancelled).toMatchObject({ activity: { kind: 'cancelled' }, notice: 'Run cancelled', loadedDevice: null });
   });
 
-  it('clearing the cache marks every file uncached and unloads the model', () => {
+  it('clearing the cache unloads the model and lets the cache try again', () => {
     const s = reduce([
-      { type: 'inspected', info },
-      { type: 'downloaded' },
+      { type: 'inspect', ref: info.ref },
+      { type: 'cacheRefused', notice: 'quota' },
       { type: 'loaded', device: 'wasm' },
-      { type: 'cacheCleared', files: 1 },
+      { type: 'cleared', files: 1 },
     ]);
     expect(s).toMatchObject({
       loadedDevice: null,
+      uncached: false,
       notice: 'Removed 1 cached file from the browser cache.',
-      info: { missingBytes: 10, files: [{ cached: false }] },
     });
   });
 });

@@ -1,10 +1,12 @@
-// The preview page's state: one phase at a time, and what the last inspection and run left.
-import { missingBytes, type CheckpointInfo, type DownloadProgress, type WeightFile } from './checkpoint.ts';
+// What the user does on the preview page and how far it got: the checkpoint asked for, the download,
+// the model load, the run and its output, a cancel. What the page reads (the inspection, the stored
+// bytes, the adapter, the storage room) are queries (preview-queries.ts), not state kept here.
+import type { CheckpointRef, DownloadProgress } from './checkpoint.ts';
 import type { Device, RunRequest, RunResult, StepFrame } from './protocol.ts';
 
-export type Phase =
+/** what the user started last and where it stands */
+export type Activity =
   | { kind: 'idle' }
-  | { kind: 'inspecting' }
   /** downloading the weights into the browser cache, then loading the model in the worker */
   | { kind: 'loading'; step: 'download'; progress: DownloadProgress | null }
   /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
@@ -16,9 +18,13 @@ export type Phase =
   | { kind: 'failed'; error: unknown }
   | { kind: 'cancelled' };
 
+/** what the page shows: the user's activity, or the inspection (a query) while it runs */
+export type Phase = Activity | { kind: 'inspecting' };
+
 export interface PreviewState {
-  phase: Phase;
-  info: CheckpointInfo | null;
+  /** the checkpoint the user asked to inspect; each Inspect is a new `attempt` (a fresh read) */
+  checkpoint: { ref: CheckpointRef; attempt: number } | null;
+  activity: Activity;
   /** the device the worker's model is loaded on; null without a loaded worker */
   loadedDevice: Device | null;
   /** what the shown steps and result were run with (the inputs may have changed since) */
@@ -27,20 +33,17 @@ export interface PreviewState {
   result: RunResult | null;
   /** one line for the user: a cancel, a fallback, a cache that could not store the weights */
   notice: string | null;
+  /** the browser cache refused this checkpoint's weights once: later runs stream them from the hub */
+  uncached: boolean;
 }
 
 export type PreviewAction =
-  | { type: 'inspect' }
-  | { type: 'inspected'; info: CheckpointInfo }
+  | { type: 'inspect'; ref: CheckpointRef }
   | { type: 'download'; progress: DownloadProgress | null }
-  | { type: 'downloaded' }
+  | { type: 'cacheRefused'; notice: string }
   | { type: 'load' }
   | { type: 'loadProgress'; loaded: number; total: number }
   | { type: 'loaded'; device: Device }
-  /** every weight file is now in the browser cache */
-  | { type: 'cached' }
-  /** the stored bytes of the inspected files, counted again (a download or a run stopped part way) */
-  | { type: 'recounted'; files: WeightFile[] }
   | { type: 'run'; request: RunRequest }
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
@@ -50,94 +53,69 @@ export type PreviewAction =
   | { type: 'notice'; notice: string | null }
   | { type: 'workerStopped' }
   | { type: 'clear' }
-  | { type: 'cacheCleared'; files: number }
+  /** the cache cleared (`files` removed), or why it could not be */
+  | { type: 'cleared'; files: number }
   | { type: 'clearFailed'; notice: string };
 
 export const initialPreviewState: PreviewState = {
-  phase: { kind: 'idle' },
-  info: null,
+  checkpoint: null,
+  activity: { kind: 'idle' },
   loadedDevice: null,
   ran: null,
   steps: [],
   result: null,
   notice: null,
+  uncached: false,
 };
 
 export const isBusy = (p: Phase): boolean =>
   p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running' || p.kind === 'clearing';
 
-const withFiles = (info: CheckpointInfo, files: WeightFile[]): CheckpointInfo => ({
-  ...info,
-  files,
-  missingBytes: missingBytes(files),
-});
-const allCached = (info: CheckpointInfo | null, cached: boolean): CheckpointInfo | null =>
-  info &&
-  withFiles(
-    info,
-    info.files.map((f) => ({ ...f, cached, storedBytes: cached ? f.size : 0 })),
-  );
-
 export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState {
   switch (a.type) {
     case 'inspect':
-      return { ...initialPreviewState, phase: { kind: 'inspecting' } };
-    case 'inspected':
-      return { ...s, phase: { kind: 'idle' }, info: a.info };
+      // a new checkpoint forgets the last run and notice; a cache that could not keep one checkpoint may keep another
+      return { ...initialPreviewState, checkpoint: { ref: a.ref, attempt: (s.checkpoint?.attempt ?? 0) + 1 } };
     case 'download':
       // progress of a download that has ended (failed, cancelled: chunks under way still arrive) changes nothing
-      if (a.progress && !(s.phase.kind === 'loading' && s.phase.step === 'download')) return s;
-      return { ...s, phase: { kind: 'loading', step: 'download', progress: a.progress } };
-    case 'downloaded':
-    case 'cached':
-      return { ...s, info: allCached(s.info, true) };
-    case 'recounted': {
-      // a count for other files (a new inspection since) or one that changes nothing keeps the state
-      const info = s.info;
-      if (
-        !info ||
-        a.files.length !== info.files.length ||
-        a.files.some((f, i) => f.url !== info.files[i]!.url || f.etag !== info.files[i]!.etag)
-      )
-        return s;
-      if (a.files.every((f, i) => f.storedBytes === info.files[i]!.storedBytes && f.cached === info.files[i]!.cached))
-        return s;
-      return { ...s, info: withFiles(info, a.files) };
-    }
+      if (a.progress && !(s.activity.kind === 'loading' && s.activity.step === 'download')) return s;
+      return { ...s, activity: { kind: 'loading', step: 'download', progress: a.progress } };
+    case 'cacheRefused':
+      return { ...s, uncached: true, notice: a.notice };
     case 'load':
-      return { ...s, phase: { kind: 'loading', step: 'model' }, loadedDevice: null };
+      return { ...s, activity: { kind: 'loading', step: 'model' }, loadedDevice: null };
     case 'loadProgress':
-      return s.phase.kind === 'loading'
-        ? { ...s, phase: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } }
+      return s.activity.kind === 'loading'
+        ? { ...s, activity: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } }
         : s;
     case 'loaded':
-      return { ...s, phase: { kind: 'idle' }, loadedDevice: a.device };
+      return { ...s, activity: { kind: 'idle' }, loadedDevice: a.device };
     case 'run':
-      return { ...s, phase: { kind: 'running', stage: 'starting' }, ran: a.request, steps: [], result: null };
+      return { ...s, activity: { kind: 'running', stage: 'starting' }, ran: a.request, steps: [], result: null };
     case 'stage':
-      return s.phase.kind === 'running' ? { ...s, phase: { kind: 'running', stage: a.stage } } : s;
+      return s.activity.kind === 'running' ? { ...s, activity: { kind: 'running', stage: a.stage } } : s;
     case 'step':
       return { ...s, steps: [...s.steps, a.frame] };
     case 'done':
-      return { ...s, phase: { kind: 'done' }, result: a.result, loadedDevice: a.result.provider };
+      return { ...s, activity: { kind: 'done' }, result: a.result, loadedDevice: a.result.provider };
     case 'failed':
-      return { ...s, phase: { kind: 'failed', error: a.error } };
+      return { ...s, activity: { kind: 'failed', error: a.error } };
     case 'cancelled':
-      return { ...s, phase: { kind: 'cancelled' }, notice: a.notice };
+      return { ...s, activity: { kind: 'cancelled' }, notice: a.notice };
     case 'notice':
       return { ...s, notice: a.notice };
     case 'workerStopped':
       return { ...s, loadedDevice: null };
     case 'clear':
-      return { ...s, phase: { kind: 'clearing' }, loadedDevice: null };
+      return { ...s, activity: { kind: 'clearing' }, loadedDevice: null };
     case 'clearFailed':
-      return { ...s, phase: { kind: 'idle' }, notice: a.notice };
-    case 'cacheCleared':
+      return { ...s, activity: { kind: 'idle' }, notice: a.notice };
+    case 'cleared':
       return {
         ...s,
-        phase: { kind: 'idle' },
+        activity: { kind: 'idle' },
         loadedDevice: null,
-        info: allCached(s.info, false),
+        uncached: false,
         notice: `Removed ${a.files} cached file${a.files === 1 ? '' : 's'} from the browser cache.`,
       };
   }

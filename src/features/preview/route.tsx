@@ -1,6 +1,7 @@
 // The model preview page: pick a ConsisID checkpoint on the hub, look at it before downloading,
 // cache it in the browser, and run the transformer in a Web Worker on WebGPU or WASM.
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
@@ -13,7 +14,8 @@ import { OutputPanel } from './output-panel.tsx';
 import { precisionSizes } from './precision-sizes.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
-import { chooseDevice, defaultPrecision, probeWebGPU, type ProviderChoice, type ProviderProbe } from './provider.ts';
+import { chooseDevice, defaultPrecision, type ProviderChoice } from './provider.ts';
+import { webgpuProbeQuery } from './preview-queries.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
@@ -26,18 +28,6 @@ function threadCount(asked: string | null): number {
   return Number.isInteger(n) && n >= 1 && n <= 16
     ? n
     : Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
-}
-
-function useProbe(): ProviderProbe | null {
-  const [probe, setProbe] = useState<ProviderProbe | null>(null);
-  useEffect(() => {
-    let live = true;
-    void probeWebGPU().then((p) => live && setProbe(p));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return probe;
 }
 
 /** the inputs of a run, kept per inspected checkpoint: a new inspection starts from its defaults */
@@ -53,7 +43,7 @@ function useRunRequest(info: CheckpointInfo | null): [RunRequest | null, (r: Run
 export function Component() {
   const { session } = useSession();
   const [params] = useSearchParams();
-  const probe = useProbe();
+  const { data: probe = null } = useQuery(webgpuProbeQuery());
   const [choice, setChoice] = useState<ProviderChoice>(() => {
     const p = params.get('provider');
     return p === 'webgpu' || p === 'wasm' ? p : 'auto';

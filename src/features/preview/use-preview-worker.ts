@@ -1,102 +1,87 @@
-// The preview page's controller: inspects a checkpoint, downloads it into the browser cache, and
-// owns the model worker (load, run, cancel by terminating it). State changes go through the reducer.
+// The preview page's controller. What the page reads is a query (preview-queries.ts): the
+// inspection of the checkpoint the user asked for, and the bytes of it already stored. What the
+// user does goes through the reducer: download into the browser cache, load the model in a
+// worker, run it, cancel (a download is aborted, a worker terminated), clear the cache.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { deleteCachedFiles } from '../../model/index.ts';
-import type { WeightPrecision } from '../../model/precision.ts';
 import {
+  allStored,
   downloadCheckpoint,
-  inspectCheckpoint,
-  recountStored,
+  withStored,
   type CheckpointInfo,
   type CheckpointRef,
   type DownloadProgress,
 } from './checkpoint.ts';
-import { initialPreviewState, isBusy, previewReducer } from './preview-state.ts';
+import { ModelWorker, type RunOptions } from './model-worker.ts';
+import { inspectionQuery, storedQuery } from './preview-queries.ts';
+import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
 import { throttleLatest } from './throttle-latest.ts';
-import type { Device, PreviewApi, RunRequest } from './protocol.ts';
-import { rpcClient, type RpcClient } from './worker-rpc.ts';
+import type { RunRequest } from './protocol.ts';
 
-export interface RunOptions {
-  device: Device;
-  /** automatic provider choice: a WebGPU failure falls back to WASM */
-  fallback: boolean;
-  threads: number;
-  weights: WeightPrecision;
-}
+export type { RunOptions };
 
 const isAbort = (e: unknown) => (e as Error)?.name === 'AbortError';
 
 export function usePreviewWorker() {
+  const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(previewReducer, initialPreviewState);
-  const client = useRef<RpcClient<PreviewApi> | null>(null);
-  /** what the live worker was loaded for: a run with other options loads a fresh one */
-  const loadedFor = useRef<string | null>(null);
-  const abort = useRef<AbortController | null>(null);
-  /** the browser cache refused the weights once: later runs stream them from the hub */
-  const uncached = useRef(false);
+  const worker = useRef<ModelWorker | null>(null);
+  const download = useRef<AbortController | null>(null);
+
+  const asked = inspectionQuery(state.checkpoint?.ref ?? null, state.checkpoint?.attempt ?? 0);
+  const inspection = useQuery(asked);
+  const phase: Phase = inspection.isFetching
+    ? { kind: 'inspecting' }
+    : inspection.isError
+      ? { kind: 'failed', error: inspection.error }
+      : state.activity;
+  const busy = isBusy(phase);
+  const inspected = inspection.data ?? null;
+  const stored = useQuery(storedQuery(inspected, inspection.dataUpdatedAt, busy));
+  const info = inspected && stored.data ? withStored(inspected, stored.data) : inspected;
+
+  /** what is stored now that a download or run stored everything (or a clear removed it), without counting */
+  const setStored = async (of: CheckpointInfo, cached: boolean) => {
+    const { queryKey } = storedQuery(of, inspection.dataUpdatedAt, busy);
+    await queryClient.cancelQueries({ queryKey });
+    queryClient.setQueryData(queryKey, allStored(of.files, cached));
+  };
 
   const stopWorker = useCallback(() => {
-    client.current?.terminate();
-    client.current = null;
-    loadedFor.current = null;
+    worker.current?.stop();
+    worker.current = null;
     dispatch({ type: 'workerStopped' });
   }, []);
   // leaving the page stops what runs for it: a download (which would go on to load a model) and the worker
   useEffect(
     () => () => {
-      abort.current?.abort();
+      download.current?.abort();
       stopWorker();
     },
     [stopWorker],
   );
 
-  // a download or run that stopped part way leaves chunks stored: the page then offers only the rest
-  const busy = isBusy(state.phase);
-  const info = state.info;
-  useEffect(() => {
-    if (busy || !info || info.missingBytes === 0) return;
-    let live = true;
-    void recountStored(info.files).then((files) => live && dispatch({ type: 'recounted', files }));
-    return () => {
-      live = false;
-    };
-  }, [busy, info]);
-
-  const inspect = useCallback(
-    async (ref: CheckpointRef) => {
-      abort.current?.abort();
-      const ac = (abort.current = new AbortController());
-      stopWorker();
-      // a cache that could not keep one checkpoint may keep another
-      uncached.current = false;
-      dispatch({ type: 'inspect' });
-      try {
-        dispatch({ type: 'inspected', info: await inspectCheckpoint(ref, ac.signal) });
-      } catch (e) {
-        // an inspection a newer one replaced says nothing
-        if (!isAbort(e)) dispatch({ type: 'failed', error: e });
-        else if (abort.current === ac) dispatch({ type: 'cancelled', notice: 'Inspection cancelled.' });
-      }
-    },
-    [stopWorker],
-  );
+  const inspect = (ref: CheckpointRef) => {
+    download.current?.abort();
+    stopWorker();
+    dispatch({ type: 'inspect', ref });
+  };
 
   /** weights not in the cache go there first; false when cancelled or failed */
-  const download = async (info: CheckpointInfo): Promise<boolean> => {
-    if (info.missingBytes === 0 || uncached.current) return true;
-    const ac = (abort.current = new AbortController());
+  const downloadWeights = async (info: CheckpointInfo): Promise<boolean> => {
+    if (info.missingBytes === 0 || state.uncached) return true;
+    const ac = (download.current = new AbortController());
     const onProgress = throttleLatest((progress: DownloadProgress) => dispatch({ type: 'download', progress }), 100);
     dispatch({ type: 'download', progress: null });
     try {
       const r = await downloadCheckpoint(info, { signal: ac.signal, onProgress });
-      if (r.cached) dispatch({ type: 'downloaded' });
-      else {
-        uncached.current = true;
+      if (r.cached) await setStored(info, true);
+      else
         dispatch({
-          type: 'notice',
+          type: 'cacheRefused',
           notice: `The browser cache could not keep the weights (${r.reason}): each run streams them from the hub.`,
         });
-      }
       return true;
     } catch (e) {
       if (isAbort(e)) dispatch({ type: 'cancelled', notice: 'Download cancelled; nothing was loaded.' });
@@ -107,30 +92,23 @@ export function usePreviewWorker() {
     }
   };
 
-  /** a fresh worker with the model loaded; the worker streams what is not cached (caching it as it goes) */
-  const load = async (info: CheckpointInfo, opts: RunOptions): Promise<RpcClient<PreviewApi> | null> => {
+  /** a fresh worker with the model loaded */
+  const load = async (info: CheckpointInfo, opts: RunOptions): Promise<ModelWorker | null> => {
     stopWorker();
     dispatch({ type: 'load' });
-    const worker = new Worker(new URL('./preview.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'consisid-preview',
-    });
-    const c = (client.current = rpcClient<PreviewApi>(worker));
+    const w = (worker.current = ModelWorker.start(opts));
     try {
-      const files = info.files.map(({ name, size, etag }) => ({ name, size, etag }));
-      const loaded = await c.call('load', { ref: info.ref, files, ...opts }, (e) =>
+      const device = await w.load(info, (e) =>
         dispatch(
           e.type === 'notice'
             ? { type: 'notice', notice: e.text }
             : { type: 'loadProgress', loaded: e.loaded, total: e.total },
         ),
       );
-      loadedFor.current = JSON.stringify(opts);
-      dispatch({ type: 'loaded', device: loaded.device });
-      return c;
+      dispatch({ type: 'loaded', device });
+      return w;
     } catch (e) {
-      // a cancel or a new inspection replaced this worker: it already said so
-      if (client.current !== c) return null;
+      if (w.stopped) return null;
       stopWorker();
       dispatch({ type: 'failed', error: e });
       return null;
@@ -139,11 +117,11 @@ export function usePreviewWorker() {
 
   const run = async (info: CheckpointInfo, request: RunRequest, opts: RunOptions) => {
     dispatch({ type: 'notice', notice: null });
-    const c = client.current && loadedFor.current === JSON.stringify(opts) ? client.current : await load(info, opts);
-    if (!c) return;
+    const w = worker.current?.serves(opts) ? worker.current : await load(info, opts);
+    if (!w) return;
     dispatch({ type: 'run', request });
     try {
-      const result = await c.call('run', request, (e) => {
+      const result = await w.run(request, (e) => {
         if (e.type === 'stage') dispatch({ type: 'stage', stage: e.stage });
         else if (e.type === 'fallback')
           dispatch({
@@ -153,9 +131,9 @@ export function usePreviewWorker() {
         else dispatch({ type: 'step', frame: e });
       });
       dispatch({ type: 'done', result });
-      if ((await c.call('finishCache', null).catch(() => false)) && client.current === c) dispatch({ type: 'cached' });
+      if ((await w.finishCache()) && !w.stopped) await setStored(info, true);
     } catch (e) {
-      if (client.current !== c) return;
+      if (w.stopped) return;
       // a run that failed (a lost WebGPU device, memory) may have left the worker unusable: the next run loads afresh
       stopWorker();
       dispatch({ type: 'failed', error: e });
@@ -163,15 +141,17 @@ export function usePreviewWorker() {
   };
 
   const cancel = () => {
-    const p = state.phase;
-    if (p.kind === 'inspecting' || (p.kind === 'loading' && p.step === 'download')) abort.current?.abort();
+    if (phase.kind === 'inspecting') {
+      void queryClient.cancelQueries({ queryKey: asked.queryKey });
+      dispatch({ type: 'cancelled', notice: 'Inspection cancelled.' });
+    } else if (phase.kind === 'loading' && phase.step === 'download') download.current?.abort();
     // the worker streams and caches chunk by chunk: the chunks it stored stay for the next run
-    else if (p.kind === 'running' || p.kind === 'loading') {
+    else if (phase.kind === 'running' || phase.kind === 'loading') {
       stopWorker();
       dispatch({
         type: 'cancelled',
         notice:
-          p.kind === 'running'
+          phase.kind === 'running'
             ? 'Run cancelled: the worker was stopped. The next run reloads the model from the browser cache.'
             : 'Loading cancelled.',
       });
@@ -184,8 +164,8 @@ export function usePreviewWorker() {
     dispatch({ type: 'clear' });
     try {
       const files = await deleteCachedFiles();
-      uncached.current = false;
-      dispatch({ type: 'cacheCleared', files });
+      if (inspected) await setStored(inspected, false);
+      dispatch({ type: 'cleared', files });
     } catch (e) {
       // another tab may hold the files open: say so, the preview itself is unaffected
       dispatch({
@@ -198,8 +178,16 @@ export function usePreviewWorker() {
   /** the Download button: everything into the cache first (with progress), then the model */
   const downloadAndLoad = async (info: CheckpointInfo, opts: RunOptions) => {
     dispatch({ type: 'notice', notice: null });
-    if (await download(info)) await load(info, opts);
+    if (await downloadWeights(info)) await load(info, opts);
   };
 
-  return { state, inspect, download: downloadAndLoad, run, cancel, clearCache };
+  const { loadedDevice, ran, steps, result, notice } = state;
+  return {
+    state: { phase, info, loadedDevice, ran, steps, result, notice },
+    inspect,
+    download: downloadAndLoad,
+    run,
+    cancel,
+    clearCache,
+  };
 }

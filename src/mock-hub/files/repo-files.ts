@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Hono } from 'hono';
@@ -19,14 +20,38 @@ interface StoredFile {
   body(start: number, end: number): BodyInit;
 }
 
+/** one file of a repository as the tree listing shows it */
+export interface ListedFile {
+  path: string;
+  size: number;
+  etag: string;
+}
+
+/** what a repository holds at one revision */
+export interface RepoListing {
+  commit: string;
+  files: ListedFile[];
+  /** when the files were registered (the repository's creation and last change) */
+  registeredAt: string;
+}
+
 export interface RepoFiles {
   register(repoId: string, files: RepoFile[], revision?: string): void;
   /** serves a local folder as the repository's files, read from disk per request (never held in memory) */
   registerFolder(repoId: string, dir: string, revision?: string): void;
   get(repoId: string, revision: string, path: string): Promise<{ file: StoredFile; commit: string } | undefined>;
+  /** every file at `revision`, sorted by path; undefined when the repository has none registered there */
+  list(repoId: string, revision: string): RepoListing | undefined;
+  /** the repositories with registered files (`namespace/name`, `datasets/...`, `spaces/...`) */
+  repoIds(): string[];
 }
 
+/** files listed from a `--repo` folder at most: a folder that big is not a checkpoint */
+const MAX_LISTED_FILES = 10_000;
+
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+// the content is not hashed (gigabytes): size and modification time stand for it
+const diskEtag = (rel: string, size: number, mtimeMs: number) => `"${sha1(`${rel}:${size}:${mtimeMs}`)}"`;
 
 function memoryFile(bytes: Uint8Array): StoredFile {
   const copy = new Uint8Array(bytes);
@@ -50,25 +75,45 @@ async function diskFile(dir: string, rel: string): Promise<StoredFile | undefine
   if (!st?.isFile()) return undefined;
   return {
     size: st.size,
-    // the content is not hashed (gigabytes): size and modification time stand for it
-    etag: `"${sha1(`${rel}:${st.size}:${st.mtimeMs}`)}"`,
+    etag: diskEtag(rel, st.size, st.mtimeMs),
     body: (start, end) => fileRangeStream(real, start, end),
   };
 }
 
+/** the regular files under `dir` (symbolic links and hidden folders left out, as they are not served as the repository's) */
+function walkFolder(dir: string): ListedFile[] {
+  const out: ListedFile[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      if (out.length >= MAX_LISTED_FILES) return;
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && !e.name.startsWith('.')) walk(child);
+      else if (e.isFile()) {
+        const st = lstatSync(path.join(dir, child));
+        out.push({ path: child, size: st.size, etag: diskEtag(child, st.size, st.mtimeMs) });
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
 /** `repoId` is `namespace/name` for models, `datasets/namespace/name` or `spaces/namespace/name` otherwise. */
-export function createRepoFiles(): RepoFiles {
+export function createRepoFiles(now: () => Date = () => new Date()): RepoFiles {
   const revisions = new Map<string, Map<string, StoredFile>>();
   const folders = new Map<string, string>();
+  const registeredAt = new Map<string, string>();
   return {
     register(repoId, files, revision = 'main') {
       const key = `${repoId}@${revision}`;
+      registeredAt.set(key, now().toISOString());
       const map = revisions.get(key) ?? new Map<string, StoredFile>();
       for (const f of files) map.set(f.path.replace(/^\/+/, ''), memoryFile(f.bytes));
       revisions.set(key, map);
     },
     registerFolder(repoId, dir, revision = 'main') {
       folders.set(`${repoId}@${revision}`, dir);
+      registeredAt.set(`${repoId}@${revision}`, now().toISOString());
     },
     async get(repoId, revision, path) {
       const key = `${repoId}@${revision}`;
@@ -76,6 +121,20 @@ export function createRepoFiles(): RepoFiles {
       const file = revisions.get(key)?.get(path) ?? (dir !== undefined ? await diskFile(dir, path) : undefined);
       return file && { file, commit: sha1(key) };
     },
+    list(repoId, revision) {
+      const key = `${repoId}@${revision}`;
+      const at = registeredAt.get(key);
+      if (at === undefined) return undefined;
+      const dir = folders.get(key);
+      const files = new Map((dir !== undefined ? walkFolder(dir) : []).map((f) => [f.path, f]));
+      for (const [p, f] of revisions.get(key) ?? []) files.set(p, { path: p, size: f.size, etag: f.etag });
+      return {
+        commit: sha1(key),
+        files: [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
+        registeredAt: at,
+      };
+    },
+    repoIds: () => [...new Set([...registeredAt.keys()].map((k) => k.slice(0, k.lastIndexOf('@'))))],
   };
 }
 

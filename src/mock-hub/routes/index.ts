@@ -4,6 +4,7 @@ import { notificationRoutes } from './notifications.ts';
 import { organizationRoutes } from './organizations.ts';
 import { paperRoutes } from './papers.ts';
 import { repoListingRoutes } from './repo-listing.ts';
+import { repoTreeRoutes } from './repo-tree.ts';
 import { repositoryRoutes } from './repositories.ts';
 import { resourceGroupRoutes } from './resource-groups.ts';
 import { settingsRoutes } from './settings.ts';
@@ -27,4 +28,5 @@ export const apiRoutes: readonly AnyRoute[] = [
   ...whoamiRoutes,
   ...jobRoutes,
   ...repoListingRoutes,
+  ...repoTreeRoutes,
 ];

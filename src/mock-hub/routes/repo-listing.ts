@@ -1,11 +1,12 @@
-import { HubRepoList, HubRepoListQuery, type RepoType } from '../../hub/schemas/index.ts';
+import { HubRepoList, HubRepoListQuery, RepoName, type RepoType } from '../../hub/schemas/index.ts';
 import type { AuthInfo } from '../auth/authenticate.ts';
+import type { HubContext } from '../hub-context.ts';
 import { defineRoute } from '../http/route.ts';
 import { stableId } from '../seed/prng.ts';
 import { findOrg } from '../seed/users.ts';
 import type { StoredRepo } from '../store/state-schema.ts';
 
-function canSee(repo: StoredRepo, auth: AuthInfo | undefined): boolean {
+export function canSee(repo: StoredRepo, auth: AuthInfo | undefined): boolean {
   if (repo.visibility === 'public') return true;
   if (!auth) return false;
   return repo.owner === auth.user.name || auth.user.name in (findOrg(repo.owner)?.members ?? {});
@@ -22,6 +23,21 @@ const EVIDENCE = {
     'huggingface_hub src/huggingface_hub/hf_api.py HfApi.list_spaces; huggingface.js packages/hub/src/lib/list-spaces.ts listSpaces',
 } as const;
 
+/** public repositories that have registered files (demo checkpoints, `--repo` folders) but no store record */
+function fileOnlyRepos(hub: HubContext, type: RepoType): StoredRepo[] {
+  const prefix = type === 'model' ? '' : `${type}s/`;
+  return hub.files.repoIds().flatMap((key) => {
+    const id = key.slice(prefix.length);
+    if (!key.startsWith(prefix) || !RepoName.safeParse(id).success) return [];
+    if (hub.store.state.repos.some((r) => r.type === type && r.id === id)) return [];
+    const at = hub.files.list(key, 'main')?.registeredAt ?? new Date(0).toISOString();
+    const owner = id.slice(0, id.indexOf('/'));
+    return [
+      { id, type, owner, visibility: 'public', storage: 0, createdAt: at, updatedAt: at, likes: 0, downloads: 0 },
+    ];
+  });
+}
+
 function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
   return defineRoute({
     method: 'get',
@@ -34,7 +50,7 @@ function listing(kind: 'models' | 'datasets' | 'spaces', type: RepoType) {
     response: HubRepoList,
     handler: ({ query, auth, hub }) => {
       const search = typeof query.search === 'string' ? query.search.toLowerCase() : undefined;
-      const rows = hub.store.state.repos
+      const rows = [...hub.store.state.repos, ...fileOnlyRepos(hub, type)]
         .filter(
           (r) =>
             r.type === type &&

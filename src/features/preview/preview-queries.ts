@@ -1,0 +1,78 @@
+// What the preview page reads, as queries (TanStack Query, like every other page): the WebGPU
+// adapter, a checkpoint's inspection, the bytes of it the browser cache holds, and the room the
+// browser leaves this site. The controller (use-preview-worker.ts) only writes the stored bytes
+// it knows without reading (a finished download, a cleared cache).
+import { queryOptions, skipToken } from '@tanstack/react-query';
+import { inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
+import { probeWebGPU } from './provider.ts';
+
+/** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
+const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });
+
+export const previewKeys = {
+  all: ['preview'] as const,
+  webgpu: () => [...previewKeys.all, 'webgpu'] as const,
+  inspection: (ref: CheckpointRef | null, attempt: number) =>
+    [...previewKeys.all, 'inspection', ref && refKey(ref), attempt] as const,
+  /** per inspection: a new one starts from what it found */
+  stored: (info: CheckpointInfo | null, inspectedAt: number) =>
+    [
+      ...previewKeys.all,
+      'stored',
+      info && refKey(info.ref),
+      info?.files.map((f) => [f.url, f.etag]),
+      inspectedAt,
+    ] as const,
+  storageRoom: (storedBytes: number) => [...previewKeys.all, 'storage-room', storedBytes] as const,
+};
+
+/** once per page load: the adapter does not change under the page */
+export const webgpuProbeQuery = () =>
+  queryOptions({
+    queryKey: previewKeys.webgpu(),
+    queryFn: () => probeWebGPU(),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+  });
+
+/**
+ * config.json, the shard index and the safetensors headers of the checkpoint the user asked for.
+ * Each Inspect is its own attempt (read afresh, never from an earlier answer); an attempt the page
+ * leaves (a newer one, a cancel) is aborted, and a failure is shown at once, not retried.
+ */
+export const inspectionQuery = (ref: CheckpointRef | null, attempt: number) =>
+  queryOptions({
+    queryKey: previewKeys.inspection(ref, attempt),
+    queryFn: ref ? ({ signal }) => inspectCheckpoint(ref, signal) : skipToken,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+
+/**
+ * The bytes of the inspected files in the browser cache, counted again whenever the page is idle
+ * with some still missing: a download or a run that stopped part way leaves chunks stored, and
+ * the page then offers only the rest.
+ */
+export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
+  queryOptions({
+    queryKey: previewKeys.stored(info, inspectedAt),
+    queryFn: info ? ({ client, queryKey }) => recountStored(info.files, client.getQueryData(queryKey)) : skipToken,
+    initialData: info ? () => info.files.map(({ cached, storedBytes }) => ({ cached, storedBytes })) : undefined,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    enabled: (q) => !busy && !!info && (q.state.data ?? []).some((s, i) => s.storedBytes < info.files[i]!.size),
+  });
+
+/** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
+export const storageRoomQuery = (storedBytes: number) =>
+  queryOptions({
+    queryKey: previewKeys.storageRoom(storedBytes),
+    queryFn: async () => {
+      const e = await navigator.storage?.estimate?.();
+      return e?.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null;
+    },
+    retry: false,
+  });
