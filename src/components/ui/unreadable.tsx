@@ -38,8 +38,11 @@ function RawJson({ raw }: { raw: unknown }) {
       <summary className="cursor-pointer text-slate-700 underline-offset-2 hover:underline dark:text-slate-300">
         Raw JSON
       </summary>
+      {/* Focusable: a scrollable region must be reachable by keyboard. */}
       <pre
         className="mt-1 max-h-80 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-900"
+        tabIndex={0}
+        aria-label="Raw JSON as the hub sent it"
         data-testid="unreadable-raw"
       >
         {pretty(raw)}
