@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { breakHub, expectErrorPanelThenRecover, hub, rewriteHubJson } from './faults.ts';
 import { expectAccessibleInBothThemes } from './page-checks.ts';
 import { signIn, TOKENS } from './support.ts';
+import { RECORDED_UV_JOB } from '../src/test-support/real-hub-answers.ts';
 
 interface Job {
   id: string;
@@ -238,6 +239,43 @@ test.describe('jobs', () => {
     await expect(page.getByTestId('job-timeline')).toBeVisible();
     await expect(page.getByTestId('error-panel')).toHaveCount(0);
     expect(served).toBeGreaterThanOrEqual(2);
+  });
+
+  test('the real hub’s recorded job (secrets as a list), a stage the spec does not list and a job the console cannot read: every job still shows', async ({
+    page,
+    request,
+  }) => {
+    const all = await hub(request, TOKENS.aliceWrite).call<Job[]>('GET', '/api/jobs/alice');
+    const unreadable = { ...all[0]!, id: 'job-without-a-date', createdAt: 'not a date' };
+    await rewriteHubJson<Job[]>(page, /\/api\/jobs\/alice(\?.*)?$/, (body) => [
+      { ...body[0]!, status: { ...body[0]!.status, stage: 'UPDATING' } },
+      ...body.slice(1),
+      RECORDED_UV_JOB as unknown as Job,
+      unreadable,
+    ]);
+    // The recorded job's own page, as the real hub answers it; the other job's page as it cannot be read.
+    await page.route(`**/api/jobs/alice/${RECORDED_UV_JOB.id}`, (route) => route.fulfill({ json: RECORDED_UV_JOB }));
+    await page.route('**/api/jobs/alice/job-without-a-date', (route) => route.fulfill({ json: unreadable }));
+    await signIn(page, TOKENS.aliceWrite, '/jobs');
+    await expect(rows(page)).toHaveCount(all.length + 1);
+    await expect(page.getByTestId('error-panel')).toHaveCount(0);
+    await expect(
+      page.locator(`[data-testid="job-row"][data-job-id="${all[0]!.id}"]`).getByTestId('unknown-value'),
+    ).toHaveText(/UPDATING/);
+    const item = page.getByTestId('unreadable-item');
+    await expect(item).toHaveCount(1);
+    await expect(item.getByTestId('unreadable-why')).toContainText('createdAt');
+    await item.getByText('Raw JSON').click();
+    await expect(item.getByTestId('unreadable-raw')).toContainText('"createdAt": "not a date"');
+    await expectAccessibleInBothThemes(page);
+
+    await page.locator(`[data-testid="job-row"][data-job-id="${RECORDED_UV_JOB.id}"]`).getByRole('link').click();
+    await expect(page.getByTestId('secret')).toHaveCount(2);
+    await expect(page.getByText('UV_SCRIPT_HF_TOKEN')).toBeVisible();
+
+    await page.goto('/jobs/alice/job-without-a-date');
+    await expect(page.getByTestId('unreadable-record')).toContainText('createdAt');
+    await expect(page.locator('dl[aria-label="Fields that could be read"]')).toContainText(all[0]!.id);
   });
 
   test('a failed attempt is retried: the page shows the retry, then the job completes', async ({ page, request }) => {

@@ -73,7 +73,8 @@ describe('HubSchemaError', () => {
     const hook = {
       id: 'f'.repeat(24),
       disabled: false,
-      watched: [{ name: 'alice', type: 'planet' }],
+      // An unknown type string now reads as itself (issue 22); a number is still no watched type.
+      watched: [{ name: 'alice', type: 42 }],
       domains: ['repo'],
     };
     const f = fakeFetch(json({ webhook: hook }));

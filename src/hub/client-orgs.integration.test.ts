@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HubRequestError } from './errors.ts';
 import { TOKENS, apiError, withMockHub } from '../test-support/hub-harness.ts';
+import { allReadable } from './tolerant-response.ts';
 
 // Exports only read, so one hub serves them all (the seed holds 120,000 events).
 describe('audit-log export', () => {
@@ -8,12 +9,12 @@ describe('audit-log export', () => {
 
   it('filters by type, newest first, with a filename', async () => {
     const res = await hub.as(TOKENS.aliceWrite).exportAuditLog('acme', { q: 'type:repo.create' });
-    expect(res.events.length).toBeGreaterThan(0);
-    expect(res.events.every((e) => e.type === 'repo.create')).toBe(true);
-    const times = res.events.map((e) => Date.parse(e.createdAt));
+    expect(allReadable(res.events).length).toBeGreaterThan(0);
+    expect(allReadable(res.events).every((e) => e.type === 'repo.create')).toBe(true);
+    const times = allReadable(res.events).map((e) => Date.parse(e.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(res.filename).toMatch(/\.json$/);
-    expect(JSON.parse(res.raw)).toHaveLength(res.events.length);
+    expect(JSON.parse(res.raw)).toHaveLength(allReadable(res.events).length);
   });
 
   it('caps the export at the last 100,000 events', async () => {
@@ -24,11 +25,11 @@ describe('audit-log export', () => {
   it('filters by author and ip', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
     const byAlice = await alice.exportAuditLog('acme', { q: 'author:alice' });
-    expect(byAlice.events.every((e) => e.author.user === 'alice')).toBe(true);
-    const ip = byAlice.events.find((e) => e.ip)!.ip!;
+    expect(allReadable(byAlice.events).every((e) => e.author.user === 'alice')).toBe(true);
+    const ip = allReadable(byAlice.events).find((e) => e.ip)!.ip!;
     const byIp = await alice.exportAuditLog('acme', { q: `ip:${ip}` });
-    expect(byIp.events.length).toBeGreaterThan(0);
-    expect(byIp.events.every((e) => e.ip === ip)).toBe(true);
+    expect(allReadable(byIp.events).length).toBeGreaterThan(0);
+    expect(allReadable(byIp.events).every((e) => e.ip === ip)).toBe(true);
   });
 
   it('needs a Team or Enterprise org and a member', async () => {
@@ -77,8 +78,8 @@ describe('resource groups', () => {
 
   it('lists seeded groups per org', async () => {
     const alice = hub.as(TOKENS.aliceWrite);
-    expect((await alice.listResourceGroups('acme')).length).toBeGreaterThanOrEqual(2);
-    expect((await alice.listResourceGroups('teamco')).length).toBeGreaterThanOrEqual(1);
+    expect(allReadable(await alice.listResourceGroups('acme')).length).toBeGreaterThanOrEqual(2);
+    expect(allReadable(await alice.listResourceGroups('teamco')).length).toBeGreaterThanOrEqual(1);
   });
 
   it('create, read, patch, delete', async () => {
@@ -101,7 +102,7 @@ describe('resource groups', () => {
     expect(free.status).toBe(403);
     expect(free.hubMessage.toLowerCase()).toContain('team');
 
-    const [group] = await alice.listResourceGroups('acme');
+    const [group] = allReadable(await alice.listResourceGroups('acme'));
     const bob = hub.as(TOKENS.bobWrite);
     await expect(bob.getResourceGroup('acme', group!.id)).resolves.toMatchObject({ id: group!.id });
     expect((await apiError(bob.patchResourceGroup('acme', group!.id, { name: 'mine now' }))).status).toBe(403);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   AnyObject,
-  AuditLogExport,
   AuditLogQuery,
   DeleteSuccess,
   HubRepoList,
@@ -15,6 +14,7 @@ import {
   NotificationBulkQuery,
   NotificationDeleteBody,
   NotificationFilters,
+  Notification,
   NotificationList,
   NotificationSettings,
   NotificationSettingsPatch,
@@ -22,11 +22,10 @@ import {
   PaperClaim,
   PaperClaimResult,
   ReplayResult,
-  RepositoryUsageList,
+  RepositoryUsage,
   RepositoryUsageQuery,
   ResourceGroup,
   ResourceGroupCreate,
-  ResourceGroupList,
   ResourceGroupPatch,
   TestEventInput,
   TestEventResult,
@@ -34,20 +33,20 @@ import {
   WatchList,
   WatchPatch,
   WebhookAction,
+  Webhook,
   WebhookDelivery,
   WebhookEnvelope,
   WebhookInput,
   WebhookUpdateInput,
-  WebhookList,
-  WebhookLogList,
+  WebhookLogEntry,
   Whoami,
-  type AuditLogEvent,
+  AuditLogEvent,
 } from './schemas/index.ts';
 import { ModelInfo, ModelInfoQuery, RepoTree, RepoTreeQuery } from './schemas/repo-tree.ts';
 import { filenameFromContentDisposition } from './content-disposition.ts';
 import { HubEndpointNotExposedError, HubNetworkError, HubSchemaError } from './errors.ts';
-import { lenientResponse } from './lenient-response.ts';
 import { sseData } from './sse.ts';
+import { itemwise, splitReadable, tolerantResponse, type Readable } from './tolerant-response.ts';
 import {
   createTransport,
   encodePath,
@@ -65,7 +64,7 @@ export interface CallOptions {
 }
 
 export interface AuditLogExportResult {
-  events: AuditLogEvent[];
+  events: Readable<AuditLogEvent>[];
   /** From `Content-Disposition` (`filename*` preferred), null when the hub sent none. */
   filename: string | null;
   /** The body as received, for saving the export byte for byte. */
@@ -74,9 +73,25 @@ export interface AuditLogExportResult {
 
 /** Bodies the spec leaves "not shown": any JSON object, or nothing at all. */
 const NotShown = z.preprocess((v) => (v === undefined ? {} : v), AnyObject);
-const JobList = z.array(Job);
-/** Pages of a job list followed through `Link: rel="next"` (huggingface_hub's `paginate` follows them too). */
-export const MAX_JOB_PAGES = 20;
+// Lists are read item by item: an item that cannot be read is kept as unreadable, the others read.
+const JobList = itemwise(Job);
+/** A notifications page: the readable ones where the inbox expects them, the others apart. */
+const NotificationPage = NotificationList.extend({ notifications: itemwise(Notification) }).transform(
+  ({ notifications, ...page }) => {
+    const { items, unreadable } = splitReadable(notifications);
+    return { ...page, notifications: items, unreadable };
+  },
+);
+export type NotificationPage = z.output<typeof NotificationPage>;
+const RepositoryUsageList = itemwise(RepositoryUsage);
+const WebhookList = itemwise(Webhook);
+const WebhookLogList = itemwise(WebhookLogEntry);
+const AuditLogExport = itemwise(AuditLogEvent);
+const ResourceGroupList = itemwise(ResourceGroup);
+/** Pages of a list followed through `Link: rel="next"` (huggingface_hub's `paginate` follows them too). */
+export const MAX_LIST_PAGES = 20;
+/** The jobs list's name for the same limit. */
+export const MAX_JOB_PAGES = MAX_LIST_PAGES;
 
 interface SendParts {
   params?: Record<string, string>;
@@ -118,23 +133,32 @@ export function createHubClient(options: HubClientOptions) {
     }
   }
 
+  /** Every item of a paged list: the first page, then each `Link: rel="next"` page, at most MAX_LIST_PAGES. */
+  async function allPages<T>(
+    method: HttpMethod,
+    template: string,
+    list: z.ZodType<T[], unknown>,
+    parts: SendParts,
+  ): Promise<T[]> {
+    const first = await send(method, template, list, parts);
+    const items = [...first.data];
+    let next = nextPagePath(first.headers);
+    for (let page = 1; next && page < MAX_LIST_PAGES; page++) {
+      const res = await request({ method: 'GET', path: next, response: list, signal: parts.signal });
+      items.push(...res.data);
+      next = nextPagePath(res.headers);
+    }
+    return items;
+  }
+
   const JOB = '/api/jobs/{namespace}/{jobId}';
 
-  async function listJobs(namespace: string, query: JobListQuery = {}, o: CallOptions = {}): Promise<Job[]> {
-    const first = await send('GET', '/api/jobs/{namespace}', JobList, {
+  const listJobs = (namespace: string, query: JobListQuery = {}, o: CallOptions = {}): Promise<Readable<Job>[]> =>
+    allPages('GET', '/api/jobs/{namespace}', JobList, {
       params: { namespace },
       query: { schema: JobListQuery, value: query },
       ...o,
     });
-    const jobs = [...first.data];
-    let next = nextPagePath(first.headers);
-    for (let page = 1; next && page < MAX_JOB_PAGES; page++) {
-      const res = await request({ method: 'GET', path: next, response: JobList, signal: o.signal });
-      jobs.push(...res.data);
-      next = nextPagePath(res.headers);
-    }
-    return jobs;
-  }
 
   async function* streamJobLogs(
     namespace: string,
@@ -167,7 +191,7 @@ export function createHubClient(options: HubClientOptions) {
         } catch {
           throw new HubSchemaError(endpoint, [{ path: '', message: 'a log event is not JSON' }]);
         }
-        const event = lenientResponse(JobLogEvent).safeParse(json);
+        const event = tolerantResponse(JobLogEvent).safeParse(json);
         if (!event.success) throw new HubSchemaError(endpoint, toIssues(event.error));
         yield event.data;
       }
@@ -217,7 +241,7 @@ export function createHubClient(options: HubClientOptions) {
     // Notifications. Bulk calls act on the listed ids, and with `applyToAll` also on every
     // notification matching the filters; ids the hub does not know are ignored (README decisions).
     listNotifications: (filters: NotificationFilters = {}, o: CallOptions = {}) =>
-      data('GET', '/api/notifications', NotificationList, {
+      data('GET', '/api/notifications', NotificationPage, {
         query: { schema: NotificationFilters, value: filters },
         ...o,
       }),
@@ -262,14 +286,14 @@ export function createHubClient(options: HubClientOptions) {
     claimPaper: (body: PaperClaim, o: CallOptions = {}) =>
       data('POST', '/api/settings/papers/claim', PaperClaimResult, { body: { schema: PaperClaim, value: body }, ...o }),
 
-    // Repository storage
+    // Repository storage: paged like the real hub's (huggingface_hub reads it with `paginate`); every page.
     listRepositoryUsage: (query: RepositoryUsageQuery = {}, o: CallOptions = {}) =>
-      data('GET', '/api/settings/repositories', RepositoryUsageList, {
+      allPages('GET', '/api/settings/repositories', RepositoryUsageList, {
         query: { schema: RepositoryUsageQuery, value: query },
         ...o,
       }),
     listOrgRepositoryUsage: (org: string, query: RepositoryUsageQuery = {}, o: CallOptions = {}) =>
-      data('GET', `${ORG}/settings/repositories`, RepositoryUsageList, {
+      allPages('GET', `${ORG}/settings/repositories`, RepositoryUsageList, {
         params: { org },
         query: { schema: RepositoryUsageQuery, value: query },
         ...o,

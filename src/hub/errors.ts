@@ -119,10 +119,18 @@ export function isEndpointNotExposed(error: unknown): error is HubEndpointNotExp
   return error instanceof HubEndpointNotExposedError;
 }
 
+/** What a detail page shows of an answer it could not read: the JSON as sent, and the fields that did read. */
+export interface UnreadableAnswer {
+  raw: unknown;
+  fields: Record<string, unknown>;
+}
+
 /** A 2xx response whose body does not match its schema. */
 export class HubSchemaError extends HubError {
   readonly issues: HubIssue[];
-  constructor(endpoint: string, issues: HubIssue[]) {
+  /** The body and its readable fields, when it was JSON. */
+  readonly answer: UnreadableAnswer | undefined;
+  constructor(endpoint: string, issues: HubIssue[], answer?: UnreadableAnswer) {
     const shown = issues
       .slice(0, 3)
       .map((i) => `${i.path || '(root)'}: ${i.message}`)
@@ -130,6 +138,7 @@ export class HubSchemaError extends HubError {
     const more = issues.length > 3 ? ` (+${issues.length - 3} more)` : '';
     super(`Unexpected response from ${endpoint}: ${shown}${more}`, endpoint);
     this.issues = issues;
+    this.answer = answer;
   }
 }
 

@@ -11,7 +11,7 @@ import {
 import { HubSchemaError, formatIssuePath } from './errors.ts';
 import { lenientResponse } from './lenient-response.ts';
 import * as s from './schemas/index.ts';
-import { createTransport } from './transport.ts';
+import { toIssues } from './transport.ts';
 
 /** Every schema the client reads an answer or a streamed event with (client.ts, the audit log's preview). */
 const RESPONSES: Record<string, z.ZodType> = {
@@ -45,19 +45,10 @@ type Path = (string | number)[];
 /** JSON as it crosses the wire (no -0, no undefined). */
 const wire = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
-/** Reads `body` as the client reads a 2xx answer: the data, or the error it throws. */
+/** Reads `body` with `lenientResponse` as the transport read 2xx answers before the tolerant reader: the data, or the error. */
 async function read(schema: z.ZodType, body: unknown): Promise<{ data: unknown } | { error: unknown }> {
-  const transport = createTransport({
-    baseUrl: 'http://hub.test',
-    token: '',
-    fetch: async () => new Response(JSON.stringify(body)),
-    maxRetries: 0,
-  });
-  try {
-    return { data: (await transport.request({ method: 'GET', path: '/x', response: schema })).data };
-  } catch (error) {
-    return { error };
-  }
+  const result = lenientResponse(schema).safeParse(body);
+  return result.success ? { data: result.data } : { error: new HubSchemaError('GET /x', toIssues(result.error)) };
 }
 
 /** Paths of every object in `v`, the root included. */

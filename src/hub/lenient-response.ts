@@ -1,8 +1,7 @@
 import type { z } from 'zod';
+import { schemaDeriver } from './derive-schema.ts';
 
-type AnyDef = z.core.$ZodTypes['_zod']['def'];
-
-const cache = new WeakMap<z.ZodType, z.ZodType>();
+const lenient = schemaDeriver();
 
 /**
  * The schema the client reads a response with: `schema` with every strict object turned into a
@@ -14,48 +13,5 @@ const cache = new WeakMap<z.ZodType, z.ZodType>();
  * schema itself (the contract). Derived once per schema.
  */
 export function lenientResponse<S extends z.ZodType>(schema: S): S {
-  let lenient = cache.get(schema);
-  if (!lenient) {
-    lenient = derive(schema);
-    cache.set(schema, lenient);
-  }
-  return lenient as S;
-}
-
-function derive(schema: z.ZodType): z.ZodType {
-  const def = schema.def as AnyDef;
-  const l = (s: z.core.$ZodType) => lenientResponse(s as z.ZodType);
-  const copy = (changes: object) => schema.clone({ ...def, ...changes } as typeof schema.def);
-  switch (def.type) {
-    case 'object': {
-      const shape = Object.fromEntries(Object.entries(def.shape).map(([k, v]) => [k, l(v)]));
-      // A strict object's catchall is `never`; without one, unknown keys are stripped.
-      const catchall = !def.catchall || def.catchall._zod.def.type === 'never' ? undefined : l(def.catchall);
-      return copy({ shape, catchall });
-    }
-    case 'array':
-      return copy({ element: l(def.element) });
-    case 'record':
-      return copy({ valueType: l(def.valueType) });
-    case 'tuple':
-      return copy({ items: def.items.map(l), rest: def.rest && l(def.rest) });
-    case 'union': // also a discriminated union (its discriminator stays in the def)
-      return copy({ options: def.options.map(l) });
-    case 'intersection':
-      return copy({ left: l(def.left), right: l(def.right) });
-    case 'pipe': // also a transform's or preprocess's pipe
-      return copy({ in: l(def.in), out: l(def.out) });
-    case 'lazy':
-      return copy({ getter: () => l(def.getter()) });
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'catch':
-    case 'readonly':
-      return copy({ innerType: l(def.innerType) });
-    default:
-      return schema;
-  }
+  return lenient(schema);
 }

@@ -1,16 +1,8 @@
 import type { z } from 'zod';
-import {
-  HubApiError,
-  HubNetworkError,
-  HubRequestError,
-  HubSchemaError,
-  formatIssuePath,
-  redactSecrets,
-  type HubIssue,
-} from './errors.ts';
-import { lenientResponse } from './lenient-response.ts';
+import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError, redactSecrets } from './errors.ts';
 import { toQueryString } from './query-string.ts';
 import { retryAfterMs } from './retry-after.ts';
+import { issuesOf, readableFields, tolerantResponse } from './tolerant-response.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -55,9 +47,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
 const BACKOFF_BASE_MS = 500;
 
-export function toIssues(error: z.ZodError): HubIssue[] {
-  return error.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message }));
-}
+export const toIssues = issuesOf;
 
 /** Parses a request body/query with its schema; throws HubRequestError (nothing is sent). */
 export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, endpoint: string): z.output<S> {
@@ -198,7 +188,7 @@ export function createTransport(options: TransportOptions) {
   return { request, stream, nextPagePath };
 }
 
-/** Parses a 2xx body: unknown keys are dropped (see lenientResponse), anything else off-schema throws HubSchemaError. */
+/** Parses a 2xx body with the tolerant reader (see tolerantResponse); anything still off-schema throws HubSchemaError. */
 function parseResponse<S extends z.ZodType>(schema: S, text: string, endpoint: string): z.output<S> {
   let json: unknown;
   if (text.trim() !== '') {
@@ -208,8 +198,9 @@ function parseResponse<S extends z.ZodType>(schema: S, text: string, endpoint: s
       throw new HubSchemaError(endpoint, [{ path: '', message: 'response body is not JSON' }]);
     }
   }
-  const result = lenientResponse(schema).safeParse(json);
-  if (!result.success) throw new HubSchemaError(endpoint, toIssues(result.error));
+  const result = tolerantResponse(schema).safeParse(json);
+  if (!result.success)
+    throw new HubSchemaError(endpoint, toIssues(result.error), { raw: json, fields: readableFields(schema, json) });
   return result.data;
 }
 

@@ -1,7 +1,9 @@
+import { HubSchemaError } from '../../hub/errors.ts';
 import { describeError } from './describe-error.ts';
 import { Button } from './button.tsx';
+import { UnreadableRecord } from './unreadable.tsx';
 
-/** The hub's message and request id, with a retry button. */
+/** The hub's message and request id, with a retry button; an answer that could not be read also shows what did read. */
 export function ErrorPanel({
   error,
   onRetry,
@@ -20,6 +22,9 @@ export function ErrorPanel({
     >
       <p className="font-semibold">{d.status ? `${title} (HTTP ${d.status})` : title}</p>
       <p className="mt-1 break-words">{d.message}</p>
+      {error instanceof HubSchemaError && error.answer && (
+        <UnreadableRecord issues={error.issues} raw={error.answer.raw} fields={error.answer.fields} />
+      )}
       {d.requestId && (
         <p className="mt-1 text-xs">
           Request id:{' '}

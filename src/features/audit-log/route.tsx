@@ -1,12 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { describeError, isForbidden } from '../../components/ui/describe-error.ts';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import { whoamiQuery } from '../../hub/queries.ts';
 import { AUDIT_EXPORT_LIMIT } from '../../hub/schemas/index.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { AuditLogView } from './audit-log-view.tsx';
 import { PlanGate } from './plan-gate.tsx';
 import { QueryBuilder } from './query-builder.tsx';
@@ -25,6 +28,7 @@ export function Component() {
   // A known free plan is explained without asking the hub; anything else is the hub's call (403).
   const gated = plan !== undefined && !PAID.includes(plan);
   const { query: exportQuery, preview } = useAuditExport(org, params.q, !gated && !params.qError && !me.isPending);
+  const exported = useMemo(() => splitReadable(exportQuery.data?.events), [exportQuery.data]);
 
   let body;
   if (gated) body = <PlanGate org={org} plan={plan} />;
@@ -50,15 +54,18 @@ export function Component() {
     );
   else if (exportQuery.data)
     body = (
-      <AuditLogView
-        org={org}
-        events={exportQuery.data.events}
-        result={exportQuery.data}
-        params={params}
-        update={update}
-        fetching={exportQuery.isFetching}
-        onRefresh={() => void exportQuery.refetch()}
-      />
+      <>
+        <UnreadableItems items={exported.unreadable} what="audit event" />
+        <AuditLogView
+          org={org}
+          events={exported.items}
+          result={exportQuery.data}
+          params={params}
+          update={update}
+          fetching={exportQuery.isFetching}
+          onRefresh={() => void exportQuery.refetch()}
+        />
+      </>
     );
   else if (preview)
     body = <AuditLogView org={org} events={preview} result={null} params={params} update={update} fetching />;

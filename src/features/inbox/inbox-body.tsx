@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import { notificationsQuery } from '../../hub/queries.ts';
 import { NOTIFICATIONS_PAGE_SIZE, type NotificationFilters } from '../../hub/schemas/index.ts';
 import { BulkBar } from './bulk-bar.tsx';
@@ -153,6 +154,7 @@ export function InboxBody({ urlKey, filters, page, setPage }: BodyProps) {
           />
         </div>
       )}
+      <UnreadableItems items={list.data?.unreadable ?? []} what="notification" />
       <Pagination page={page} total={matching} onPage={setPage} />
       <ConfirmDialog
         open={confirmDelete !== null}

@@ -8,8 +8,10 @@ import { formatDateTime, formatRelative } from '../../components/ui/format.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import { jobsQuery, whoamiQuery } from '../../hub/queries.ts';
 import { isTerminalStage, type Job } from '../../hub/schemas/index.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { JobFilterBar } from './job-filters.tsx';
 import { LabelChips } from './label-chips.tsx';
 import { elapsedSecs, formatDuration, runsWhat, splitTags } from './job-view.ts';
@@ -79,9 +81,10 @@ export function JobList({ namespace }: { namespace: string }) {
     enabled: Boolean(namespace),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
-      query.state.data?.some((j) => !isTerminalStage(j.status.stage)) ? LIVE_REFRESH_MS : false,
+      splitReadable(query.state.data).items.some((j) => !isTerminalStage(j.status.stage)) ? LIVE_REFRESH_MS : false,
   });
-  const jobs = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
+  const { items, unreadable } = useMemo(() => splitReadable(q.data), [q.data]);
+  const jobs = useMemo(() => [...items].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [items]);
   const knownLabels = useMemo(
     () => [...new Set(jobs.flatMap((j) => splitTags(j.tags).labels.map(([k, v]) => `${k}=${v}`)))].sort(),
     [jobs],
@@ -109,7 +112,8 @@ export function JobList({ namespace }: { namespace: string }) {
       />
       {(q.isPending || !namespace) && !q.isError && <Skeleton label="Loading jobs" />}
       {q.isError && <ErrorPanel error={q.error} title="Could not load jobs" onRetry={() => void q.refetch()} />}
-      {q.data && jobs.length === 0 && (
+      <UnreadableItems items={unreadable} what="job" />
+      {q.data && jobs.length === 0 && unreadable.length === 0 && (
         <EmptyState title={filters.stage || filters.label ? 'No jobs match these filters' : 'No jobs yet'}>
           {filters.stage || filters.label ? 'Change or clear the filters.' : 'Jobs your webhooks start appear here.'}
         </EmptyState>

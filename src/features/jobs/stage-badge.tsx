@@ -1,4 +1,5 @@
 import { StatusPill } from '../../components/ui/status-pill.tsx';
+import { UnknownValuePill } from '../../components/ui/unreadable.tsx';
 import type { JobStage } from '../../hub/schemas/index.ts';
 
 const STAGES: Record<JobStage, { label: string; icon: string; className: string }> = {
@@ -30,11 +31,15 @@ const STAGES: Record<JobStage, { label: string; icon: string; className: string 
   },
 };
 
-export const stageLabel = (stage: JobStage) => STAGES[stage].label;
+/** A stage the real hub added after the spec (`UPDATING`...) reads as itself. */
+const known = (stage: string) => (Object.hasOwn(STAGES, stage) ? STAGES[stage as JobStage] : undefined);
 
-/** A job's stage as a colored pill with an icon. */
+export const stageLabel = (stage: JobStage) => known(stage)?.label ?? stage;
+
+/** A job's stage as a colored pill with an icon; one this console does not know as a neutral pill with its value. */
 export function StageBadge({ stage }: { stage: JobStage }) {
-  const s = STAGES[stage];
+  const s = known(stage);
+  if (!s) return <UnknownValuePill value={stage} what="job stage" />;
   return (
     <StatusPill icon={s.icon} label={s.label} className={s.className} data-testid="job-stage" data-stage={stage} />
   );

@@ -8,9 +8,11 @@ import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
 import { NotExposedNote } from '../../components/ui/not-exposed-note.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import { isEndpointNotExposed } from '../../hub/errors.ts';
 import { resourceGroupsQuery, whileExposed } from '../../hub/queries.ts';
 import type { WhoamiOrg } from '../../hub/schemas/index.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { GatePanel } from './gate-panel.tsx';
 import { GroupDetail } from './group-detail.tsx';
 import { GroupForm } from './group-form.tsx';
@@ -23,6 +25,7 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
   const gate = resourceGroupsGate(org, info);
   const manage = manageGroupsGate(org, info);
   const q = useQuery({ ...resourceGroupsQuery(client, org), enabled: (query) => gate.allowed && whileExposed(query) });
+  const groups = splitReadable(q.data);
   // The open group is in the address (/orgs/:org/resource-groups/:groupId), as on the hub.
   const selected = useParams().groupId ?? null;
   const navigate = useNavigate();
@@ -69,8 +72,9 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
       <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
         <div className="space-y-3">
           {q.data.length === 0 && <EmptyState title="No resource groups" />}
+          <UnreadableItems items={groups.unreadable} what="resource group" />
           <ul className="space-y-1" aria-label="Resource groups">
-            {q.data.map((g) => (
+            {groups.items.map((g) => (
               <li key={g.id}>
                 <button
                   type="button"

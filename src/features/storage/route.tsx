@@ -9,7 +9,9 @@ import { formatBytes } from '../../components/ui/format.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { saveText } from '../../components/ui/save-text.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import { repositoryUsageQuery, whoamiQuery } from '../../hub/queries.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { StorageCharts } from './storage-chart.tsx';
 import { StorageFilters } from './storage-filters.tsx';
 import { useStorageParams } from './use-storage-params.ts';
@@ -38,8 +40,10 @@ export function Component() {
     }),
     placeholderData: keepPreviousData,
   });
-  const summary = useMemo(() => summarize(everything.data ?? []), [everything.data]);
-  const shown = useMemo(() => summarize(usage.data ?? []), [usage.data]);
+  const all = useMemo(() => splitReadable(everything.data), [everything.data]);
+  const rows = useMemo(() => splitReadable(usage.data), [usage.data]);
+  const summary = useMemo(() => summarize(all.items), [all]);
+  const shown = useMemo(() => summarize(rows.items), [rows]);
   const owner = params.org || me.data?.name || 'you';
   const failed = everything.isError ? everything : usage.isError ? usage : undefined;
   return (
@@ -69,19 +73,20 @@ export function Component() {
               Showing {shown.count} of {summary.count} repositories · {formatBytes(shown.bytes)} of{' '}
               {formatBytes(summary.bytes)}
             </p>
-            {usage.data.length > 0 && (
+            {rows.items.length > 0 && (
               <Button
                 className="ml-auto"
-                onClick={() => saveText(usageCsv(usage.data, hubUrl), usageCsvName(owner), 'text/csv')}
+                onClick={() => saveText(usageCsv(rows.items, hubUrl), usageCsvName(owner), 'text/csv')}
               >
                 Export CSV
               </Button>
             )}
           </div>
+          <UnreadableItems items={rows.unreadable} what="repository" />
           {usage.data.length === 0 ? (
             <EmptyState title="No repositories match">Change the search or type filter.</EmptyState>
           ) : (
-            <UsageTable rows={usage.data} params={params} hubUrl={hubUrl} onChange={update} />
+            <UsageTable rows={rows.items} params={params} hubUrl={hubUrl} onChange={update} />
           )}
         </div>
       )}

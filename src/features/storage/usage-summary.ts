@@ -23,7 +23,14 @@ export function summarize(rows: readonly RepositoryUsage[], topN = 5): UsageSumm
   let bytes = 0;
   for (const r of rows) {
     bytes += r.storage;
-    for (const t of [byType.get(r.type)!, byVisibility[r.visibility]]) {
+    // A type the spec does not list gets a tally of its own; a visibility it does not list counts in the total only.
+    if (!byType.has(r.type)) byType.set(r.type, { bytes: 0, count: 0 });
+    const tallies = [
+      byType.get(r.type)!,
+      Object.hasOwn(byVisibility, r.visibility) ? byVisibility[r.visibility] : null,
+    ];
+    for (const t of tallies) {
+      if (!t) continue;
       t.bytes += r.storage;
       t.count += 1;
     }
@@ -32,7 +39,7 @@ export function summarize(rows: readonly RepositoryUsage[], topN = 5): UsageSumm
   return {
     count: rows.length,
     bytes,
-    byType: REPO_TYPES.map((type) => ({ type, ...byType.get(type)! })),
+    byType: [...byType].map(([type, tally]) => ({ type, ...tally })),
     byVisibility,
     top,
   };

@@ -46,7 +46,7 @@ export function UsageTotals({ summary, owner }: { summary: UsageSummary; owner: 
         {summary.byType.map((t) => (
           <Stat
             key={t.type}
-            label={`${t.type[0]!.toUpperCase()}${t.type.slice(1)}s`}
+            label={`${t.type.charAt(0).toUpperCase()}${t.type.slice(1)}s`}
             bytes={t.bytes}
             count={t.count}
             testId={`type-${t.type}`}

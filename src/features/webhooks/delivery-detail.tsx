@@ -13,6 +13,7 @@ import { isEndpointNotExposed } from '../../hub/errors.ts';
 import { webhookDeliveryQuery, webhookLogsQuery, whileExposed, whoamiQuery } from '../../hub/queries.ts';
 import { DELIVERY_LOG_LIMIT, type WebhookDelivery } from '../../hub/schemas/index.ts';
 import { repoWebUrl } from '../../hub/web-urls.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { DeliveryRequestView, DeliveryResponseView } from './delivery-exchange.tsx';
 import { failureReason, jobPath } from './delivery-outcome.ts';
 import { DeliveryStatus, DeliveryTags } from './delivery-status.tsx';
@@ -38,7 +39,9 @@ function ReplayButton({ webhookId, logId }: { webhookId: string; logId: string }
     enabled: (query) => replay.isSuccess && whileExposed(query),
   });
   const replayEntry = replay.isSuccess
-    ? logs.data?.filter((e) => e.replayOf === logId).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+    ? splitReadable(logs.data)
+        .items.filter((e) => e.replayOf === logId)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
     : undefined;
   return (
     <div className="flex flex-wrap items-center gap-2">

@@ -8,7 +8,9 @@ import { formatDateTime } from '../../components/ui/format.ts';
 import { NotExposedNote } from '../../components/ui/not-exposed-note.tsx';
 import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import type { Webhook } from '../../hub/schemas/index.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { filterByOutcome, isOutcomeFilter, OUTCOME_FILTERS, type OutcomeFilter } from './delivery-outcome.ts';
 import { DeliveryStatus, DeliveryTags } from './delivery-status.tsx';
 import { OutcomeFilterControl } from './outcome-filter.tsx';
@@ -36,7 +38,8 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const replay = useReplayDelivery(webhook.id);
   const [outcomes, setOutcomes] = useState<Record<string, ReplayOutcome>>({});
   const [filter, setFilter] = useOutcomeFilter();
-  const all = useMemo(() => [...(q.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [q.data]);
+  const { items, unreadable } = useMemo(() => splitReadable(q.data), [q.data]);
+  const all = useMemo(() => [...items].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [items]);
   const entries = useMemo(() => filterByOutcome(all, filter), [all, filter]);
   const counts = useMemo(
     () =>
@@ -81,7 +84,8 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       {q.isError && !notExposed && (
         <ErrorPanel error={q.error} title="Could not load the delivery log" onRetry={() => void q.refetch()} />
       )}
-      {q.data && all.length === 0 && (
+      <UnreadableItems items={unreadable} what="delivery" />
+      {q.data && all.length === 0 && unreadable.length === 0 && (
         <EmptyState title="No deliveries yet">
           Events that reach this webhook appear here; send a test event to try it.
         </EmptyState>

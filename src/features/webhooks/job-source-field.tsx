@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { jobsQuery, whoamiQuery } from '../../hub/queries.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 
 /** The id of a job to copy for each event, with the user's own jobs offered as suggestions. */
 export function JobSourceField({
@@ -39,7 +40,7 @@ export function JobSourceField({
             onChange={(e) => onChange(e.target.value)}
           />
           <datalist id={listId}>
-            {(jobs.data ?? []).map((j) => (
+            {splitReadable(jobs.data).items.map((j) => (
               <option key={j.id} value={j.id}>
                 {`${j.dockerImage ?? j.spaceId ?? 'job'} · ${(j.command ?? []).join(' ')} · ${j.status.stage}`}
               </option>

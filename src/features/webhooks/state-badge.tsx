@@ -1,4 +1,5 @@
 import { StatusPill } from '../../components/ui/status-pill.tsx';
+import { UnknownValuePill } from '../../components/ui/unreadable.tsx';
 import type { WebhookDisabled } from '../../hub/schemas/index.ts';
 
 const STATES = {
@@ -26,6 +27,9 @@ export function webhookState(disabled: WebhookDisabled): keyof typeof STATES {
 
 /** Enabled, disabled by a person, or suspended by the hub after failed deliveries. */
 export function StateBadge({ disabled }: { disabled: WebhookDisabled }) {
+  // A state the real hub added after the spec: shown as it sent it.
+  if (typeof disabled === 'string' && disabled !== 'suspended-after-failure')
+    return <UnknownValuePill value={disabled} what="webhook state" />;
   const state = webhookState(disabled);
   const s = STATES[state];
   return (

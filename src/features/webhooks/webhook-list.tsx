@@ -7,7 +7,9 @@ import { formatDateTime, formatRelative } from '../../components/ui/format.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { SimpleTable } from '../../components/ui/simple-table.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { UnreadableItems } from '../../components/ui/unreadable.tsx';
 import { webhooksQuery } from '../../hub/queries.ts';
+import { splitReadable } from '../../hub/tolerant-response.ts';
 import { StateBadge } from './state-badge.tsx';
 import { describeTarget } from './webhook-target.ts';
 
@@ -17,6 +19,7 @@ const newLink =
 export function WebhookList() {
   const client = useHubClient();
   const q = useQuery(webhooksQuery(client));
+  const { items, unreadable } = splitReadable(q.data);
   return (
     <>
       <PageHeader
@@ -30,12 +33,13 @@ export function WebhookList() {
       />
       {q.isPending && <Skeleton label="Loading webhooks" />}
       {q.isError && <ErrorPanel error={q.error} title="Could not load webhooks" onRetry={() => void q.refetch()} />}
+      <UnreadableItems items={unreadable} what="webhook" />
       {q.data?.length === 0 && (
         <EmptyState title="No webhooks yet">Create one to get events as they happen.</EmptyState>
       )}
-      {q.data && q.data.length > 0 && (
+      {items.length > 0 && (
         <SimpleTable columns={['Target', 'Watching', 'Domains', 'State', 'Last trigger']}>
-          {q.data.map((w) => (
+          {items.map((w) => (
             <tr key={w.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="webhook-row">
               <td className="max-w-xs px-3 py-2">
                 <Link

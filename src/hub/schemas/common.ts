@@ -34,3 +34,14 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** Bodies the spec leaves "not shown": the hub answers with a JSON object we do not rely on. */
 export const AnyObject = z.looseObject({});
 export const EmptyObject = z.strictObject({});
+
+const NAME_SETS = new WeakSet<z.core.$ZodType>();
+/**
+ * Marks a schema as a set of names (a map of name to null, or a list of names). The contract keeps
+ * its one shape; readers of the real hub take either (it sends job `secrets` both ways).
+ */
+export function nameSet<S extends z.ZodType>(schema: S): S {
+  NAME_SETS.add(schema);
+  return schema;
+}
+export const isNameSet = (schema: z.core.$ZodType) => NAME_SETS.has(schema);

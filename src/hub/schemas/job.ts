@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, queryInt } from './common.ts';
+import { Timestamp, nameSet, queryInt } from './common.ts';
 import { Arch, Flavor } from './flavor.ts';
 import { LABEL_KEY, LABEL_VALUE } from './webhook-job.ts';
 
@@ -52,7 +52,7 @@ export const Job = z.strictObject({
   dockerImage: z.string().optional(),
   timeout: z.number().optional(),
   environment: z.record(z.string(), z.string()),
-  secrets: z.record(z.string(), z.null()).optional(),
+  secrets: nameSet(z.record(z.string(), z.null())).optional(),
   command: z.array(z.string()).optional(),
   arguments: z.array(z.string()).optional(),
   arch: Arch.optional(),

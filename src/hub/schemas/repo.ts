@@ -28,5 +28,7 @@ const WEB_PREFIX: Record<RepoType, string> = {
 
 /** `/<prefix><namespace>/<name>`, each segment percent-encoded. */
 export function repoWebPath(type: RepoType, name: string): string {
-  return `/${WEB_PREFIX[type]}${name.split('/').map(encodeURIComponent).join('/')}`;
+  // A type the spec does not list (read as the hub sent it) goes under its plural, as the others do.
+  const prefix = Object.hasOwn(WEB_PREFIX, type) ? WEB_PREFIX[type] : `${type}s/`;
+  return `/${prefix}${name.split('/').map(encodeURIComponent).join('/')}`;
 }

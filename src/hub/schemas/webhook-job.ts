@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSet } from './common.ts';
 import { Arch, Flavor } from './flavor.ts';
 
 /** Environment keys: a letter, then at least one letter, digit or underscore. */
@@ -96,6 +97,6 @@ export const WebhookJob = z.strictObject({
   flavor: Flavor,
   timeoutSeconds: TimeoutSeconds,
   labels: Labels.optional(),
-  secrets: z.array(z.string()).optional(),
+  secrets: nameSet(z.array(z.string())).optional(),
 });
 export type WebhookJob = z.infer<typeof WebhookJob>;

@@ -33,15 +33,49 @@ export function usageOf(
   return q.limit ? rows.slice(0, q.limit) : rows;
 }
 
+/**
+ * Entries per page. The real hub pages this listing (huggingface_hub reads it with `paginate`,
+ * following `Link: rel="next"`); its page size is not shown, this one keeps every seeded owner on
+ * one page. `limit` caps the whole listing; the pages split what it keeps.
+ */
+export const REPOSITORY_USAGE_PAGE_SIZE = 50;
+
+/** The spec's query, plus the opaque `cursor` of the pages after the first (only ever read from a Link). */
+const PagedQuery = RepositoryUsageQuery.extend({
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'cursor: follow the Link header of the previous page')
+    .optional(),
+});
+
+/** One page of `rows`; a `Link: <...>; rel="next"` header while more follow. */
+function page(
+  rows: RepositoryUsage[],
+  cursor: string | undefined,
+  { url, setHeader }: { url: string; setHeader(name: string, value: string): void },
+) {
+  const start = Number(cursor ?? 0);
+  const end = start + REPOSITORY_USAGE_PAGE_SIZE;
+  if (end < rows.length) {
+    const next = new URL(url);
+    next.searchParams.set('cursor', String(end));
+    setHeader('Link', `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  return rows.slice(start, end);
+}
+
+const pagedHeaders = { Link: '`<...?cursor=N>; rel="next"` while more pages follow' };
+
 const userRepos = defineRoute({
   method: 'get',
   path: '/api/settings/repositories',
   tag: 'repos',
   auth: 'user',
   summary: "Storage used by the user's repositories (storage in bytes)",
-  query: RepositoryUsageQuery,
+  query: PagedQuery,
+  responseHeaders: pagedHeaders,
   response: RepositoryUsageList,
-  handler: ({ query, auth, hub }) => usageOf(hub.store.state.repos, auth.user.name, query),
+  handler: ({ query, auth, hub, ...c }) => page(usageOf(hub.store.state.repos, auth.user.name, query), query.cursor, c),
 });
 
 const orgRepos = defineRoute({
@@ -51,9 +85,10 @@ const orgRepos = defineRoute({
   auth: 'org',
   summary: "Storage used by the organization's repositories (storage in bytes)",
   params: z.strictObject({ name: z.string() }),
-  query: RepositoryUsageQuery,
+  query: PagedQuery,
+  responseHeaders: pagedHeaders,
   response: RepositoryUsageList,
-  handler: ({ query, params, hub }) => usageOf(hub.store.state.repos, params.name, query),
+  handler: ({ query, params, hub, ...c }) => page(usageOf(hub.store.state.repos, params.name, query), query.cursor, c),
 });
 
 export const repositoryRoutes = [userRepos, orgRepos];
