@@ -1,0 +1,88 @@
+// What the store keeps per delivery, and how it maps to journal records: a `D` record when the
+// delivery arrives (meta, headers and the raw body) and an `M` record per change (the whole mutable
+// part, so replaying a record twice changes nothing).
+import type { JournalRecord } from './record-codec.ts';
+
+export const deliveryStates = ['queued', 'running', 'done', 'failed', 'dead'] as const;
+export type DeliveryState = (typeof deliveryStates)[number];
+
+export interface Attempt {
+  /** 1-based, counted over the delivery's whole life (replays continue the count). */
+  n: number;
+  startedAt: number;
+  endedAt?: number;
+  /** Why the attempt failed; absent for the one that succeeded or one still running. */
+  error?: string;
+}
+
+/** The part of a delivery that changes: written whole on every change. */
+export interface DeliveryProgress {
+  state: DeliveryState;
+  attempts: Attempt[];
+  /** Attempts before this index were spent before the last replay: the retry budget counts from here. */
+  budgetFrom: number;
+  /** The handler's return value (state done). */
+  result?: unknown;
+  /** The last attempt's error (failed, dead). */
+  error?: string;
+  /** When a failed delivery is tried again (epoch ms). */
+  nextAttemptAt?: number;
+  /** Arrivals of the same delivery after the first, recorded and not handled. */
+  duplicates: number;
+  replays: number;
+}
+
+export interface Delivery extends DeliveryProgress {
+  id: string;
+  /** Arrival order, increasing across restarts. */
+  seq: number;
+  route: string;
+  receivedAt: number;
+  /** Request headers as received, less every header that carries a secret. */
+  headers: Record<string, string>;
+  /** The raw request body. */
+  body: string;
+}
+
+const progressKeys = [
+  'state',
+  'attempts',
+  'budgetFrom',
+  'result',
+  'error',
+  'nextAttemptAt',
+  'duplicates',
+  'replays',
+] as const;
+
+export function progressOf(d: DeliveryProgress): DeliveryProgress {
+  const out: Record<string, unknown> = {};
+  for (const k of progressKeys) if (d[k] !== undefined) out[k] = d[k];
+  return out as unknown as DeliveryProgress;
+}
+
+export function arrivalRecord(d: Delivery): JournalRecord {
+  const { body, ...meta } = d;
+  return { meta: { k: 'D', ...meta }, payload: Buffer.from(body, 'utf8') };
+}
+
+export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
+  return { meta: { k: 'M', id, ...progressOf(progress) } };
+}
+
+/** Applies one journal record to the map of deliveries (records of unknown kinds are skipped). */
+export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }: JournalRecord): void {
+  const id = meta.id;
+  if (typeof id !== 'string') return;
+  if (meta.k === 'D') {
+    if (deliveries.has(id)) return;
+    const { k: _k, ...rest } = meta;
+    deliveries.set(id, { ...(rest as unknown as Omit<Delivery, 'body'>), body: payload?.toString('utf8') ?? '' });
+  } else if (meta.k === 'M') {
+    const d = deliveries.get(id);
+    if (!d) return;
+    for (const k of progressKeys) delete d[k as keyof DeliveryProgress];
+    const { k: _k, id: _id, ...progress } = meta;
+    Object.assign(d, progress);
+  }
+}
