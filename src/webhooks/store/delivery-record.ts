@@ -63,7 +63,7 @@ export function progressOf(d: DeliveryProgress): DeliveryProgress {
 
 export function arrivalRecord(d: Delivery): JournalRecord {
   const { body, ...meta } = d;
-  return { meta: { k: 'D', ...meta }, payload: Buffer.from(body, 'utf8') };
+  return { meta: { ...meta, k: 'D' }, payload: Buffer.from(body, 'utf8') };
 }
 
 export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
@@ -74,15 +74,16 @@ export function progressRecord(id: string, progress: DeliveryProgress): JournalR
 export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }: JournalRecord): void {
   const id = meta.id;
   if (typeof id !== 'string') return;
+  // The parsed meta object becomes the delivery itself: reading 10,000 deliveries copies nothing.
   if (meta.k === 'D') {
     if (deliveries.has(id)) return;
-    const { k: _k, ...rest } = meta;
-    deliveries.set(id, { ...(rest as unknown as Omit<Delivery, 'body'>), body: payload?.toString('utf8') ?? '' });
+    meta.k = undefined;
+    meta.body = payload?.toString('utf8') ?? '';
+    deliveries.set(id, meta as unknown as Delivery);
   } else if (meta.k === 'M') {
-    const d = deliveries.get(id);
+    const d = deliveries.get(id) as unknown as Record<string, unknown> | undefined;
     if (!d) return;
-    for (const k of progressKeys) delete d[k as keyof DeliveryProgress];
-    const { k: _k, id: _id, ...progress } = meta;
-    Object.assign(d, progress);
+    // Fields a change cleared are absent from its record: clear them here too.
+    for (const k of progressKeys) d[k] = meta[k];
   }
 }

@@ -120,7 +120,6 @@ export class DeliveryStore {
     const d = this.deliveries.get(id);
     if (!d) return Promise.reject(new Error(`No delivery ${id} in the store.`));
     Object.assign(d, progress);
-    for (const [k, v] of Object.entries(progress)) if (v === undefined) delete d[k as keyof DeliveryProgress];
     const written = this.journal.append(progressRecord(id, d));
     this.maybeCompact();
     return written;

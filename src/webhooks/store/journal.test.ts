@@ -73,7 +73,7 @@ describe('journal', () => {
     const dir = tempDir();
     const a = encodeRecord(rec(1, 'kept'));
     const b = encodeRecord(rec(2, 'flipped'));
-    b[b.length - 2] ^= 0x01;
+    b.writeUInt8(b.readUInt8(b.length - 2) ^ 0x01, b.length - 2);
     fs.writeFileSync(path.join(dir, 'segment-00000001.wal'), Buffer.concat([a, b]));
     const { records, droppedBytes, journal } = Journal.open(dir);
     expect(records).toEqual([rec(1, 'kept')]);
