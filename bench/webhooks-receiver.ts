@@ -47,7 +47,8 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (line.trim() === 'stats') {
     let total = 0;
     for (const n of calls.values()) total += n;
-    console.log(JSON.stringify({ calls: total, distinct: calls.size, duplicated: total - calls.size, readyMs }));
+    const counts = { calls: total, distinct: calls.size, duplicated: total - calls.size };
+    console.log(JSON.stringify(store ? { ...counts, readyMs } : counts));
   }
 }
 process.exit(0);
