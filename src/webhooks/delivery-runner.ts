@@ -61,6 +61,8 @@ export class DeliveryRunner {
   private readonly routes = new Map<string, Route>();
   private readonly running = new Map<string, { abort: (reason: unknown) => void; done: Promise<void> }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Ids in some route's queue, so scheduling the same delivery twice is a no-op at any queue length. */
+  private readonly queued = new Set<string>();
   private readonly idleWaiters: (() => void)[] = [];
   private active = 0;
   private stopping = false;
@@ -120,6 +122,7 @@ export class DeliveryRunner {
     this.timers.delete(d.id);
     const route = this.routes.get(d.route);
     if (route) route.queue = route.queue.filter((q) => q.id !== d.id);
+    this.queued.delete(d.id);
     await this.options.store.update(d.id, {
       state: 'queued',
       budgetFrom: d.attempts.length,
@@ -133,7 +136,7 @@ export class DeliveryRunner {
   private schedule(d: Delivery): void {
     if (this.stopping) return;
     const route = this.routes.get(d.route);
-    if (!route || this.timers.has(d.id) || route.queue.includes(d)) return;
+    if (!route || this.timers.has(d.id) || this.queued.has(d.id)) return;
     if (d.state === 'failed') {
       const wait = Math.max(0, (d.nextAttemptAt ?? 0) - Date.now());
       this.timers.set(
@@ -152,6 +155,7 @@ export class DeliveryRunner {
     let i = route.queue.length;
     while (i > 0 && route.queue[i - 1]!.seq > d.seq) i--;
     route.queue.splice(i, 0, d);
+    this.queued.add(d.id);
   }
 
   private pump(): void {
@@ -159,6 +163,7 @@ export class DeliveryRunner {
     for (const route of this.routes.values()) {
       while (route.queue.length && route.running < route.concurrency && this.active < this.concurrency) {
         const d = route.queue.shift()!;
+        this.queued.delete(d.id);
         route.running++;
         this.active++;
         const done = this.attempt(route, d).finally(() => {
@@ -252,7 +257,7 @@ export class DeliveryRunner {
     }
   }
 
-  /** Resolves when nothing is queued or running (retries waiting on their backoff do not count). */
+  /** Resolves when nothing is queued, running or waiting for its retry. */
   idle(): Promise<void> {
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
@@ -262,7 +267,7 @@ export class DeliveryRunner {
 
   private notifyIdle(): void {
     const queued = [...this.routes.values()].some((r) => r.queue.length > 0);
-    if (this.active > 0 || queued) return;
+    if (this.active > 0 || queued || this.timers.size > 0) return;
     for (const w of this.idleWaiters.splice(0)) w();
   }
 

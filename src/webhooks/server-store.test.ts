@@ -95,7 +95,6 @@ describe('accept, store, then handle', () => {
       return 'ok';
     }, 'flaky');
     const id = await ackId(await deliver(server, 'flaky'));
-    await new Promise((r) => setTimeout(r, 100));
     await server.idle();
     const d = server.store!.get(id)!;
     expect(states).toEqual(['running', 'running', 'running']);
@@ -108,16 +107,16 @@ describe('accept, store, then handle', () => {
   });
 
   it('is dead after the configured attempts; the failed state in between carries the error and next time', async () => {
-    const server = storedServer(dirs.make(), { retry: { attempts: 2, baseMs: 60, maxMs: 60 } });
+    const server = storedServer(dirs.make(), { retry: { attempts: 2, baseMs: 200, maxMs: 200 } });
     server.add(() => {
       throw new Error('always');
     }, 'bad');
     const id = await ackId(await deliver(server, 'bad'));
-    await server.idle();
+    while (server.store!.get(id)!.state !== 'failed') await new Promise((r) => setTimeout(r, 5));
     const failed = server.store!.get(id)!;
     expect(failed).toMatchObject({ state: 'failed', error: 'always' });
-    expect(failed.nextAttemptAt).toBeGreaterThan(Date.now());
-    await new Promise((r) => setTimeout(r, 150));
+    // Backoff 200 ms times a jitter factor in [0.5, 1.5).
+    expect(failed.nextAttemptAt! - failed.attempts[0]!.endedAt!).toBeGreaterThanOrEqual(100);
     await server.idle();
     expect(server.store!.get(id)).toMatchObject({ state: 'dead', error: 'always' });
     expect(server.store!.get(id)!.attempts).toHaveLength(2);
@@ -133,7 +132,6 @@ describe('accept, store, then handle', () => {
       { timeoutMs: 30 },
     );
     const id = await ackId(await deliver(server, 'slow'));
-    await new Promise((r) => setTimeout(r, 80));
     await server.idle();
     expect(aborted).toBe(true);
     expect(server.store!.get(id)).toMatchObject({ state: 'dead', error: 'timed out after 30 ms' });

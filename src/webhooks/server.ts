@@ -56,7 +56,7 @@ export interface WebhooksServer {
   listen(port: number, host?: string): Promise<Listening>;
   /** The delivery store, when the server has one. */
   store: DeliveryStore | undefined;
-  /** Resolves once no stored delivery is queued or running (retries waiting for their time aside). */
+  /** Resolves once no stored delivery is queued, running or waiting for its retry. */
   idle(): Promise<void>;
   /**
    * Stops accepting, lets running handlers finish for up to `deadlineMs` (default 30 s), then aborts
