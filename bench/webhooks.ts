@@ -7,50 +7,20 @@
 // are installed (`uvicorn[standard]`): shown without a target, so the margin is not overstated. Each server counts its handler calls by delivery id, checked against what was sent,
 // so a lost or duplicated delivery shows up as a figure, not a guess.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ensurePythonWebStack } from '../scripts/ensure-deps.mjs';
-import { samplePayload } from '../src/webhooks/sample-payload.ts';
 import { figure, median, type Figure } from './figure.ts';
 import { startServerProcess, type DeliveryCounts, type ServerProcess } from './server-process.ts';
 import { deliveryFigures } from './webhooks-delivery.ts';
-
-interface AutocannonResult {
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  latency: { p50: number; p99: number };
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { BENCH_SECRET as SECRET, CONNECTIONS, shoot } from './webhooks-load.ts';
+import { storeFigures } from './webhooks-store.ts';
 
 // Smaller runs for a quick look: WEBHOOKS_BENCH_REPS=3 WEBHOOKS_BENCH_PER_REP=2000 npm run bench -- webhooks
 const REPS = Number(process.env.WEBHOOKS_BENCH_REPS ?? 5);
 const PER_REP = Number(process.env.WEBHOOKS_BENCH_PER_REP ?? 5000);
 const WARM_UP = 1000;
-const CONNECTIONS = 16;
-const SECRET = 'bench-secret';
 const TARGET_RATIO = 3;
-
-// autocannon replaces [<id>] with a unique id per request, which both handlers count.
-const BODY = JSON.stringify(samplePayload({ repo: { ...samplePayload().repo, headSha: '[<id>]' } }));
-
-function shoot(server: ServerProcess, amount: number): Promise<AutocannonResult> {
-  return autocannon({
-    url: `${server.url}/webhooks/bench`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET },
-    body: BODY,
-    idReplacement: true,
-    connections: CONNECTIONS,
-    amount,
-    timeout: 10,
-    // autocannon reports at its next sample tick (1 s by default), which would round short runs up.
-    sampleInt: 20,
-  });
-}
 
 interface Tally {
   server: ServerProcess;
@@ -219,5 +189,6 @@ export default async function run(): Promise<Figure[]> {
       ];
     }),
     ...(await deliveryFigures()),
+    ...(await storeFigures()),
   ];
 }

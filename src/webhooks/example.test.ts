@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoPayload, on_repo_update } from './example-handlers.ts';
 import { samplePayload } from './sample-payload.ts';
@@ -18,28 +21,33 @@ describe('example handlers', () => {
   });
 });
 
+/** Starts the example in a child process; resolves once it has printed its URL and both routes. */
+function startExample(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/webhooks/example.ts', '--port', '0', ...args], {
+    env: { ...process.env, WEBHOOK_SECRET: '', WEBHOOKS_STORE: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m && output.includes('/webhooks/echo')) resolve({ child, url: m[1]!, output: () => output });
+    });
+    child.once('exit', (code) => reject(new Error(`example exited ${code}: ${output}`)));
+  });
+}
+
 describe('npm run webhooks:example', () => {
   let child: ChildProcess;
   let url = '';
   let output = '';
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/webhooks/example.ts', '--port', '0'], {
-      env: { ...process.env, WEBHOOK_SECRET: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => {
-        output += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(output);
-        if (m && output.includes('/webhooks/echo')) {
-          url = m[1]!;
-          resolve();
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`example exited ${code}: ${output}`)));
-    });
+    const started = await startExample([]);
+    ({ child, url } = started);
+    output = started.output();
   });
 
   afterAll(async () => {
@@ -68,5 +76,29 @@ describe('npm run webhooks:example', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  });
+});
+
+describe('npm run webhooks:example -- --store <folder>', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'example-store-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('acknowledges with 202, handles in the background, and still has the delivery after a SIGTERM and a restart', async () => {
+    const first = await startExample(['--store', dir]);
+    const res = await fetch(`${first.url}/webhooks/echo`, { method: 'POST', body: JSON.stringify(samplePayload()) });
+    expect(res.status).toBe(202);
+    const { deliveryId } = (await res.json()) as { deliveryId: string };
+    first.child.kill('SIGTERM');
+    expect((await once(first.child, 'exit'))[0]).toBe(0);
+
+    const second = await startExample(['--store', dir]);
+    try {
+      expect(second.output()).toMatch(/Delivery store at .*: 1 deliveries/);
+      const listed = await (await fetch(`${second.url}/deliveries/${deliveryId}`)).json();
+      expect(listed).toMatchObject({ state: 'done', result: { action: 'update', scope: 'repo.content' } });
+    } finally {
+      second.child.kill('SIGTERM');
+      await once(second.child, 'exit');
+    }
   });
 });

@@ -3,13 +3,15 @@ export interface LandingPageInput {
   origin: string;
   routes: readonly string[];
   secured: boolean;
+  /** Extra HTML after the instructions (the deliveries section); already escaped. */
+  more?: string;
 }
 
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-export function renderLandingPage({ origin, routes, secured }: LandingPageInput): string {
+export function renderLandingPage({ origin, routes, secured, more = '' }: LandingPageInput): string {
   const items = routes.length
     ? routes.map((r) => `<li><code>POST ${escapeHtml(`${origin}${r}`)}</code></li>`).join('\n      ')
     : '<li>No webhook handler is registered yet.</li>';
@@ -41,6 +43,7 @@ export function renderLandingPage({ origin, routes, secured }: LandingPageInput)
     </ol>
     <h2>Secret</h2>
     ${secret}
+    ${more}
   </body>
 </html>
 `;

@@ -1,27 +1,68 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { addDeliveriesApi } from './deliveries-api.ts';
+import { RECENT_PER_ROUTE, renderDelivery, renderRecent, renderSignIn } from './deliveries-page.ts';
+import { withDeliveryContext, type DeliveryRequest } from './delivery-context.ts';
+import { DeliveryRunner, type RouteOptions, type StoredHandler } from './delivery-runner.ts';
 import { renderLandingPage } from './landing-page.ts';
 import { listen, type Listening } from './listen.ts';
 import { consoleLogger, type WebhooksLogger } from './logger.ts';
+import { isSignedIn } from './page-auth.ts';
 import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from './payload-schema.ts';
+import type { RetryPolicy } from './retry-backoff.ts';
 import { checkSecret, resolveSecret, SECRET_HEADER } from './secret.ts';
+import { RecentIds, signingKey, verifySignature } from './standard-webhooks.ts';
+import { deliveryIdOf } from './store/delivery-id.ts';
+import type { Delivery } from './store/delivery-record.ts';
+import { DeliveryStore, type DeliveryStoreOptions } from './store/delivery-store.ts';
+import { storedHeaders } from './store/stored-headers.ts';
 
-/** Gets the validated payload and the raw request; what it returns is the JSON response (a `Response` is sent as is). */
-export type WebhookHandler = (payload: ReceivedWebhookPayload, request: Request) => unknown;
+/**
+ * Gets the validated payload and the request (with `deliveryId`, `attempt` and `signal`). Without a
+ * store it runs inside the hub's request and what it returns is the JSON response (a `Response` is
+ * sent as is); with one it runs in the background and what it returns is kept as the delivery's result.
+ */
+export type WebhookHandler = (payload: ReceivedWebhookPayload, request: DeliveryRequest) => unknown;
 
 export interface WebhooksServerOptions {
   /** Overrides `WEBHOOK_SECRET`. */
   secret?: string;
   logger?: WebhooksLogger;
+  /**
+   * A folder for the delivery store (overrides `WEBHOOKS_STORE`): each delivery is written there and
+   * synced to disk before the hub gets its 2xx, then handled in the background, retried, and resumed
+   * after a restart. Without one, handlers run inside the hub's request.
+   */
+  store?: string;
+  /** Bounds and journal settings of the store. */
+  storeOptions?: Omit<DeliveryStoreOptions, 'now'>;
+  /** Handlers running at once over all routes, with a store (default 16). */
+  concurrency?: number;
+  /** Retries with a store (default 5 attempts, 1 s doubling, jittered, capped at 5 minutes). */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Verify Standard Webhooks signatures (`whsec_...` key) instead of X-Webhook-Secret, for deliveries
+   * that come through a relay which signs. Off by default.
+   */
+  standardWebhooksSecret?: string;
 }
 
 export interface WebhooksServer {
   /** Registers `POST /webhooks/<name>`; the name is `name` or else `handler.name`. Returns the route path. */
-  add(handler: WebhookHandler, name?: string): string;
+  add(handler: WebhookHandler, name?: string, options?: RouteOptions): string;
   routes(): string[];
   app: Hono;
   listen(port: number, host?: string): Promise<Listening>;
+  /** The delivery store, when the server has one. */
+  store: DeliveryStore | undefined;
+  /** Resolves once no stored delivery is queued, running or waiting for its retry. */
+  idle(): Promise<void>;
+  /**
+   * Stops accepting, lets running handlers finish for up to `deadlineMs` (default 30 s), then aborts
+   * them (they run again on the next start) and closes the store.
+   */
+  shutdown(deadlineMs?: number): Promise<void>;
 }
 
 const ROUTE_NAME = /^[A-Za-z0-9._~-]+$/;
@@ -33,10 +74,27 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+function openStore(folder: string, options: WebhooksServerOptions, logger: WebhooksLogger) {
+  const store = DeliveryStore.open(folder, options.storeOptions);
+  if (store.droppedBytes)
+    logger.warn(`Delivery store: dropped a torn last record (${store.droppedBytes} bytes) left by a crash.`);
+  const runner = new DeliveryRunner({ store, logger, concurrency: options.concurrency, retry: options.retry });
+  const { requeued, interrupted } = runner.resume();
+  logger.info(
+    `Delivery store at ${folder}: ${store.size} deliveries, ${requeued} to run` +
+      (interrupted ? ` (${interrupted} interrupted by the last stop, run again)` : '') +
+      '. Each delivery is on disk before it is acknowledged.',
+  );
+  return { store, runner };
+}
+
 export function createWebhooksServer(options: WebhooksServerOptions = {}): WebhooksServer {
   const logger = options.logger ?? consoleLogger;
   const secret = resolveSecret(options.secret);
   const handlers = new Map<string, WebhookHandler>();
+  const signature = options.standardWebhooksSecret ? signingKey(options.standardWebhooksSecret) : undefined;
+  const recentIds = new RecentIds();
+  const listening: Listening[] = [];
 
   if (secret === undefined) {
     logger.warn(
@@ -46,14 +104,30 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
   } else {
     logger.info('Webhook secret is defined: requests must carry it in X-Webhook-Secret.');
   }
+  const folder = options.store ?? (process.env.WEBHOOKS_STORE || undefined);
+  const { store, runner } = folder === undefined ? {} : openStore(folder, options, logger);
 
   const routes = () => [...handlers.keys()].map((n) => `/webhooks/${n}`);
 
+  const page = (c: Context, signInFailed = false) => {
+    const input = { origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined };
+    if (!store) return c.html(renderLandingPage(input));
+    if (!isSignedIn(secret, c)) return c.html(renderLandingPage({ ...input, more: renderSignIn(signInFailed) }));
+    const shown = c.req.query('delivery');
+    const one = shown === undefined ? undefined : store.get(shown);
+    if (one) return c.html(renderLandingPage({ ...input, more: renderDelivery(one) }));
+    const byRoute = new Map<string, Delivery[]>([...handlers.keys()].map((n) => [n, []]));
+    for (const d of store.list()) {
+      const list = byRoute.get(d.route) ?? byRoute.set(d.route, []).get(d.route)!;
+      if (list.length < RECENT_PER_ROUTE) list.push(d);
+    }
+    return c.html(renderLandingPage({ ...input, more: renderRecent(byRoute) }));
+  };
+
   // One dynamic route dispatching through the map, so handlers can be added after the first request.
   const app = new Hono();
-  app.get('/', (c) =>
-    c.html(renderLandingPage({ origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined })),
-  );
+  app.get('/', (c) => page(c));
+  addDeliveriesApi({ app, secret, store, runner, page });
   const tooLarge = (c: Context) => c.json({ error: `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes.` }, 413);
   const limitStream = bodyLimit({ maxSize: MAX_PAYLOAD_BYTES, onError: tooLarge });
   // The hub sends Content-Length: checking it leaves the body to be read straight off the socket.
@@ -66,15 +140,25 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
     return Number(length) > MAX_PAYLOAD_BYTES ? Promise.resolve(tooLarge(c)) : next();
   });
   app.post('/webhooks/:name', async (c: Context) => {
-    const handler = handlers.get(c.req.param('name') ?? '');
+    const name = c.req.param('name') ?? '';
+    const handler = handlers.get(name);
     if (!handler) return c.json({ error: `No webhook handler at ${c.req.path}.` }, 404);
 
-    const check = checkSecret(secret, c.req.header(SECRET_HEADER));
-    if (!check.ok) return c.json({ error: check.error }, check.status);
+    if (!signature) {
+      const check = checkSecret(secret, c.req.header(SECRET_HEADER));
+      if (!check.ok) return c.json({ error: check.error }, check.status);
+    }
 
+    const text = await c.req.text();
+    let webhookId: string | undefined;
+    if (signature) {
+      const check = verifySignature(signature, c.req.raw.headers, text);
+      if (!check.ok) return c.json({ error: check.error }, check.status);
+      webhookId = check.webhookId;
+    }
     let body: unknown;
     try {
-      body = JSON.parse(await c.req.text());
+      body = JSON.parse(text);
     } catch {
       return c.json({ error: 'Request body is not valid JSON.' }, 400);
     }
@@ -89,8 +173,31 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
       );
     }
 
+    const deliveryId = deliveryIdOf(name, text, webhookId);
+    if (store && runner) {
+      const seen = store.get(deliveryId);
+      try {
+        if (seen) {
+          await store.update(deliveryId, { duplicates: seen.duplicates + 1 });
+          return c.json({ deliveryId, state: seen.state, duplicate: true });
+        }
+        const stored = await store.add({
+          id: deliveryId,
+          route: name,
+          headers: storedHeaders(c.req.raw.headers),
+          body: text,
+        });
+        runner.enqueue(stored);
+        return c.json({ deliveryId, state: 'queued' }, 202);
+      } catch (err) {
+        logger.error(`Could not store a delivery to ${c.req.path}: ${errorMessage(err)}`);
+        return c.json({ error: `The delivery could not be stored: ${errorMessage(err)}` }, 503);
+      }
+    }
+    if (webhookId !== undefined && !recentIds.first(deliveryId)) return c.json({ deliveryId, duplicate: true });
+
     try {
-      const result = await handler(parsed.data, c.req.raw);
+      const result = await handler(parsed.data, withDeliveryContext(c.req.raw, deliveryId, 1));
       if (result instanceof Response) return result;
       return c.json((result ?? null) as object);
     } catch (err) {
@@ -102,17 +209,31 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
   app.onError((err, c) => c.json({ error: errorMessage(err) }, 500));
 
   return {
-    add(handler, name) {
+    add(handler, name, routeOptions) {
       const routeName = (name ?? handler.name).replace(/^\/+|\/+$/g, '');
       if (!routeName) throw new Error('A webhook handler needs a name: pass one or use a named function.');
       if (!ROUTE_NAME.test(routeName))
         throw new Error(`Invalid webhook route name "${routeName}": use letters, digits, ".", "_", "~" or "-".`);
       if (handlers.has(routeName)) throw new Error(`Webhook /webhooks/${routeName} already exists.`);
       handlers.set(routeName, handler);
+      runner?.register(routeName, handler as StoredHandler, routeOptions);
       return `/webhooks/${routeName}`;
     },
     routes,
     app,
-    listen: (port, host) => listen(app.fetch, port, host),
+    async listen(port, host) {
+      const l = await listen(app.fetch, port, host);
+      listening.push(l);
+      return l;
+    },
+    store,
+    idle: () => runner?.idle() ?? Promise.resolve(),
+    async shutdown(deadlineMs = 30_000) {
+      await Promise.all(listening.splice(0).map((l) => l.close()));
+      if (!runner || !store) return;
+      const { aborted } = await runner.shutdown(deadlineMs);
+      if (aborted) logger.warn(`Shutdown: aborted ${aborted} running handler(s); they run again on the next start.`);
+      await store.close();
+    },
   };
 }

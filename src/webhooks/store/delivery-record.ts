@@ -1,0 +1,89 @@
+// What the store keeps per delivery, and how it maps to journal records: a `D` record when the
+// delivery arrives (meta, headers and the raw body) and an `M` record per change (the whole mutable
+// part, so replaying a record twice changes nothing).
+import type { JournalRecord } from './record-codec.ts';
+
+export const deliveryStates = ['queued', 'running', 'done', 'failed', 'dead'] as const;
+export type DeliveryState = (typeof deliveryStates)[number];
+
+export interface Attempt {
+  /** 1-based, counted over the delivery's whole life (replays continue the count). */
+  n: number;
+  startedAt: number;
+  endedAt?: number;
+  /** Why the attempt failed; absent for the one that succeeded or one still running. */
+  error?: string;
+}
+
+/** The part of a delivery that changes: written whole on every change. */
+export interface DeliveryProgress {
+  state: DeliveryState;
+  attempts: Attempt[];
+  /** Attempts before this index were spent before the last replay: the retry budget counts from here. */
+  budgetFrom: number;
+  /** The handler's return value (state done). */
+  result?: unknown;
+  /** The last attempt's error (failed, dead). */
+  error?: string;
+  /** When a failed delivery is tried again (epoch ms). */
+  nextAttemptAt?: number;
+  /** Arrivals of the same delivery after the first, recorded and not handled. */
+  duplicates: number;
+  replays: number;
+}
+
+export interface Delivery extends DeliveryProgress {
+  id: string;
+  /** Arrival order, increasing across restarts. */
+  seq: number;
+  route: string;
+  receivedAt: number;
+  /** Request headers as received, less every header that carries a secret. */
+  headers: Record<string, string>;
+  /** The raw request body. */
+  body: string;
+}
+
+const progressKeys = [
+  'state',
+  'attempts',
+  'budgetFrom',
+  'result',
+  'error',
+  'nextAttemptAt',
+  'duplicates',
+  'replays',
+] as const;
+
+export function progressOf(d: DeliveryProgress): DeliveryProgress {
+  const out: Record<string, unknown> = {};
+  for (const k of progressKeys) if (d[k] !== undefined) out[k] = d[k];
+  return out as unknown as DeliveryProgress;
+}
+
+export function arrivalRecord(d: Delivery): JournalRecord {
+  const { body, ...meta } = d;
+  return { meta: { ...meta, k: 'D' }, payload: Buffer.from(body, 'utf8') };
+}
+
+export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
+  return { meta: { k: 'M', id, ...progressOf(progress) } };
+}
+
+/** Applies one journal record to the map of deliveries (records of unknown kinds are skipped). */
+export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }: JournalRecord): void {
+  const id = meta.id;
+  if (typeof id !== 'string') return;
+  // The parsed meta object becomes the delivery itself: reading 10,000 deliveries copies nothing.
+  if (meta.k === 'D') {
+    if (deliveries.has(id)) return;
+    meta.k = undefined;
+    meta.body = payload?.toString('utf8') ?? '';
+    deliveries.set(id, meta as unknown as Delivery);
+  } else if (meta.k === 'M') {
+    const d = deliveries.get(id) as unknown as Record<string, unknown> | undefined;
+    if (!d) return;
+    // Fields a change cleared are absent from its record: clear them here too.
+    for (const k of progressKeys) d[k] = meta[k];
+  }
+}
