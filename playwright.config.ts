@@ -5,6 +5,8 @@ const port = Number(process.env.E2E_PORT ?? 4790);
 /** The spec-only hub's dashboard listens on the next port. */
 const specOnlyPort = port + 1;
 const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
+/** Signs every demo token in once per hub; the specs reuse those sessions (e2e/support.ts signIn). */
+const AUTH_SETUP = /auth\.setup\.ts$/;
 
 function server(p: number, flags: string) {
   return {
@@ -46,12 +48,24 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: SPEC_ONLY_SPECS },
+    { name: 'sign-in', use: { browserName: 'chromium' }, testMatch: AUTH_SETUP },
+    {
+      name: 'chromium',
+      use: { browserName: 'chromium' },
+      testIgnore: SPEC_ONLY_SPECS,
+      dependencies: ['sign-in'],
+    },
     // Every page against a hub with only what the real hub has (mock-only routes answer 404).
+    {
+      name: 'spec-only sign-in',
+      use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` },
+      testMatch: AUTH_SETUP,
+    },
     {
       name: 'spec-only',
       use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` },
       testMatch: SPEC_ONLY_SPECS,
+      dependencies: ['spec-only sign-in'],
     },
   ],
   webServer: [
