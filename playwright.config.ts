@@ -9,6 +9,8 @@ const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
 const proxiedPort = port + 2;
 const noCorsHubPort = port + 3;
 const HUB_PROXY_SPECS = /hub-proxy\.spec\.ts$/;
+/** Signs every demo token in once per hub; the specs reuse those sessions (e2e/support.ts signIn). */
+const AUTH_SETUP = /auth\.setup\.ts$/;
 
 function server(p: number, flags: string, script = 'serve.ts --fresh') {
   return {
@@ -50,12 +52,24 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS] },
+    { name: 'sign-in', use: { browserName: 'chromium' }, testMatch: AUTH_SETUP },
+    {
+      name: 'chromium',
+      use: { browserName: 'chromium' },
+      testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS],
+      dependencies: ['sign-in'],
+    },
     // Every page against a hub with only what the real hub has (mock-only routes answer 404).
+    {
+      name: 'spec-only sign-in',
+      use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` },
+      testMatch: AUTH_SETUP,
+    },
     {
       name: 'spec-only',
       use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${specOnlyPort}` },
       testMatch: SPEC_ONLY_SPECS,
+      dependencies: ['spec-only sign-in'],
     },
     // The dashboard walk through the console's own server, against a spec-only hub that sends no CORS headers.
     {

@@ -7,15 +7,11 @@ import type { Whoami } from '../hub/schemas/index.ts';
 export function AccountBadge({ me }: { me: UseQueryResult<Whoami> }) {
   if (me.isPending)
     return (
-      <span
-        className="h-6 w-32 animate-pulse rounded bg-slate-200 dark:bg-slate-800"
-        role="status"
-        aria-label="Loading account"
-      />
+      <span className="h-6 w-32 animate-pulse rounded bg-subtle-strong" role="status" aria-label="Loading account" />
     );
   if (me.isError)
     return (
-      <span className="flex items-center gap-2 text-red-700 dark:text-red-400" role="alert">
+      <span className="flex items-center gap-2 text-danger" role="alert">
         Account unavailable
         <Button variant="ghost" onClick={() => void me.refetch()}>
           Retry
@@ -27,12 +23,11 @@ export function AccountBadge({ me }: { me: UseQueryResult<Whoami> }) {
     <span className="flex items-center gap-2" data-testid="whoami">
       <Avatar src={me.data.avatarUrl} name={me.data.name} />
       <span>
-        <span className="font-medium">{me.data.fullname}</span>{' '}
-        <span className="text-slate-600 dark:text-slate-400">@{me.data.name}</span>
+        <span className="font-medium">{me.data.fullname}</span> <span className="text-muted">@{me.data.name}</span>
       </span>
       {token && (
         <span
-          className="rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-700"
+          className="rounded bg-subtle-strong px-1.5 text-xs"
           title={`Token "${token.displayName}"`}
           data-testid="token-role"
         >

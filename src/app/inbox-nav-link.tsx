@@ -19,7 +19,7 @@ export function InboxNavLink() {
       Inbox
       {unread > 0 && (
         <span
-          className="rounded-full bg-amber-500 px-1.5 text-xs font-semibold tabular-nums text-slate-950"
+          className="rounded-full bg-accent-solid px-1.5 text-xs font-semibold tabular-nums text-on-accent-solid"
           data-testid="inbox-unread-badge"
           data-count={unread}
         >

@@ -25,14 +25,14 @@ export function Layout() {
     setTheme(t);
   };
   return (
-    <div className="flex min-h-screen bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+    <div className="flex min-h-screen bg-background text-foreground">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 focus:text-slate-900"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:p-2 focus:text-foreground"
       >
         Skip to content
       </a>
-      <aside className="w-60 shrink-0 border-r border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-900">
+      <aside className="w-60 shrink-0 border-r border-border bg-surface-muted p-4">
         <p className="mb-4 text-lg font-semibold">Hub Console</p>
         <p className="sr-only">
           Keyboard: g then i, s, w, j, t or p goes to Inbox, Settings, Webhooks, Jobs, Storage or Model preview.
@@ -58,8 +58,8 @@ export function Layout() {
         <OrgNav me={me} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex items-center justify-end gap-3 border-b border-slate-200 px-6 py-2 text-sm dark:border-slate-800">
-          <span className="mr-auto truncate text-xs text-slate-600 dark:text-slate-400" title="Hub URL">
+        <header className="flex items-center justify-end gap-3 border-b border-border px-6 py-2 text-sm">
+          <span className="mr-auto truncate text-xs text-muted" title="Hub URL">
             {session && hubSiteUrl(session.baseUrl)}
           </span>
           <AccountBadge me={me} />

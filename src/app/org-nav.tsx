@@ -16,13 +16,9 @@ export function OrgNav({ me }: { me: UseQueryResult<Whoami> }) {
   const orgs = me.data?.orgs ?? [];
   return (
     <nav aria-label="Organizations" className="mt-6">
-      <p className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">
-        Organizations
-      </p>
-      {me.isPending && <p className="px-3 text-xs text-slate-600 dark:text-slate-400">Loading…</p>}
-      {me.isSuccess && orgs.length === 0 && (
-        <p className="px-3 text-xs text-slate-600 dark:text-slate-400">You are in no organization.</p>
-      )}
+      <p className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-muted">Organizations</p>
+      {me.isPending && <p className="px-3 text-xs text-muted">Loading…</p>}
+      {me.isSuccess && orgs.length === 0 && <p className="px-3 text-xs text-muted">You are in no organization.</p>}
       <ul className="space-y-1">
         {orgs.map((o) => (
           <li key={o.name}>
@@ -34,7 +30,7 @@ export function OrgNav({ me }: { me: UseQueryResult<Whoami> }) {
               <Avatar src={o.avatarUrl} name={o.name} />
               <span className="min-w-0">
                 <span className="block truncate">{o.name}</span>
-                <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid={`org-meta-${o.name}`}>
+                <span className="block text-xs text-muted" data-testid={`org-meta-${o.name}`}>
                   {planLabel[o.plan ?? 'free'] ?? o.plan} · {o.roleInOrg ?? 'member'}
                 </span>
               </span>

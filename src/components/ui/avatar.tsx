@@ -21,7 +21,7 @@ export function Avatar({
       title={name}
       aria-hidden="true"
       className={cn(
-        'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-slate-300 font-semibold uppercase text-slate-800 dark:bg-slate-600 dark:text-slate-100',
+        'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-subtle-strong font-semibold uppercase text-foreground',
         sizes[size],
         className,
       )}

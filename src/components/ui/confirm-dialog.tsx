@@ -28,7 +28,7 @@ export function ConfirmDialog(props: {
         props.onCancel();
       }}
       aria-labelledby={titleId}
-      className="m-auto max-w-md rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100"
+      className="m-auto max-w-md rounded-lg bg-surface p-5 text-foreground shadow-xl backdrop:bg-scrim"
     >
       <h2 id={titleId} className="text-lg font-semibold">
         {props.title}

@@ -17,7 +17,7 @@ export function ErrorPanel({
   return (
     <div
       role="alert"
-      className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+      className="rounded-lg border border-danger-border bg-danger-soft p-4 text-sm text-danger-strong"
       data-testid="error-panel"
     >
       <p className="font-semibold">{d.status ? `${title} (HTTP ${d.status})` : title}</p>

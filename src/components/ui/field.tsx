@@ -23,12 +23,12 @@ export function Field({
       </label>
       {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
       {hint && (
-        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+        <p id={hintId} className="text-xs text-muted">
           {hint}
         </p>
       )}
       {error && (
-        <p id={errId} className="text-xs text-red-700 dark:text-red-400" role="alert">
+        <p id={errId} className="text-xs text-danger" role="alert">
           {error}
         </p>
       )}
@@ -37,4 +37,4 @@ export function Field({
 }
 
 export const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 placeholder:text-slate-500 focus:border-amber-500 focus:outline-none focus:ring-2 focus:ring-amber-500/40 aria-[invalid=true]:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100';
+  'block w-full rounded-md border border-border-strong bg-surface px-2.5 py-1.5 text-sm text-foreground placeholder:text-muted focus:border-accent-solid focus:outline-none focus:ring-2 focus:ring-accent-solid/40 aria-[invalid=true]:border-danger';

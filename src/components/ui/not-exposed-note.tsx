@@ -10,7 +10,7 @@ export function NotExposedNote({ error, children }: { error: HubEndpointNotExpos
     <p
       role="note"
       data-testid="not-exposed"
-      className="mb-3 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200"
+      className="mb-3 rounded-md border border-border-strong bg-surface-muted px-3 py-2 text-sm text-foreground"
     >
       This hub does not expose {error.what}
       {children ? <>: {children}</> : '.'}

@@ -5,7 +5,7 @@ export function SettingLabel({ id, label, description }: { id?: string; label: s
       <span id={id} className="block text-sm font-medium">
         {label}
       </span>
-      {description && <span className="block text-xs text-slate-600 dark:text-slate-400">{description}</span>}
+      {description && <span className="block text-xs text-muted">{description}</span>}
     </span>
   );
 }

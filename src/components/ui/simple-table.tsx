@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 /** A bordered, horizontally scrollable table with a header row; `columns` label the header cells. */
 export function SimpleTable({ columns, children }: { columns: ReactNode[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+    <div className="overflow-x-auto rounded-lg border border-border">
       <table className="w-full text-left text-sm">
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
+        <thead className="bg-surface-muted text-xs uppercase tracking-wide text-muted">
           <tr>
             {columns.map((c, i) => (
               <th key={i} scope="col" className="px-3 py-2">

@@ -26,8 +26,8 @@ export function Toggle({
         disabled={disabled}
         onClick={() => onChange(!checked)}
         className={cn(
-          'relative inline-flex h-6 w-11 shrink-0 rounded-full transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-600 disabled:opacity-50',
-          checked ? 'bg-amber-600' : 'bg-slate-400 dark:bg-slate-600',
+          'relative inline-flex h-6 w-11 shrink-0 rounded-full transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus disabled:opacity-50',
+          checked ? 'bg-control-checked' : 'bg-control',
         )}
       >
         <span

@@ -3,16 +3,14 @@ import type { UnreadableItem } from '../../hub/tolerant-response.ts';
 import { DescriptionRow } from './description-row.tsx';
 import { StatusPill } from './status-pill.tsx';
 
-const NEUTRAL =
-  'bg-slate-100 text-slate-800 ring-1 ring-slate-300 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600';
-
 /** A value the hub sent that this console does not know (a new stage, flavor, type): shown as it is, in a neutral pill. */
 export function UnknownValuePill({ value, what }: { value: string; what: string }) {
   return (
     <StatusPill
       icon="?"
       label={value}
-      className={NEUTRAL}
+      tone="neutral"
+      className="ring-1 ring-border-strong"
       title={`A ${what} this console does not know yet; shown as the hub sent it`}
       data-testid="unknown-value"
     />
@@ -35,12 +33,12 @@ const nameOf = (fields: Record<string, unknown>) =>
 function RawJson({ raw }: { raw: unknown }) {
   return (
     <details className="mt-1 text-xs">
-      <summary className="cursor-pointer text-slate-700 underline-offset-2 hover:underline dark:text-slate-300">
+      <summary className="cursor-pointer text-soft underline-offset-2 hover:underline">
         Raw JSON
       </summary>
       {/* Focusable: a scrollable region must be reachable by keyboard. */}
       <pre
-        className="mt-1 max-h-80 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-900"
+        className="mt-1 max-h-80 overflow-auto rounded bg-subtle p-2"
         tabIndex={0}
         aria-label="Raw JSON as the hub sent it"
         data-testid="unreadable-raw"
@@ -60,7 +58,7 @@ export function UnreadableItems({ items, what }: { items: readonly UnreadableIte
   return (
     <section
       aria-label={`Unreadable ${what}`}
-      className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
+      className="rounded-lg border border-warning-border bg-warning-soft p-3 text-sm text-warning"
     >
       <p className="font-medium">
         {items.length === 1 ? `1 ${what} could not be read` : `${items.length} ${what}s could not be read`}; the others
@@ -91,7 +89,7 @@ export function UnreadableRecord({
   fields: Record<string, unknown>;
 }) {
   return (
-    <div className="mt-3 text-slate-900 dark:text-slate-100" data-testid="unreadable-record">
+    <div className="mt-3 text-foreground" data-testid="unreadable-record">
       <ul className="list-disc pl-5 text-sm" data-testid="unreadable-why">
         {issues.map((i, n) => (
           <li key={n}>

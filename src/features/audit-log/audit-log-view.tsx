@@ -72,7 +72,7 @@ export function AuditLogView({
         </div>
       </div>
       {result && hitExportCap(events.length) && (
-        <p role="note" className="text-sm text-amber-900 dark:text-amber-200" data-testid="audit-cap">
+        <p role="note" className="text-sm text-warning" data-testid="audit-cap">
           The newest {events.length.toLocaleString('en')} events; narrow the filter to see older ones.
         </p>
       )}

@@ -91,13 +91,13 @@ export function AuditTable(props: {
       aria-activedescendant={activeRendered ? `audit-row-${activeIndex}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      className="relative h-[60vh] min-h-80 overflow-auto rounded-lg border border-slate-200 text-sm focus-visible:outline-2 focus-visible:outline-amber-600 dark:border-slate-800"
+      className="relative h-[60vh] min-h-80 overflow-auto rounded-lg border border-border text-sm focus-visible:outline-2 focus-visible:outline-amber-600"
       data-testid="audit-grid"
     >
       <div
         role="row"
         aria-rowindex={1}
-        className={`${COLS} sticky top-0 z-10 items-center border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400`}
+        className={`${COLS} sticky top-0 z-10 items-center border-b border-border bg-surface-muted text-xs uppercase tracking-wide text-muted`}
         style={{ height: HEADER_H }}
       >
         {COLUMNS.map((c) => {
@@ -111,7 +111,7 @@ export function AuditTable(props: {
               {c.key ? (
                 <button
                   type="button"
-                  className="inline-flex items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-slate-100"
+                  className="inline-flex items-center gap-1 uppercase hover:text-foreground"
                   onClick={() => props.onSort(c.key!, on && props.dir === 'desc' ? 'asc' : 'desc')}
                 >
                   {c.label}
@@ -143,7 +143,7 @@ export function AuditTable(props: {
               setActive(item.index);
               props.onOpen(e);
             }}
-            className={`${COLS} absolute left-0 right-0 cursor-pointer items-center border-b border-slate-100 dark:border-slate-800/60 ${isActive ? 'bg-amber-50 dark:bg-amber-900/30' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
+            className={`${COLS} absolute left-0 right-0 cursor-pointer items-center border-b border-border ${isActive ? 'bg-warning-soft' : 'hover:bg-surface-muted'}`}
             style={{ top: item.start, height: ROW_H }}
           >
             <div role="gridcell" className="truncate tabular-nums">

@@ -18,7 +18,7 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
       ref={ref}
       aria-labelledby="event-title"
       onClose={onClose}
-      className="ml-auto mr-0 h-full max-h-none w-full max-w-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40 dark:bg-slate-900 dark:text-slate-100"
+      className="ml-auto mr-0 h-full max-h-none w-full max-w-lg bg-surface p-5 text-foreground shadow-xl backdrop:bg-slate-900/40"
       data-testid="event-drawer"
     >
       {e && (
@@ -37,11 +37,11 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
             </DescriptionRow>
             <DescriptionRow term="Time">
               <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en')}</time>{' '}
-              <span className="text-xs text-slate-600 dark:text-slate-400">({e.createdAt})</span>
+              <span className="text-xs text-muted">({e.createdAt})</span>
             </DescriptionRow>
             <DescriptionRow term="Author">
               {e.author.user}{' '}
-              <span className="text-xs text-slate-600 dark:text-slate-400">
+              <span className="text-xs text-muted">
                 ({e.author.type}
                 {e.author.deleted ? ', deleted' : ''})
               </span>
@@ -52,7 +52,7 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
                 <>
                   {e.location.formatted}
                   {(e.location.city || e.location.country) && (
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">
+                    <span className="block text-xs text-muted">
                       {[e.location.city, e.location.country].filter(Boolean).join(', ')}
                     </span>
                   )}
@@ -84,7 +84,7 @@ export function EventDrawer({ event, onClose }: { event: AuditLogEvent | null; o
             </DescriptionRow>
             {e.data !== undefined && (
               <DescriptionRow term="Data">
-                <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs dark:bg-slate-800">
+                <pre className="max-h-64 overflow-auto whitespace-pre-wrap rounded bg-surface-muted p-2 text-xs">
                   {JSON.stringify(e.data, null, 2)}
                 </pre>
               </DescriptionRow>

@@ -20,7 +20,7 @@ export function PlanGate({
   const paid = plan !== undefined && plan !== 'free';
   return (
     <div
-      className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
+      className="rounded-lg border border-warning-border bg-warning-soft p-4 text-sm text-accent-strong"
       data-testid="gate-panel"
     >
       <p className="font-semibold">The audit log is not available</p>

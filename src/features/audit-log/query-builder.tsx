@@ -78,7 +78,7 @@ export function QueryBuilder({
         <Button type="submit">Add filter</Button>
       </form>
       {error && (
-        <p id="audit-filter-error" role="alert" className="text-xs text-red-700 dark:text-red-400">
+        <p id="audit-filter-error" role="alert" className="text-xs text-danger">
           {error}
         </p>
       )}
@@ -87,7 +87,7 @@ export function QueryBuilder({
           {terms.map((t, i) => (
             <li
               key={`${t.key}:${t.value}`}
-              className="inline-flex items-center gap-1 rounded-full bg-amber-100 py-0.5 pl-3 pr-1 text-sm text-amber-950 dark:bg-amber-900/40 dark:text-amber-100"
+              className="inline-flex items-center gap-1 rounded-full bg-accent-soft py-0.5 pl-3 pr-1 text-sm text-accent-strong"
               data-testid="filter-chip"
             >
               <span>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { describeError, isForbidden } from '../../components/ui/describe-error.ts';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
@@ -15,6 +15,7 @@ import { PlanGate } from './plan-gate.tsx';
 import { QueryBuilder } from './query-builder.tsx';
 import { useAuditExport } from './use-audit-export.ts';
 import { useAuditParams } from './use-audit-params.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 const PAID = ['team', 'enterprise', 'enterprise_plus'];
 
@@ -74,9 +75,7 @@ export function Component() {
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link to={`/orgs/${encodeURIComponent(org)}`} className="text-amber-800 underline dark:text-amber-300">
-          ← {org}
-        </Link>
+        <TextLink to={`/orgs/${encodeURIComponent(org)}`}>← {org}</TextLink>
       </p>
       <PageHeader
         title={`Audit log · ${org}`}

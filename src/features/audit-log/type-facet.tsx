@@ -11,11 +11,11 @@ export function TypeFacet({
   onSelect(type: string | null): void;
 }) {
   const item = (active: boolean) =>
-    `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-amber-100 font-medium text-amber-950 dark:bg-amber-900/40 dark:text-amber-100' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`;
+    `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-accent-soft font-medium text-accent-strong' : 'hover:bg-subtle'}`;
   return (
     <nav
       aria-label="Event types"
-      className="max-h-[60vh] overflow-auto rounded-lg border border-slate-200 p-2 dark:border-slate-800"
+      className="max-h-[60vh] overflow-auto rounded-lg border border-border p-2"
       data-testid="type-facet"
     >
       <ul className="space-y-0.5">

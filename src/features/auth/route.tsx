@@ -62,18 +62,18 @@ export function Component() {
   }
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 p-6 dark:bg-slate-950">
+    <main className="flex min-h-screen items-center justify-center bg-surface-sunken p-6">
       <form
         onSubmit={submit}
         noValidate
-        className="w-full max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        className="w-full max-w-sm space-y-4 rounded-xl border border-border bg-surface p-6 shadow-sm"
         aria-labelledby="sign-in-title"
       >
         <h1 id="sign-in-title" className="text-xl font-semibold">
           Sign in to Hub Console
         </h1>
         {params.get('expired') && (
-          <p className="text-sm text-amber-800 dark:text-amber-300">Your session ended. Sign in again.</p>
+          <p className="text-sm text-accent">Your session ended. Sign in again.</p>
         )}
         <Field
           label="Hub URL"
@@ -124,7 +124,7 @@ export function Component() {
           Remember me on this device
         </label>
         {errors.form && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400" data-testid="sign-in-error">
+          <p role="alert" className="text-sm text-danger" data-testid="sign-in-error">
             {errors.form}
           </p>
         )}

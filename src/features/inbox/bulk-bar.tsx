@@ -18,7 +18,7 @@ export function BulkBar({ selection, pageIds, matching, busy, onRead, onUnread, 
   const some = selection.ids.size > 0 && !wholePage;
   return (
     <div
-      className="mb-2 flex min-h-10 flex-wrap items-center gap-2 rounded-md bg-slate-100 px-3 py-1.5 text-sm dark:bg-slate-800/60"
+      className="mb-2 flex min-h-10 flex-wrap items-center gap-2 rounded-md bg-subtle px-3 py-1.5 text-sm"
       data-testid="bulk-bar"
     >
       <input

@@ -36,7 +36,7 @@ function fromLocalInput(v: string): string | undefined {
 function Labelled({ label, children, htmlFor }: { label: string; htmlFor: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <label htmlFor={htmlFor} className="mb-0.5 block text-xs font-medium text-slate-700 dark:text-slate-300">
+      <label htmlFor={htmlFor} className="mb-0.5 block text-xs font-medium text-soft">
         {label}
       </label>
       {children}
@@ -70,7 +70,7 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
       onSubmit={submit}
       role="search"
       aria-label="Filter notifications"
-      className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 md:grid-cols-4 xl:grid-cols-8 dark:border-slate-800"
+      className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-border p-3 md:grid-cols-4 xl:grid-cols-8"
     >
       <Labelled label="Read status" htmlFor="f-readStatus">
         <Select
@@ -136,7 +136,7 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange(f:
             Clear {active} filter{active === 1 ? '' : 's'}
           </Button>
         )}
-        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" aria-hidden="true">
+        <span className="ml-auto text-xs text-muted" aria-hidden="true">
           Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>r</kbd> read · <kbd>u</kbd> unread ·{' '}
           <kbd>o</kbd> open · <kbd>/</kbd> filter · <kbd>Esc</kbd> clear
         </span>

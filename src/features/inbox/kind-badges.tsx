@@ -2,16 +2,16 @@ import type { NotificationView } from './notification-view.ts';
 
 const kindStyle: Record<NotificationView['kind'], string> = {
   Paper: 'bg-violet-100 text-violet-900 dark:bg-violet-900/50 dark:text-violet-100',
-  'Pull request': 'bg-sky-100 text-sky-900 dark:bg-sky-900/50 dark:text-sky-100',
+  'Pull request': 'bg-info-soft text-info-strong',
   Discussion: 'bg-teal-100 text-teal-900 dark:bg-teal-900/50 dark:text-teal-100',
   Post: 'bg-orange-100 text-orange-900 dark:bg-orange-900/50 dark:text-orange-100',
   'Community blog': 'bg-pink-100 text-pink-900 dark:bg-pink-900/50 dark:text-pink-100',
 };
 
 const statusStyle: Record<NonNullable<NotificationView['status']>, string> = {
-  draft: 'border-slate-400 text-slate-700 dark:text-slate-300',
-  open: 'border-green-600 text-green-800 dark:border-green-500 dark:text-green-300',
-  closed: 'border-red-600 text-red-800 dark:border-red-500 dark:text-red-300',
+  draft: 'border-slate-400 text-soft',
+  open: 'border-green-600 text-success dark:border-green-500',
+  closed: 'border-red-600 text-danger dark:border-red-500',
   merged: 'border-purple-600 text-purple-800 dark:border-purple-400 dark:text-purple-300',
 };
 

@@ -50,9 +50,7 @@ export function MarkAllRead({ filters, busy, run }: { filters: Filters; busy: bo
       <span role="status" data-testid="mark-all-status">
         {state.step === 'nothing' && 'Nothing unread here.'}
         {state.step === 'failed' && (
-          <span className="text-red-800 dark:text-red-300">
-            Could not read the unread notifications: {state.message}
-          </span>
+          <span className="text-danger">Could not read the unread notifications: {state.message}</span>
         )}
         {state.step === 'done' &&
           !state.undone &&

@@ -33,7 +33,7 @@ export function NotificationList({
     if (focusActive > 0) refs.current[active]?.focus();
   }, [focusActive, active]);
   return (
-    <ul aria-label="Notifications" className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
+    <ul aria-label="Notifications" className="overflow-hidden rounded-lg border border-border">
       {rows.map(({ notification, view }, i) => (
         <NotificationRow
           key={view.id}

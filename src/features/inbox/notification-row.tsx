@@ -33,7 +33,7 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
       data-type={n.type}
       data-read={n.read}
       aria-current={active ? 'true' : undefined}
-      className={`flex items-center gap-3 border-b border-slate-200 px-3 py-2.5 outline-none last:border-b-0 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-amber-500 ${active ? 'shadow-[inset_3px_0_0_0_var(--color-amber-500)]' : ''} dark:border-slate-800 ${selected ? 'bg-amber-50 dark:bg-amber-950/40' : unread ? 'bg-white dark:bg-slate-900' : 'bg-slate-50 dark:bg-slate-950'}`}
+      className={`flex items-center gap-3 border-b border-border px-3 py-2.5 outline-none last:border-b-0 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-amber-500 ${active ? 'shadow-[inset_3px_0_0_0_var(--color-amber-500)]' : ''} ${selected ? 'bg-warning-soft' : unread ? 'bg-surface' : 'bg-surface-sunken'}`}
     >
       <input
         type="checkbox"
@@ -58,20 +58,20 @@ export const NotificationRow = forwardRef<HTMLLIElement, Props>(function Notific
             rel="noopener noreferrer"
             onClick={onOpen}
             data-open
-            className={`truncate text-sm hover:underline ${unread ? 'font-semibold text-slate-950 dark:text-white' : 'text-slate-700 dark:text-slate-300'}`}
+            className={`truncate text-sm hover:underline ${unread ? 'font-semibold text-foreground' : 'text-soft'}`}
             data-testid="notification-title"
           >
             {view.title}
           </a>
           {view.status && <StatusBadge status={view.status} />}
         </div>
-        <p className="truncate text-xs text-slate-600 dark:text-slate-400">{view.context}</p>
+        <p className="truncate text-xs text-muted">{view.context}</p>
       </div>
       <ParticipantAvatars participants={view.participants} />
       <time
         dateTime={n.updatedAt}
         title={formatDateTime(n.updatedAt)}
-        className="w-24 shrink-0 text-right text-xs text-slate-600 dark:text-slate-400"
+        className="w-24 shrink-0 text-right text-xs text-muted"
       >
         {formatRelative(n.updatedAt)}
       </time>

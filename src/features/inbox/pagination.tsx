@@ -8,7 +8,7 @@ export function Pagination({ page, total, onPage }: { page: number; total: numbe
   const to = Math.min(total, (page + 1) * NOTIFICATIONS_PAGE_SIZE);
   return (
     <nav aria-label="Pages" className="mt-3 flex items-center justify-between text-sm">
-      <span className="text-slate-600 dark:text-slate-400" data-testid="page-range">
+      <span className="text-muted" data-testid="page-range">
         {from}–{to} of {total} · page {page + 1} of {pages}
       </span>
       <span className="flex gap-2">

@@ -11,14 +11,9 @@ export function ParticipantAvatars({ participants }: { participants: Notificatio
   return (
     <span className="flex items-center" role="img" aria-label={`Participants: ${names}`} data-testid="participants">
       {participants.slice(0, SHOWN).map((p, i) => (
-        <Avatar
-          key={`${p._id}-${i}`}
-          src={p.avatar}
-          name={p.user}
-          className="-ml-1.5 ring-2 ring-white first:ml-0 dark:ring-slate-900"
-        />
+        <Avatar key={`${p._id}-${i}`} src={p.avatar} name={p.user} className="-ml-1.5 ring-2 ring-surface first:ml-0" />
       ))}
-      {more > 0 && <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">+{more}</span>}
+      {more > 0 && <span className="ml-1 text-xs text-muted">+{more}</span>}
     </span>
   );
 }

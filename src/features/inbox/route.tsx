@@ -15,7 +15,7 @@ export function Component() {
     <>
       <PageHeaderWithCounts filters={filters} page={page} />
       {invalid.length > 0 && (
-        <p role="status" className="mb-3 text-sm text-amber-800 dark:text-amber-300">
+        <p role="status" className="mb-3 text-sm text-accent">
           Ignored invalid filter{invalid.length === 1 ? '' : 's'} in the address: {invalid.join(', ')}.
         </p>
       )}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
@@ -18,6 +18,7 @@ import { elapsedSecs, formatDuration, runsWhat } from './job-view.ts';
 import { jobsListPath } from './paths.ts';
 import { StageBadge } from './stage-badge.tsx';
 import { useCancelJob } from './use-cancel-job.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 /** While the job is scheduled or running its record is read again, so the stage moves on the page. */
 export const JOB_REFRESH_MS = 2_000;
@@ -43,7 +44,7 @@ function CancelJob({ job }: { job: Job }) {
         >
           It stops now and ends as CANCELED; it is not retried.
           {cancel.error && (
-            <p className="mt-2 text-red-700 dark:text-red-400" role="alert">
+            <p className="mt-2 text-danger" role="alert">
               {describeError(cancel.error).message}
             </p>
           )}
@@ -64,9 +65,7 @@ export function JobDetail() {
   });
   const back = (
     <p className="mb-2 text-sm">
-      <Link to={jobsListPath(namespace, me.data?.name)} className="text-amber-800 underline dark:text-amber-300">
-        ← Jobs of {namespace}
-      </Link>
+      <TextLink to={jobsListPath(namespace, me.data?.name)}>← Jobs of {namespace}</TextLink>
     </p>
   );
   if (q.isPending)

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
@@ -18,6 +18,7 @@ import { elapsedSecs, formatDuration, runsWhat, splitTags } from './job-view.ts'
 import { jobPath, jobsListPath } from './paths.ts';
 import { StageBadge } from './stage-badge.tsx';
 import { listQuery, useJobFilters } from './use-job-filters.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 /** While a job is scheduled or running the list refreshes, so stages move without a reload. */
 export const LIVE_REFRESH_MS = 3_000;
@@ -26,19 +27,16 @@ function JobRow({ job, onLabel }: { job: Job; onLabel(label: string): void }) {
   const what = runsWhat(job);
   const { labels, plain } = splitTags(job.tags);
   return (
-    <tr
-      className="border-t border-slate-200 align-top dark:border-slate-800"
-      data-testid="job-row"
-      data-job-id={job.id}
-    >
+    <tr className="border-t border-border align-top" data-testid="job-row" data-job-id={job.id}>
       <td className="px-3 py-2">
-        <Link
+        <TextLink
           to={jobPath(job.owner.name, job.id)}
-          className="font-mono text-xs font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
+          className="font-mono text-xs font-medium"
+          underline="hover"
           aria-label={`Job ${job.id}`}
         >
           {job.id}
-        </Link>
+        </TextLink>
       </td>
       <td className="px-3 py-2">
         <StageBadge stage={job.status.stage} />
@@ -47,7 +45,7 @@ function JobRow({ job, onLabel }: { job: Job; onLabel(label: string): void }) {
       <td className="max-w-56 truncate px-3 py-2" title={what?.name}>
         {what ? (
           <>
-            {what.kind === 'space' && <span className="text-slate-600 dark:text-slate-400">Space </span>}
+            {what.kind === 'space' && <span className="text-muted">Space </span>}
             {what.name}
           </>
         ) : (

@@ -45,12 +45,7 @@ export function JobLogsSection({ namespace, jobId }: { namespace: string; jobId:
           )}
         </div>
       </div>
-      <p
-        role="status"
-        className="mb-2 text-xs text-slate-600 dark:text-slate-400"
-        data-testid="log-status"
-        data-status={logs.status}
-      >
+      <p role="status" className="mb-2 text-xs text-muted" data-testid="log-status" data-status={logs.status}>
         {STATUS_TEXT[logs.status]} {logs.lines.length} line{logs.lines.length === 1 ? '' : 's'}.
       </p>
       {logs.status === 'error' && <ErrorPanel error={logs.error} title="Could not read the log" onRetry={restart} />}
@@ -62,7 +57,7 @@ export function JobLogsSection({ namespace, jobId }: { namespace: string; jobId:
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
         }}
-        className="max-h-96 overflow-auto rounded-lg border border-slate-200 bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100 dark:border-slate-800"
+        className="max-h-96 overflow-auto rounded-lg border border-border bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
         data-testid="job-log"
       >
         {logs.lines.length === 0 ? (

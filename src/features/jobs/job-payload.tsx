@@ -1,6 +1,6 @@
-import { Link } from 'react-router-dom';
 import { Section } from './job-sections.tsx';
 import { webhookPayload } from './job-view.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 /** The WEBHOOK_PAYLOAD that started the job, pretty-printed, with a link back to its webhook. */
 export function PayloadSection({ environment }: { environment: Record<string, string> }) {
@@ -8,9 +8,7 @@ export function PayloadSection({ environment }: { environment: Record<string, st
   return (
     <Section id="job-payload-title" title="Webhook payload">
       {!payload ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          No webhook started this job (its environment has no WEBHOOK_PAYLOAD).
-        </p>
+        <p className="text-sm text-muted">No webhook started this job (its environment has no WEBHOOK_PAYLOAD).</p>
       ) : (
         <>
           <p className="mb-2 text-sm">
@@ -25,13 +23,9 @@ export function PayloadSection({ environment }: { environment: Record<string, st
               <>
                 {' '}
                 from{' '}
-                <Link
-                  to={`/webhooks/${encodeURIComponent(payload.webhookId)}`}
-                  className="text-amber-800 underline dark:text-amber-300"
-                  data-testid="payload-webhook-link"
-                >
+                <TextLink to={`/webhooks/${encodeURIComponent(payload.webhookId)}`} data-testid="payload-webhook-link">
                   webhook {payload.webhookId}
-                </Link>
+                </TextLink>
               </>
             )}
             .
@@ -39,7 +33,7 @@ export function PayloadSection({ environment }: { environment: Record<string, st
           <pre
             tabIndex={0}
             aria-label="WEBHOOK_PAYLOAD"
-            className="max-h-96 overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-xs dark:border-slate-800 dark:bg-slate-900"
+            className="max-h-96 overflow-auto rounded-lg border border-border bg-surface-muted p-3 font-mono text-xs"
             data-testid="webhook-payload"
           >
             {payload.pretty}

@@ -6,6 +6,7 @@ import type { Job } from '../../hub/schemas/index.ts';
 import { LabelChips } from './label-chips.tsx';
 import { jobTimeline, type StepState } from './job-timeline.ts';
 import { formatDuration, runsWhat, shellLine, splitTags, sshCommand } from './job-view.ts';
+import { ExternalTextLink } from '../../components/ui/text-link.tsx';
 
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -21,8 +22,8 @@ export function Section({ id, title, children }: { id: string; title: string; ch
 const DOT: Record<StepState, string> = {
   done: 'border-emerald-600 bg-emerald-600',
   current: 'border-amber-500 bg-amber-400 animate-pulse',
-  upcoming: 'border-slate-400 bg-white dark:bg-slate-900',
-  skipped: 'border-slate-400 bg-slate-200 dark:bg-slate-700',
+  upcoming: 'border-slate-400 bg-surface',
+  skipped: 'border-slate-400 bg-subtle-strong',
 };
 const STATE_TEXT: Record<StepState, string> = { done: 'done', current: 'now', upcoming: 'not yet', skipped: 'skipped' };
 
@@ -42,7 +43,7 @@ export function TimelineSection({ job }: { job: Job }) {
             <div className="min-w-0 text-sm">
               <p>
                 <span className="font-medium">{step.title}</span>{' '}
-                <span className="text-slate-600 dark:text-slate-400">({STATE_TEXT[step.state]})</span>
+                <span className="text-muted">({STATE_TEXT[step.state]})</span>
                 {step.at && (
                   <>
                     {' '}
@@ -51,7 +52,7 @@ export function TimelineSection({ job }: { job: Job }) {
                 )}
               </p>
               {step.notes.map((n) => (
-                <p key={n} className="text-slate-700 dark:text-slate-300" data-testid="timeline-note">
+                <p key={n} className="text-soft" data-testid="timeline-note">
                   {n}
                 </p>
               ))}
@@ -63,7 +64,7 @@ export function TimelineSection({ job }: { job: Job }) {
   );
 }
 
-const code = 'rounded bg-slate-100 px-1 font-mono text-xs dark:bg-slate-800';
+const code = 'rounded bg-subtle px-1 font-mono text-xs';
 
 export function DetailsSection({ job }: { job: Job }) {
   const what = runsWhat(job);
@@ -114,20 +115,13 @@ export function AccessSection({ job }: { job: Job }) {
     <Section id="job-access-title" title="Access">
       {urls.length > 0 && (
         <>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            Exposed ports (a token with read access to {job.owner.name} is needed):
-          </p>
+          <p className="text-sm text-muted">Exposed ports (a token with read access to {job.owner.name} is needed):</p>
           <ul className="mb-3 mt-1 space-y-1 text-sm" data-testid="expose-urls">
             {urls.map((u) => (
               <li key={u}>
-                <a
-                  href={u}
-                  target="_blank"
-                  rel="noreferrer noopener"
-                  className="break-all font-mono text-xs text-amber-800 underline dark:text-amber-300"
-                >
+                <ExternalTextLink href={u} className="break-all font-mono text-xs">
                   {u}
-                </a>
+                </ExternalTextLink>
               </li>
             ))}
           </ul>
@@ -135,9 +129,7 @@ export function AccessSection({ job }: { job: Job }) {
       )}
       {ssh && (
         <>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            SSH (the owner only, with an SSH key registered on the hub):
-          </p>
+          <p className="text-sm text-muted">SSH (the owner only, with an SSH key registered on the hub):</p>
           <code className={`${code} mt-1 block w-fit select-all p-2`} data-testid="ssh-command">
             {command ?? ssh}
           </code>
@@ -153,11 +145,7 @@ export function VolumesSection({ job }: { job: Job }) {
     <Section id="job-volumes-title" title="Volumes">
       <SimpleTable columns={['Type', 'Source', 'Mounted at', 'Revision', 'Access', 'Path']}>
         {job.volumes.map((v) => (
-          <tr
-            key={`${v.mountPath}:${v.source}`}
-            className="border-t border-slate-200 dark:border-slate-800"
-            data-testid="volume-row"
-          >
+          <tr key={`${v.mountPath}:${v.source}`} className="border-t border-border" data-testid="volume-row">
             <td className="px-3 py-2">{v.type}</td>
             <td className="px-3 py-2 font-mono text-xs">{v.source}</td>
             <td className="px-3 py-2 font-mono text-xs">{v.mountPath}</td>
@@ -177,9 +165,7 @@ export function EnvironmentSection({ job }: { job: Job }) {
   const secrets = Object.keys(job.secrets ?? {});
   return (
     <Section id="job-env-title" title="Environment">
-      {env.length === 0 && secrets.length === 0 && (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No variables or secrets.</p>
-      )}
+      {env.length === 0 && secrets.length === 0 && <p className="text-sm text-muted">No variables or secrets.</p>}
       <dl className="text-sm" data-testid="job-environment">
         {env.map(([k, v]) => (
           <DescriptionRow key={k} term={k}>
@@ -188,7 +174,7 @@ export function EnvironmentSection({ job }: { job: Job }) {
         ))}
         {secrets.map((k) => (
           <DescriptionRow key={`secret:${k}`} term={k}>
-            <span className="text-slate-600 dark:text-slate-400" data-testid="secret">
+            <span className="text-muted" data-testid="secret">
               secret (value hidden)
             </span>
           </DescriptionRow>

@@ -8,9 +8,8 @@ export function LabelChips({
   tags?: string[];
   onLabel?(label: string): void;
 }) {
-  if (!labels.length && !tags.length) return <span className="text-slate-600 dark:text-slate-400">—</span>;
-  const chip =
-    'inline-flex rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200';
+  if (!labels.length && !tags.length) return <span className="text-muted">—</span>;
+  const chip = 'inline-flex rounded bg-subtle px-1.5 py-0.5 font-mono text-xs text-foreground';
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Labels and tags">
       {labels.map(([k, v]) => {
@@ -20,7 +19,7 @@ export function LabelChips({
             {onLabel ? (
               <button
                 type="button"
-                className={`${chip} hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-amber-600 dark:hover:bg-amber-900/40`}
+                className={`${chip} hover:bg-accent-soft focus-visible:outline-2 focus-visible:outline-amber-600`}
                 title={`Show only jobs labelled ${text}`}
                 onClick={() => onLabel(text)}
               >

@@ -1,33 +1,33 @@
-import { StatusPill } from '../../components/ui/status-pill.tsx';
+import { StatusPill, type StatusTone } from '../../components/ui/status-pill.tsx';
 import { UnknownValuePill } from '../../components/ui/unreadable.tsx';
 import type { JobStage } from '../../hub/schemas/index.ts';
 
-const STAGES: Record<JobStage, { label: string; icon: string; className: string }> = {
+const STAGES: Record<JobStage, { label: string; icon: string; tone: StatusTone }> = {
   SCHEDULING: {
     label: 'Scheduling',
     icon: '◷',
-    className: 'bg-sky-100 text-sky-900 dark:bg-sky-900/50 dark:text-sky-100',
+    tone: 'info',
   },
   RUNNING: {
     label: 'Running',
     icon: '▶',
-    className: 'bg-amber-100 text-amber-950 dark:bg-amber-900/50 dark:text-amber-100',
+    tone: 'accent',
   },
   COMPLETED: {
     label: 'Completed',
     icon: '✓',
-    className: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100',
+    tone: 'success',
   },
-  ERROR: { label: 'Error', icon: '✕', className: 'bg-red-100 text-red-900 dark:bg-red-900/50 dark:text-red-100' },
+  ERROR: { label: 'Error', icon: '✕', tone: 'danger' },
   CANCELED: {
     label: 'Canceled',
     icon: '⊘',
-    className: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+    tone: 'neutral',
   },
   DELETED: {
     label: 'Deleted',
     icon: '−',
-    className: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+    tone: 'neutral',
   },
 };
 
@@ -40,7 +40,5 @@ export const stageLabel = (stage: JobStage) => known(stage)?.label ?? stage;
 export function StageBadge({ stage }: { stage: JobStage }) {
   const s = known(stage);
   if (!s) return <UnknownValuePill value={stage} what="job stage" />;
-  return (
-    <StatusPill icon={s.icon} label={s.label} className={s.className} data-testid="job-stage" data-stage={stage} />
-  );
+  return <StatusPill icon={s.icon} label={s.label} tone={s.tone} data-testid="job-stage" data-stage={stage} />;
 }

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 export function GatePanel({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div
-      className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
+      className="rounded-lg border border-warning-border bg-warning-soft p-4 text-sm text-accent-strong"
       data-testid="gate-panel"
     >
       <p className="font-semibold">{title}</p>

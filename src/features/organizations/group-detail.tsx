@@ -22,11 +22,11 @@ function AutoJoin({ group }: { group: ResourceGroup }) {
 }
 
 function Members({ group }: { group: ResourceGroup }) {
-  if (group.users.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No users.</p>;
+  if (group.users.length === 0) return <p className="text-sm text-muted">No users.</p>;
   return (
     <table className="w-full text-left text-sm">
       <caption className="sr-only">Users</caption>
-      <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
+      <thead className="text-xs uppercase text-muted">
         <tr>
           <th scope="col" className="py-1">
             User
@@ -41,10 +41,9 @@ function Members({ group }: { group: ResourceGroup }) {
       </thead>
       <tbody>
         {group.users.map((u) => (
-          <tr key={u._id} className="border-t border-slate-200 dark:border-slate-800">
+          <tr key={u._id} className="border-t border-border">
             <td className="py-1.5">
-              <span className="font-medium">{u.name}</span>{' '}
-              <span className="text-slate-600 dark:text-slate-400">{u.fullname}</span>
+              <span className="font-medium">{u.name}</span> <span className="text-muted">{u.fullname}</span>
             </td>
             <td className="py-1.5">{u.role}</td>
             <td className="py-1.5">{u.addedBy ?? '—'}</td>
@@ -56,14 +55,14 @@ function Members({ group }: { group: ResourceGroup }) {
 }
 
 function Resources({ group }: { group: ResourceGroup }) {
-  if (group.resources.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No resources.</p>;
+  if (group.resources.length === 0) return <p className="text-sm text-muted">No resources.</p>;
   return (
     <ul className="space-y-1 text-sm">
       {group.resources.map((r) => (
         <li key={r.type === 'collection' ? r.id : `${r.type}:${r.name}`} className="flex gap-2">
-          <span className="rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-700">{r.type}</span>
+          <span className="rounded bg-subtle-strong px-1.5 text-xs">{r.type}</span>
           <span>{r.type === 'collection' ? r.title : r.name}</span>
-          {r.private && <span className="text-xs text-slate-600 dark:text-slate-400">private</span>}
+          {r.private && <span className="text-xs text-muted">private</span>}
         </li>
       ))}
     </ul>
@@ -97,7 +96,7 @@ export function GroupDetail({
           <h3 id="group-title" className="text-lg font-semibold break-words">
             {g.name}
           </h3>
-          {g.description && <p className="text-sm text-slate-600 dark:text-slate-400 break-words">{g.description}</p>}
+          {g.description && <p className="text-sm text-muted break-words">{g.description}</p>}
         </div>
         {canManage && (
           <Button variant="danger" onClick={() => setConfirming(true)}>
@@ -143,7 +142,7 @@ export function GroupDetail({
       >
         Its users lose the access it grants to {g.resources.length} resources.
         {remove.error && (
-          <p role="alert" className="mt-2 text-red-700 dark:text-red-400">
+          <p role="alert" className="mt-2 text-danger">
             {remove.error.message}
           </p>
         )}

@@ -34,7 +34,7 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
   const pane = selected ? (
     <GroupDetail key={selected} org={org} id={selected} canManage={manage.allowed} onDeleted={() => select(null)} />
   ) : (
-    <p className="text-sm text-slate-600 dark:text-slate-400">Select a group to see its users, roles and resources.</p>
+    <p className="text-sm text-muted">Select a group to see its users, roles and resources.</p>
   );
   const create = useCreateResourceGroup(org);
   const [creating, setCreating] = useState(false);
@@ -50,11 +50,7 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
           <OpenGroupForm key={selected} current={selected} onOpen={select} />
         </div>
         <div className="min-w-0">
-          {selected ? (
-            pane
-          ) : (
-            <p className="text-sm text-slate-600 dark:text-slate-400">Open a group to see, rename or delete it.</p>
-          )}
+          {selected ? pane : <p className="text-sm text-muted">Open a group to see, rename or delete it.</p>}
         </div>
       </div>
     );
@@ -80,10 +76,10 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
                   type="button"
                   aria-current={selected === g.id ? 'true' : undefined}
                   onClick={() => select(g.id)}
-                  className={`w-full rounded-md px-3 py-2 text-left text-sm ${selected === g.id ? 'bg-amber-100 font-medium text-amber-950 dark:bg-amber-900/40 dark:text-amber-100' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+                  className={`w-full rounded-md px-3 py-2 text-left text-sm ${selected === g.id ? 'bg-accent-soft font-medium text-accent-strong' : 'hover:bg-subtle'}`}
                 >
                   <span className="block truncate">{g.name}</span>
-                  <span className="text-xs text-slate-600 dark:text-slate-400">
+                  <span className="text-xs text-muted">
                     {g.users.length} users · {g.resources.length} resources
                   </span>
                 </button>
@@ -91,11 +87,11 @@ export function ResourceGroupsSection({ org, info }: { org: string; info: Whoami
             ))}
           </ul>
           {!manage.allowed ? (
-            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="manage-gate">
+            <p className="text-xs text-muted" data-testid="manage-gate">
               {manage.reason}
             </p>
           ) : creating ? (
-            <div className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
+            <div className="rounded-md border border-border p-3">
               <GroupForm
                 mode="create"
                 initial={{ name: '', description: '' }}

@@ -9,8 +9,7 @@ import { planName } from './plan-rules.ts';
 import { ResourceGroupsSection } from './resource-groups-section.tsx';
 import { TokenRevokeSection } from './token-revoke-section.tsx';
 
-const actionLink =
-  'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800';
+const actionLink = 'rounded-md border border-border-strong px-3 py-1.5 text-sm font-medium hover:bg-subtle';
 
 export function Component() {
   const { org = '' } = useParams();

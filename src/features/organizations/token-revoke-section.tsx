@@ -52,7 +52,7 @@ export function TokenRevokeSection({ org, info }: { org: string; info: WhoamiOrg
         <GatePanel title="Token revocation is not available">{gate.reason}</GatePanel>
       ) : (
         <form onSubmit={submit} noValidate className="max-w-lg space-y-3" aria-label="Revoke a member token">
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             Removes the token's access to {org} only. The token itself is not deleted and still works elsewhere.
           </p>
           <Field label="Access token" error={fieldError} hint="The raw token value, beginning with hf_.">
@@ -70,7 +70,7 @@ export function TokenRevokeSection({ org, info }: { org: string; info: WhoamiOrg
           </Field>
           {revoke.isError && !fieldError && <ErrorPanel error={revoke.error} title="The token was not revoked" />}
           {done && (
-            <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+            <p role="status" className="text-sm text-success">
               The token no longer has access to {org}.
             </p>
           )}

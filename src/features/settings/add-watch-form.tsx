@@ -87,7 +87,7 @@ export function AddWatchForm({
         </Button>
       )}
       {error && (
-        <p id="watch-id-error" role="alert" className="w-full text-xs text-red-700 dark:text-red-400">
+        <p id="watch-id-error" role="alert" className="w-full text-xs text-danger">
           {error}
         </p>
       )}

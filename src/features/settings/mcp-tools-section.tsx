@@ -13,9 +13,7 @@ export function McpToolsSection() {
       <h2 id="mcp-heading" className="mb-1 text-lg font-semibold">
         MCP tools
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-        Tools your MCP clients get from the hub (read-only here).
-      </p>
+      <p className="mb-3 text-sm text-muted">Tools your MCP clients get from the hub (read-only here).</p>
       {mcp.isPending ? (
         <Skeleton rows={2} label="Loading MCP tools" />
       ) : mcp.isError ? (
@@ -29,7 +27,7 @@ export function McpToolsSection() {
             ) : (
               <ul className="flex flex-wrap gap-1.5" aria-label="Built-in tools" data-testid="builtin-tools">
                 {mcp.data.builtInTools.map((t) => (
-                  <li key={t} className="rounded bg-slate-100 px-2 py-0.5 font-mono text-xs dark:bg-slate-800">
+                  <li key={t} className="rounded bg-subtle px-2 py-0.5 font-mono text-xs">
                     {t}
                   </li>
                 ))}
@@ -42,7 +40,7 @@ export function McpToolsSection() {
               <EmptyState title="No Space tools">Add Spaces as tools on the hub to see them here.</EmptyState>
             ) : (
               <ul
-                className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+                className="divide-y divide-border rounded-lg border border-border"
                 aria-label="Space tools"
                 data-testid="space-tools"
               >
@@ -50,7 +48,7 @@ export function McpToolsSection() {
                   <li key={t._id} className="flex items-center gap-2 px-3 py-2 text-sm">
                     <span aria-hidden="true">{t.emoji}</span>
                     <span className="font-medium">{t.name}</span>
-                    <span className="ml-auto font-mono text-xs text-slate-600 dark:text-slate-400">{t.subdomain}</span>
+                    <span className="ml-auto font-mono text-xs text-muted">{t.subdomain}</span>
                   </li>
                 ))}
               </ul>

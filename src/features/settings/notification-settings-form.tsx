@@ -76,11 +76,11 @@ export function NotificationSettingsForm({
         {FLAG_GROUPS.map((group) => (
           <fieldset
             key={group.id}
-            className="rounded-lg border border-slate-200 px-4 py-2 dark:border-slate-800"
+            className="rounded-lg border border-border px-4 py-2"
             data-testid={`flag-group-${group.id}`}
           >
             <legend className="px-1 text-sm font-semibold">{group.title}</legend>
-            <div className="divide-y divide-slate-100 dark:divide-slate-800">
+            <div className="divide-y divide-border">
               {group.flags.map((f) => (
                 <div key={f.flag}>
                   {threeWay ? (
@@ -123,7 +123,7 @@ export function NotificationSettingsForm({
           </fieldset>
         ))}
       </div>
-      <div className="sticky bottom-0 mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white/95 py-3 dark:border-slate-800 dark:bg-slate-950/95">
+      <div className="sticky bottom-0 mt-4 flex flex-wrap items-center gap-3 border-t border-border bg-background/95 py-3">
         <Button id="save-notification-settings" type="submit" variant="primary" disabled={!dirty || save.isPending}>
           {save.isPending ? 'Saving…' : 'Save changes'}
         </Button>
@@ -139,11 +139,11 @@ export function NotificationSettingsForm({
         >
           Discard
         </Button>
-        <span role="status" className="text-sm text-slate-600 dark:text-slate-400" data-testid="settings-status">
+        <span role="status" className="text-sm text-muted" data-testid="settings-status">
           {save.isSuccess && !dirty ? 'Saved.' : dirty ? 'Unsaved changes (Ctrl+S to save)' : ''}
         </span>
         {formError && (
-          <p role="alert" className="w-full text-sm text-red-700 dark:text-red-400">
+          <p role="alert" className="w-full text-sm text-danger">
             {formError}
           </p>
         )}

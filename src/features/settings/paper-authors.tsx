@@ -3,15 +3,12 @@ import type { Paper } from '../../hub/schemas/index.ts';
 /** The paper's authors as a radio group; picking one fills the author id. */
 export function PaperAuthors({ paper, value, onPick }: { paper: Paper; value: string; onPick(id: string): void }) {
   return (
-    <fieldset className="rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="paper-authors">
+    <fieldset className="rounded-md border border-border p-3" data-testid="paper-authors">
       <legend className="px-1 text-sm font-semibold">{paper.title}</legend>
-      <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">Pick the author entry to claim.</p>
+      <p className="mb-2 text-xs text-muted">Pick the author entry to claim.</p>
       <div className="grid gap-1 sm:grid-cols-2">
         {paper.authors.map((a) => (
-          <label
-            key={a._id}
-            className="flex items-center gap-2 rounded px-2 py-1 text-sm hover:bg-slate-50 dark:hover:bg-slate-800"
-          >
+          <label key={a._id} className="flex items-center gap-2 rounded px-2 py-1 text-sm hover:bg-subtle">
             <input
               type="radio"
               name="paper-author"
@@ -21,7 +18,7 @@ export function PaperAuthors({ paper, value, onPick }: { paper: Paper; value: st
               className="accent-amber-600"
             />
             <span>{a.name}</span>
-            {a.user && <span className="text-xs text-slate-600 dark:text-slate-400">claimed by {a.user.user}</span>}
+            {a.user && <span className="text-xs text-muted">claimed by {a.user.user}</span>}
           </label>
         ))}
       </div>

@@ -59,9 +59,7 @@ export function PaperClaimSection() {
       <h2 id="claim-heading" className="mb-1 text-lg font-semibold">
         Claim paper authorship
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-        Link an author entry of a paper to a hub account.
-      </p>
+      <p className="mb-3 text-sm text-muted">Link an author entry of a paper to a hub account.</p>
       <form onSubmit={submit} noValidate className="max-w-2xl space-y-3" aria-label="Claim paper authorship">
         <div className="flex items-end gap-2">
           <div className="flex-1">
@@ -127,7 +125,7 @@ export function PaperClaimSection() {
           {claim.isPending ? 'Claiming…' : 'Claim authorship'}
         </Button>
         {claim.isSuccess && (
-          <p role="status" className="text-sm text-green-800 dark:text-green-300" data-testid="claim-result">
+          <p role="status" className="text-sm text-success" data-testid="claim-result">
             {claim.data.ok
               ? `Claimed paper ${claim.data.claimedPaperId}.`
               : `The hub did not accept the claim for ${claim.data.claimedPaperId}.`}

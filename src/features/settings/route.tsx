@@ -20,7 +20,7 @@ export function Component() {
           <a
             key={id}
             href={`#${id}`}
-            className="rounded-md border border-slate-300 px-2.5 py-1 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-amber-600 dark:border-slate-700 dark:hover:bg-slate-800"
+            className="rounded-md border border-border-strong px-2.5 py-1 hover:bg-subtle focus-visible:outline-2 focus-visible:outline-amber-600"
           >
             {label}
           </a>

@@ -28,7 +28,7 @@ export function WatchListSection() {
       <h2 id="watch-heading" className="mb-1 text-lg font-semibold">
         Watch list
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+      <p className="mb-3 text-sm text-muted">
         Users, organizations and repositories whose discussions reach your inbox.
       </p>
       {change.isError && (
@@ -70,7 +70,7 @@ export function WatchListSection() {
           </EmptyState>
         ) : (
           <ul
-            className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+            className="divide-y divide-border rounded-lg border border-border"
             aria-label="Watched"
             data-testid="watch-list"
           >
@@ -80,9 +80,7 @@ export function WatchListSection() {
                 className="flex items-center gap-3 px-3 py-2 text-sm"
                 data-testid="watch-item"
               >
-                <span className="w-28 shrink-0 text-xs font-medium text-slate-600 dark:text-slate-400">
-                  {typeLabel[w.type]}
-                </span>
+                <span className="w-28 shrink-0 text-xs font-medium text-muted">{typeLabel[w.type]}</span>
                 <span className="flex-1 truncate font-mono">{w.id}</span>
                 <Button
                   variant="ghost"

@@ -38,23 +38,18 @@ function BarChart({ id, title, desc, bars }: { id: string; title: string; desc: 
           const w = Math.max(b.value > 0 ? 2 : 0, (b.value / max) * barW);
           return (
             <g key={b.label}>
-              <text
-                x={labelW - 8}
-                y={y + 15}
-                textAnchor="end"
-                className="fill-slate-700 text-[11px] dark:fill-slate-300"
-              >
+              <text x={labelW - 8} y={y + 15} textAnchor="end" className="fill-soft text-[11px]">
                 {b.label.length > 26 ? `${b.label.slice(0, 25)}…` : b.label}
               </text>
               <rect x={labelW} y={y + 3} width={w} height={row - 10} rx={3} className={b.className} />
-              <text x={labelW + w + 6} y={y + 15} className="fill-slate-700 text-[11px] dark:fill-slate-300">
+              <text x={labelW + w + 6} y={y + 15} className="fill-soft text-[11px]">
                 {formatBytes(b.value)}
               </text>
             </g>
           );
         })}
       </svg>
-      <figcaption className="mt-1 text-xs text-slate-600 dark:text-slate-400">{title}</figcaption>
+      <figcaption className="mt-1 text-xs text-muted">{title}</figcaption>
     </figure>
   );
 }

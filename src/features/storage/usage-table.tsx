@@ -2,6 +2,7 @@ import { formatBytes, formatDateTime, formatRelative } from '../../components/ui
 import type { RepositoryUsage } from '../../hub/schemas/index.ts';
 import { repoWebUrl } from '../../hub/web-urls.ts';
 import type { Direction, SortKey, StorageParams } from './use-storage-params.ts';
+import { ExternalTextLink } from '../../components/ui/text-link.tsx';
 
 function SortHeader({
   label,
@@ -24,7 +25,7 @@ function SortHeader({
     >
       <button
         type="button"
-        className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-slate-900 dark:hover:text-slate-100"
+        className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-foreground"
         onClick={() => onChange({ sort: sortKey, direction: next })}
       >
         {label}
@@ -47,10 +48,10 @@ export function UsageTable({
   onChange(p: Partial<StorageParams>): void;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+    <div className="overflow-x-auto rounded-lg border border-border">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Repository storage</caption>
-        <thead className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-900 dark:text-slate-400">
+        <thead className="bg-surface-muted text-xs text-muted">
           <tr>
             <th scope="col" className="px-3 py-2 uppercase tracking-wide">
               Repository
@@ -70,20 +71,11 @@ export function UsageTable({
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr
-              key={`${r.type}:${r.id}`}
-              className="border-t border-slate-200 dark:border-slate-800"
-              data-testid="usage-row"
-            >
+            <tr key={`${r.type}:${r.id}`} className="border-t border-border" data-testid="usage-row">
               <td className="px-3 py-2 font-medium">
-                <a
-                  href={repoWebUrl(hubUrl, { type: r.type, name: r.id })}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
-                >
+                <ExternalTextLink href={repoWebUrl(hubUrl, { type: r.type, name: r.id })} underline="hover">
                   {r.id}
-                </a>
+                </ExternalTextLink>
               </td>
               <td className="px-3 py-2">{r.type}</td>
               <td className="px-3 py-2">{r.visibility}</td>

@@ -3,15 +3,10 @@ import type { UsageSummary } from './usage-summary.ts';
 
 function Stat({ label, bytes, count, testId }: { label: string; bytes: number; count: number; testId: string }) {
   return (
-    <div
-      className="rounded-lg border border-slate-200 p-3 dark:border-slate-800"
-      data-testid={testId}
-      data-bytes={bytes}
-      data-count={count}
-    >
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+    <div className="rounded-lg border border-border p-3" data-testid={testId} data-bytes={bytes} data-count={count}>
+      <dt className="text-xs text-muted">{label}</dt>
       <dd className="text-sm font-medium">
-        {formatBytes(bytes)} <span className="text-xs text-slate-600 dark:text-slate-400">· {count}</span>
+        {formatBytes(bytes)} <span className="text-xs text-muted">· {count}</span>
       </dd>
     </div>
   );
@@ -22,18 +17,18 @@ export function UsageTotals({ summary, owner }: { summary: UsageSummary; owner: 
   const { byVisibility: v } = summary;
   return (
     <section aria-labelledby="totals-title">
-      <h2 id="totals-title" className="mb-2 text-sm font-medium text-slate-700 dark:text-slate-300">
+      <h2 id="totals-title" className="mb-2 text-sm font-medium text-soft">
         All of {owner}’s repositories
       </h2>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8" data-testid="storage-totals">
-        <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Total</dt>
+        <div className="rounded-lg border border-border p-3">
+          <dt className="text-xs text-muted">Total</dt>
           <dd className="text-lg font-semibold" data-testid="total-bytes" data-bytes={summary.bytes}>
             {formatBytes(summary.bytes)}
           </dd>
         </div>
-        <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Repositories</dt>
+        <div className="rounded-lg border border-border p-3">
+          <dt className="text-xs text-muted">Repositories</dt>
           <dd className="text-lg font-semibold" data-testid="total-count">
             {summary.count}
           </dd>

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { hubSiteUrl } from '../../components/session/proxied-hub.ts';
+import { ExternalTextLink, TextLink } from '../../components/ui/text-link.tsx';
 import { useHubClient, useSession } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
@@ -19,12 +20,10 @@ import { failureReason, jobPath } from './delivery-outcome.ts';
 import { DeliveryStatus, DeliveryTags } from './delivery-status.tsx';
 import { useReplayDelivery } from './use-webhook-mutations.ts';
 
-const link = 'text-amber-800 underline-offset-2 hover:underline dark:text-amber-300';
-
 function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{term}</dt>
+      <dt className="text-xs text-muted">{term}</dt>
       <dd className="break-words text-sm">{children}</dd>
     </div>
   );
@@ -53,14 +52,12 @@ function ReplayButton({ webhookId, logId }: { webhookId: string; logId: string }
         {replayEntry && (
           <>
             {' · '}
-            <Link to={`../${replayEntry.id}`} relative="path" className={link}>
+            <TextLink underline="hover" to={`../${replayEntry.id}`} relative="path">
               View the replay
-            </Link>
+            </TextLink>
           </>
         )}
-        {replay.isError && (
-          <span className="text-red-800 dark:text-red-300">Replay failed: {describeError(replay.error).message}</span>
-        )}
+        {replay.isError && <span className="text-danger">Replay failed: {describeError(replay.error).message}</span>}
       </span>
     </div>
   );
@@ -71,7 +68,7 @@ function Summary({ d, owner, hubUrl }: { d: WebhookDelivery; owner: string | und
   const job = jobPath(d, owner);
   return (
     <dl
-      className="mb-6 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800"
+      className="mb-6 grid gap-4 rounded-lg border border-border p-4 sm:grid-cols-2 lg:grid-cols-4"
       data-testid="delivery-summary"
     >
       <Fact term="Time">
@@ -83,18 +80,18 @@ function Summary({ d, owner, hubUrl }: { d: WebhookDelivery; owner: string | und
       </Fact>
       <Fact term="Repository">
         {d.repo ? (
-          <a href={repoWebUrl(hubUrl, d.repo)} target="_blank" rel="noopener noreferrer" className={link}>
+          <ExternalTextLink underline="hover" href={repoWebUrl(hubUrl, d.repo)}>
             {d.repo.type} {d.repo.name}
-          </a>
+          </ExternalTextLink>
         ) : (
           '—'
         )}
       </Fact>
       <Fact term="Target">
         {job ? (
-          <Link to={job} className={link} data-testid="job-link">
+          <TextLink underline="hover" to={job} data-testid="job-link">
             {d.target}
-          </Link>
+          </TextLink>
         ) : (
           d.target
         )}
@@ -114,9 +111,9 @@ function Summary({ d, owner, hubUrl }: { d: WebhookDelivery; owner: string | und
       </Fact>
       {d.replayOf && (
         <Fact term="Replay of">
-          <Link to={`../${d.replayOf}`} relative="path" className={link}>
+          <TextLink underline="hover" to={`../${d.replayOf}`} relative="path">
             the original delivery
-          </Link>
+          </TextLink>
         </Fact>
       )}
     </dl>
@@ -132,9 +129,9 @@ export function DeliveryDetail() {
   const q = useQuery(webhookDeliveryQuery(client, id, logId));
   const back = (
     <p className="mb-2 text-sm">
-      <Link to="../.." relative="path" className={link}>
+      <TextLink underline="hover" to="../.." relative="path">
         ← Webhook and its delivery log
-      </Link>
+      </TextLink>
     </p>
   );
   if (q.isPending)
@@ -149,10 +146,7 @@ export function DeliveryDetail() {
       <>
         {back}
         {isEndpointNotExposed(q.error) ? (
-          <p
-            className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800"
-            data-testid="delivery-missing"
-          >
+          <p className="rounded-lg border border-border p-3 text-sm" data-testid="delivery-missing">
             This delivery is not in the log: the hub keeps the last {DELIVERY_LOG_LIMIT} deliveries of each webhook, and
             a hub without the delivery log (such as the real hub) has none to show.
           </p>

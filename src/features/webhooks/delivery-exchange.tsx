@@ -7,16 +7,16 @@ import {
 import { prettyJson } from './delivery-outcome.ts';
 
 const pre =
-  'max-h-96 overflow-auto whitespace-pre-wrap break-all rounded-md bg-slate-100 p-3 font-mono text-xs text-slate-900 dark:bg-slate-900 dark:text-slate-100';
+  'max-h-96 overflow-auto whitespace-pre-wrap break-all rounded-md bg-subtle p-3 font-mono text-xs text-foreground';
 /** The log's limits are powers of two: say them as such. */
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
-const note = 'mt-1 text-xs text-slate-600 dark:text-slate-400';
+const note = 'mt-1 text-xs text-muted';
 
 function Headers({ headers }: { headers: Record<string, string> }) {
   const rows = Object.entries(headers);
   if (rows.length === 0)
     return (
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         No HTTP request: this webhook starts a job, which gets the payload in <code>WEBHOOK_PAYLOAD</code>.
       </p>
     );
@@ -32,9 +32,7 @@ function Headers({ headers }: { headers: Record<string, string> }) {
             <td className="py-0.5 font-mono text-xs">
               {value}
               {name.toLowerCase() === 'x-webhook-secret' && (
-                <span className="ml-2 font-sans text-slate-600 dark:text-slate-400">
-                  (the webhook’s secret, masked)
-                </span>
+                <span className="ml-2 font-sans text-muted">(the webhook’s secret, masked)</span>
               )}
             </td>
           </tr>
@@ -53,9 +51,7 @@ export function DeliveryRequestView({ delivery }: { delivery: WebhookDelivery })
         Request
       </h2>
       {!req ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          This delivery was logged before requests were recorded.
-        </p>
+        <p className="text-sm text-muted">This delivery was logged before requests were recorded.</p>
       ) : (
         <>
           <Headers headers={req.headers} />
@@ -84,7 +80,7 @@ export function DeliveryResponseView({ delivery }: { delivery: WebhookDelivery }
         Response
       </h2>
       {!res ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           {delivery.request && Object.keys(delivery.request.headers).length === 0
             ? 'None: a job was started instead of an HTTP request.'
             : 'No HTTP response came.'}
@@ -100,7 +96,7 @@ export function DeliveryResponseView({ delivery }: { delivery: WebhookDelivery }
               {res.body}
             </pre>
           ) : (
-            <p className="text-sm text-slate-600 dark:text-slate-400">Empty body.</p>
+            <p className="text-sm text-muted">Empty body.</p>
           )}
           {res.bodyTruncated && (
             <p className={note}>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
@@ -18,6 +18,7 @@ import { ReplayById } from './replay-by-id.tsx';
 import { SendTestEvent } from './send-test-event.tsx';
 import { useDeliveryLog } from './use-delivery-log.ts';
 import { useReplayDelivery } from './use-webhook-mutations.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 type ReplayOutcome = { ok: true; status: number } | { ok: false; message: string };
 
@@ -112,20 +113,15 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
           {entries.map((e) => {
             const outcome = outcomes[e.id];
             return (
-              <tr
-                key={e.id}
-                className="border-t border-slate-200 dark:border-slate-800"
-                data-testid="delivery-row"
-                data-id={e.id}
-              >
+              <tr key={e.id} className="border-t border-border" data-testid="delivery-row" data-id={e.id}>
                 <td className="whitespace-nowrap px-3 py-2">
-                  <Link
+                  <TextLink
                     to={`deliveries/${e.id}`}
-                    className="text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
+                    underline="hover"
                     aria-label={`Delivery of ${formatDateTime(e.createdAt)}: details`}
                   >
                     <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
-                  </Link>
+                  </TextLink>
                   <DeliveryTags entry={e} />
                 </td>
                 <td className="px-3 py-2">{`${e.event.scope}.${e.event.action}`}</td>
@@ -147,9 +143,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
                   </Button>
                   <span role="status" className="ml-2 text-xs" data-testid="replay-result">
                     {outcome?.ok === true && `Replayed: HTTP ${outcome.status}`}
-                    {outcome?.ok === false && (
-                      <span className="text-red-800 dark:text-red-300">Replay failed: {outcome.message}</span>
-                    )}
+                    {outcome?.ok === false && <span className="text-danger">Replay failed: {outcome.message}</span>}
                   </span>
                 </td>
               </tr>

@@ -7,7 +7,7 @@ export function DeliveryStatus({ entry }: { entry: WebhookLogEntry }) {
   const reason = failureReason(entry);
   return (
     <span
-      className={ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300'}
+      className={ok ? 'text-success' : 'text-danger'}
       data-testid="delivery-status"
       data-outcome={ok ? 'succeeded' : 'failed'}
     >
@@ -24,7 +24,7 @@ export function DeliveryStatus({ entry }: { entry: WebhookLogEntry }) {
 
 /** Small labels next to a delivery's time: a replay of another one, or a test event. */
 export function DeliveryTags({ entry }: { entry: WebhookLogEntry }) {
-  const tag = 'ml-1 rounded bg-slate-200 px-1 text-xs text-slate-800 dark:bg-slate-700 dark:text-slate-100';
+  const tag = 'ml-1 rounded bg-subtle-strong px-1 text-xs text-foreground';
   return (
     <>
       {entry.replayOf && <span className={tag}>replay</span>}

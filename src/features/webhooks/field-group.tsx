@@ -15,15 +15,12 @@ export function FieldGroup({
   const id = useId();
   const errorId = error ? `${id}-error` : undefined;
   return (
-    <fieldset
-      className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-700"
-      aria-describedby={errorId}
-    >
+    <fieldset className="space-y-2 rounded-md border border-border p-3" aria-describedby={errorId}>
       <legend className="px-1 text-sm font-medium">{legend}</legend>
-      {hint && <p className="text-xs text-slate-600 dark:text-slate-400">{hint}</p>}
+      {hint && <p className="text-xs text-muted">{hint}</p>}
       {children({ errorId, invalid: Boolean(error) })}
       {error && (
-        <p id={errorId} className="text-xs text-red-700 dark:text-red-400" role="alert">
+        <p id={errorId} className="text-xs text-danger" role="alert">
           {error}
         </p>
       )}

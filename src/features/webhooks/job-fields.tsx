@@ -25,7 +25,7 @@ export function JobFields({
     <div className="space-y-4" data-testid="job-fields">
       {stored && <StoredJobNotice {...stored} onKeep={onKeepStored} />}
       {errors.job && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+        <p role="alert" className="text-xs text-danger">
           {errors.job}
         </p>
       )}

@@ -13,12 +13,12 @@ export function OutcomeFilterControl({
   onChange(v: OutcomeFilter): void;
 }) {
   return (
-    <fieldset className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-600">
+    <fieldset className="inline-flex overflow-hidden rounded-md border border-border-strong text-sm">
       <legend className="sr-only">Show deliveries</legend>
       {OUTCOME_FILTERS.map((f) => (
         <label
           key={f}
-          className={`cursor-pointer px-3 py-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-amber-600 ${value === f ? 'bg-amber-100 font-medium text-amber-950 dark:bg-amber-900/50 dark:text-amber-50' : 'bg-white text-slate-800 dark:bg-slate-900 dark:text-slate-200'}`}
+          className={`cursor-pointer px-3 py-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-amber-600 ${value === f ? 'bg-accent-soft font-medium text-accent-strong' : 'bg-surface text-foreground'}`}
         >
           <input
             type="radio"

@@ -37,9 +37,7 @@ export function ReplayById({ webhookId }: { webhookId: string }) {
       </Button>
       <p role="status" className="w-full text-sm" data-testid="replay-result">
         {replay.isSuccess && `Replayed ${replay.variables}: HTTP ${replay.data.status}`}
-        {replay.isError && (
-          <span className="text-red-800 dark:text-red-300">Replay failed: {describeError(replay.error).message}</span>
-        )}
+        {replay.isError && <span className="text-danger">Replay failed: {describeError(replay.error).message}</span>}
       </p>
     </form>
   );

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { describeError } from '../../components/ui/describe-error.ts';
 import { inputClass } from '../../components/ui/field.tsx';
 import { TEST_EVENT_SAMPLES, testEventDomain, type TestEventSample, type Webhook } from '../../hub/schemas/index.ts';
 import { useSendTestEvent } from './use-webhook-mutations.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 const SAMPLE_LABELS: Record<TestEventSample, string> = {
   'repo-create': 'Repository created (repo · create)',
@@ -26,11 +26,11 @@ export function SendTestEvent({ webhook }: { webhook: Pick<Webhook, 'id' | 'doma
   const send = useSendTestEvent(webhook.id);
   return (
     <div
-      className="mb-3 flex flex-wrap items-end gap-2 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800"
+      className="mb-3 flex flex-wrap items-end gap-2 rounded-lg border border-border p-3 text-sm"
       data-testid="send-test-event"
     >
       <div className="min-w-64">
-        <label htmlFor={id} className="mb-0.5 block text-xs font-medium text-slate-700 dark:text-slate-300">
+        <label htmlFor={id} className="mb-0.5 block text-xs font-medium text-soft">
           Sample event
         </label>
         <select
@@ -53,15 +53,11 @@ export function SendTestEvent({ webhook }: { webhook: Pick<Webhook, 'id' | 'doma
         {send.isSuccess && (
           <>
             Test event delivered: {send.data.status ? `HTTP ${send.data.status}` : 'no response'} ·{' '}
-            <Link to={`deliveries/${send.data.logId}`} className="text-amber-800 underline dark:text-amber-300">
-              View delivery
-            </Link>
+            <TextLink to={`deliveries/${send.data.logId}`}>View delivery</TextLink>
           </>
         )}
         {send.isError && (
-          <span className="text-red-800 dark:text-red-300">
-            Could not send the test event: {describeError(send.error).message}
-          </span>
+          <span className="text-danger">Could not send the test event: {describeError(send.error).message}</span>
         )}
       </span>
     </div>

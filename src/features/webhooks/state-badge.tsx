@@ -5,17 +5,17 @@ import type { WebhookDisabled } from '../../hub/schemas/index.ts';
 const STATES = {
   enabled: {
     label: 'Enabled',
-    className: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100',
+    tone: 'success',
     icon: '●',
   },
   disabled: {
     label: 'Disabled',
-    className: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+    tone: 'neutral',
     icon: '○',
   },
   suspended: {
     label: 'Suspended after failures',
-    className: 'bg-red-100 text-red-900 dark:bg-red-900/50 dark:text-red-100',
+    tone: 'danger',
     icon: '⚠',
   },
 } as const;
@@ -32,7 +32,5 @@ export function StateBadge({ disabled }: { disabled: WebhookDisabled }) {
     return <UnknownValuePill value={disabled} what="webhook state" />;
   const state = webhookState(disabled);
   const s = STATES[state];
-  return (
-    <StatusPill icon={s.icon} label={s.label} className={s.className} data-testid="webhook-state" data-state={state} />
-  );
+  return <StatusPill icon={s.icon} label={s.label} tone={s.tone} data-testid="webhook-state" data-state={state} />;
 }

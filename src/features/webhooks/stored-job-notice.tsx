@@ -23,7 +23,7 @@ export function StoredJobNotice({
   if (!touched) {
     return (
       <p
-        className="rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300"
+        className="rounded-md border border-border bg-surface-muted p-3 text-xs text-soft"
         data-testid="stored-job-notice"
         data-touched="false"
       >
@@ -35,7 +35,7 @@ export function StoredJobNotice({
   return (
     <div
       role="alert"
-      className="rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+      className="rounded-md border border-warning-border bg-warning-soft p-3 text-sm text-accent-strong"
       data-testid="stored-job-notice"
       data-touched="true"
     >

@@ -35,10 +35,7 @@ export function VolumesEditor({
       {() => (
         <>
           {rows.map((v, i) => (
-            <div
-              key={i}
-              className="grid grid-cols-2 gap-2 rounded-md bg-slate-50 p-2 md:grid-cols-3 dark:bg-slate-800/50"
-            >
+            <div key={i} className="grid grid-cols-2 gap-2 rounded-md bg-surface-muted p-2 md:grid-cols-3">
               <Field label={`Volume ${i + 1} type`} error={err(i, 'type')}>
                 {(p) => (
                   <select
@@ -109,7 +106,7 @@ export function VolumesEditor({
                     Read-only
                   </label>
                 ) : (
-                  <span className="text-xs text-slate-600 dark:text-slate-400">Read-only (repo)</span>
+                  <span className="text-xs text-muted">Read-only (repo)</span>
                 )}
                 <Button variant="ghost" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
                   Remove volume {i + 1}

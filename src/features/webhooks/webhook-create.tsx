@@ -1,8 +1,9 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { emptyDraft } from './form-model.ts';
 import { useCreateWebhook } from './use-webhook-mutations.ts';
 import { WebhookForm } from './webhook-form.tsx';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 export function WebhookCreate() {
   const navigate = useNavigate();
@@ -10,9 +11,9 @@ export function WebhookCreate() {
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">
+        <TextLink to=".." relative="path">
           ← All webhooks
-        </Link>
+        </TextLink>
       </p>
       <PageHeader title="New webhook" />
       <WebhookForm

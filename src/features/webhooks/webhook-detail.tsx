@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { useHubClient } from '../../components/session/session-context.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
@@ -15,6 +15,7 @@ import { draftFromWebhook } from './form-model.ts';
 import { StateBadge, webhookState } from './state-badge.tsx';
 import { useDeleteWebhook, useUpdateWebhook, useWebhookAction } from './use-webhook-mutations.ts';
 import { WebhookForm } from './webhook-form.tsx';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 type Pending = 'enable' | 'disable' | 'delete' | null;
 
@@ -63,7 +64,7 @@ function WebhookActions({ webhook }: { webhook: Webhook }) {
         >
           {COPY[pending].body}
           {error && (
-            <p className="mt-2 text-red-700 dark:text-red-400" role="alert">
+            <p className="mt-2 text-danger" role="alert">
               {error.message}
             </p>
           )}
@@ -93,9 +94,9 @@ export function WebhookDetail() {
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link to=".." relative="path" className="text-amber-800 underline dark:text-amber-300">
+        <TextLink to=".." relative="path">
           ← All webhooks
-        </Link>
+        </TextLink>
       </p>
       <PageHeader
         title="Edit webhook"
@@ -127,7 +128,7 @@ export function WebhookDetail() {
         }}
       />
       {saved && (
-        <p role="status" className="mt-2 text-sm text-emerald-800 dark:text-emerald-300">
+        <p role="status" className="mt-2 text-sm text-success">
           Saved.
         </p>
       )}

@@ -12,6 +12,7 @@ import { webhooksQuery } from '../../hub/queries.ts';
 import { splitReadable } from '../../hub/tolerant-response.ts';
 import { StateBadge } from './state-badge.tsx';
 import { describeTarget } from './webhook-target.ts';
+import { TextLink } from '../../components/ui/text-link.tsx';
 
 const newLink =
   'inline-flex items-center rounded-md bg-amber-500 px-3 py-1.5 text-sm font-medium text-slate-950 hover:bg-amber-400';
@@ -40,14 +41,11 @@ export function WebhookList() {
       {items.length > 0 && (
         <SimpleTable columns={['Target', 'Watching', 'Domains', 'State', 'Last trigger']}>
           {items.map((w) => (
-            <tr key={w.id} className="border-t border-slate-200 dark:border-slate-800" data-testid="webhook-row">
+            <tr key={w.id} className="border-t border-border" data-testid="webhook-row">
               <td className="max-w-xs px-3 py-2">
-                <Link
-                  to={w.id}
-                  className="block truncate font-medium text-amber-800 underline-offset-2 hover:underline dark:text-amber-300"
-                >
+                <TextLink to={w.id} className="block truncate font-medium" underline="hover">
                   {describeTarget(w)}
-                </Link>
+                </TextLink>
               </td>
               <td className="px-3 py-2">{w.watched.map((x) => `${x.type}:${x.name}`).join(', ')}</td>
               <td className="px-3 py-2">{w.domains.join(', ')}</td>
