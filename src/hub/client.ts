@@ -239,7 +239,7 @@ export function createHubClient(options: HubClientOptions) {
     whoami: (o: CallOptions = {}) => data('GET', '/api/whoami-v2', Whoami, o),
 
     // Notifications. Bulk calls act on the listed ids, and with `applyToAll` also on every
-    // notification matching the filters; ids the hub does not know are ignored (README decisions).
+    // notification matching the filters; ids the hub does not know are ignored (docs/decisions.md).
     listNotifications: (filters: NotificationFilters = {}, o: CallOptions = {}) =>
       data('GET', '/api/notifications', NotificationPage, {
         query: { schema: NotificationFilters, value: filters },

@@ -75,7 +75,7 @@ const tolerant = schemaDeriver((schema, def, derived, structural) => {
  * no seconds (read as their UTC `Z` form). Anything else off-schema still fails. Derived from the
  * contract schema once; the mock hub keeps validating its answers with the strict schema itself.
  * The static type stays the contract's: an enum field may hold a string outside its list at run
- * time, so every lookup by enum value has a fallback (see docs/decisions-tolerant-reads.md).
+ * time, so every lookup by enum value has a fallback (see docs/decisions.md, "Reads that never dead-end").
  */
 export function tolerantResponse<S extends z.ZodType>(schema: S): S {
   return tolerant(schema);

@@ -33,9 +33,7 @@ const nameOf = (fields: Record<string, unknown>) =>
 function RawJson({ raw }: { raw: unknown }) {
   return (
     <details className="mt-1 text-xs">
-      <summary className="cursor-pointer text-soft underline-offset-2 hover:underline">
-        Raw JSON
-      </summary>
+      <summary className="cursor-pointer text-soft underline-offset-2 hover:underline">Raw JSON</summary>
       {/* Focusable: a scrollable region must be reachable by keyboard. */}
       <pre
         className="mt-1 max-h-80 overflow-auto rounded bg-subtle p-2"

@@ -72,9 +72,7 @@ export function Component() {
         <h1 id="sign-in-title" className="text-xl font-semibold">
           Sign in to Hub Console
         </h1>
-        {params.get('expired') && (
-          <p className="text-sm text-accent">Your session ended. Sign in again.</p>
-        )}
+        {params.get('expired') && <p className="text-sm text-accent">Your session ended. Sign in again.</p>}
         <Field
           label="Hub URL"
           error={errors.baseUrl}
