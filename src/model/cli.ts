@@ -12,6 +12,7 @@ const USAGE = `usage:
                    [--subfolder transformer] [--revision main] [--hub-url URL] [--token T]
   consisid export  --model <dir | repo id> --out <model.onnx> [--shape batch=1,frames=13,height=60,width=90,text=226,vit=577,id-batch=1,rotary|no-rotary,timestep-cond]
                    [--weights float32|float16|int8|int4] [--dtype float32|float16] [--device cpu|wasm|webgpu (whose ops)]
+                   [--attention fused|decomposed (MultiHeadAttention, or MatMul-Softmax-MatMul)]
                    [--external-data | --no-external-data] [--subfolder, --revision, --hub-url, --token as above]
   consisid generate --config <name | config.json> --out <new or empty dir> [--dtype float32|float16|bfloat16] [--shards n]
                    [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]

@@ -38,7 +38,7 @@ async function readLocation(m: SessionModel, loc: ExternalLocation): Promise<Uin
 
 export async function exportCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
   const flags = parseFlags(argv, {
-    values: [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'out', 'shape'],
+    values: [...SOURCE_FLAGS, 'device', 'dtype', 'weights', 'out', 'shape', 'attention'],
     switches: ['external-data', 'no-external-data'],
   });
   const modelId = flags.need('model');
@@ -46,6 +46,9 @@ export async function exportCommand(argv: readonly string[], log: (line: string)
   if (flags.has('external-data') && flags.has('no-external-data'))
     throw new UsageError('--external-data and --no-external-data contradict each other: give one');
   const opts = modelOptions(flags, log, ['cpu', 'wasm', 'webgpu']);
+  const attention = flags.get('attention') ?? 'fused';
+  if (attention !== 'fused' && attention !== 'decomposed')
+    throw new UsageError(`--attention must be fused or decomposed, got ${attention}`);
   checkOutputFile('out', out);
   checkModelArg(modelId, opts);
   const source = await ConsisIDTransformer3DModel.resolveSource(modelId, opts, nodeEnvironment);
@@ -58,6 +61,7 @@ export async function exportCommand(argv: readonly string[], log: (line: string)
   const built = buildConsisIDGraph(config, weights, shape, {
     dtype: computeDtypeFor(precision, opts.dtype),
     quantization: quantizationFor(precision, opts.device ?? 'cpu'),
+    attention,
   });
   const m = await sessionModel(built.model, files);
   const weightBytes = m.model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
