@@ -135,7 +135,7 @@ async function benchConfig(name: string, figures: Figure[]): Promise<void> {
         figures.push({
           bench: BENCH,
           metric: `${label} error`,
-          value: String((e as Error).message).slice(0, 300),
+          value: failure(e),
           unit: '',
           target: null,
           ok: false,
