@@ -1,7 +1,7 @@
 // `npm run bench [-- <target>...]` arguments: argv in, the targets to run out (all when none named).
 import { parseCommandLine, UsageError } from '../src/cli/command-line.ts';
 
-export const TARGETS = ['hub', 'webhooks', 'model', 'dashboard', 'preview'] as const;
+export const TARGETS = ['hub', 'webhooks', 'model', 'dashboard', 'preview', 'gpu'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const BENCH_USAGE = `usage: npm run bench [-- ${TARGETS.join('|')} ...]   (every target when none is named)

@@ -13,6 +13,7 @@ import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
 import type { BackendSession, Device, InferenceBackend, SessionModel } from './runtime/types.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
+import type { AttentionKernel } from './graph/attention.ts';
 
 /** the stages of a first forward: reading the weights, building the graph, creating the session, running it */
 export type ModelStage = 'weights' | 'graph' | 'session' | 'forward';
@@ -39,6 +40,8 @@ export interface FromPretrainedOptions extends LoadOptions, ModelEvents {
   subfolder?: string;
   /** how the large Linear layers hold their weights (default float32; int8/int4 are quantized when a session is made) */
   weights?: WeightPrecision;
+  /** how WebGPU graphs write attention (default: what the backend says the adapter runs exactly, else fused) */
+  webgpuAttention?: AttentionKernel;
   /** compute dtype; float16 where the provider supports it (the same as weights float16) */
   dtype?: ComputeDtype;
   device?: Device;
@@ -62,6 +65,7 @@ export interface RuntimeOptions extends ModelEvents {
   device: Device;
   dtype: ComputeDtype;
   weights?: WeightPrecision;
+  webgpuAttention?: AttentionKernel;
   threads?: number;
   prepack?: boolean;
   fallbackDevice?: Device;
@@ -125,7 +129,7 @@ export class ConsisIDTransformer3DModel {
 
   constructor(
     private readonly checkpoint: Checkpoint,
-    private readonly runtime: RuntimeOptions,
+    private runtime: RuntimeOptions,
   ) {
     this.config = checkpoint.config;
     this.weights = checkpoint.weights;
@@ -182,12 +186,13 @@ export class ConsisIDTransformer3DModel {
       loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }),
     );
     const backend = await env.backend();
-    const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback } = opts;
+    const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback, webgpuAttention } = opts;
     return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, {
       backend,
       device,
       dtype,
       weights,
+      webgpuAttention,
       threads,
       prepack,
       fallbackDevice,
@@ -206,15 +211,23 @@ export class ConsisIDTransformer3DModel {
     return new ConsisIDTransformer3DModel(checkpoint, runtime);
   }
 
-  /** the ONNX graph for one set of input shapes, with the ops the device runs fastest */
+  /** the ONNX graph for one set of input shapes, with the ops the device runs fastest (and exactly) */
   buildGraph(shape: GraphShape, device: Device = this.currentDevice): BuiltGraph {
     const quantization = quantizationFor(this.weightPrecision, device);
-    return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype, quantization });
+    const attention = device === 'webgpu' ? (this.runtime.webgpuAttention ?? 'fused') : 'fused';
+    return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype, quantization, attention });
   }
 
-  /** devices whose graphs are the same (the quantized ops differ on WebGPU) */
+  /** devices whose graphs are the same (the quantized ops and the attention may differ on WebGPU) */
   private sameGraph(a: Device, b: Device): boolean {
-    return quantizationFor(this.weightPrecision, a) === null || (a === 'webgpu') === (b === 'webgpu');
+    if ((a === 'webgpu') === (b === 'webgpu')) return true;
+    return quantizationFor(this.weightPrecision, a) === null && this.runtime.webgpuAttention !== 'decomposed';
+  }
+
+  /** asks the backend once how this adapter runs attention exactly, before the first WebGPU graph */
+  private async resolveWebgpuAttention(device: Device): Promise<void> {
+    if (device !== 'webgpu' || this.runtime.webgpuAttention) return;
+    this.runtime = { ...this.runtime, webgpuAttention: (await this.runtime.backend.webgpuAttention?.()) ?? 'fused' };
   }
 
   private async graphFor(
@@ -223,6 +236,7 @@ export class ConsisIDTransformer3DModel {
     events: ModelEvents,
   ): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
     return timedStage(events, 'graph', device, async () => {
+      await this.resolveWebgpuAttention(device);
       const built = this.buildGraph(shape, device);
       return { model: await sessionModel(built.model, this.checkpoint.files), outputShape: built.outputShape };
     });

@@ -39,7 +39,7 @@ export function planPrecisions(
       dtype: computeDtypeFor(precision, undefined),
       quantization: quantizationFor(precision, device),
     });
-    return { weights: precision, device, ...graphCost(built.model.graph) };
+    return { weights: precision, device, ...graphCost(built.model.graph, { flashAttention: device === 'webgpu' }) };
   });
 }
 

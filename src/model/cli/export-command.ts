@@ -46,6 +46,10 @@ export const exportCommand: Command = {
     weights: RUN_FLAGS.weights,
     dtype: RUN_FLAGS.dtype,
     device: { value: 'cpu|wasm|webgpu', help: 'whose ops the graph holds (default cpu)' },
+    attention: {
+      value: 'fused|decomposed',
+      help: 'MultiHeadAttention (fused, the default) or MatMul-Softmax-MatMul (decomposed)',
+    },
     'external-data': {
       help: `weights into <model.onnx>.data, 4 KiB-aligned ONNX external data (the default over ${DEFAULT_EXTERNAL_THRESHOLD / 2 ** 30} GiB of weights)`,
     },
@@ -61,6 +65,9 @@ async function exportModel(flags: Flags, log: (line: string) => void): Promise<v
   if (flags.has('external-data') && flags.has('no-external-data'))
     throw new UsageError('--external-data and --no-external-data contradict each other: give one');
   const opts = modelOptions(flags, log, ['cpu', 'wasm', 'webgpu']);
+  const attention = flags.get('attention') ?? 'fused';
+  if (attention !== 'fused' && attention !== 'decomposed')
+    throw new UsageError(`--attention must be fused or decomposed, got ${attention}`);
   checkOutputFile('out', out);
   checkModelArg(modelId, opts);
   const source = await ConsisIDTransformer3DModel.resolveSource(modelId, opts, nodeEnvironment);
@@ -73,6 +80,7 @@ async function exportModel(flags: Flags, log: (line: string) => void): Promise<v
   const built = buildConsisIDGraph(config, weights, shape, {
     dtype: computeDtypeFor(precision, opts.dtype),
     quantization: quantizationFor(precision, opts.device ?? 'cpu'),
+    attention,
   });
   const m = await sessionModel(built.model, files);
   const weightBytes = m.model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);

@@ -95,6 +95,6 @@ async function plan(flags: Flags, log: (line: string) => void): Promise<void> {
     `limits: WebGPU maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)}${flags.get('gpu-limits') ? '' : " (the spec's defaults; --gpu-limits for an adapter's own)"}; WASM heap 4 GiB`,
   );
   log(
-    'activation peak: run-time tensors alive at once, with the attention probabilities onnxruntime keeps per attention node',
+    'activation peak: run-time tensors alive at once, with the attention probabilities the CPU attention kernel keeps per attention node (none on WebGPU: flash attention)',
   );
 }

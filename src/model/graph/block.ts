@@ -1,6 +1,7 @@
 // ConsisIDBlock: LayerNormZero, self-attention over [text; video] with per-head q/k LayerNorm and
 // optional rotary embeddings on the video tokens, gated residuals, feed-forward.
-import { add, gather, gelu, layerNorm, mul, multiHeadAttention, reshape, silu, slice, split } from '../onnx/ops.ts';
+import { add, gather, gelu, layerNorm, mul, reshape, silu, slice, split } from '../onnx/ops.ts';
+import { attention } from './attention.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { innerDim } from '../config.ts';
 import { sigmoidGelu } from './activations.ts';
@@ -107,7 +108,7 @@ export function consisIDBlock(
       gate1 = video.norm1.gate;
       mod2 = video.norm2;
     }
-    const attn = multiHeadAttention(g, qn, headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
+    const attn = attention(ctx, qn, headNormRope(ctx, k, `${p}.attn1.norm_k`, rope), v, c.num_attention_heads);
     const x1 = add(g, residual, mul(g, gate1, linearLayer(ctx, attn, `${p}.attn1.to_out.0`, 'attention')));
     const n2 = modulate(ctx, norm(ctx, x1, `${p}.norm2.norm`, eps), mod2);
     return add(g, x1, mul(g, mod2.gate, feedForward(ctx, n2, `${p}.ff`)));

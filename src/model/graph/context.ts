@@ -7,6 +7,7 @@ import type { ConsisIDConfig } from '../config.ts';
 import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
 import type { ElemType, ExternalLocation } from '../onnx/onnx-proto.ts';
 import { cast, constF32 } from '../onnx/ops.ts';
+import type { AttentionKernel } from './attention.ts';
 
 export type ComputeDtype = 'float32' | 'float16';
 
@@ -45,6 +46,8 @@ export interface BuildContext {
   foldAttention?: 'auto' | 'always' | 'never';
   /** quantized large Linear layers; null or absent: float weights */
   quantization?: Quantization | null;
+  /** how attention is written (default fused: one MultiHeadAttention node) */
+  attention?: AttentionKernel;
 }
 
 const ELEM: Partial<Record<SafetensorsDtype, ElemType>> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' };

@@ -9,7 +9,6 @@ import {
   leakyRelu,
   matmul,
   mul,
-  multiHeadAttention,
   reshape,
   slice,
   softmax,
@@ -18,6 +17,7 @@ import {
 } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
 import { constT, param, type BuildContext } from './context.ts';
+import { attention } from './attention.ts';
 import { linearLayer } from './linear.ts';
 
 const LN_EPS = 1e-5;
@@ -48,7 +48,7 @@ function perceiverAttention(ctx: BuildContext, context: Value, latents: Value, p
   if (foldAttention(ctx, q.dims[1]!, c.LFE_dim_head))
     return lin(ctx, foldedKvAttention(ctx, prefix, q, kvInput), `${prefix}.to_out`);
   const [k, v] = split(g, lin(ctx, kvInput, `${prefix}.to_kv`), [inner, inner], -1) as [Value, Value];
-  return lin(ctx, multiHeadAttention(g, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
+  return lin(ctx, attention(ctx, q, k, v, c.LFE_num_heads), `${prefix}.to_out`);
 }
 
 /** 'auto' folds when there are fewer queries than head channels, unless the identity module is quantized (folded products read the weights per head, which no quantized product does) */
@@ -130,7 +130,7 @@ export function perceiverCrossAttention(ctx: BuildContext, faceEmb: Value, video
     }
     return scaled(
       ctx,
-      lin(ctx, multiHeadAttention(g, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`),
+      lin(ctx, attention(ctx, lin(ctx, hs, `${p}.to_q`), k, vv, heads), `${p}.to_out`),
       c.local_face_scale,
     );
   });

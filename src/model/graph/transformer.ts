@@ -68,6 +68,7 @@ export interface BuildOptions {
   dtype?: ComputeDtype;
   quantization?: Quantization | null;
   foldAttention?: BuildContext['foldAttention'];
+  attention?: BuildContext['attention'];
   pruneLastBlockText?: boolean;
 }
 
@@ -85,6 +86,7 @@ export function buildConsisIDGraph(
     dtype: opts.dtype ?? 'float32',
     foldAttention: opts.foldAttention ?? 'auto',
     quantization: opts.quantization ?? null,
+    attention: opts.attention ?? 'fused',
   };
   const c = config;
   const { batch: b, frames: f, height: h, width: w, textLength: t } = shape;

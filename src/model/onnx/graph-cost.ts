@@ -57,9 +57,12 @@ const VIEWS = new Set(['Reshape', 'Identity', 'Squeeze', 'Unsqueeze', 'Flatten']
 /** ops onnxruntime does not constant-fold (weight-only int8 dequantizes on every run) */
 const NOT_FOLDED = new Set(['DequantizeLinear']);
 
-/** scratch a kernel allocates beyond its outputs: onnxruntime's attention keeps the (B, H, S, L) probabilities */
-function workspace(n: NodeDef, shape: (name: string) => ValueShape): number {
-  if (n.opType !== 'MultiHeadAttention') return 0;
+/**
+ * scratch a kernel allocates beyond its outputs: onnxruntime's CPU attention keeps the (B, H, S, L)
+ * probabilities; its WebGPU EP's flash attention (every MultiHeadAttention of this model) keeps none
+ */
+function workspace(n: NodeDef, shape: (name: string) => ValueShape, flashAttention: boolean): number {
+  if (n.opType !== 'MultiHeadAttention' || flashAttention) return 0;
   const heads = n.attributes.num_heads?.kind === 'int' ? n.attributes.num_heads.value : 1;
   const q = shape(n.inputs[0]!);
   const [b, s] = q.dims as [number, number];
@@ -84,7 +87,12 @@ export interface PlannedBuffer {
   bytes: number;
 }
 
-export function graphCost(g: GraphDef): GraphCost {
+export interface CostOptions {
+  /** attention runs as flash attention (onnxruntime's WebGPU EP): no (B, H, S, L) probabilities */
+  flashAttention?: boolean;
+}
+
+export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   const shapes = valueShapes(g);
   const shape = (name: string) => shapes.get(name) ?? missing(name);
   const constant = new Set(g.initializers.map((t) => t.name));
@@ -129,7 +137,7 @@ export function graphCost(g: GraphDef): GraphCost {
       added += b;
       consider(o, b);
     }
-    const scratch = workspace(n, shape);
+    const scratch = workspace(n, shape, opts.flashAttention === true);
     if (scratch) consider(`${n.name} (attention probabilities)`, scratch);
     current += added;
     peak = Math.max(peak, current + scratch);

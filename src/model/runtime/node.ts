@@ -83,7 +83,7 @@ export async function nodeSessionInput(m: SessionModel): Promise<NodeSessionInpu
 }
 
 /** onnxruntime-web in Node has no file access of its own: files become bytes */
-async function inMemory(m: SessionModel): Promise<SessionModel> {
+export async function inMemory(m: SessionModel): Promise<SessionModel> {
   const externalData = new Map<string, ExternalDataSource>();
   for (const [k, s] of m.externalData) {
     if (s.kind === 'bytes') externalData.set(k, s);

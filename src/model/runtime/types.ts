@@ -1,5 +1,6 @@
 // Provider-agnostic inference interface: the model code only sees these types.
 import type { ModelDef } from '../onnx/onnx-proto.ts';
+import type { AttentionKernel } from '../graph/attention.ts';
 
 export type Device = 'cpu' | 'wasm' | 'webgpu';
 
@@ -55,6 +56,8 @@ export interface BackendSession {
 export interface InferenceBackend {
   readonly devices: readonly Device[];
   createSession(model: SessionModel, opts: SessionOptions): Promise<BackendSession>;
+  /** how graphs for this backend's WebGPU adapter write attention to run exactly (absent: fused) */
+  webgpuAttention?(): Promise<AttentionKernel>;
 }
 
 export class UnsupportedDeviceError extends Error {

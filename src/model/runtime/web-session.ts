@@ -1,11 +1,11 @@
 // The onnxruntime-web backend over whichever onnxruntime-web build the caller imported (the
-// default one in Node, JSPI or JSEP in the browser bundle): wasm and webgpu.
+// default one in Node, JSPI or the native WebGPU EP build in the browser bundle): wasm and webgpu.
 import type * as Ort from 'onnxruntime-web';
 import { encodeModel } from '../onnx/onnx-proto.ts';
 import { wrapSession } from './ort-session.ts';
 import { RangeBlob } from '../loader/range-blob.ts';
 import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
-import { webgpuHasShaderF16 } from './webgpu-features.ts';
+import { webgpuAttentionKernel, webgpuHasShaderF16 } from './webgpu-features.ts';
 
 function firstBlobFailure(model: SessionModel): unknown {
   for (const s of model.externalData.values())
@@ -16,6 +16,7 @@ function firstBlobFailure(model: SessionModel): unknown {
 export function ortWebBackend(ort: typeof Ort): InferenceBackend {
   return {
     devices: ['wasm', 'webgpu'],
+    webgpuAttention: () => webgpuAttentionKernel(),
     async createSession(model, { device, threads, float16, prepack }) {
       if (device === 'cpu')
         throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { webgpuHasShaderF16 } from './webgpu-features.ts';
+import { webgpuAttentionKernel, webgpuHasShaderF16 } from './webgpu-features.ts';
 
-const gpu = (features: string[] | null, fail = false) => ({
+const gpu = (features: string[] | null, fail = false, subgroupMinSize?: number) => ({
   requestAdapter: async () => {
     if (fail) throw new Error('lost');
-    return features && { features: new Set(features) };
+    return features && { features: new Set(features), info: { subgroupMinSize } };
   },
 });
 
@@ -15,5 +15,18 @@ describe('webgpuHasShaderF16', () => {
     expect(await webgpuHasShaderF16(gpu(null))).toBe(false);
     expect(await webgpuHasShaderF16(gpu([], true))).toBe(false);
     expect(await webgpuHasShaderF16(undefined)).toBe(false);
+  });
+});
+
+describe('webgpuAttentionKernel', () => {
+  it('decomposes attention only where the adapter has subgroups narrower than 8 lanes', async () => {
+    expect(await webgpuAttentionKernel(gpu(['subgroups'], false, 4))).toBe('decomposed');
+    expect(await webgpuAttentionKernel(gpu(['subgroups'], false, 8))).toBe('fused');
+    expect(await webgpuAttentionKernel(gpu(['subgroups'], false, 32))).toBe('fused');
+    // no subgroups, or no sizes reported: left fused (not seen on an adapter here)
+    expect(await webgpuAttentionKernel(gpu([], false, 4))).toBe('fused');
+    expect(await webgpuAttentionKernel(gpu(['subgroups']))).toBe('fused');
+    expect(await webgpuAttentionKernel(gpu(null))).toBe('fused');
+    expect(await webgpuAttentionKernel(undefined)).toBe('fused');
   });
 });

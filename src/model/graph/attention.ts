@@ -1,0 +1,31 @@
+// Scaled dot-product attention over (B, S, H*D) queries and (B, L, H*D) keys/values, as the
+// device's attention kernel runs it best and exactly.
+import type { Value } from '../onnx/graph-builder.ts';
+import { matmul, mul, multiHeadAttention, reshape, softmax, transpose } from '../onnx/ops.ts';
+import { constT, type BuildContext } from './context.ts';
+
+/**
+ * - `fused`: one com.microsoft MultiHeadAttention node. onnxruntime's WebGPU EP runs it as flash
+ *   attention (unpacked Q/K/V, no bias, equal Q/K/V head sizes that are a multiple of 4: every
+ *   attention of this model), so no (B, H, S, L) tensor exists; the CPU kernel keeps the probabilities.
+ * - `decomposed`: MatMul, Softmax, MatMul per head: exact everywhere, with the (B, H, S, L) scores a
+ *   real tensor. For WebGPU adapters whose subgroups are narrower than 8 lanes (SwiftShader: 4), where
+ *   onnxruntime-web 1.30's flash attention shader returns wrong values (0.8 off on SwiftShader).
+ */
+export type AttentionKernel = 'fused' | 'decomposed';
+
+export function attention(ctx: BuildContext, q: Value, k: Value, v: Value, heads: number): Value {
+  const { g } = ctx;
+  if (ctx.attention !== 'decomposed') return multiHeadAttention(g, q, k, v, heads);
+  const [b, s, qd] = q.dims as [number, number, number];
+  const [, l, vd] = v.dims as [number, number, number];
+  const dh = qd / heads;
+  const perHead = (x: Value, len: number, width: number, perm: number[]) =>
+    transpose(g, reshape(g, x, [b, len, heads, width / heads]), perm);
+  // the softmax scale on the queries: S x D products instead of S x L
+  const qh = perHead(q, s, qd, [0, 2, 1, 3]);
+  const scaled = mul(g, qh, constT(ctx, [1 / Math.sqrt(dh)], [1], 'attention_scale'));
+  const probs = softmax(g, matmul(g, scaled, perHead(k, l, qd, [0, 2, 3, 1])), -1);
+  const out = matmul(g, probs, perHead(v, l, vd, [0, 2, 1, 3]));
+  return reshape(g, transpose(g, out, [0, 2, 1, 3]), [b, s, vd]);
+}
