@@ -82,15 +82,13 @@ function operation(route: AnyRoute) {
         content: { [route.raw?.contentType ?? 'application/json']: { schema: jsonSchema(route.response, 'output') } },
       },
       ...Object.fromEntries(
-        [...errors]
-          .sort()
-          .map((s) => [
-            s,
-            {
-              description: STATUS_TEXT[s] ?? 'Error',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-            },
-          ]),
+        [...errors].sort().map((s) => [
+          s,
+          {
+            description: STATUS_TEXT[s] ?? 'Error',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
       ),
     },
     ...(route.extension ? { 'x-mock-extension': true } : {}),
