@@ -46,7 +46,7 @@ import { ModelInfo, ModelInfoQuery, RepoTree, RepoTreeQuery } from './schemas/re
 import { filenameFromContentDisposition } from './content-disposition.ts';
 import { HubEndpointNotExposedError, HubNetworkError, HubSchemaError } from './errors.ts';
 import { sseData } from './sse.ts';
-import { itemwise, splitReadable, tolerantResponse, type Readable } from './tolerant-response.ts';
+import { itemwise, splitReadable, tolerantParse, type Readable } from './tolerant-response.ts';
 import {
   createTransport,
   encodePath,
@@ -191,7 +191,7 @@ export function createHubClient(options: HubClientOptions) {
         } catch {
           throw new HubSchemaError(endpoint, [{ path: '', message: 'a log event is not JSON' }]);
         }
-        const event = tolerantResponse(JobLogEvent).safeParse(json);
+        const event = tolerantParse(JobLogEvent, json);
         if (!event.success) throw new HubSchemaError(endpoint, toIssues(event.error));
         yield event.data;
       }

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { schemaDeriver, type AnyDef } from './derive-schema.ts';
 import { formatIssuePath, type HubIssue } from './errors.ts';
+import { lenientResponse } from './lenient-response.ts';
 import { isNameSet } from './schemas/common.ts';
 
 const NUMERIC = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const HAS_OFFSET = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+/** The contract's own form (UTC, seconds, `Z`): kept as it is. */
+const UTC_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 /** Unions of these are open values (a flag, a state): an unknown string reads as itself. */
 const SCALARS = new Set(['boolean', 'literal', 'enum', 'string', 'null']);
 
@@ -16,8 +19,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 const numberFromString = (v: unknown) => (typeof v === 'string' && NUMERIC.test(v) ? Number(v) : v);
 
 /** A date-time the contract refuses (another offset, no seconds, no offset at all: UTC) reads as its UTC `Z` form. */
-function utcTimestamp(v: unknown, strict: z.ZodType): unknown {
-  if (typeof v !== 'string' || !ISO_DATE_TIME.test(v) || strict.safeParse(v).success) return v;
+function utcTimestamp(v: unknown): unknown {
+  if (typeof v !== 'string' || UTC_Z.test(v) || !ISO_DATE_TIME.test(v)) return v;
   const t = Date.parse(HAS_OFFSET.test(v) ? v : `${v}Z`);
   return Number.isFinite(t) ? new Date(t).toISOString() : v;
 }
@@ -44,7 +47,9 @@ const tolerant = schemaDeriver((schema, def, derived, structural) => {
   if (isNameSet(schema)) return z.preprocess(namesAs(def), structural());
   switch (def.type) {
     case 'enum':
-      return z.union([schema, z.string()]);
+      return Object.values(def.entries).every((v) => typeof v === 'string')
+        ? z.string()
+        : z.union([schema, z.string()]);
     case 'union':
       return def.options.every((o) => SCALARS.has(o._zod.def.type)) && !('discriminator' in def)
         ? z.union([...def.options.map(derived), z.string()])
@@ -52,9 +57,7 @@ const tolerant = schemaDeriver((schema, def, derived, structural) => {
     case 'number':
       return z.preprocess(numberFromString, schema);
     case 'string':
-      return (def as { format?: string }).format === 'datetime'
-        ? z.preprocess((v) => utcTimestamp(v, schema), schema)
-        : undefined;
+      return (def as { format?: string }).format === 'datetime' ? z.preprocess(utcTimestamp, schema) : undefined;
     case 'optional':
       // `null` for a field the spec has as optional (and not nullable) reads as absent.
       return (def.innerType as z.ZodType).safeParse(null).success
@@ -79,6 +82,15 @@ const tolerant = schemaDeriver((schema, def, derived, structural) => {
  */
 export function tolerantResponse<S extends z.ZodType>(schema: S): S {
   return tolerant(schema);
+}
+
+/**
+ * Reads `value` as `tolerantResponse(schema)` does. An answer the lenient reader reads (nearly
+ * every one) reads the same through both, so it takes that faster path; the tolerant one reads the rest.
+ */
+export function tolerantParse<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
+  const fast = lenientResponse(schema).safeParse(value);
+  return fast.success ? fast : tolerantResponse(schema).safeParse(value);
 }
 
 /** A list item that even the tolerant reader could not read: kept as a row, never dropped. */
@@ -129,7 +141,7 @@ export function readableFields(schema: z.ZodType, raw: unknown): Record<string, 
   for (const shape of shapesOf(schema)) {
     const fields: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(raw)) {
-      const field = Object.hasOwn(shape, key) ? tolerantResponse(shape[key] as z.ZodType).safeParse(value) : undefined;
+      const field = Object.hasOwn(shape, key) ? tolerantParse(shape[key] as z.ZodType, value) : undefined;
       if (field?.success && field.data !== undefined) fields[key] = field.data;
     }
     if (Object.keys(fields).length > Object.keys(best).length) best = fields;
@@ -139,7 +151,7 @@ export function readableFields(schema: z.ZodType, raw: unknown): Record<string, 
 
 /** One item read tolerantly, or kept as unreadable with why. */
 export function readItem<S extends z.ZodType>(schema: S, raw: unknown): Readable<z.output<S>> {
-  const read = tolerantResponse(schema).safeParse(raw);
+  const read = tolerantParse(schema, raw);
   if (read.success) return read.data;
   return { unreadable: true, raw, issues: issuesOf(read.error), fields: readableFields(schema, raw) };
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { HubApiError, HubNetworkError, HubRequestError, HubSchemaError, redactSecrets } from './errors.ts';
 import { toQueryString } from './query-string.ts';
 import { retryAfterMs } from './retry-after.ts';
-import { issuesOf, readableFields, tolerantResponse } from './tolerant-response.ts';
+import { issuesOf, readableFields, tolerantParse } from './tolerant-response.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -198,7 +198,7 @@ function parseResponse<S extends z.ZodType>(schema: S, text: string, endpoint: s
       throw new HubSchemaError(endpoint, [{ path: '', message: 'response body is not JSON' }]);
     }
   }
-  const result = tolerantResponse(schema).safeParse(json);
+  const result = tolerantParse(schema, json);
   if (!result.success)
     throw new HubSchemaError(endpoint, toIssues(result.error), { raw: json, fields: readableFields(schema, json) });
   return result.data;

@@ -1,6 +1,6 @@
 import type { FetchLike } from '../../hub/transport.ts';
 import { AuditLogEvent } from '../../hub/schemas/index.ts';
-import { tolerantResponse } from '../../hub/tolerant-response.ts';
+import { tolerantParse } from '../../hub/tolerant-response.ts';
 import { createArrayPrefixScanner } from './array-prefix-scanner.ts';
 
 /** Enough rows to fill the table's viewport several times over. */
@@ -10,7 +10,7 @@ export const PREVIEW_ROWS = 100;
  * A fetch for the hub client that passes the audit export through untouched while reading its
  * first events as they arrive. Parsing and validating 100,000 events takes seconds on a slow
  * machine; the newest events can be shown long before that. Each preview event is validated as the
- * full export is (tolerantResponse of the same schema), and the client still parses and validates the whole body.
+ * full export is (tolerantParse of the same schema), and the client still parses and validates the whole body.
  */
 export function previewingFetch(
   onPreview: (url: string, events: AuditLogEvent[]) => void,
@@ -27,7 +27,7 @@ export function previewingFetch(
       sent = true;
       const events: AuditLogEvent[] = [];
       for (const text of scanner.items()) {
-        const checked = tolerantResponse(AuditLogEvent).safeParse(JSON.parse(text));
+        const checked = tolerantParse(AuditLogEvent, JSON.parse(text));
         // An event that cannot be read is left out of the preview: the full parse shows it as an unreadable row.
         if (checked.success) events.push(checked.data);
       }
