@@ -14,7 +14,7 @@ const USAGE = `usage:
                    [--weights float32|float16|int8|int4] [--dtype float32|float16] [--device cpu|wasm|webgpu (whose ops)]
                    [--external-data | --no-external-data] [--subfolder, --revision, --hub-url, --token as above]
   consisid generate --config <name | config.json> --out <new or empty dir> [--dtype float32|float16|bfloat16] [--shards n]
-                   [--seed n] [--inputs <inputs.safetensors> --shape <as for export>]
+                   [--seed n] [--family uniform|heavy|outliers] [--inputs <inputs.safetensors> --shape <as for export>]
                    names: tiny, demo-preview-s, preview-s, consisid
   consisid plan    --model <config name | dir | repo id> [--shape <as for export>]
                    [--gpu-limits maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>]

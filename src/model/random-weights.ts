@@ -43,9 +43,16 @@ function gaussian(rand: () => number): number {
 const isNormWeight = (name: string, shape: number[]): boolean =>
   shape.length === 1 && /(norm[^.]*|\.1\.0|mapping_\d+\.[14]|id_embedding_mapping\.[14])\.weight$/.test(name);
 
-function initFor(name: string, shape: number[], rand: () => number, family: WeightFamily): Float32Array {
+/** `noise`: a stream of its own, so a family's weights are the uniform ones plus its change */
+function initFor(
+  name: string,
+  shape: number[],
+  rand: () => number,
+  noise: () => number,
+  family: WeightFamily,
+): Float32Array {
   const out = uniformInit(name, shape, rand);
-  if (family === 'heavy') for (let i = 0; i < out.length; i++) out[i]! += HEAVY_NOISE_STD * gaussian(rand);
+  if (family === 'heavy') for (let i = 0; i < out.length; i++) out[i]! += HEAVY_NOISE_STD * gaussian(noise);
   if (family === 'outliers' && OUTLIER_NORMS.test(name))
     for (const f of OUTLIER_AT) out[Math.floor(f * out.length)]! *= OUTLIER_GAIN;
   return out;
@@ -72,8 +79,9 @@ export function* randomTensors(
   family: WeightFamily = 'uniform',
 ): Generator<[string, HostTensor]> {
   const rand = prng(seed);
+  const noise = prng(~seed);
   for (const [name, shape] of expectedParameters(config)) {
-    const values = initFor(name, shape, rand, family);
+    const values = initFor(name, shape, rand, noise, family);
     if (dtype === 'float32') yield [name, { dtype, shape, data: values }];
     else yield [name, { dtype, shape, data: dtype === 'float16' ? f32ToF16(values) : f32ToBf16(values) }];
   }

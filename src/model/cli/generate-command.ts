@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { writeCheckpointFolder } from '../checkpoint-folder.ts';
 import { expectedParameters } from '../graph/parameters.ts';
-import { fillUniform, prng, type WeightDtype } from '../random-weights.ts';
+import { WEIGHT_FAMILIES, fillUniform, prng, type WeightDtype, type WeightFamily } from '../random-weights.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import type { ConsisIDConfig } from '../config.ts';
@@ -45,12 +45,15 @@ export function randomInputs(c: ConsisIDConfig, s: GraphShape, seed: number): Re
 
 export async function generateCommand(argv: readonly string[], log: (line: string) => void): Promise<void> {
   const flags = parseFlags(argv, {
-    values: ['config', 'out', 'dtype', 'shards', 'seed', 'inputs', 'shape'],
+    values: ['config', 'out', 'dtype', 'shards', 'seed', 'family', 'inputs', 'shape'],
     switches: [],
   });
   const { raw, config, label } = await readConfigArg(flags.need('config'));
   const dtype = (flags.get('dtype') ?? 'float32') as WeightDtype;
   if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);
+  const family = (flags.get('family') ?? 'uniform') as WeightFamily;
+  if (!WEIGHT_FAMILIES.includes(family))
+    throw new UsageError(`--family must be one of ${WEIGHT_FAMILIES.join(', ')}, got ${family}`);
   const seed = positiveInt(flags, 'seed') ?? 42;
   const out = flags.need('out');
   const shards = positiveInt(flags, 'shards') ?? 1;
@@ -66,9 +69,9 @@ export async function generateCommand(argv: readonly string[], log: (line: strin
   await checkOutputFolder('out', out);
   let bytes = 0;
   await writeInPlace([out], async ([tmp]) => {
-    bytes = await writeCheckpointFolder(tmp!, raw, config, { dtype, seed, shards });
+    bytes = await writeCheckpointFolder(tmp!, raw, config, { dtype, seed, shards, family });
   });
-  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights`);
+  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights (${family})`);
   if (inputs && shape) {
     await writeInPlace([inputs], ([tmp]) =>
       writeFile(tmp!, writeSafetensors(randomInputs(config, shape, seed + 1), { format: 'pt' })),
