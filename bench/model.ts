@@ -17,10 +17,19 @@ import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { relativeError } from '../src/model/tensor.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
+import { WEIGHT_FAMILIES, type WeightFamily } from '../src/model/random-weights.ts';
+
+function checkWeightFamily(family: string): WeightFamily {
+  if (!(WEIGHT_FAMILIES as readonly string[]).includes(family))
+    throw new Error(`MODEL_BENCH_FAMILY must be one of ${WEIGHT_FAMILIES.join(', ')}; got ${JSON.stringify(family)}`);
+  return family as WeightFamily;
+}
 
 const BENCH = 'model';
 const ROUNDS = Number(process.env.MODEL_BENCH_ROUNDS ?? 2);
 const RUNS = Number(process.env.MODEL_BENCH_RUNS ?? 3);
+/** which generated checkpoint (docs/model-precision-family.md): the precisions' error differs by family */
+const FAMILY = checkWeightFamily(process.env.MODEL_BENCH_FAMILY ?? 'uniform');
 const REFERENCE_S = 3.6;
 const SHAPE = 'frames=4,height=30,width=44,text=226,vit=577';
 const root = path.resolve(import.meta.dirname, '..');
@@ -91,7 +100,10 @@ export default async function runBench(): Promise<Figure[]> {
   const config = parseConfig(PREVIEW_S_CONFIG);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-model-'));
   try {
-    await writeCheckpointFolder(path.join(dir, 'checkpoint'), { ...PREVIEW_S_CONFIG }, config, { seed: 42 });
+    await writeCheckpointFolder(path.join(dir, 'checkpoint'), { ...PREVIEW_S_CONFIG }, config, {
+      seed: 42,
+      family: FAMILY,
+    });
     await writeFile(
       path.join(dir, 'inputs.safetensors'),
       writeSafetensors(randomInputs(config, parseShapeSpec(SHAPE, config), 43)),
@@ -178,6 +190,7 @@ function figures(
     target: 'int8 or int4',
     ok: meetsAll.length > 0,
   });
+  out.push(figure(BENCH, 'checkpoint_family', FAMILY, ''));
   const weights = f32[0]!.weightBytes;
   const cliWall = median(cli.float32);
   const mm = f32.flatMap((r) => r.matmul);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ConsisIDConfig } from './config.ts';
 import { configFileBytes, planShards } from './checkpoint-writer.ts';
 import { expectedParameters } from './graph/parameters.ts';
-import { randomTensors, type WeightDtype } from './random-weights.ts';
+import { randomTensors, type WeightDtype, type WeightFamily } from './random-weights.ts';
 import { WEIGHTS_INDEX_NAME } from './safetensors/index-file.ts';
 import { safetensorsHeader } from './safetensors/write.ts';
 
@@ -13,6 +13,7 @@ export interface GenerateOptions {
   seed?: number;
   dtype?: WeightDtype;
   shards?: number;
+  family?: WeightFamily;
 }
 
 /** writes config.json and random weights for `config` (as given: raw keys) into `dir`; returns the weight bytes */
@@ -29,7 +30,7 @@ export async function writeCheckpointFolder(
     [...expectedParameters(config)].map(([name, shape]) => ({ name, dtype, shape })),
     opts.shards,
   );
-  const tensors = randomTensors(config, opts.seed ?? 42, dtype);
+  const tensors = randomTensors(config, opts.seed ?? 42, dtype, opts.family);
   let total = 0;
   for (const f of plan.files) {
     const fh = await open(path.join(dir, f.name), 'w');

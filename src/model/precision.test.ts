@@ -24,9 +24,6 @@ async function open(name: string, weights: WeightPrecision, device: 'cpu' | 'was
   return m;
 }
 
-const opsOf = (m: Model, shape: ReturnType<typeof prepareForward>['shape'], device: 'cpu' | 'webgpu' = 'cpu') =>
-  m.buildGraph(shape, device).model.graph.nodes.map((n) => n.opType);
-
 describe('weight precisions against the reference', () => {
   for (const weights of ['float16', 'int8', 'int4'] as const) {
     for (const name of FIXTURE_CASES) {
@@ -74,38 +71,35 @@ describe('weight precisions against the reference', () => {
     }
   });
 
-  it('quantized graphs use the ops each device runs fastest, and hold fewer weight bytes', async () => {
+  it('quantized graphs: int8 weight-only on every device, int4 in 4-bit blocks with the identity module at 8 bits; fewer weight bytes', async () => {
     const f = loadFixture('tiny-face');
     const bytes: Record<string, number> = {};
     for (const weights of ['float32', 'int8', 'int4'] as const) {
       const m = await open('tiny-face', weights);
       const shape = prepareForward(m.config, f.args).shape;
-      const ops = opsOf(m, shape);
       bytes[weights] = m.buildGraph(shape).model.graph.initializers.reduce((s, t) => s + tensorBytes(t), 0);
-      if (weights === 'float32') {
+      for (const device of ['cpu', 'webgpu'] as const) {
+        const graph = m.buildGraph(shape, device).model.graph;
+        const ops = graph.nodes.map((n) => n.opType);
+        // no activation is quantized at run time: per-tensor int8 activations were 1.2e-1 off on heavy weights
         expect(ops).not.toContain('DynamicQuantizeMatMul');
-        expect(ops).not.toContain('MatMulNBits');
-        continue;
+        if (weights === 'float32') {
+          expect(ops).not.toContain('MatMulNBits');
+          expect(ops).not.toContain('DequantizeLinear');
+          continue;
+        }
+        const dequantized = graph.nodes.filter((n) => n.opType === 'DequantizeLinear').map((n) => n.inputs[0]!);
+        const nbits = graph.nodes.filter((n) => n.opType === 'MatMulNBits');
+        if (weights === 'int8') {
+          expect(nbits).toEqual([]);
+          expect(dequantized.some((w) => /norm1\.linear/.test(w))).toBe(true);
+          expect(dequantized.some((w) => /local_facial_extractor/.test(w))).toBe(true);
+        } else {
+          expect(dequantized.length).toBeGreaterThan(0);
+          for (const w of dequantized) expect(w).toMatch(/local_facial_extractor|perceiver_cross_attention/);
+          expect(new Set(nbits.map((n) => (n.attributes.bits as { value: number }).value))).toEqual(new Set([4]));
+        }
       }
-      // int8: per-column int8 on the CPU kernels, the adaptive-norm modulation (one row per sample) in
-      // 4-bit blocks; int4: 4-bit blocks, the identity module at 8 bits
-      expect(ops).toContain('DynamicQuantizeMatMul');
-      const nbitsWeights = m
-        .buildGraph(shape)
-        .model.graph.nodes.filter((n) => n.opType === 'MatMulNBits')
-        .map((n) => n.inputs[1]!);
-      expect(nbitsWeights.length).toBeGreaterThan(0);
-      if (weights === 'int8') for (const w of nbitsWeights) expect(w).toMatch(/norm(1|2|_out)\.linear/);
-      else expect(nbitsWeights.some((w) => !/norm(1|2|_out)\.linear/.test(w))).toBe(true);
-      // WebGPU has neither DynamicQuantizeMatMul nor 8-bit MatMulNBits: int8 is dequantized there
-      const gpu = m.buildGraph(shape, 'webgpu').model.graph;
-      const gpuOps = gpu.nodes.map((n) => n.opType);
-      expect(gpuOps).not.toContain('DynamicQuantizeMatMul');
-      expect(gpuOps).toContain('DequantizeLinear');
-      const bits = new Set(
-        gpu.nodes.filter((n) => n.opType === 'MatMulNBits').map((n) => (n.attributes.bits as { value: number }).value),
-      );
-      expect([...bits]).toEqual([4]);
     }
     // on this tiny config small float tensors (norms, biases, embeddings) weigh relatively more than on preview-s
     expect(bytes.int8!).toBeLessThan(0.65 * bytes.float32!);

@@ -1,5 +1,6 @@
 // Weight precisions: what each one does to the large Linear layers, on each device. Measured on
-// preview-s (see docs/performance.md): int8 is the fast one (and 4x smaller), int4 the small one.
+// preview-s and a family of generated checkpoints (docs/model-precision-family.md): int8 holds
+// float32's error within 3e-2 on all of them at about a quarter of the bytes, int4 is the small one.
 import type { LinearRole, Quantization, QuantizedMatMul } from './graph/context.ts';
 import type { ComputeDtype } from './graph/context.ts';
 import type { Device } from './runtime/types.ts';
@@ -8,14 +9,13 @@ export const WEIGHT_PRECISIONS = ['float32', 'float16', 'int8', 'int4'] as const
 export type WeightPrecision = (typeof WEIGHT_PRECISIONS)[number];
 
 /**
- * On onnxruntime's CPU kernels (cpu, and wasm, the same kernels compiled to WebAssembly) per-column
- * int8 with activations quantized at run time (DynamicQuantizeMatMul) multiplies about 3.3x faster
- * than float32 Gemm at preview-s shapes, MatMulNBits 1.3-1.7x. onnxruntime-web's WebGPU kernels
- * have neither DynamicQuantizeMatMul nor 8-bit MatMulNBits (2 and 4 bits only): int8 weights are
- * dequantized there for a float Gemm (DequantizeLinear, which onnxruntime does not fold).
+ * int8 is weight-only on every device: int8 weights with one scale per output row, dequantized
+ * for a float Gemm. Activations quantized at run time (com.microsoft DynamicQuantizeMatMul, one
+ * scale per tensor) were 1.2e-1 off float32 on the heavy checkpoint, 5.7e-2 with the modulation at
+ * 8 bits, and on AVX2 CPUs without VNNI its uint8 x int8 kernel saturates 16-bit pair sums (2.5e-1
+ * off on one product); MatMulNBits at 8 bits with float compute was as close and 1.5x slower.
  */
-const int8For = (device: Device): QuantizedMatMul =>
-  device === 'webgpu' ? { op: 'DequantizeLinear' } : { op: 'DynamicQuantizeMatMul' };
+const INT8: QuantizedMatMul = { op: 'DequantizeLinear' };
 const int4For = (device: Device): QuantizedMatMul => ({
   op: 'MatMulNBits',
   bits: 4,
@@ -25,18 +25,22 @@ const int4For = (device: Device): QuantizedMatMul => ({
 });
 
 /**
- * int8 holds the adaptive-norm modulation projections at 4 bits: one row per sample flows through
- * them, so they cost their bytes, not their products (12% of preview-s's weights, no measurable
- * time), and 4-bit blocks there take the weights past 4x smaller than float32 (3.88x -> 4.06x on
- * preview-s) for 5.6e-3 -> 7.1e-3 error against float32.
- */
-const INT8_AT_4_BITS: ReadonlySet<LinearRole> = new Set(['modulation']);
-
-/**
  * int4 keeps the identity module at 8 bits: 4-bit blocks there alone made the output 8.8e-2 off
  * the float32 path on preview-s, against under 1e-2 with the rest of the model at 4 bits.
  */
 const INT4_AT_8_BITS: ReadonlySet<LinearRole> = new Set(['identity']);
+
+/**
+ * The largest max|a - e| / max|e| against float32 measured on the generated checkpoint family
+ * (uniform, heavy, outlier channels; preview-s and the demo size, cpu and wasm): what choosing each
+ * precision implies. int4's is the heavy checkpoint's (1e-2 on the others).
+ */
+export const PRECISION_ERROR_VS_FLOAT32: Readonly<Record<WeightPrecision, number>> = {
+  float32: 0,
+  float16: 1.8e-3,
+  int8: 2.7e-2,
+  int4: 1.5e-1,
+};
 
 /** the precision, or an error naming the option (a JS caller or a message may pass any string) */
 export function checkWeightPrecision(precision: string): WeightPrecision {
@@ -46,15 +50,14 @@ export function checkWeightPrecision(precision: string): WeightPrecision {
 }
 
 export function quantizationFor(precision: WeightPrecision, device: Device): Quantization | null {
-  const int8 = int8For(device);
   switch (checkWeightPrecision(precision)) {
     case 'float32':
     case 'float16':
       return null;
     case 'int8':
-      return (role) => (INT8_AT_4_BITS.has(role) ? int4For(device) : int8);
+      return () => INT8;
     case 'int4':
-      return (role) => (INT4_AT_8_BITS.has(role) ? int8 : int4For(device));
+      return (role) => (INT4_AT_8_BITS.has(role) ? INT8 : int4For(device));
   }
 }
 

@@ -2,7 +2,7 @@
 // weight precision (with the weight bytes each one holds).
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
-import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
+import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
 import type { PrecisionSizes } from './precision-sizes.ts';
 import type { Device } from './protocol.ts';
 import type { ProviderChoice, ProviderProbe } from './provider.ts';
@@ -24,7 +24,7 @@ function precisionHint(device: Device | null, probe: ProviderProbe | null, weigh
   const made =
     weights === 'float32'
       ? 'As the checkpoint holds them (float16 and bfloat16 files run in float32).'
-      : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way.`;
+      : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way. Up to ${PRECISION_ERROR_VS_FLOAT32[weights].toExponential(1)} off float32 on the checkpoints measured.`;
   if (device !== 'webgpu' || !probe) return made;
   return probe.shaderF16
     ? `${made} This adapter has shader-f16: WebGPU runs float16 by default.`

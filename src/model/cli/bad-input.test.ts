@@ -239,6 +239,17 @@ describe('consisid generate: nothing half-written', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('gen-bad'))).toEqual([]);
   });
 
+  it('an unknown --family is refused naming the kinds; a known one is the checkpoint written', async () => {
+    const out = path.join(dir, 'gen-family');
+    const bad = await cli('generate', '--config', 'tiny', '--out', out, '--family', 'trained');
+    expect(bad.code).toBe(2);
+    expect(bad.first).toBe('--family must be one of uniform, heavy, outliers, got trained');
+    expect(existsSync(out)).toBe(false);
+    const ok = await cli('generate', '--config', 'tiny', '--out', out, '--family', 'heavy');
+    expect(ok.code, ok.log).toBe(0);
+    expect(ok.log).toMatch(/of float32 weights \(heavy\)/);
+  });
+
   it('--shards beyond the number of weight tensors is refused (it would write empty shards)', async () => {
     const out = path.join(dir, 'gen-shards');
     const r = await cli('generate', '--config', 'tiny', '--out', out, '--shards', '100000');

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { writeCheckpointFolder } from '../checkpoint-folder.ts';
 import { expectedParameters } from '../graph/parameters.ts';
-import { fillUniform, prng, type WeightDtype } from '../random-weights.ts';
+import { WEIGHT_FAMILIES, fillUniform, prng, type WeightDtype, type WeightFamily } from '../random-weights.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import type { ConsisIDConfig } from '../config.ts';
@@ -57,6 +57,10 @@ export const generateCommand: Command = {
     dtype: { value: DTYPES.join('|'), help: "the weights' dtype (default float32)" },
     shards: { value: 'n', help: 'safetensors files to split the weights into, with their index (default 1)' },
     seed: { value: 'n', help: "the random weights' seed (default 42; the inputs take seed + 1)" },
+    family: {
+      value: WEIGHT_FAMILIES.join('|'),
+      help: 'uniform (the default), heavy (Gaussian noise of std 0.05 on every weight) or outliers (a few large channels)',
+    },
     inputs: { value: '<inputs.safetensors>', help: 'also write random inputs for `forward`, of --shape' },
     ...SHAPE_FLAG,
   },
@@ -67,6 +71,9 @@ async function generate(flags: Flags, log: (line: string) => void): Promise<void
   const { raw, config, label } = await readConfigArg(flags.need('config'));
   const dtype = (flags.get('dtype') ?? 'float32') as WeightDtype;
   if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);
+  const family = (flags.get('family') ?? 'uniform') as WeightFamily;
+  if (!WEIGHT_FAMILIES.includes(family))
+    throw new UsageError(`--family must be one of ${WEIGHT_FAMILIES.join(', ')}, got ${family}`);
   const seed = positiveInt(flags, 'seed') ?? 42;
   const out = flags.need('out');
   const shards = positiveInt(flags, 'shards') ?? 1;
@@ -82,9 +89,9 @@ async function generate(flags: Flags, log: (line: string) => void): Promise<void
   await checkOutputFolder('out', out);
   let bytes = 0;
   await writeInPlace([out], async ([tmp]) => {
-    bytes = await writeCheckpointFolder(tmp!, raw, config, { dtype, seed, shards });
+    bytes = await writeCheckpointFolder(tmp!, raw, config, { dtype, seed, shards, family });
   });
-  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights`);
+  log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights (${family})`);
   if (inputs && shape) {
     await writeInPlace([inputs], ([tmp]) =>
       writeFile(tmp!, writeSafetensors(randomInputs(config, shape, seed + 1), { format: 'pt' })),

@@ -21,8 +21,6 @@ export type QuantizedMatMul =
       accuracyLevel: 0 | 1 | 2 | 3 | 4;
       /** the bias as the op's 6th input (WebGPU's kernel takes 3 or 4 inputs) */ biasInput: boolean;
     }
-  /** com.microsoft DynamicQuantizeMatMul: int8 weights with one scale per output, activations quantized per tensor at run time */
-  | { op: 'DynamicQuantizeMatMul' }
   /** int8 weights with one scale per output, dequantized for a float Gemm at run time (weight-only: smaller, not faster) */
   | { op: 'DequantizeLinear' };
 

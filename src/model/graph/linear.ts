@@ -1,12 +1,12 @@
 // torch Linear layers as graph ops, on the checkpoint weights where they lie: float (one Gemm on
 // the stored (out, in) weights) or quantized when the session is made (MatMulNBits blocks, or
-// per-column int8 for DynamicQuantizeMatMul).
-import { add, cast, concat, linear, reshape } from '../onnx/ops.ts';
+// per-row int8 dequantized for a float Gemm).
+import { add, cast, concat, linear } from '../onnx/ops.ts';
 import { MS_DOMAIN, attr, type Value } from '../onnx/graph-builder.ts';
 import type { ComputedGroup } from '../onnx/onnx-proto.ts';
 import { HOST_DTYPE, f32ToF16, toFloat32, typedFromBytes } from '../safetensors/dtype.ts';
 import type { WeightEntry } from '../safetensors/weight-set.ts';
-import { blocksPerRow, quantizeColumnsInto, quantizeRowsInto } from './quantize.ts';
+import { blocksPerRow, quantizeRowsInt8Into, quantizeRowsInto } from './quantize.ts';
 import { param, weightLocation, type BuildContext, type LinearRole, type QuantizedMatMul } from './context.ts';
 
 /** a torch Linear, or some of its output rows */
@@ -33,13 +33,6 @@ function stackedBias(ctx: BuildContext, parts: readonly LinearPart[]): Value | n
     parts.map((p) => partParam(ctx, p, 'bias')),
     0,
   );
-}
-
-/** (k, n) -> (n, k) */
-function transposeInt8(q: Int8Array, k: number, n: number): Int8Array {
-  const out = new Int8Array(k * n);
-  for (let i = 0; i < k; i++) for (let j = 0; j < n; j++) out[j * k + i] = q[i * n + j]!;
-  return out;
 }
 
 /** float32 values of a weight's bytes (a view when they are aligned float32 already) */
@@ -88,47 +81,29 @@ function quantizedProduct(
     throw new Error(`${parts.map((p) => p.name).join(', ')}: stacked layers read different input sizes`);
   const n = locs.reduce((s, l) => s + l.rows, 0);
   const lead = x.dims.slice(0, -1);
-  const m = lead.reduce((a, b) => a * b, 1);
   const label = `${parts[0]!.name}${parts.length > 1 ? `+${parts.length - 1}` : ''}`;
   const inputs = locs.map((l) => l.location);
-  if (q.op === 'DynamicQuantizeMatMul' || q.op === 'DequantizeLinear') {
-    // per-column int8: (k, n) for DynamicQuantizeMatMul, (n, k) as stored for DequantizeLinear + Gemm
-    const transposed = q.op === 'DynamicQuantizeMatMul';
+  if (q.op === 'DequantizeLinear') {
     const group: ComputedGroup = {
       inputs,
       compute(bytes) {
-        const out = { q: new Int8Array(k * n), scales: new Float32Array(n) };
-        let col = 0;
+        const out = { q: new Int8Array(n * k), scales: new Float32Array(n) };
+        let row = 0;
         locs.forEach((l, i) => {
-          quantizeColumnsInto(out, col, n, decode(l.entry, bytes[i]!), l.rows, k);
-          col += l.rows;
+          quantizeRowsInt8Into(out, row, decode(l.entry, bytes[i]!), l.rows, k);
+          row += l.rows;
         });
-        const qBytes = transposed ? out.q : transposeInt8(out.q, k, n);
-        return [new Uint8Array(qBytes.buffer), new Uint8Array(out.scales.buffer)];
+        return [new Uint8Array(out.q.buffer), new Uint8Array(out.scales.buffer)];
       },
     };
-    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', transposed ? [k, n] : [n, k], {
-      byteLength: k * n,
-      group,
-      output: 0,
-    });
+    const b = g.computedInitializer(`${label}.weight_int8`, 'int8', [n, k], { byteLength: n * k, group, output: 0 });
     const scale = g.computedInitializer(`${label}.weight_scale`, 'float32', [n], {
       byteLength: 4 * n,
       group,
       output: 1,
     });
-    if (!transposed) {
-      const w = g.node('DequantizeLinear', [b, scale], [{ type: 'float32', dims: [n, k] }], { axis: attr.int(0) })[0]!;
-      return linear(g, x, cast(g, w, ctx.dtype), bias);
-    }
-    const y = g.node(
-      'DynamicQuantizeMatMul',
-      [reshape(g, x, [m, k]), b, scale, null, bias],
-      [{ type: x.type, dims: [m, n] }],
-      {},
-      MS_DOMAIN,
-    )[0]!;
-    return reshape(g, y, [...lead, n]);
+    const w = g.node('DequantizeLinear', [b, scale], [{ type: 'float32', dims: [n, k] }], { axis: attr.int(0) })[0]!;
+    return linear(g, x, cast(g, w, ctx.dtype), bias);
   }
   const blocks = blocksPerRow(k, q.block);
   const blob = (q.block * q.bits) / 8;

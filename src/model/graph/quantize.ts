@@ -1,7 +1,7 @@
 // Block quantization of torch Linear weights (out, in), at session creation, from the checkpoint
 // weights: onnxruntime's com.microsoft MatMulNBits layout (B: (N, blocks, block * bits / 8) uint8,
 // low nibble first; scales: (N * blocks); zero point implied at 2^(bits - 1)), symmetric, round to
-// nearest. Also per-column int8 for DynamicQuantizeMatMul (B: (K, N) int8, one scale per column).
+// nearest. Also per-row int8 for DequantizeLinear (the (N, K) weight as stored, one scale per row).
 
 export interface BlockQuantized {
   /** (rows, blocks, block * bits / 8) */
@@ -16,11 +16,11 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
 /**
- * The float32 scale of a block (or column) whose largest magnitude is `amax`: amax / qmax rounded
+ * The float32 scale of a block (or row) whose largest magnitude is `amax`: amax / qmax rounded
  * toward zero, so no dequantized weight exceeds amax (rounded to nearest, a weight at the float32
  * maximum came back as Infinity). NaN when amax is not finite: a NaN or infinite weight makes the
  * float product NaN, and a NaN scale makes the quantized one NaN too (onnxruntime's MatMulNBits and
- * DynamicQuantizeMatMul propagate it) instead of a finite stand-in.
+ * DequantizeLinear propagate it) instead of a finite stand-in.
  */
 function scaleOf(amax: number, qmax: number): number {
   if (!Number.isFinite(amax)) return NaN;
@@ -111,76 +111,27 @@ export function dequantizeBlocks(m: BlockQuantized, rows: number, k: number, bit
   return out;
 }
 
-export interface ColumnQuantized {
-  /** (k, n) int8: the transposed weight */
+export interface RowQuantized {
+  /** (rows, k) int8: the weight as stored */
   q: Int8Array;
-  /** (n) */
+  /** (rows) */
   scales: Float32Array;
-}
-
-/** column `col` of the (k, n) int8 matrix from row `r` of `w`: its scale, and 127 / amax (0 for an all-zero row) */
-function columnScale(out: ColumnQuantized, col: number, w: Float32Array, r: number, k: number): number {
-  const amax = absMax(w, r * k, (r + 1) * k);
-  const scale = scaleOf(amax, 127);
-  out.scales[col] = scale;
-  return scale > 0 ? 127 / amax : 0;
 }
 
 // round half up within [-127, 127] (|w| <= amax): shifted to stay positive for the truncation
 const q8 = (v: number, inv: number): number => ((v * inv + 127.5) | 0) - 127;
 
 /**
- * rows [0, rows) of `w` (rows x k) as columns [col0, col0 + rows) of a (k, n) int8 matrix, one
- * symmetric scale per column. Four rows at a time where the columns are 4-byte aligned: one 32-bit
- * store per output row instead of four strided byte stores (2.9 -> 2.1 ns a weight).
+ * rows [0, rows) of `w` (rows x k) into rows [row0, row0 + rows) of `out`: int8, one symmetric
+ * scale per row (output), for DequantizeLinear along axis 0.
  */
-export function quantizeColumnsInto(
-  out: ColumnQuantized,
-  col0: number,
-  n: number,
-  w: Float32Array,
-  rows: number,
-  k: number,
-): void {
-  const { q } = out;
-  if ((n & 3) !== 0 || (q.byteOffset & 3) !== 0) return columnsOneByOne(out, col0, n, w, 0, rows, k);
-  const head = Math.min(rows, (4 - (col0 & 3)) & 3);
-  columnsOneByOne(out, col0, n, w, 0, head, k);
-  const words = new Int32Array(q.buffer, q.byteOffset, q.byteLength >> 2);
-  const step = n >> 2;
-  let r = head;
-  for (; r + 4 <= rows; r += 4) {
-    const i0 = columnScale(out, col0 + r, w, r, k);
-    const i1 = columnScale(out, col0 + r + 1, w, r + 1, k);
-    const i2 = columnScale(out, col0 + r + 2, w, r + 2, k);
-    const i3 = columnScale(out, col0 + r + 3, w, r + 3, k);
-    const s0 = r * k;
-    const s1 = s0 + k;
-    const s2 = s1 + k;
-    const s3 = s2 + k;
-    // little-endian: column col0 + r is the word's low byte
-    for (let i = 0, at = (col0 + r) >> 2; i < k; i++, at += step) {
-      words[at] =
-        (q8(w[s0 + i]!, i0) & 255) |
-        ((q8(w[s1 + i]!, i1) & 255) << 8) |
-        ((q8(w[s2 + i]!, i2) & 255) << 16) |
-        (q8(w[s3 + i]!, i3) << 24);
-    }
-  }
-  columnsOneByOne(out, col0, n, w, r, rows, k);
-}
-
-function columnsOneByOne(
-  out: ColumnQuantized,
-  col0: number,
-  n: number,
-  w: Float32Array,
-  from: number,
-  to: number,
-  k: number,
-): void {
-  for (let r = from; r < to; r++) {
-    const inv = columnScale(out, col0 + r, w, r, k);
-    for (let i = 0, src = r * k, at = col0 + r; i < k; i++, at += n) out.q[at] = q8(w[src + i]!, inv);
+export function quantizeRowsInt8Into(out: RowQuantized, row0: number, w: Float32Array, rows: number, k: number): void {
+  const { q, scales } = out;
+  for (let r = 0; r < rows; r++) {
+    const amax = absMax(w, r * k, (r + 1) * k);
+    const scale = scaleOf(amax, 127);
+    scales[row0 + r] = scale;
+    const inv = scale > 0 ? 127 / amax : 0;
+    for (let i = 0, src = r * k, at = (row0 + r) * k; i < k; i++) q[at + i] = q8(w[src + i]!, inv);
   }
 }

@@ -25,7 +25,6 @@ export function nodeFlops(n: NodeDef, shape: (name: string) => ValueShape): numb
   const inner = (i: number) => shape(n.inputs[i]!).dims.at(-1)!;
   switch (n.opType) {
     case 'MatMul':
-    case 'DynamicQuantizeMatMul':
     case 'MatMulNBits':
       return 2 * out() * inner(0);
     case 'Gemm': {
