@@ -8,7 +8,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
 // schemas; model imports nothing from hub or features; features never import each other, and reach the
-// model's loader and runtime only through src/model/index.ts.
+// model only through its public entry, src/model/index.ts.
 // src/cli (command-line parsing) imports nothing from src, so every command line may use it.
 // src/test-support may import both the client and the mock hub; only tests import test support.
 const featureDirs = [
@@ -142,10 +142,11 @@ export default tseslint.config(
               message: 'Features do not import the app shell or the mock hub.',
             },
             {
-              target: './src/features',
-              from: ['./src/model/loader', './src/model/runtime'],
+              target: ['./src/features', './src/components', './src/app'],
+              from: './src/model',
+              except: ['./index.ts'],
               message:
-                "Features reach the model's loader and runtime through its public entry, src/model/index.ts (export what is missing there).",
+                'The UI reaches the model only through its public entry, src/model/index.ts (export what is missing there).',
             },
             {
               target: './src/components',

@@ -11,7 +11,13 @@ export {
   type ModelEvents,
   type SessionInfo,
 } from './consisid-model.ts';
-export { WEIGHT_PRECISIONS, quantizationFor, computeDtypeFor, type WeightPrecision } from './precision.ts';
+export {
+  WEIGHT_PRECISIONS,
+  PRECISION_ERROR_VS_FLOAT32,
+  quantizationFor,
+  computeDtypeFor,
+  type WeightPrecision,
+} from './precision.ts';
 export {
   planPrecisions,
   plannedWeights,
@@ -77,6 +83,10 @@ export {
   type SafetensorsHeader,
 } from './safetensors/read.ts';
 export { writeSafetensors } from './safetensors/write.ts';
+export { entryToFloat32 } from './safetensors/read.ts';
+export { WEIGHTS_NAME, WEIGHTS_INDEX_NAME, parseShardIndex, shardFiles } from './safetensors/index-file.ts';
+export { collectWeights, type WeightSet } from './safetensors/weight-set.ts';
+export { prng } from './prng.ts';
 export { tensorF32, type HostTensor, type DType } from './tensor.ts';
 export type {
   Device,

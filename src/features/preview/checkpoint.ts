@@ -1,8 +1,3 @@
-// What a checkpoint on the hub holds, read before loading: config.json, the shard index (if any)
-// and each safetensors header (Range requests, or the start of the cached file); then the
-// download into the browser cache, with progress and cancel. Fetching and caching are the
-// model loader's (src/model/loader); this file decides what the page shows.
-import { parseConfig, type ConsisIDConfig } from '../../model/config.ts';
 import {
   BrowserCacheError,
   blobFile,
@@ -18,10 +13,20 @@ import {
   storageOp,
   storedBytes,
   type HubRepo,
+  parseConfig,
+  type ConsisIDConfig,
+  WEIGHTS_INDEX_NAME,
+  WEIGHTS_NAME,
+  parseShardIndex,
+  shardFiles,
+  collectWeights,
+  type WeightSet,
+  type SafetensorsHeader,
 } from '../../model/index.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../model/safetensors/index-file.ts';
-import { collectWeights, type WeightSet } from '../../model/safetensors/weight-set.ts';
-import type { SafetensorsHeader } from '../../model/safetensors/read.ts';
+// What a checkpoint on the hub holds, read before loading: config.json, the shard index (if any)
+// and each safetensors header (Range requests, or the start of the cached file); then the
+// download into the browser cache, with progress and cancel. Fetching and caching are the
+// model loader's (src/model/loader); this file decides what the page shows.
 
 /** a checkpoint folder on the hub; serializable (it goes to the worker) */
 export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfolder' | 'revision'>> & {

@@ -3,13 +3,12 @@
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
-import type { ConsisIDConfig } from '../../model/config.ts';
-import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import { inputLimits, validateSpec, type InputSpec } from './inputs.ts';
 import type { RunRequest } from './protocol.ts';
 import { NumberField, Section } from './section.tsx';
 import { parseIdentityUpload, parseTextUpload } from './uploads.ts';
+import type { ConsisIDConfig, WeightPrecision } from '../../model/index.ts';
 
 /** what stops a request from running, one line each (the step count only disables the button) */
 export function requestErrors(c: ConsisIDConfig, r: RunRequest): string[] {

@@ -1,10 +1,7 @@
+import { type ConsisIDConfig, type ForwardArgs, prepareRotaryEmbeddings, prng } from '../../model/index.ts';
 // Deterministic forward inputs for the preview page. Pure: the page's worker, the e2e spec and
 // the bench all call generateInputs() with the same spec and get bit-identical tensors, so the
 // browser output can be compared with a Node reference computed on the same inputs.
-import type { ConsisIDConfig } from '../../model/config.ts';
-import type { ForwardArgs } from '../../model/forward-inputs.ts';
-import { prepareRotaryEmbeddings } from '../../model/rope.ts';
-import { prng } from '../../model/prng.ts';
 
 export interface F32Tensor {
   dtype: 'float32';

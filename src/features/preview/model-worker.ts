@@ -1,10 +1,10 @@
 // The model worker the page runs on: started for one set of run options, stopped by a cancel, a
 // new checkpoint or a failure. A call on a stopped worker rejects; `stopped` tells that rejection
 // (whoever stopped the worker already said why) from a real failure.
-import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import type { Device, LoadEvent, PreviewApi, RunEvent, RunRequest, RunResult } from './protocol.ts';
 import { rpcClient, type RpcClient } from './worker-rpc.ts';
+import type { WeightPrecision } from '../../model/index.ts';
 
 export interface RunOptions {
   device: Device;

@@ -1,12 +1,9 @@
 // The weight bytes a session holds at each precision, from the model's plan of the graph it builds
 // for the checkpoint (from its headers: no tensor is read). The download is the checkpoint either
 // way: float16, int8 and int4 are made from its weights when the session is created.
-import type { ConsisIDConfig } from '../../model/config.ts';
-import { planPrecisions } from '../../model/plan.ts';
-import type { WeightPrecision } from '../../model/precision.ts';
-import type { WeightSet } from '../../model/safetensors/weight-set.ts';
 import { DEFAULT_VIT_TOKENS, defaultSpec } from './inputs.ts';
 import type { Device } from './protocol.ts';
+import { type ConsisIDConfig, planPrecisions, type WeightPrecision, type WeightSet } from '../../model/index.ts';
 
 export type PrecisionSizes = Record<WeightPrecision, number>;
 

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../model/config.ts';
-import { CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
 import { allStored, withStored, type CheckpointInfo } from './checkpoint.ts';
 import { previewKeys } from './preview-queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
 import type { RunRequest, RunResult } from './protocol.ts';
 import { defaultSpec } from './inputs.ts';
+import { parseConfig, CONSISID_TINY_CONFIG } from '../../model/index.ts';
 
 const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },

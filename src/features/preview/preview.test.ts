@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../model/config.ts';
-import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../../model/demo-checkpoints.ts';
 import {
   defaultSpec,
   forwardArgs,
@@ -13,7 +11,12 @@ import {
 import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
 import { channelStats, frameToRgba, rgbProjection } from './latent-view.ts';
 import { summarizeHeader } from './checkpoint.ts';
-import { parseSafetensorsHeader } from '../../model/safetensors/read.ts';
+import {
+  parseConfig,
+  CONSISID_PREVIEW_S_CONFIG,
+  CONSISID_TINY_CONFIG,
+  parseSafetensorsHeader,
+} from '../../model/index.ts';
 
 const tiny = parseConfig(CONSISID_TINY_CONFIG);
 const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
@@ -144,7 +147,7 @@ describe('checkpoint headers', () => {
 describe('uploads', () => {
   it('reads text embeddings (1, L, D) or (L, D) and identity tensors as the fixtures name them', async () => {
     const { parseTextUpload, parseIdentityUpload } = await import('./uploads.ts');
-    const { writeSafetensors } = await import('../../model/safetensors/write.ts');
+    const { writeSafetensors } = await import('../../model/index.ts');
     const { randomTensor } = await import('./inputs.ts');
     const t = randomTensor(1, 't', [4, 32]);
     expect(parseTextUpload(writeSafetensors({ whatever: t }), 'a.safetensors', tiny).shape).toEqual([1, 4, 32]);

@@ -2,15 +2,21 @@
 // The preview's model worker: loads the checkpoint (browser cache first, else the hub) into the
 // model library, and runs requests on WebGPU or WASM, the model reporting each stage's time.
 import '../../zod-jitless.ts';
-import { ConsisIDTransformer3DModel, type ModelEvents } from '../../model/consisid-model.ts';
-import type { ModelEnvironment } from '../../model/environment.ts';
-import type { ForwardArgs } from '../../model/forward-inputs.ts';
-import { bundledWebBackend, chunkedHubSource, openCache, type FileSource } from '../../model/index.ts';
-import type { WeightPrecision } from '../../model/precision.ts';
 import { relativeError } from './inputs.ts';
 import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, RunRequest, Timings } from './protocol.ts';
 import { runPreview } from './run-preview.ts';
 import { asError, serveRpc, type RpcContext } from './worker-rpc.ts';
+import {
+  bundledWebBackend,
+  chunkedHubSource,
+  openCache,
+  type FileSource,
+  ConsisIDTransformer3DModel,
+  type ModelEvents,
+  type ModelEnvironment,
+  type ForwardArgs,
+  type WeightPrecision,
+} from '../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 

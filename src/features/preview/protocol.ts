@@ -1,8 +1,7 @@
 // The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
-import type { HubFileEntry } from '../../model/index.ts';
-import type { WeightPrecision } from '../../model/precision.ts';
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
+import type { HubFileEntry, WeightPrecision } from '../../model/index.ts';
 
 export type Device = 'webgpu' | 'wasm';
 

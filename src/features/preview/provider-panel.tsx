@@ -2,11 +2,11 @@
 // weight precision (with the weight bytes each one holds).
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
-import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
 import type { PrecisionSizes } from './precision-sizes.ts';
 import type { Device } from './protocol.ts';
 import type { ProviderChoice, ProviderProbe } from './provider.ts';
 import { Section } from './section.tsx';
+import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
 
 export interface ProviderPanelProps {
   probe: ProviderProbe | null;

@@ -1,6 +1,6 @@
 // Which execution provider the page uses: WebGPU when navigator.gpu gives an adapter, else WASM.
-import type { WeightPrecision } from '../../model/precision.ts';
 import type { Device } from './protocol.ts';
+import type { WeightPrecision } from '../../model/index.ts';
 
 export interface AdapterInfo {
   vendor: string;

@@ -16,10 +16,10 @@ import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
 import { chooseDevice, defaultPrecision, type ProviderChoice } from './provider.ts';
 import { webgpuProbeQuery } from './preview-queries.ts';
-import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/precision.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
 
 /** WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default */
 function threadCount(asked: string | null): number {

@@ -1,11 +1,9 @@
 // One preview run in the worker: the inputs for the request, then one forward pass or a DDIM
 // loop, reporting stages and each step's latents as they come. The model is behind `forward`.
-import type { ConsisIDConfig } from '../../model/config.ts';
-import type { ForwardArgs } from '../../model/forward-inputs.ts';
-import type { HostTensor } from '../../model/tensor.ts';
 import { forwardArgs, gaussian, generateInputs, numel, type F32Tensor } from './inputs.ts';
 import type { RunRequest, StepFrame, Timings } from './protocol.ts';
 import { createDdim, guide } from './scheduler.ts';
+import type { ConsisIDConfig, ForwardArgs, HostTensor } from '../../model/index.ts';
 
 export interface RunHooks {
   forward(args: ForwardArgs): Promise<HostTensor>;
