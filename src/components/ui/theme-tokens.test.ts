@@ -38,8 +38,8 @@ describe('theme tokens', () => {
     for (const name of dark.keys()) expect(light.has(name), `.dark sets ${name}, which :root does not`).toBe(true);
   });
 
-  it('the shared components and the app shell say what a colour is for: no dark: variant and no raw palette colour', () => {
-    const offenders = ['components', 'app'].flatMap((dir) =>
+  it('the shared components, the app shell and the preview say what a colour is for: no dark: variant and no raw palette colour', () => {
+    const offenders = ['components', 'app', 'features/preview'].flatMap((dir) =>
       sourceFiles(path.join(src, dir)).flatMap((file) =>
         [
           ...readFileSync(file, 'utf8').matchAll(

@@ -137,7 +137,7 @@ const KEY_CONFIG = [
 function Figure({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (
     <div>
-      <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
+      <dt className="text-muted">{label}</dt>
       <dd className="font-medium" data-testid={testId}>
         {children}
       </dd>
@@ -172,7 +172,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
         </Figure>
       </dl>
       {room !== null && info.missingBytes > room && (
-        <p className="text-sm text-amber-800 dark:text-amber-300" role="status">
+        <p className="text-sm text-accent" role="status">
           The browser lets this site store about {formatBytes(room)} more, less than the{' '}
           {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
         </p>
@@ -180,7 +180,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
       <table className="w-full text-left text-xs">
         <caption className="sr-only">Weight files</caption>
         <thead>
-          <tr className="text-slate-600 dark:text-slate-400">
+          <tr className="text-muted">
             {['File', 'Size', 'Tensors', 'Cached'].map((h) => (
               <th key={h} scope="col" className="py-1 pr-3 font-medium">
                 {h}
@@ -190,7 +190,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
         </thead>
         <tbody>
           {info.files.map((f) => (
-            <tr key={f.name} className="border-t border-slate-200 dark:border-slate-700">
+            <tr key={f.name} className="border-t border-border">
               <td className="py-1 pr-3 font-mono">{f.name}</td>
               <td className="py-1 pr-3">{formatBytes(f.size)}</td>
               <td className="py-1 pr-3">{f.tensors}</td>
@@ -204,14 +204,14 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
       <dl className="grid gap-x-6 gap-y-0.5 text-xs sm:grid-cols-2 lg:grid-cols-3" data-testid="config-summary">
         {KEY_CONFIG.map((k) => (
           <div key={k} className="flex justify-between gap-2">
-            <dt className="min-w-0 break-all font-mono text-slate-600 dark:text-slate-400">{k}</dt>
+            <dt className="min-w-0 break-all font-mono text-muted">{k}</dt>
             <dd className="font-mono">{String(info.config[k])}</dd>
           </div>
         ))}
       </dl>
       <details className="text-xs">
         <summary className="cursor-pointer">Full config.json</summary>
-        <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800">
+        <pre className="mt-2 max-h-64 overflow-auto rounded bg-surface-muted p-2">
           {JSON.stringify(info.rawConfig, null, 2)}
         </pre>
       </details>

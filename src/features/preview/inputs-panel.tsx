@@ -101,7 +101,7 @@ export function InputsPanel({
         )}
       </div>
       {errors.length > 0 && (
-        <ul className="mt-3 list-disc pl-5 text-sm text-red-700 dark:text-red-400" role="alert">
+        <ul className="mt-3 list-disc pl-5 text-sm text-danger" role="alert">
           {errors.map((e) => (
             <li key={e}>{e}</li>
           ))}
@@ -186,7 +186,7 @@ function SpecFields({
           hint="Forward pass only"
         />
       </div>
-      <p className="text-xs text-slate-600 dark:text-slate-400">
+      <p className="text-xs text-muted">
         Limits from the config: up to {l.frames.max} latent frames of {l.height.max} × {l.width.max} (multiples of
         patch_size {c.patch_size}), up to {l.textLength.max} text tokens
         {l.fixedSize ? '; learned positional embeddings fix the latent size' : ''}
@@ -264,7 +264,7 @@ function SpecFields({
         </div>
       )}
       {uploadError && (
-        <p className="text-sm text-red-700 dark:text-red-400" role="alert">
+        <p className="text-sm text-danger" role="alert">
           {uploadError}
         </p>
       )}

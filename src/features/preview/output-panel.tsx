@@ -41,7 +41,7 @@ function FrameCanvas({
       role="img"
       aria-label={label}
       style={{ width: w * scale, height: h * scale, imageRendering: 'pixelated' }}
-      className="rounded border border-slate-300 dark:border-slate-600"
+      className="rounded border border-border-strong"
     />
   );
 }
@@ -112,7 +112,7 @@ export function OutputPanel({
   if (!current) return null;
   return (
     <section
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+      className="space-y-4 rounded-lg border border-border bg-surface p-4"
       aria-labelledby="preview-output-heading"
     >
       <h2 id="preview-output-heading" className="text-base font-semibold">
@@ -229,7 +229,7 @@ export function OutputPanel({
           <Button onClick={download}>Download output (.safetensors)</Button>
           <details className="text-xs">
             <summary className="cursor-pointer text-sm">Output summary (JSON)</summary>
-            <pre className="mt-2 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800" data-testid="output-summary">
+            <pre className="mt-2 overflow-auto rounded bg-surface-muted p-2" data-testid="output-summary">
               {JSON.stringify(summary)}
             </pre>
           </details>
@@ -263,7 +263,7 @@ function TimingTable({ timings: t }: { timings: Timings }) {
         <tbody>
           {rows.map(([k, v]) => (
             <tr key={k}>
-              <th scope="row" className="pr-4 font-normal text-slate-600 dark:text-slate-400">
+              <th scope="row" className="pr-4 font-normal text-muted">
                 {k}
               </th>
               <td className="font-mono">{v}</td>

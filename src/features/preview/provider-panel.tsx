@@ -51,7 +51,7 @@ export function ProviderPanel({
         {probe ? probe.reason : 'Checking for WebGPU…'}
       </p>
       {probe?.adapter && (
-        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="adapter-info">
+        <p className="mt-1 text-xs text-muted" data-testid="adapter-info">
           Adapter: vendor {probe.adapter.vendor || '—'}, architecture {probe.adapter.architecture || '—'}, device{' '}
           {probe.adapter.device || '—'}
           {probe.adapter.description ? `, ${probe.adapter.description}` : ''}; shader-f16{' '}

@@ -6,7 +6,7 @@ export function Section({ title, children, testId }: { title: string; children: 
   const id = useId();
   return (
     <section
-      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+      className="rounded-lg border border-border bg-surface p-4"
       aria-labelledby={id}
       data-testid={testId}
     >
