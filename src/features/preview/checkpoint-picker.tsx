@@ -55,10 +55,7 @@ export function CheckpointPicker({
   });
 
   return (
-    <div
-      className="mt-4 space-y-3 rounded-md border border-border p-3"
-      data-testid="checkpoint-picker"
-    >
+    <div className="mt-4 space-y-3 rounded-md border border-border p-3" data-testid="checkpoint-picker">
       <div className="grid gap-3 sm:grid-cols-[1fr_2fr] sm:items-end">
         <Field label="Owner">
           {(p) => (

@@ -5,11 +5,7 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const id = useId();
   return (
-    <section
-      className="rounded-lg border border-border bg-surface p-4"
-      aria-labelledby={id}
-      data-testid={testId}
-    >
+    <section className="rounded-lg border border-border bg-surface p-4" aria-labelledby={id} data-testid={testId}>
       <h2 id={id} className="mb-3 text-base font-semibold">
         {title}
       </h2>
