@@ -63,7 +63,7 @@ export function progressOf(d: DeliveryProgress): DeliveryProgress {
 
 export function arrivalRecord(d: Delivery): JournalRecord {
   const { body, ...meta } = d;
-  return { meta: { ...meta, k: 'D' }, payload: Buffer.from(body, 'utf8') };
+  return { meta: { ...meta, k: 'D' }, payload: body };
 }
 
 export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
@@ -92,12 +92,12 @@ export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }
  * Decodes the stored body on first use: on open, most deliveries are finished and nobody reads their
  * payload, so turning ~10 MB of bytes into strings would only slow the restart.
  */
-function lazyBody(meta: Record<string, unknown>, payload: Buffer | undefined): void {
+function lazyBody(meta: Record<string, unknown>, payload: Buffer | string | undefined): void {
   Object.defineProperty(meta, 'body', {
     enumerable: true,
     configurable: true,
     get(this: Record<string, unknown>) {
-      const body = payload?.toString('utf8') ?? '';
+      const body = typeof payload === 'string' ? payload : (payload?.toString('utf8') ?? '');
       Object.defineProperty(this, 'body', { value: body, enumerable: true, configurable: true, writable: true });
       return body;
     },
