@@ -1,7 +1,7 @@
 // Runs stored deliveries in the background: per-route queues in arrival order, a per-route and a
 // global concurrency cap, a per-route timeout, retries with backoff, and a shutdown that lets running
 // handlers finish up to a deadline and then aborts them (they run again on the next start).
-import { withDeliveryContext, type DeliveryRequest } from './delivery-context.ts';
+import { lazyDeliveryRequest, type DeliveryRequest } from './delivery-context.ts';
 import type { WebhooksLogger } from './logger.ts';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './retry-backoff.ts';
 import type { Attempt, Delivery } from './store/delivery-record.ts';
@@ -34,6 +34,13 @@ interface Route {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+/**
+ * The runner's own state changes wait for a write that an acknowledgement starts (or a few ms):
+ * nobody is waiting on them to answer, and a change lost to a crash only means a delivery runs again.
+ * Each is still on disk before what follows it (the handler after `running`, the next attempt after
+ * an outcome), so a side effect never precedes the record of the attempt that made it.
+ */
+const LAZY = { lazy: true };
 /** The longest result kept with a delivery; a longer one is kept as a note. */
 const MAX_RESULT_CHARS = 64 * 1024;
 
@@ -63,6 +70,8 @@ export class DeliveryRunner {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Ids in some route's queue, so scheduling the same delivery twice is a no-op at any queue length. */
   private readonly queued = new Set<string>();
+  /** Payloads parsed when they arrived, for their first attempt (later ones parse the stored body again). */
+  private readonly parsed = new Map<string, unknown>();
   private readonly idleWaiters: (() => void)[] = [];
   private active = 0;
   private stopping = false;
@@ -88,7 +97,7 @@ export class DeliveryRunner {
             : a,
         );
         this.options.store
-          .update(d.id, { state: 'queued', attempts })
+          .update(d.id, { state: 'queued', attempts }, LAZY)
           .catch((err: unknown) => this.options.logger.error(`Delivery ${d.id}: ${errorText(err)}`));
       }
       if (d.state === 'queued' || d.state === 'failed') requeued++;
@@ -108,8 +117,9 @@ export class DeliveryRunner {
     this.pump();
   }
 
-  /** Queues a delivery that was just stored, or one a replay reset. */
-  enqueue(d: Delivery): void {
+  /** Queues a delivery that was just stored (with its body as parsed on arrival), or one a replay reset. */
+  enqueue(d: Delivery, payload?: unknown): void {
+    if (payload !== undefined && !this.stopping) this.parsed.set(d.id, payload);
     this.schedule(d);
     this.pump();
   }
@@ -184,12 +194,11 @@ export class DeliveryRunner {
     const started: Attempt = { n: d.attempts.length + 1, startedAt: Date.now() };
     try {
       // On disk before the handler runs: after a crash the attempt counts and shows as interrupted.
-      await store.update(d.id, {
-        state: 'running',
-        attempts: [...d.attempts, started],
-        error: undefined,
-        nextAttemptAt: undefined,
-      });
+      await store.update(
+        d.id,
+        { state: 'running', attempts: [...d.attempts, started], error: undefined, nextAttemptAt: undefined },
+        LAZY,
+      );
     } catch (err) {
       logger.error(`Delivery ${d.id} could not be marked running (${errorText(err)}); it stays queued.`);
       setTimeout(() => this.enqueue(d), 1000).unref();
@@ -204,19 +213,23 @@ export class DeliveryRunner {
     );
     let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
     try {
-      const request = new Request(`http://receiver.invalid/webhooks/${d.route}`, {
-        method: 'POST',
-        headers: d.headers,
-        body: d.body,
-        signal: controller.signal,
-      });
+      const request = lazyDeliveryRequest(
+        () =>
+          new Request(`http://receiver.invalid/webhooks/${d.route}`, {
+            method: 'POST',
+            headers: d.headers,
+            body: d.body,
+            signal: controller.signal,
+          }),
+        { deliveryId: d.id, attempt: started.n, signal: controller.signal },
+      );
+      const payload = this.parsed.get(d.id) ?? JSON.parse(d.body);
+      this.parsed.delete(d.id);
       const aborted = new Promise<never>((_, reject) =>
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
       );
       const value = await Promise.race([
-        Promise.resolve().then(() =>
-          route.handler(JSON.parse(d.body) as never, withDeliveryContext(request, d.id, started.n)),
-        ),
+        Promise.resolve().then(() => route.handler(payload as never, request)),
         aborted,
       ]);
       outcome = { ok: true, value };
@@ -229,28 +242,25 @@ export class DeliveryRunner {
     const others = d.attempts.slice(0, -1);
     try {
       if (outcome.ok) {
-        await store.update(d.id, {
-          state: 'done',
-          attempts: [...others, ended],
-          result: await storableResult(outcome.value),
-        });
+        const result = await storableResult(outcome.value);
+        await store.update(d.id, { state: 'done', attempts: [...others, ended], result }, LAZY);
         return;
       }
       const error = errorText(outcome.error);
       if (outcome.error instanceof ShutdownAbort) {
-        await store.update(d.id, { state: 'queued', attempts: [...others, { ...ended, error }] });
+        await store.update(d.id, { state: 'queued', attempts: [...others, { ...ended, error }] }, LAZY);
         return;
       }
       const failures = d.attempts.length - d.budgetFrom;
       const attempts = [...others, { ...ended, error }];
       if (failures >= this.retry.attempts) {
         logger.error(`Delivery ${d.id} to /webhooks/${d.route} is dead after ${failures} attempts: ${error}`);
-        await store.update(d.id, { state: 'dead', attempts, error });
+        await store.update(d.id, { state: 'dead', attempts, error }, LAZY);
         return;
       }
       const nextAttemptAt = Date.now() + retryDelayMs(failures, this.retry, this.options.random);
       logger.warn(`Delivery ${d.id} to /webhooks/${d.route} failed (attempt ${started.n}): ${error}; retrying.`);
-      await store.update(d.id, { state: 'failed', attempts, error, nextAttemptAt });
+      await store.update(d.id, { state: 'failed', attempts, error, nextAttemptAt }, LAZY);
       this.schedule(d);
     } catch (err) {
       logger.error(`Delivery ${d.id}: recording the attempt failed: ${errorText(err)}`);

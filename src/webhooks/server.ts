@@ -187,7 +187,7 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
           headers: storedHeaders(c.req.raw.headers),
           body: text,
         });
-        runner.enqueue(stored);
+        runner.enqueue(stored, body);
         return c.json({ deliveryId, state: 'queued' }, 202);
       } catch (err) {
         logger.error(`Could not store a delivery to ${c.req.path}: ${errorMessage(err)}`);

@@ -63,7 +63,7 @@ export function progressOf(d: DeliveryProgress): DeliveryProgress {
 
 export function arrivalRecord(d: Delivery): JournalRecord {
   const { body, ...meta } = d;
-  return { meta: { ...meta, k: 'D' }, payload: Buffer.from(body, 'utf8') };
+  return { meta: { ...meta, k: 'D' }, payload: body };
 }
 
 export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
@@ -78,7 +78,7 @@ export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }
   if (meta.k === 'D') {
     if (deliveries.has(id)) return;
     meta.k = undefined;
-    meta.body = payload?.toString('utf8') ?? '';
+    lazyBody(meta, payload);
     deliveries.set(id, meta as unknown as Delivery);
   } else if (meta.k === 'M') {
     const d = deliveries.get(id) as unknown as Record<string, unknown> | undefined;
@@ -86,4 +86,20 @@ export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }
     // Fields a change cleared are absent from its record: clear them here too.
     for (const k of progressKeys) d[k] = meta[k];
   }
+}
+
+/**
+ * Decodes the stored body on first use: on open, most deliveries are finished and nobody reads their
+ * payload, so turning ~10 MB of bytes into strings would only slow the restart.
+ */
+function lazyBody(meta: Record<string, unknown>, payload: Buffer | string | undefined): void {
+  Object.defineProperty(meta, 'body', {
+    enumerable: true,
+    configurable: true,
+    get(this: Record<string, unknown>) {
+      const body = typeof payload === 'string' ? payload : (payload?.toString('utf8') ?? '');
+      Object.defineProperty(this, 'body', { value: body, enumerable: true, configurable: true, writable: true });
+      return body;
+    },
+  });
 }

@@ -2,7 +2,7 @@
 // record, on disk before the call resolves. Bounded: finished deliveries beyond the newest
 // `maxDeliveries`, or older than `maxAgeDays`, are dropped at the next compaction; a delivery still
 // queued, running or waiting for a retry is never dropped.
-import { Journal, type JournalOptions } from './journal.ts';
+import { Journal, type AppendOptions, type JournalOptions } from './journal.ts';
 import {
   applyRecord,
   arrivalRecord,
@@ -115,12 +115,15 @@ export class DeliveryStore {
     );
   }
 
-  /** Replaces the changing part of a delivery; resolves once the change is on disk. */
-  update(id: string, progress: Partial<DeliveryProgress>): Promise<void> {
+  /**
+   * Replaces the changing part of a delivery; resolves once the change is on disk. A lazy change
+   * (one no request waits on) shares the next write instead of starting one.
+   */
+  update(id: string, progress: Partial<DeliveryProgress>, options?: AppendOptions): Promise<void> {
     const d = this.deliveries.get(id);
     if (!d) return Promise.reject(new Error(`No delivery ${id} in the store.`));
     Object.assign(d, progress);
-    const written = this.journal.append(progressRecord(id, d));
+    const written = this.journal.append(progressRecord(id, d), options);
     this.maybeCompact();
     return written;
   }

@@ -47,6 +47,26 @@ describe('journal', () => {
     await j2.close();
   });
 
+  it('a lazy append is in the file once it resolves: with the next eager write, alone, or at close', async () => {
+    const dir = tempDir();
+    const { journal } = Journal.open(dir);
+    const file = path.join(dir, segments(dir)[0]!);
+    const bytes = (...rs: JournalRecord[]) => rs.reduce((n, r) => n + encodeRecord(r).length, 0);
+    const written = [rec(1, 'lazy'), rec(2, 'eager'), rec(3), rec(4)];
+    const lazy = journal.append(written[0]!, { lazy: true });
+    await journal.append(written[1]!);
+    await lazy;
+    expect(fs.statSync(file).size).toBe(bytes(written[0]!, written[1]!));
+    await journal.append(written[2]!, { lazy: true });
+    expect(fs.statSync(file).size).toBe(bytes(...written.slice(0, 3)));
+    const atClose = journal.append(written[3]!, { lazy: true });
+    await journal.close();
+    await atClose;
+    const again = Journal.open(dir);
+    expect(again.records).toEqual(written);
+    await again.journal.close();
+  });
+
   it('a segment cut at any byte reads as the whole records before the cut; the torn rest is dropped', async () => {
     const dir = tempDir();
     const written = [rec(1, 'first'), rec(2), rec(3, '{"third":true}'), rec(4, 'last')];

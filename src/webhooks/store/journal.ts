@@ -1,7 +1,10 @@
 // An append-only journal in one folder: one file per segment (`segment-<n>.wal`), records as in
-// record-codec.ts. Appends resolve once the record is on disk (write + fdatasync). With group commit,
-// every record appended while one fsync runs goes out in the next write and shares the next fsync,
-// so concurrent deliveries cost one fsync per batch, not one each. Compaction writes the live set
+// record-codec.ts. Appends resolve once the record is on disk: the segment is opened with O_DSYNC,
+// so each write returns once its bytes are synced (one system call per batch, not a write and an
+// fdatasync). With group commit, every record appended while one write runs goes out in the next
+// write, so concurrent deliveries cost one sync per batch, not one each. A lazy append (a state
+// change nobody waits on to answer a request) starts no write of its own: it goes out with the next
+// eager one, or after LAZY_COMMIT_MS, and still resolves only once it is on disk. Compaction writes the live set
 // into the next segment as `.tmp`, syncs it, renames it into place (atomic) and drops the older
 // segments: a crash at any point leaves either the old segment or the whole new one.
 import fs from 'node:fs';
@@ -20,6 +23,14 @@ export interface JournalOptions {
   fsync?: boolean;
 }
 
+export interface AppendOptions {
+  /** Start no write for this record: it waits (at most LAZY_COMMIT_MS) to share the next one. */
+  lazy?: boolean;
+}
+
+/** How long a lazy record waits for an eager one to share its write. */
+export const LAZY_COMMIT_MS = 10;
+
 export interface OpenedJournal {
   journal: Journal;
   records: JournalRecord[];
@@ -32,9 +43,15 @@ const segmentName = (n: number) => `segment-${String(n).padStart(8, '0')}.wal`;
 
 interface Pending {
   bytes: Buffer;
+  lazy: boolean;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
+
+// Where the platform has no O_DSYNC (Windows), each batch's write is followed by an fdatasync.
+const O_DSYNC = fs.constants.O_DSYNC ?? 0;
+const appendFlags = (sync: boolean) =>
+  fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
 
 function syncDir(dir: string): void {
   const fd = fs.openSync(dir, 'r');
@@ -47,6 +64,9 @@ function syncDir(dir: string): void {
 
 export class Journal {
   private pending: Pending[] = [];
+  /** Pending records that are not lazy: while there is one, the flush loop keeps going. */
+  private eager = 0;
+  private lazyTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private closed = false;
   /** Records written to the current segment, for the compaction policy. */
@@ -78,7 +98,8 @@ export class Journal {
     // rename and its cleanup, and the newer one holds everything it had.
     for (const old of segments.slice(0, -1)) fs.rmSync(path.join(dir, segmentName(old)), { force: true });
     const file = path.join(dir, segmentName(segment));
-    const fd = fs.openSync(file, 'a+');
+    const resolved = { groupCommit: options.groupCommit ?? true, fsync: options.fsync ?? true };
+    const fd = fs.openSync(file, appendFlags(resolved.fsync));
     const data = fs.readFileSync(file);
     const { records, validBytes } = decodeRecords(data);
     if (validBytes < data.length) {
@@ -86,7 +107,6 @@ export class Journal {
       fs.fsyncSync(fd);
     }
     if (segments.length === 0) syncDir(dir);
-    const resolved = { groupCommit: options.groupCommit ?? true, fsync: options.fsync ?? true };
     return {
       journal: new Journal(dir, segment, fd, validBytes, records.length, resolved),
       records,
@@ -95,24 +115,39 @@ export class Journal {
   }
 
   /** Appends one record; resolves once it is on disk. */
-  append(record: JournalRecord): Promise<void> {
+  append(record: JournalRecord, { lazy = false }: AppendOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The delivery journal is closed.'));
     const bytes = encodeRecord(record);
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ bytes, resolve, reject });
-      this.flushing ??= this.flush();
+      this.pending.push({ bytes, lazy, resolve, reject });
+      if (lazy) {
+        if (!this.flushing) this.lazyTimer ??= setTimeout(() => this.flushAll(), LAZY_COMMIT_MS);
+        return;
+      }
+      this.eager++;
+      this.flushing ??= this.flush(false);
     });
   }
 
-  private async flush(): Promise<void> {
+  private flushAll(): void {
+    clearTimeout(this.lazyTimer);
+    this.lazyTimer = undefined;
+    this.flushing ??= this.flush(true);
+  }
+
+  /** Writes batches while an eager record waits (or, with `all`, while anything does). */
+  private async flush(all: boolean): Promise<void> {
+    clearTimeout(this.lazyTimer);
+    this.lazyTimer = undefined;
     try {
-      while (this.pending.length) {
+      while (this.pending.length && (all || this.eager > 0)) {
         const batch = this.options.groupCommit ? this.pending.splice(0) : this.pending.splice(0, 1);
+        for (const p of batch) if (!p.lazy) this.eager--;
         const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((p) => p.bytes));
         try {
           let written = 0;
           while (written < bytes.length) written += await write(this.fd, bytes.subarray(written));
-          if (this.options.fsync) await fdatasync(this.fd);
+          if (this.options.fsync && !O_DSYNC) await fdatasync(this.fd);
           this.size += bytes.length;
           this.recordCount += batch.length;
           for (const p of batch) p.resolve();
@@ -128,6 +163,7 @@ export class Journal {
       }
     } finally {
       this.flushing = undefined;
+      if (this.pending.length && !this.closed) this.lazyTimer ??= setTimeout(() => this.flushAll(), LAZY_COMMIT_MS);
     }
   }
 
@@ -162,7 +198,7 @@ export class Journal {
       if (this.options.fsync) syncDir(this.dir);
       const old = this.segment;
       fs.closeSync(this.fd);
-      this.fd = fs.openSync(file, 'a');
+      this.fd = fs.openSync(file, appendFlags(this.options.fsync));
       this.segment = next;
       this.size = bytes.length;
       this.recordCount = records.length;
@@ -170,13 +206,16 @@ export class Journal {
     } finally {
       this.flushing = undefined;
       done();
-      if (this.pending.length) this.flushing = this.flush();
+      if (this.pending.length) this.flushing = this.flush(true);
     }
   }
 
   /** Waits for every append, then closes the file. */
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    while (this.flushing || this.pending.length) {
+      if (!this.flushing) this.flushAll();
+      await this.flushing;
+    }
     if (this.closed) return;
     this.closed = true;
     fs.closeSync(this.fd);

@@ -7,22 +7,27 @@ import { crc32 } from 'node:zlib';
 
 export interface JournalRecord {
   meta: Record<string, unknown>;
-  payload?: Buffer;
+  /** Raw bytes; a string is written as its UTF-8 bytes (and reads back as a Buffer). */
+  payload?: Buffer | string;
 }
 
 const HEADER_BYTES = 8;
 /** Twice the 1 MB body limit plus room for meta: anything larger is not a record this store wrote. */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
+// Encodes straight into the record's one buffer: no intermediate buffers for the meta or a string payload.
 export function encodeRecord({ meta, payload }: JournalRecord): Buffer {
-  const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
-  const payloadBytes = payload ?? Buffer.alloc(0);
-  const out = Buffer.allocUnsafe(HEADER_BYTES + 4 + metaBytes.length + payloadBytes.length);
-  const bodyLength = 4 + metaBytes.length + payloadBytes.length;
+  const json = JSON.stringify(meta);
+  const metaLength = Buffer.byteLength(json, 'utf8');
+  const payloadLength =
+    payload === undefined ? 0 : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  const bodyLength = 4 + metaLength + payloadLength;
+  const out = Buffer.allocUnsafe(HEADER_BYTES + bodyLength);
   out.writeUInt32LE(bodyLength, 0);
-  out.writeUInt32LE(metaBytes.length, HEADER_BYTES);
-  metaBytes.copy(out, HEADER_BYTES + 4);
-  payloadBytes.copy(out, HEADER_BYTES + 4 + metaBytes.length);
+  out.writeUInt32LE(metaLength, HEADER_BYTES);
+  out.write(json, HEADER_BYTES + 4, 'utf8');
+  if (typeof payload === 'string') out.write(payload, HEADER_BYTES + 4 + metaLength, 'utf8');
+  else payload?.copy(out, HEADER_BYTES + 4 + metaLength);
   out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 4);
   return out;
 }
