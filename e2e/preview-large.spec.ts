@@ -10,7 +10,8 @@ import { generatedCheckpoint } from '../src/model/test-support/generated-checkpo
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
 import { downloadedOutput, openPreview } from './preview-support.ts';
 
-const PORT = Number(process.env.E2E_PORT ?? 4790) + 2;
+// The config starts servers on E2E_PORT .. +3 (playwright.config.ts): this spec takes the next port.
+const PORT = Number(process.env.E2E_PORT ?? 4790) + 4;
 const REPO = 'local/consisid-large';
 // 20 layers of 8 heads x 64 without the identity module: 517 MB of float32 weights in 2 shards
 const CONFIG = { ...PREVIEW_S_CONFIG, num_layers: 20, is_train_face: false, LFE_output_dim: undefined };
