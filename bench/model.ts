@@ -17,12 +17,12 @@ import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { relativeError } from '../src/model/tensor.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
-import { WEIGHT_FAMILIES, type WeightFamily } from '../src/model/random-weights.ts';
+import { WEIGHT_FAMILIES, isWeightFamily, type WeightFamily } from '../src/model/random-weights.ts';
 
 function checkWeightFamily(family: string): WeightFamily {
-  if (!(WEIGHT_FAMILIES as readonly string[]).includes(family))
+  if (!isWeightFamily(family))
     throw new Error(`MODEL_BENCH_FAMILY must be one of ${WEIGHT_FAMILIES.join(', ')}; got ${JSON.stringify(family)}`);
-  return family as WeightFamily;
+  return family;
 }
 
 const BENCH = 'model';

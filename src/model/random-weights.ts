@@ -23,6 +23,8 @@ export function fillUniform(out: Float32Array, rand: () => number, limit: number
  */
 export const WEIGHT_FAMILIES = ['uniform', 'heavy', 'outliers'] as const;
 export type WeightFamily = (typeof WEIGHT_FAMILIES)[number];
+export const isWeightFamily = (name: string): name is WeightFamily =>
+  (WEIGHT_FAMILIES as readonly string[]).includes(name);
 
 const HEAVY_NOISE_STD = 0.05;
 const OUTLIER_GAIN = 32;

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { writeCheckpointFolder } from '../checkpoint-folder.ts';
 import { expectedParameters } from '../graph/parameters.ts';
-import { WEIGHT_FAMILIES, fillUniform, prng, type WeightDtype, type WeightFamily } from '../random-weights.ts';
+import { WEIGHT_FAMILIES, fillUniform, isWeightFamily, prng, type WeightDtype } from '../random-weights.ts';
 import { prepareRotaryEmbeddings } from '../rope.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import type { ConsisIDConfig } from '../config.ts';
@@ -71,8 +71,8 @@ async function generate(flags: Flags, log: (line: string) => void): Promise<void
   const { raw, config, label } = await readConfigArg(flags.need('config'));
   const dtype = (flags.get('dtype') ?? 'float32') as WeightDtype;
   if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${dtype}`);
-  const family = (flags.get('family') ?? 'uniform') as WeightFamily;
-  if (!WEIGHT_FAMILIES.includes(family))
+  const family = flags.get('family') ?? 'uniform';
+  if (!isWeightFamily(family))
     throw new UsageError(`--family must be one of ${WEIGHT_FAMILIES.join(', ')}, got ${family}`);
   const seed = positiveInt(flags, 'seed') ?? 42;
   const out = flags.need('out');
