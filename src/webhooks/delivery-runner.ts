@@ -48,6 +48,11 @@ class ShutdownAbort extends Error {
   override name = 'ShutdownAbort';
 }
 
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  (typeof v === 'object' || typeof v === 'function') &&
+  v !== null &&
+  typeof (v as PromiseLike<unknown>).then === 'function';
+
 function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
 }
@@ -122,6 +127,9 @@ export class DeliveryRunner {
     if (payload !== undefined && !this.stopping) this.parsed.set(d.id, payload);
     this.schedule(d);
     this.pump();
+    // Kept only for an attempt that starts now: a parsed payload is many small objects, and holding
+    // one per queued delivery (thousands behind slow handlers) makes every garbage collection longer.
+    if (this.queued.has(d.id)) this.parsed.delete(d.id);
   }
 
   /** Runs a stored delivery again with a fresh retry budget, whatever its state (unless it is running). */
@@ -205,12 +213,21 @@ export class DeliveryRunner {
       return;
     }
     const controller = new AbortController();
+    // The attempt ends when the handler settles or the attempt is aborted (timeout, shutdown),
+    // whichever comes first. Aborting goes through `abort` rather than a listener on the signal:
+    // an AbortSignal listener costs more than the rest of a quick attempt's bookkeeping.
+    let abortAttempt!: (reason: unknown) => void;
+    const aborted = new Promise<never>((_, reject) => {
+      // Rejected before the signal fires, so a handler that settles on `abort` does not win the race.
+      abortAttempt = (reason) => {
+        reject(reason as Error);
+        controller.abort(reason);
+      };
+    });
+    aborted.catch(() => {});
     const entry = this.running.get(d.id);
-    if (entry) entry.abort = (reason) => controller.abort(reason);
-    const timeout = setTimeout(
-      () => controller.abort(new Error(`timed out after ${route.timeoutMs} ms`)),
-      route.timeoutMs,
-    );
+    if (entry) entry.abort = abortAttempt;
+    const timeout = setTimeout(() => abortAttempt(new Error(`timed out after ${route.timeoutMs} ms`)), route.timeoutMs);
     let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
     try {
       const request = lazyDeliveryRequest(
@@ -225,13 +242,8 @@ export class DeliveryRunner {
       );
       const payload = this.parsed.get(d.id) ?? JSON.parse(d.body);
       this.parsed.delete(d.id);
-      const aborted = new Promise<never>((_, reject) =>
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
-      );
-      const value = await Promise.race([
-        Promise.resolve().then(() => route.handler(payload as never, request)),
-        aborted,
-      ]);
+      const returned = route.handler(payload as never, request);
+      const value = isThenable(returned) ? await Promise.race([returned, aborted]) : returned;
       outcome = { ok: true, value };
     } catch (error) {
       outcome = { ok: false, error };
@@ -276,6 +288,7 @@ export class DeliveryRunner {
   }
 
   private notifyIdle(): void {
+    if (!this.idleWaiters.length) return;
     const queued = [...this.routes.values()].some((r) => r.queue.length > 0);
     if (this.active > 0 || queued || this.timers.size > 0) return;
     for (const w of this.idleWaiters.splice(0)) w();

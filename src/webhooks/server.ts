@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -69,6 +70,11 @@ const ROUTE_NAME = /^[A-Za-z0-9._~-]+$/;
 
 /** Hub payloads are a few KB; anything far larger is not one. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+/** The headers as received, where @hono/node-server serves the request (reading them builds no `Headers`). */
+function rawHeaders(c: Context): readonly string[] | undefined {
+  return (c.env as { incoming?: Pick<IncomingMessage, 'rawHeaders'> } | undefined)?.incoming?.rawHeaders;
+}
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -184,7 +190,7 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
         const stored = await store.add({
           id: deliveryId,
           route: name,
-          headers: storedHeaders(c.req.raw.headers),
+          headers: storedHeaders(rawHeaders(c) ?? c.req.raw.headers),
           body: text,
         });
         runner.enqueue(stored, body);

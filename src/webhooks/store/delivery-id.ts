@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The hub sends no id that is unique per delivery (`webhook.id` names the webhook, not the event),
@@ -8,8 +8,6 @@ import { createHash } from 'node:crypto';
  * sends its own `webhook-id`; then the id is derived from the route and that instead.
  */
 export function deliveryIdOf(route: string, body: string, webhookId?: string): string {
-  const hash = createHash('sha256').update(route).update('\n');
-  if (webhookId === undefined) hash.update(body, 'utf8');
-  else hash.update('webhook-id:').update(webhookId);
-  return hash.digest('hex').slice(0, 32);
+  const input = webhookId === undefined ? `${route}\n${body}` : `${route}\nwebhook-id:${webhookId}`;
+  return hash('sha256', input, 'hex').slice(0, 32);
 }

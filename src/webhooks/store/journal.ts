@@ -1,19 +1,24 @@
 // An append-only journal in one folder: one file per segment (`segment-<n>.wal`), records as in
 // record-codec.ts. Appends resolve once the record is on disk: the segment is opened with O_DSYNC,
 // so each write returns once its bytes are synced (one system call per batch, not a write and an
-// fdatasync). With group commit, every record appended while one write runs goes out in the next
-// write, so concurrent deliveries cost one sync per batch, not one each. A lazy append (a state
+// fdatasync). With group commit, the records appended since the last write started go out as one
+// batch, and up to MAX_WRITES_IN_FLIGHT batches are written at once, each at the offset it was given
+// when it started; a batch resolves only once it and every batch before it are on disk, and a failed
+// batch cuts the file back to the last acknowledged record (taking the later batches with it), so the
+// file never holds a torn or reordered record before an acknowledged one. A lazy append (a state
 // change nobody waits on to answer a request) starts no write of its own: it goes out with the next
-// eager one, or after LAZY_COMMIT_MS, and still resolves only once it is on disk. Compaction writes the live set
-// into the next segment as `.tmp`, syncs it, renames it into place (atomic) and drops the older
-// segments: a crash at any point leaves either the old segment or the whole new one.
+// eager one, or after LAZY_COMMIT_MS, and still resolves only once it is on disk. Compaction writes
+// the live set into the next segment as `.tmp`, syncs it, renames it into place (atomic) and drops the
+// older segments: a crash at any point leaves either the old segment or the whole new one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { decodeRecords, encodeRecord, type JournalRecord } from './record-codec.ts';
 
-const write = (fd: number, buffer: Buffer) =>
-  new Promise<number>((resolve, reject) => fs.write(fd, buffer, (err, n) => (err ? reject(err) : resolve(n))));
+const writeAt = (fd: number, buffer: Buffer, position: number) =>
+  new Promise<number>((resolve, reject) =>
+    fs.write(fd, buffer, 0, buffer.length, position, (err, n) => (err ? reject(err) : resolve(n))),
+  );
 const fdatasync = promisify(fs.fdatasync);
 
 export interface JournalOptions {
@@ -48,10 +53,26 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-// Where the platform has no O_DSYNC (Windows), each batch's write is followed by an fdatasync.
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+interface Batch {
+  entries: Pending[];
+  bytes: Buffer;
+  offset: number;
+  /** Undefined while its write runs. */
+  outcome: Outcome | undefined;
+}
+
+/**
+ * Batch writes in flight at once with group commit. Synced writes to one file overlap well (the
+ * filesystem commits them together), and 4 is libuv's default thread pool, which runs them.
+ */
+export const MAX_WRITES_IN_FLIGHT = 4;
+
+// Where the platform has no O_DSYNC (Windows), each batch's write is followed by an fdatasync. No
+// O_APPEND: every write names its offset (Linux ignores the offset of a write to an O_APPEND file).
 const O_DSYNC = fs.constants.O_DSYNC ?? 0;
-const appendFlags = (sync: boolean) =>
-  fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
+const openFlags = (sync: boolean) => fs.constants.O_CREAT | fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
 
 function syncDir(dir: string): void {
   const fd = fs.openSync(dir, 'r');
@@ -64,10 +85,23 @@ function syncDir(dir: string): void {
 
 export class Journal {
   private pending: Pending[] = [];
-  /** Pending records that are not lazy: while there is one, the flush loop keeps going. */
+  /** Pending records that are not lazy: while there is one, batches keep being written. */
   private eager = 0;
   private lazyTimer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
+  private kickSoon: NodeJS.Immediate | undefined;
+  /** A lazy record has waited LAZY_COMMIT_MS (or the journal is closing): write whatever is pending. */
+  private lazyDue = false;
+  /** Batches being written, in file order; each resolves once it and every one before it is on disk. */
+  private inFlight: Batch[] = [];
+  /** Where the next batch goes: the end of the last batch started. */
+  private end: number;
+  /** A batch failed: no new one starts until those in flight have settled and the file is cut back. */
+  private failing = false;
+  /** Cutting back a failed write failed: tried again before the next write, which fails if it fails. */
+  private cutTo: number | undefined;
+  /** A compaction holds the journal: appends wait for the new segment. */
+  private holding: Promise<void> | undefined;
+  private drainWaiters: (() => void)[] = [];
   private closed = false;
   /** Records written to the current segment, for the compaction policy. */
   recordCount: number;
@@ -76,11 +110,13 @@ export class Journal {
     private readonly dir: string,
     private segment: number,
     private fd: number,
+    /** Bytes of whole records on disk, every one acknowledged. */
     private size: number,
     recordCount: number,
     private readonly options: Required<JournalOptions>,
   ) {
     this.recordCount = recordCount;
+    this.end = size;
   }
 
   /** Opens (or creates) the journal in `dir` and reads its records; a torn tail is cut off. */
@@ -99,7 +135,7 @@ export class Journal {
     for (const old of segments.slice(0, -1)) fs.rmSync(path.join(dir, segmentName(old)), { force: true });
     const file = path.join(dir, segmentName(segment));
     const resolved = { groupCommit: options.groupCommit ?? true, fsync: options.fsync ?? true };
-    const fd = fs.openSync(file, appendFlags(resolved.fsync));
+    const fd = fs.openSync(file, openFlags(resolved.fsync));
     const data = fs.readFileSync(file);
     const { records, validBytes } = decodeRecords(data);
     if (validBytes < data.length) {
@@ -114,57 +150,111 @@ export class Journal {
     };
   }
 
-  /** Appends one record; resolves once it is on disk. */
+  /** Appends one record; resolves once it, and every record appended before it, is on disk. */
   append(record: JournalRecord, { lazy = false }: AppendOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The delivery journal is closed.'));
     const bytes = encodeRecord(record);
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ bytes, lazy, resolve, reject });
-      if (lazy) {
-        if (!this.flushing) this.lazyTimer ??= setTimeout(() => this.flushAll(), LAZY_COMMIT_MS);
-        return;
-      }
+      if (lazy) return this.kick();
       this.eager++;
-      this.flushing ??= this.flush(false);
+      // Records appended in the same turn of the event loop (the requests read from every socket that
+      // was ready) share one write: under load that is many per write, when idle it costs no wait.
+      this.kickSoon ??= setImmediate(() => {
+        this.kickSoon = undefined;
+        this.kick();
+      });
     });
   }
 
-  private flushAll(): void {
-    clearTimeout(this.lazyTimer);
-    this.lazyTimer = undefined;
-    this.flushing ??= this.flush(true);
+  /**
+   * Starts batches while an eager record waits (or a lazy one is due), up to the cap on writes in
+   * flight; what arrives while the cap is reached goes out together in the next free write.
+   */
+  private kick(): void {
+    const cap = this.options.groupCommit ? MAX_WRITES_IN_FLIGHT : 1;
+    while (
+      this.pending.length &&
+      (this.eager > 0 || this.lazyDue) &&
+      this.inFlight.length < cap &&
+      !this.failing &&
+      !this.holding
+    ) {
+      const entries = this.options.groupCommit ? this.pending.splice(0) : this.pending.splice(0, 1);
+      for (const p of entries) if (!p.lazy) this.eager--;
+      const bytes = entries.length === 1 ? entries[0]!.bytes : Buffer.concat(entries.map((p) => p.bytes));
+      const batch: Batch = { entries, bytes, offset: this.end, outcome: undefined };
+      this.end += bytes.length;
+      this.inFlight.push(batch);
+      this.writeBatch(batch).then(
+        () => this.settle(batch, { ok: true }),
+        (error: unknown) => this.settle(batch, { ok: false, error }),
+      );
+    }
+    if (!this.pending.length) {
+      this.lazyDue = false;
+      clearTimeout(this.lazyTimer);
+      this.lazyTimer = undefined;
+    } else if (!this.lazyDue && !this.closed) {
+      this.lazyTimer ??= setTimeout(() => {
+        this.lazyTimer = undefined;
+        this.lazyDue = true;
+        this.kick();
+      }, LAZY_COMMIT_MS);
+    }
   }
 
-  /** Writes batches while an eager record waits (or, with `all`, while anything does). */
-  private async flush(all: boolean): Promise<void> {
-    clearTimeout(this.lazyTimer);
-    this.lazyTimer = undefined;
-    try {
-      while (this.pending.length && (all || this.eager > 0)) {
-        const batch = this.options.groupCommit ? this.pending.splice(0) : this.pending.splice(0, 1);
-        for (const p of batch) if (!p.lazy) this.eager--;
-        const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((p) => p.bytes));
-        try {
-          let written = 0;
-          while (written < bytes.length) written += await write(this.fd, bytes.subarray(written));
-          if (this.options.fsync && !O_DSYNC) await fdatasync(this.fd);
-          this.size += bytes.length;
-          this.recordCount += batch.length;
-          for (const p of batch) p.resolve();
-        } catch (err) {
-          // A half-written batch would hide every later record behind a bad one: cut it off.
-          try {
-            fs.ftruncateSync(this.fd, this.size);
-          } catch {
-            // The write error is what the callers hear about.
-          }
-          for (const p of batch) p.reject(err);
-        }
-      }
-    } finally {
-      this.flushing = undefined;
-      if (this.pending.length && !this.closed) this.lazyTimer ??= setTimeout(() => this.flushAll(), LAZY_COMMIT_MS);
+  private async writeBatch({ bytes, offset }: Batch): Promise<void> {
+    if (this.cutTo !== undefined) {
+      this.cutBack(this.cutTo);
+      this.cutTo = undefined;
     }
+    // Positional writes: batches in flight at once land at the offsets they were given, in append order.
+    let written = 0;
+    while (written < bytes.length) written += await writeAt(this.fd, bytes.subarray(written), offset + written);
+    if (this.options.fsync && !O_DSYNC) await fdatasync(this.fd);
+  }
+
+  private cutBack(to: number): void {
+    fs.ftruncateSync(this.fd, to);
+    if (this.options.fsync) fs.fdatasyncSync(this.fd);
+  }
+
+  /** Acknowledges batches in file order, each once every batch before it is on disk. */
+  private settle(batch: Batch, outcome: Outcome): void {
+    batch.outcome = outcome;
+    while (this.inFlight[0]?.outcome?.ok) {
+      const done = this.inFlight.shift()!;
+      this.size += done.bytes.length;
+      this.recordCount += done.entries.length;
+      for (const p of done.entries) p.resolve();
+    }
+    const failed = this.inFlight[0]?.outcome;
+    if (failed && !failed.ok) {
+      this.failing = true;
+      if (this.inFlight.some((b) => b.outcome === undefined)) return;
+      // A half-written batch would hide every later record behind a bad one: cut the file back to the
+      // last acknowledged record. Later batches go too, even if their own write succeeded: none was
+      // acknowledged yet, and after the cut they are not on disk.
+      try {
+        this.cutBack(this.size);
+      } catch {
+        this.cutTo = this.size;
+      }
+      for (const b of this.inFlight.splice(0)) {
+        const error = b.outcome && !b.outcome.ok ? b.outcome.error : failed.error;
+        for (const p of b.entries) p.reject(error);
+      }
+      this.end = this.size;
+      this.failing = false;
+    }
+    if (!this.inFlight.length) for (const w of this.drainWaiters.splice(0)) w();
+    this.kick();
+  }
+
+  /** Resolves once no batch is in flight. */
+  private drained(): Promise<void> {
+    return this.inFlight.length ? new Promise<void>((r) => this.drainWaiters.push(r)) : Promise.resolve();
   }
 
   /**
@@ -173,11 +263,12 @@ export class Journal {
    * since one whose effect is already in the snapshot may be written again after it.
    */
   async compact(snapshot: () => JournalRecord[]): Promise<void> {
-    while (this.flushing) await this.flushing;
-    // Holding `flushing` makes appends queue up until the new segment is in place.
-    let done!: () => void;
-    this.flushing = new Promise<void>((r) => (done = r));
+    while (this.holding) await this.holding;
+    // Holding the journal makes appends queue up until the new segment is in place.
+    let release!: () => void;
+    this.holding = new Promise<void>((r) => (release = r));
     try {
+      await this.drained();
       const records = snapshot();
       const next = this.segment + 1;
       const file = path.join(this.dir, segmentName(next));
@@ -186,7 +277,7 @@ export class Journal {
       const fd = fs.openSync(tmp, 'w');
       try {
         let written = 0;
-        while (written < bytes.length) written += await write(fd, bytes.subarray(written));
+        while (written < bytes.length) written += await writeAt(fd, bytes.subarray(written), written);
         if (this.options.fsync) await fdatasync(fd);
       } catch (err) {
         fs.closeSync(fd);
@@ -198,26 +289,33 @@ export class Journal {
       if (this.options.fsync) syncDir(this.dir);
       const old = this.segment;
       fs.closeSync(this.fd);
-      this.fd = fs.openSync(file, appendFlags(this.options.fsync));
+      this.fd = fs.openSync(file, openFlags(this.options.fsync));
       this.segment = next;
-      this.size = bytes.length;
+      this.size = this.end = bytes.length;
+      this.cutTo = undefined;
       this.recordCount = records.length;
       fs.rmSync(path.join(this.dir, segmentName(old)), { force: true });
     } finally {
-      this.flushing = undefined;
-      done();
-      if (this.pending.length) this.flushing = this.flush(true);
+      this.holding = undefined;
+      release();
+      // What waited, lazy or not, goes out now.
+      if (this.pending.length) this.lazyDue = true;
+      this.kick();
     }
   }
 
   /** Waits for every append, then closes the file. */
   async close(): Promise<void> {
-    while (this.flushing || this.pending.length) {
-      if (!this.flushing) this.flushAll();
-      await this.flushing;
+    while (this.pending.length || this.inFlight.length || this.holding) {
+      if (this.holding) await this.holding;
+      this.lazyDue = true;
+      this.kick();
+      await this.drained();
     }
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.lazyTimer);
+    clearImmediate(this.kickSoon);
     fs.closeSync(this.fd);
   }
 }
