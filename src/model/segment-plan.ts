@@ -56,8 +56,12 @@ export class SegmentPlanError extends Error {
   override name = 'SegmentPlanError';
 }
 
-const size = (b: number): string =>
-  b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`;
+/** bytes as GiB (2 decimals), MiB or KiB (1 decimal) */
+export function formatBytes(b: number): string {
+  if (b >= 2 ** 30) return `${(b / 2 ** 30).toFixed(2)} GiB`;
+  return b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 2 ** 10).toFixed(1)} KiB`;
+}
+const size = formatBytes;
 
 const describeBlocks = (c: ConsisIDConfig, r: BlockRange): string => {
   const blocks = r.to - r.from === 1 ? `block ${r.from}` : `blocks ${r.from}-${r.to - 1}`;
