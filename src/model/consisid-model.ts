@@ -299,7 +299,7 @@ export class ConsisIDTransformer3DModel {
           outputShape: built.at(-1)!.outputShape,
           open: (opts) =>
             createSegmentedSession(
-              built.map((b) => () => sessionModel(b.model, files)),
+              built.map((b) => () => sessionModel(b.model, files, { blobsInParts: true })),
               (model) => backend.createSession(model, opts),
             ),
         };

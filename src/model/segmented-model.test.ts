@@ -4,6 +4,12 @@ import type { StageEvent } from './consisid-model.ts';
 import { fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
 import { prepareForward } from './forward-inputs.ts';
 import { planSegments, SegmentPlanError } from './segment-plan.ts';
+import { localSource } from './loader/local-source.ts';
+import type { FileSource } from './loader/file-source.ts';
+import { nodeBackend } from './runtime/node.ts';
+import { buildConsisIDSegments } from './graph/segments.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 const released: ConsisIDTransformer3DModel[] = [];
 afterAll(async () => {
@@ -61,5 +67,50 @@ describe('ConsisIDTransformer3DModel in segments', () => {
     await expect(open({ segments: 'many' as never })).rejects.toThrow(
       /segments: "many" is neither "auto" nor a number/,
     );
+  });
+
+  it("a segment's session gets only its own tensors' bytes, never a whole file as a Blob", async () => {
+    // onnxruntime-web/webgpu reads a Blob external-data file whole into memory (a shard is several GB)
+    const dir = fixtureDir('tiny-face');
+    const local = localSource(dir);
+    const reads: number[] = [];
+    let blobs = 0;
+    const source: FileSource = {
+      describe: local.describe,
+      read: local.read,
+      async open(file) {
+        const whole = new Uint8Array(readFileSync(path.join(dir, file)));
+        return {
+          size: whole.length,
+          read: async (offset, length) => {
+            reads.push(length);
+            return whole.slice(offset, offset + length);
+          },
+          blob: () => {
+            blobs++;
+            return new Blob([whole]);
+          },
+        };
+      },
+    };
+    const environment = {
+      backend: async () => nodeBackend(),
+      localSource: async () => null,
+      defaultDevice: 'cpu' as const,
+    };
+    const m = await ConsisIDTransformer3DModel.fromPretrained('tiny-face', { source, environment, segments: 2 });
+    released.push(m);
+    const f = loadFixture('tiny-face');
+    const headers = reads.length;
+    const out = await m.forward(f.args);
+    expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(
+      f.meta.tolerance.max_abs_error_relative_to_max_abs_expected,
+    );
+    expect(blobs).toBe(0);
+    const shape = prepareForward(m.config, f.args).shape;
+    const referenced = buildConsisIDSegments(m.config, m.weights, shape, m.segmentsFor(shape)!)
+      .flatMap((b) => b.model.graph.initializers)
+      .reduce((n, t) => n + (t.external?.length ?? 0), 0);
+    expect(reads.slice(headers).reduce((a, b) => a + b, 0)).toBe(referenced);
   });
 });
