@@ -4,14 +4,24 @@ import { loadCheckpoint, type Checkpoint, type LoadOptions } from './loader/load
 import { HubFileError, hubSource } from './loader/hub-files.ts';
 import type { FileSource } from './loader/file-source.ts';
 import { browserEnvironment, type ModelEnvironment } from './environment.ts';
-import { buildConsisIDGraph, type BuiltGraph, type GraphShape } from './graph/transformer.ts';
+import {
+  buildConsisIDGraph,
+  type BlockRange,
+  type BuildOptions,
+  type BuiltGraph,
+  type GraphShape,
+} from './graph/transformer.ts';
+import { buildConsisIDSegments, checkSegmentCount } from './graph/segments.ts';
+import { createSegmentedSession } from './segmented-session.ts';
+import { planSegments, type SegmentChoice } from './segment-plan.ts';
+import type { WebGpuLimits } from './plan.ts';
 import type { ComputeDtype } from './graph/context.ts';
 import { sessionModel } from './session-model.ts';
 import { memoizePromise } from './memoize-promise.ts';
 import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
-import type { BackendSession, Device, InferenceBackend, SessionModel } from './runtime/types.ts';
+import type { BackendSession, Device, InferenceBackend, SessionOptions } from './runtime/types.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { AttentionKernel } from './graph/attention.ts';
 
@@ -36,7 +46,15 @@ export interface ModelEvents {
   onFallback?: (e: FallbackEvent) => void;
 }
 
-export interface FromPretrainedOptions extends LoadOptions, ModelEvents {
+/** the transformer as several sessions of consecutive blocks (docs/model-segments.md) */
+export interface SegmentOptions {
+  /** off (default): one session; 'auto': as few segments as fit `segmentLimits`; n: n segments of equal block counts */
+  segments?: SegmentChoice;
+  /** what 'auto' fits each segment to: the WebGPU adapter's limits and the weight bytes one segment may pass through the heap */
+  segmentLimits?: { gpu?: WebGpuLimits; heapBudget?: number };
+}
+
+export interface FromPretrainedOptions extends LoadOptions, ModelEvents, SegmentOptions {
   subfolder?: string;
   /** how the large Linear layers hold their weights (default float32; int8/int4 are quantized when a session is made) */
   weights?: WeightPrecision;
@@ -60,7 +78,7 @@ export interface FromPretrainedOptions extends LoadOptions, ModelEvents {
   source?: FileSource;
 }
 
-export interface RuntimeOptions extends ModelEvents {
+export interface RuntimeOptions extends ModelEvents, SegmentOptions {
   backend: InferenceBackend;
   device: Device;
   dtype: ComputeDtype;
@@ -84,12 +102,24 @@ export interface SessionInfo {
   outputShape: readonly number[];
 }
 
+interface PreparedGraph {
+  outputShape: readonly number[];
+  /** creates its session (or its segments' sessions, one after another) */
+  open(opts: SessionOptions): Promise<BackendSession>;
+}
+
 interface CachedSession extends SessionInfo {
   /** only the shape is kept: the graph's initializers would pin a second copy of the weights */
   session: BackendSession;
 }
 
 const DEFAULT_MAX_SESSIONS = 2;
+
+function checkSegmentChoice(choice: SegmentChoice | undefined, layers?: number): void {
+  if (typeof choice === 'number') checkSegmentCount(choice, layers);
+  else if (choice !== undefined && choice !== 'auto')
+    throw new RangeError(`segments: "${String(choice)}" is neither "auto" nor a number of segments`);
+}
 
 const graphKey = (s: GraphShape): string => JSON.stringify(s);
 
@@ -181,12 +211,13 @@ export class ConsisIDTransformer3DModel {
     const weights = opts.weights ?? 'float32';
     // before anything is read: a bad option fails without a download
     const dtype = computeDtypeFor(weights, opts.dtype);
+    checkSegmentChoice(opts.segments);
     const source = await ConsisIDTransformer3DModel.resolveSource(repoIdOrPath, opts, env);
     const checkpoint = await timedStage(opts, 'weights', device, () =>
       loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }),
     );
     const backend = await env.backend();
-    const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback, webgpuAttention } = opts;
+    const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback, webgpuAttention, segments } = opts;
     return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, {
       backend,
       device,
@@ -199,11 +230,14 @@ export class ConsisIDTransformer3DModel {
       maxSessions,
       onStage,
       onFallback,
+      segments,
+      segmentLimits: opts.segmentLimits,
     });
   }
 
   static fromCheckpoint(checkpoint: Checkpoint, runtime: RuntimeOptions): ConsisIDTransformer3DModel {
     computeDtypeFor(runtime.weights ?? 'float32', runtime.dtype);
+    checkSegmentChoice(runtime.segments, checkpoint.config.num_layers);
     for (const d of [runtime.device, runtime.fallbackDevice]) {
       if (d && !runtime.backend.devices.includes(d))
         throw new Error(`device "${d}" is not available here; choose one of ${runtime.backend.devices.join(', ')}`);
@@ -213,9 +247,28 @@ export class ConsisIDTransformer3DModel {
 
   /** the ONNX graph for one set of input shapes, with the ops the device runs fastest (and exactly) */
   buildGraph(shape: GraphShape, device: Device = this.currentDevice): BuiltGraph {
+    return buildConsisIDGraph(this.config, this.weights, shape, this.buildOptions(device));
+  }
+
+  private buildOptions(device: Device): BuildOptions {
     const quantization = quantizationFor(this.weightPrecision, device);
     const attention = device === 'webgpu' ? (this.runtime.webgpuAttention ?? 'fused') : 'fused';
-    return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype, quantization, attention });
+    return { dtype: this.runtime.dtype, quantization, attention };
+  }
+
+  /** the segments' block ranges for these shapes on `device`, or null for one session */
+  segmentsFor(shape: GraphShape, device: Device = this.currentDevice): BlockRange[] | null {
+    const { segments: choice, segmentLimits: limits } = this.runtime;
+    if (choice === undefined) return null;
+    const planned = planSegments(this.config, shape, {
+      device,
+      weights: this.weightPrecision,
+      segments: choice,
+      limits: limits?.gpu,
+      heapBudget: limits?.heapBudget,
+      weightSet: this.weights,
+    }).segments.map(({ from, to }) => ({ from, to }));
+    return planned.length > 1 ? planned : null;
   }
 
   /** devices whose graphs are the same (the quantized ops and the attention may differ on WebGPU) */
@@ -230,15 +283,30 @@ export class ConsisIDTransformer3DModel {
     this.runtime = { ...this.runtime, webgpuAttention: (await this.runtime.backend.webgpuAttention?.()) ?? 'fused' };
   }
 
-  private async graphFor(
-    shape: GraphShape,
-    device: Device,
-    events: ModelEvents,
-  ): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
+  /**
+   * The graph (or the segments' graphs) for these shapes, and how to make its session. One graph's
+   * weights are taken here; segments' are taken each in its turn while their sessions are made.
+   */
+  private async graphFor(shape: GraphShape, device: Device, events: ModelEvents): Promise<PreparedGraph> {
     return timedStage(events, 'graph', device, async () => {
       await this.resolveWebgpuAttention(device);
+      const { backend } = this.runtime;
+      const files = this.checkpoint.files;
+      const segments = this.segmentsFor(shape, device);
+      if (segments) {
+        const built = buildConsisIDSegments(this.config, this.weights, shape, segments, this.buildOptions(device));
+        return {
+          outputShape: built.at(-1)!.outputShape,
+          open: (opts) =>
+            createSegmentedSession(
+              built.map((b) => () => sessionModel(b.model, files, { blobsInParts: true })),
+              (model) => backend.createSession(model, opts),
+            ),
+        };
+      }
       const built = this.buildGraph(shape, device);
-      return { model: await sessionModel(built.model, this.checkpoint.files), outputShape: built.outputShape };
+      const model = await sessionModel(built.model, files);
+      return { outputShape: built.outputShape, open: (opts) => backend.createSession(model, opts) };
     });
   }
 
@@ -253,9 +321,7 @@ export class ConsisIDTransformer3DModel {
     const device = this.currentDevice;
     const graph = await this.graphFor(shape, device, events);
     try {
-      const session = await timedStage(events, 'session', device, () =>
-        this.runtime.backend.createSession(graph.model, { device, ...options }),
-      );
+      const session = await timedStage(events, 'session', device, () => graph.open({ device, ...options }));
       return { session, device, shape, outputShape: graph.outputShape };
     } catch (e) {
       const to = this.runtime.fallbackDevice;
@@ -263,10 +329,10 @@ export class ConsisIDTransformer3DModel {
       if (!to || to === device || e instanceof HubFileError) throw e;
       events.onFallback?.({ from: device, to, reason: e instanceof Error ? e.message : String(e) });
       this.currentDevice = to;
-      const { model, outputShape } = this.sameGraph(device, to) ? graph : await this.graphFor(shape, to, events);
-      const session = await timedStage(events, 'session', to, () =>
-        this.runtime.backend.createSession(model, { device: to, ...options }),
-      );
+      // segments are planned per device (the WASM heap keeps them all, WebGPU buffers have limits)
+      const same = this.sameGraph(device, to) && this.runtime.segments === undefined;
+      const { open, outputShape } = same ? graph : await this.graphFor(shape, to, events);
+      const session = await timedStage(events, 'session', to, () => open({ device: to, ...options }));
       return { session, device: to, shape, outputShape };
     }
   }

@@ -10,7 +10,19 @@ export {
   type FallbackEvent,
   type ModelEvents,
   type SessionInfo,
+  type SegmentOptions,
 } from './consisid-model.ts';
+export {
+  planSegments,
+  SegmentPlanError,
+  SEGMENT_HEAP_BUDGET,
+  type SegmentChoice,
+  type SegmentPlan,
+  type SegmentPlanOptions,
+  type PlannedSegment,
+} from './segment-plan.ts';
+export { buildConsisIDSegments, type BuiltSegment } from './graph/segments.ts';
+export { createSegmentedSession, segmentedSession, type SegmentModel } from './segmented-session.ts';
 export {
   WEIGHT_PRECISIONS,
   PRECISION_ERROR_VS_FLOAT32,
@@ -73,7 +85,7 @@ export {
   type CheckpointFiles,
 } from './loader/load-checkpoint.ts';
 export type { DownloadProgress, FileSource, RandomAccessFile, ReadOptions } from './loader/file-source.ts';
-export { buildConsisIDGraph, type GraphShape, type BuiltGraph } from './graph/transformer.ts';
+export { buildConsisIDGraph, type GraphShape, type BuiltGraph, type BlockRange } from './graph/transformer.ts';
 export { encodeModel } from './onnx/onnx-proto.ts';
 export {
   parseSafetensors,

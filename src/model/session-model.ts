@@ -7,12 +7,22 @@ import type { ExternalLocation, ModelDef, TensorDef } from './onnx/onnx-proto.ts
 import type { CheckpointFile, CheckpointFiles } from './loader/load-checkpoint.ts';
 import type { ExternalDataSource, SessionModel } from './runtime/types.ts';
 
+export interface SessionModelOptions {
+  signal?: AbortSignal;
+  /**
+   * Read the tensors of files held as Blobs one by one instead of handing the runtime the whole
+   * file: onnxruntime-web reads a Blob whole into memory, where a segment needs only its own
+   * tensors' bytes (a checkpoint shard is several GB).
+   */
+  blobsInParts?: boolean;
+}
+
 export async function sessionModel(
   model: ModelDef,
   files: CheckpointFiles,
-  opts: { signal?: AbortSignal } = {},
+  opts: SessionModelOptions = {},
 ): Promise<SessionModel> {
-  const data = new ExternalData(files, opts.signal);
+  const data = new ExternalData(files, opts.signal, opts.blobsInParts === true);
   const computed = new ComputedWeights(model.graph.initializers, (loc, tensor) => data.read(loc, tensor));
   const initializers: TensorDef[] = [];
   for (const t of model.graph.initializers) {
@@ -25,10 +35,10 @@ export async function sessionModel(
 }
 
 /** how the runtime can take a whole checkpoint file; null when it can only be read in parts */
-function wholeFile(f: CheckpointFile): ExternalDataSource | null {
+function wholeFile(f: CheckpointFile, blobsInParts: boolean): ExternalDataSource | null {
   if (f.path) return { kind: 'path', path: f.path };
   if (f.bytes) return { kind: 'bytes', data: f.bytes };
-  if (f.blob) return { kind: 'blob', data: f.blob() };
+  if (f.blob && !blobsInParts) return { kind: 'blob', data: f.blob() };
   return null;
 }
 
@@ -38,13 +48,14 @@ class ExternalData {
 
   constructor(
     private readonly files: CheckpointFiles,
-    private readonly signal?: AbortSignal,
+    private readonly signal: AbortSignal | undefined,
+    private readonly blobsInParts: boolean,
   ) {}
 
   /** a checkpoint tensor, referenced in its file where the runtime takes the file, else read into a location of its own */
   async reference(t: TensorDef, loc: ExternalLocation): Promise<TensorDef> {
     const f = this.file(loc, t.name);
-    const whole = wholeFile(f);
+    const whole = wholeFile(f, this.blobsInParts);
     if (!whole) return this.own(t, await this.read(loc, t.name), 'tensor');
     this.sources.set(f.name, whole);
     return t;

@@ -5,13 +5,21 @@ import { nodeEnvironment } from '../node.ts';
 import { parseConfig, type ConsisIDConfig } from '../config.ts';
 import { NAMED_CONFIGS } from '../named-configs.ts';
 import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan.ts';
+import { WEIGHT_PRECISIONS } from '../precision.ts';
+import {
+  formatBytes,
+  planSegments,
+  SEGMENT_HEAP_BUDGET,
+  SegmentPlanError,
+  type PlannedSegment,
+  type SegmentChoice,
+} from '../segment-plan.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import { UsageError, type Command, type Flags } from './flags.ts';
 import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';
 import { parseShapeSpec, SHAPE_FLAG } from './shape-spec.ts';
 
-const size = (b: number): string =>
-  b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : `${(b / 2 ** 20).toFixed(1)} MiB`;
+const size = formatBytes;
 const flops = (f: number): string => (f >= 1e12 ? `${(f / 1e12).toFixed(1)} TFLOP` : `${(f / 1e9).toFixed(1)} GFLOP`);
 
 /** a config name, or a checkpoint folder or repo: only its config.json is read */
@@ -31,6 +39,47 @@ async function planConfig(
       `${source.describe('config.json')} not found (or name a config: ${Object.keys(NAMED_CONFIGS).join(', ')})`,
     );
   return parseConfig(JSON.parse(new TextDecoder().decode(bytes)), source.describe('config.json'));
+}
+
+function parseSegments(spec: string): SegmentChoice {
+  if (spec === 'auto') return 'auto';
+  if (!/^\d+$/.test(spec) || Number(spec) < 1)
+    throw new UsageError(`--segments: use auto or a number of segments from 1, got "${spec}"`);
+  return Number(spec);
+}
+
+function parseHeapBudget(spec: string | undefined): number {
+  if (spec === undefined) return SEGMENT_HEAP_BUDGET;
+  if (!/^\d+$/.test(spec) || Number(spec) < 1)
+    throw new UsageError(`--heap-budget: use a number of bytes, got "${spec}"`);
+  return Number(spec);
+}
+
+const describeSegment = (s: PlannedSegment): string =>
+  `${s.to - s.from === 1 ? `block ${s.from}` : `blocks ${s.from}-${s.to - 1}`} ${size(s.weightBytes)} (largest ${size(s.largestWeight.bytes)})`;
+
+/** per precision, the WebGPU segments, or why they do not fit */
+function logSegments(
+  config: ConsisIDConfig,
+  shape: GraphShape,
+  choice: SegmentChoice,
+  limits: WebGpuLimits,
+  heapBudget: number,
+  log: (l: string) => void,
+): void {
+  log('');
+  log(
+    `segments on WebGPU (${choice === 'auto' ? 'as few as fit' : `${choice} of equal block counts`}; at most ${size(heapBudget)} of weights per segment, no weight buffer over ${size(Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize))}):`,
+  );
+  for (const weights of WEIGHT_PRECISIONS) {
+    try {
+      const plan = planSegments(config, shape, { device: 'webgpu', weights, segments: choice, limits, heapBudget });
+      log(`${weights.padEnd(10)} ${plan.segments.length} segment(s): ${plan.segments.map(describeSegment).join(', ')}`);
+    } catch (e) {
+      if (!(e instanceof SegmentPlanError) && !(e instanceof RangeError)) throw e;
+      log(`${weights.padEnd(10)} refused: ${e.message}`);
+    }
+  }
 }
 
 function parseLimits(spec: string | undefined): WebGpuLimits {
@@ -65,6 +114,14 @@ export const planCommand: Command = {
       value: 'maxBufferSize=<bytes>,maxStorageBufferBindingSize=<bytes>',
       help: "an adapter's WebGPU limits (default: the spec's, 128 / 256 MiB)",
     },
+    segments: {
+      value: 'auto|<n>',
+      help: 'also split the transformer for WebGPU into sessions of consecutive blocks: as few as fit (auto) or n of equal block counts, per precision',
+    },
+    'heap-budget': {
+      value: '<bytes>',
+      help: `the most weight bytes one segment may pass through the page's memory at once (default ${SEGMENT_HEAP_BUDGET}, 1 GiB)`,
+    },
     ...SOURCE_FLAGS,
   },
   notes: ['', 'Every precision is planned, for WebGPU and the CPU kernels alike: no --weights or --device.'],
@@ -76,6 +133,9 @@ async function plan(flags: Flags, log: (line: string) => void): Promise<void> {
   const config = await planConfig(model, flags, log);
   const shape = parseShapeSpec(flags.get('shape'), config);
   const limits = parseLimits(flags.get('gpu-limits'));
+  const segmentsSpec = flags.get('segments');
+  const segments = segmentsSpec === undefined ? null : parseSegments(segmentsSpec);
+  const heapBudget = parseHeapBudget(flags.get('heap-budget'));
   const wasm = planPrecisions(config, shape, 'wasm');
   const webgpu = planPrecisions(config, shape, 'webgpu');
   log(`plan for ${model}: ${describeShape(shape)}`);
@@ -97,4 +157,5 @@ async function plan(flags: Flags, log: (line: string) => void): Promise<void> {
   log(
     'activation peak: run-time tensors alive at once, with the attention probabilities the CPU attention kernel keeps per attention node (none on WebGPU: flash attention)',
   );
+  if (segments !== null) logSegments(config, shape, segments, limits, heapBudget, log);
 }

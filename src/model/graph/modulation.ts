@@ -1,4 +1,5 @@
-// All adaptive-norm projections of temb (every block's norm1/norm2 and norm_out) as one MatMul.
+// All adaptive-norm projections of temb (the norm1/norm2 of every block a graph holds, and norm_out)
+// as one MatMul.
 // Each block modulation becomes a per-token (B, T + V, inner) tensor: text rows use the enc_*
 // chunks, video rows the others, selected by a one-hot (T + V, 2) matrix.
 import { add, matmul, reshape, silu, slice, split } from '../onnx/ops.ts';
@@ -49,20 +50,35 @@ export interface Modulations {
   joint(i: number): BlockModulation;
   /** (B, 1, inner) video-token modulation of block i */
   video(i: number): BlockModulation;
-  out: { shift: Value; scale: Value };
+  /** norm_out's modulation: null in a graph without the output head */
+  out: { shift: Value; scale: Value } | null;
 }
 
 const NORMS = ['norm1', 'norm2'] as const;
 const KINDS = ['shift', 'scale', 'gate'] as const;
 
-export function modulations(ctx: BuildContext, temb: Value, textLength: number, videoLength: number): Modulations {
+/** the blocks whose modulations a graph computes, and whether it has the output head's (norm_out) */
+export interface ModulatedBlocks {
+  from: number;
+  to: number;
+  out: boolean;
+}
+
+/** the modulations of `blocks` (default: every block and norm_out) stacked as one product */
+export function modulations(
+  ctx: BuildContext,
+  temb: Value,
+  textLength: number,
+  videoLength: number,
+  blocks: ModulatedBlocks = { from: 0, to: ctx.config.num_layers, out: true },
+): Modulations {
   const { g, config: c } = ctx;
   return g.scoped('modulation', () => {
     const d = innerDim(c);
     const b = temb.dims[0]!;
     // per block, norm and kind: the text (enc_*) chunk, then the video chunk
     const parts: ChunkRows[] = [];
-    for (let i = 0; i < c.num_layers; i++) {
+    for (let i = blocks.from; i < blocks.to; i++) {
       for (const n of NORMS) {
         const name = `transformer_blocks.${i}.${n}.linear`;
         for (const kind of KINDS)
@@ -73,7 +89,8 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
       }
     }
     const perBlock = NORMS.length * KINDS.length;
-    for (const chunk of NORM_OUT_CHUNKS) parts.push(chunkRows('norm_out.linear', NORM_OUT_CHUNKS, chunk, d));
+    const outChunks = blocks.out ? NORM_OUT_CHUNKS : [];
+    for (const chunk of outChunks) parts.push(chunkRows('norm_out.linear', NORM_OUT_CHUNKS, chunk, d));
     // one product over the chunks' weight rows, stacked in this order
     const plusOne = constT(
       ctx,
@@ -82,35 +99,27 @@ export function modulations(ctx: BuildContext, temb: Value, textLength: number, 
       'modulation_plus_one',
     );
     const all = add(g, reshape(g, linearLayer(ctx, silu(g, temb), parts, 'modulation'), [b, parts.length, d]), plusOne);
-    const pieces = split(
-      g,
-      all,
-      [...Array<number>(c.num_layers * perBlock).fill(2), ...NORM_OUT_CHUNKS.map(() => 1)],
-      1,
-    );
+    const count = blocks.to - blocks.from;
+    const pieces = split(g, all, [...Array<number>(count * perBlock).fill(2), ...outChunks.map(() => 1)], 1);
     const seq = textLength + videoLength;
     const oneHot = new Float32Array(seq * 2);
     for (let s = 0; s < seq; s++) oneHot[s * 2 + (s < textLength ? 0 : 1)] = 1;
     const segments = constT(ctx, oneHot, [seq, 2], 'segment_one_hot');
     const build = (i: number, pick: (v: Value) => Value): BlockModulation => {
       const norm = (n: number): NormModulation => {
-        const [shift, scale, gate] = KINDS.map((_, k) => pick(pieces[i * perBlock + n * KINDS.length + k]!)) as [
-          Value,
-          Value,
-          Value,
-        ];
+        const at = (i - blocks.from) * perBlock + n * KINDS.length;
+        const [shift, scale, gate] = KINDS.map((_, k) => pick(pieces[at + k]!)) as [Value, Value, Value];
         return { shift, scale, gate };
       };
       return { norm1: norm(0), norm2: norm(1) };
     };
-    const n = c.num_layers * perBlock;
+    const n = count * perBlock;
     return {
       joint: (i) => g.scoped('modulation', () => build(i, (v) => matmul(g, segments, v))),
       video: (i) => g.scoped('modulation', () => build(i, (v) => slice(g, v, 1, 1, 2))),
-      out: {
-        shift: pieces[n + NORM_OUT_CHUNKS.indexOf('shift')]!,
-        scale: pieces[n + NORM_OUT_CHUNKS.indexOf('scale')]!,
-      },
+      out: blocks.out
+        ? { shift: pieces[n + NORM_OUT_CHUNKS.indexOf('shift')]!, scale: pieces[n + NORM_OUT_CHUNKS.indexOf('scale')]! }
+        : null,
     };
   });
 }

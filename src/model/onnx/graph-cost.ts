@@ -79,6 +79,8 @@ export interface GraphCost {
   largestBuffer: PlannedBuffer;
   /** every buffer, weight or run-time, largest first */
   buffers: PlannedBuffer[];
+  /** the weight buffers alone (what the session keeps), largest first */
+  weightBuffers: PlannedBuffer[];
 }
 
 export interface PlannedBuffer {
@@ -148,11 +150,13 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     }
   });
   buffers.sort((a, b) => b.bytes - a.bytes);
+  const weightBuffers = buffers.filter((b) => held.has(b.name));
   return {
     flops: graphFlops(g),
     weightBytes: [...held.values()].reduce((a, b) => a + b, 0),
     activationPeakBytes: peak,
     largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
     buffers,
+    weightBuffers,
   };
 }

@@ -1,0 +1,173 @@
+// Where to split the transformer into segments (sessions of consecutive blocks), from what the
+// graphs of the candidate segments cost: each segment's weights pass through JavaScript / the WASM
+// heap at once when its session is made, so they stay within a heap budget, and on WebGPU no
+// weight buffer of a segment may be over what the adapter binds. No weight is read.
+import type { ConsisIDConfig } from './config.ts';
+import { buildTransformerBlocks, type BlockRange, type GraphShape } from './graph/transformer.ts';
+import { evenSegments } from './graph/segments.ts';
+import { graphCost, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
+import { plannedWeights, WASM_HEAP_BYTES, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from './plan.ts';
+import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
+import type { WeightSet } from './safetensors/weight-set.ts';
+import type { Device } from './runtime/types.ts';
+
+/**
+ * Weight bytes one segment may pass through the page's memory at once: the page's JavaScript +
+ * WASM peak stays under 1.5 GB whatever the model size, and the rest of that is the page itself,
+ * the heap's own use (the graph, CPU-side tensors) and the download / conversion buffers.
+ */
+export const SEGMENT_HEAP_BUDGET = 2 ** 30;
+
+/** how many segments: as few as fit ('auto'), or this many of equal block counts */
+export type SegmentChoice = 'auto' | number;
+
+export interface SegmentPlanOptions {
+  device: Device;
+  /** default float32 */
+  weights?: WeightPrecision;
+  segments?: SegmentChoice;
+  /** the WebGPU adapter's limits (default: the spec's); not used on other devices */
+  limits?: WebGpuLimits;
+  /** the most weight bytes of one segment (default SEGMENT_HEAP_BUDGET) */
+  heapBudget?: number;
+  /** the weights as a checkpoint lays them out (default: float32, as `plannedWeights`) */
+  weightSet?: WeightSet;
+}
+
+export interface PlannedSegment extends BlockRange {
+  /** bytes of the weights its session holds */
+  weightBytes: number;
+  /** its largest weight buffer */
+  largestWeight: PlannedBuffer;
+  activationPeakBytes: number;
+  flops: number;
+}
+
+export interface SegmentPlan {
+  segments: PlannedSegment[];
+  device: Device;
+  weights: WeightPrecision;
+  heapBudget: number;
+  /** the largest buffer the adapter binds (WebGPU), else null */
+  bufferLimit: number | null;
+}
+
+export class SegmentPlanError extends Error {
+  override name = 'SegmentPlanError';
+}
+
+/** bytes as GiB (2 decimals), MiB or KiB (1 decimal) */
+export function formatBytes(b: number): string {
+  if (b >= 2 ** 30) return `${(b / 2 ** 30).toFixed(2)} GiB`;
+  return b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 2 ** 10).toFixed(1)} KiB`;
+}
+const size = formatBytes;
+
+const describeBlocks = (c: ConsisIDConfig, r: BlockRange): string => {
+  const blocks = r.to - r.from === 1 ? `block ${r.from}` : `blocks ${r.from}-${r.to - 1}`;
+  const extra = [r.from === 0 ? 'the embeddings' : '', r.to === c.num_layers ? 'the output head' : ''].filter(Boolean);
+  return extra.length ? `${blocks} with ${extra.join(' and ')}` : blocks;
+};
+
+export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: SegmentPlanOptions): SegmentPlan {
+  const weights = opts.weights ?? 'float32';
+  const heapBudget = opts.heapBudget ?? SEGMENT_HEAP_BUDGET;
+  const limits = opts.limits ?? WEBGPU_DEFAULT_LIMITS;
+  const bufferLimit =
+    opts.device === 'webgpu' ? Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize) : null;
+  const weightSet = opts.weightSet ?? plannedWeights(config);
+  const buildOpts = { dtype: computeDtypeFor(weights, undefined), quantization: quantizationFor(weights, opts.device) };
+  const costs = new Map<string, GraphCost>();
+  const cost = (r: BlockRange): GraphCost => {
+    const key = `${r.from}-${r.to}`;
+    let c = costs.get(key);
+    if (!c) {
+      const built = buildTransformerBlocks(config, weightSet, shape, buildOpts, r);
+      c = graphCost(built.model.graph, { flashAttention: opts.device === 'webgpu' });
+      costs.set(key, c);
+    }
+    return c;
+  };
+  const misfits = (r: BlockRange): string[] => {
+    const c = cost(r);
+    const reasons: string[] = [];
+    if (c.weightBytes > heapBudget)
+      reasons.push(`its weights (${size(c.weightBytes)}) are over the ${size(heapBudget)} heap budget of a segment`);
+    const largest = c.weightBuffers[0];
+    if (bufferLimit !== null && largest && largest.bytes > bufferLimit)
+      reasons.push(
+        `its weight ${largest.name} (${size(largest.bytes)}) is over the ${size(bufferLimit)} one WebGPU buffer may hold (maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)})`,
+      );
+    return reasons;
+  };
+  const refuse = (r: BlockRange, reasons: string[]): never => {
+    throw new SegmentPlanError(
+      `${weights} weights on ${opts.device} do not fit in segments: ${describeBlocks(config, r)} ${r.to - r.from === 1 ? 'alone' : 'as one segment'}: ${reasons.join('; ')}`,
+    );
+  };
+  const choice = opts.segments ?? 'auto';
+  let ranges: BlockRange[];
+  if (choice === 'auto') ranges = autoSegments(config.num_layers, misfits, refuse);
+  else {
+    ranges = evenSegments(config.num_layers, choice);
+    for (const r of ranges) {
+      const reasons = misfits(r);
+      if (reasons.length) refuse(r, reasons);
+    }
+  }
+  if (opts.device === 'wasm') {
+    // the WASM provider keeps every segment's weights in its heap, with the activations of the one running
+    const held = ranges.reduce((s, r) => s + cost(r).weightBytes, 0);
+    const peak = Math.max(...ranges.map((r) => cost(r).activationPeakBytes));
+    if (held + peak > WASM_HEAP_BYTES)
+      throw new SegmentPlanError(
+        `${weights} weights on wasm do not fit: the WASM heap keeps every segment's weights (${size(held)}) and the activations (${size(peak)}), over its 4 GiB; segments help only on WebGPU`,
+      );
+  }
+  const segments = ranges.map((r): PlannedSegment => {
+    const c = cost(r);
+    return {
+      ...r,
+      weightBytes: c.weightBytes,
+      largestWeight: c.weightBuffers[0] ?? { name: '', bytes: 0 },
+      activationPeakBytes: c.activationPeakBytes,
+      flops: c.flops,
+    };
+  });
+  return { segments, device: opts.device, weights, heapBudget, bufferLimit };
+}
+
+/**
+ * As few segments as fit, each as long as fits (a segment's weights only grow with its blocks):
+ * every segment grows by doubling, then a binary search finds its end.
+ */
+function autoSegments(
+  layers: number,
+  misfits: (r: BlockRange) => string[],
+  refuse: (r: BlockRange, reasons: string[]) => never,
+): BlockRange[] {
+  const ranges: BlockRange[] = [];
+  for (let from = 0; from < layers;) {
+    const alone = misfits({ from, to: from + 1 });
+    if (alone.length) refuse({ from, to: from + 1 }, alone);
+    const fits = (to: number) => misfits({ from, to }).length === 0;
+    let good = from + 1;
+    let bad = layers + 1;
+    for (let step = 1; good < layers; step *= 2) {
+      const to = Math.min(layers, good + step);
+      if (!fits(to)) {
+        bad = to;
+        break;
+      }
+      good = to;
+    }
+    while (bad - good > 1) {
+      const mid = (good + bad) >> 1;
+      if (fits(mid)) good = mid;
+      else bad = mid;
+    }
+    ranges.push({ from, to: good });
+    from = good;
+  }
+  return ranges;
+}
