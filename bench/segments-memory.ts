@@ -19,6 +19,7 @@ import { nodeBackend } from '../src/model/runtime/node.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
 import { installDawn } from './dawn.ts';
+import { memorySampler } from './gpu-child.ts';
 
 /** onnxruntime-web's wasm memories (its threaded build makes a shared one), caught as they are made */
 const memories: WebAssembly.Memory[] = [];
@@ -52,21 +53,6 @@ function read(label: string): Reading {
     externalMiB: mib(m.external),
     arrayBuffersMiB: mib(m.arrayBuffers),
     rssMiB: mib(m.rss),
-  };
-}
-
-/** the most heapUsed + external seen, sampled every 10 ms */
-function peakSampler() {
-  let peak = 0;
-  const sample = () => {
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.heapUsed + m.external);
-  };
-  const timer = setInterval(sample, 10);
-  return () => {
-    clearInterval(timer);
-    sample();
-    return mib(peak);
   };
 }
 
@@ -113,11 +99,11 @@ async function main(argv: readonly string[]) {
     { config, weights: ck.weights, files },
     { backend, device, weights, dtype: computeDtypeFor(weights, undefined), segments },
   );
-  const peak = peakSampler();
+  const peak = memorySampler();
   const t0 = performance.now();
   await model.session(args);
   const sessionMs = Math.round(performance.now() - t0);
-  const peakDuringSessionsMiB = peak();
+  const peakDuringSessionsMiB = mib(peak.stop());
   readings.push(read('all sessions made'));
   // a forward on SwiftShader through Dawn in Node takes minutes (docs/model-webgpu.md): --forward no
   if (values.forward !== 'no') {
