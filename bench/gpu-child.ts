@@ -27,7 +27,8 @@ export interface GpuChildReport {
   peakRssBytes: number;
 }
 
-function memorySampler() {
+/** the most JS heap + external seen from now until `stop` */
+export function memorySampler() {
   let peak = 0;
   const sample = () => {
     const m = process.memoryUsage();

@@ -58,5 +58,9 @@ for (const f of all) {
   const v = typeof f.value === 'number' ? Number(f.value.toPrecision(4)) : f.value;
   console.error([f.bench, f.metric, v, f.unit, f.target ?? '-', f.ok === null ? '-' : f.ok ? 'yes' : 'NO'].join('\t'));
 }
+const targets = all.filter((f) => f.ok !== null);
+const missed = targets.filter((f) => !f.ok);
+console.error(`\ntargets: ${targets.length - missed.length} met, ${missed.length} missed`);
+for (const f of missed) console.error(`missed: ${f.bench}\t${f.metric}\t${f.value} ${f.unit} (target ${f.target})`);
 // Missed targets are reported in the table (ok: false), not as a failed command.
 process.exit(0);

@@ -121,13 +121,6 @@ export async function storeFigures(): Promise<Figure[]> {
     ),
     figure(
       'webhooks',
-      `receiving server with store, group commit: acknowledged deliveries per second (${GROUP_AMOUNT}, ${load})`,
-      Math.round(group.rate),
-      'req/s',
-      { op: '>=', value: 2000 },
-    ),
-    figure(
-      'webhooks',
       'receiving server with store, group commit: deliveries acknowledged and handled per CPU-second of its process',
       Math.round(group.cpuRate),
       'req/cpu-s',
@@ -152,16 +145,24 @@ export async function storeFigures(): Promise<Figure[]> {
       slow.latency.p50,
       'ms',
     ),
+    // The issue's three targets for the store, last so they close the table.
     figure(
       'webhooks',
-      `receiving server with store, handlers taking ${SLOW_HANDLER_MS / 1000} s each: ack latency p99`,
+      `STORE TARGET: receiving server with store, group commit: acknowledged deliveries per second (${GROUP_AMOUNT}, ${load})`,
+      Math.round(group.rate),
+      'req/s',
+      { op: '>=', value: 2000 },
+    ),
+    figure(
+      'webhooks',
+      `STORE TARGET: receiving server with store, handlers taking ${SLOW_HANDLER_MS / 1000} s each: ack latency p99 (${SLOW_AMOUNT}, ${load})`,
       slow.latency.p99,
       'ms',
       { op: '<=', value: 20 },
     ),
     figure(
       'webhooks',
-      `receiving server with store: resume after a kill with ${RESUME_STORED} stored (${RESUME_PENDING} pending, torn last record): open, resume, listen`,
+      `STORE TARGET: receiving server with store: resume after a kill with ${RESUME_STORED} stored (${RESUME_PENDING} pending, torn last record): open, resume, listen`,
       Math.round(resume),
       'ms',
       { op: '<=', value: 1000 },

@@ -24,17 +24,32 @@ export function withDeliveryContext(request: Request, deliveryId: string, attemp
  * attempt costs more CPU than the rest of the attempt.
  */
 export function lazyDeliveryRequest(build: () => Request, context: DeliveryContext): DeliveryRequest {
-  let request: Request | undefined;
-  const real = () => (request ??= build());
-  return new Proxy(context as DeliveryRequest, {
-    get(target, key) {
-      if (key in target) return target[key as keyof DeliveryContext];
-      const r = real();
-      const value: unknown = Reflect.get(r, key, r);
-      // Request methods check that `this` is a real Request.
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(r) : value;
-    },
-    has: (target, key) => key in target || key in real(),
-    getPrototypeOf: () => Request.prototype,
-  });
+  return new Proxy(context as DeliveryRequest, new LazyRequest(build));
+}
+
+// A class, not closures made per call: the proxy's traps are its methods.
+class LazyRequest implements ProxyHandler<DeliveryRequest> {
+  private request: Request | undefined;
+
+  constructor(private readonly build: () => Request) {}
+
+  private real(): Request {
+    return (this.request ??= this.build());
+  }
+
+  get(target: DeliveryRequest, key: string | symbol): unknown {
+    if (key in target) return target[key as keyof DeliveryContext];
+    const r = this.real();
+    const value: unknown = Reflect.get(r, key, r);
+    // Request methods check that `this` is a real Request.
+    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(r) : value;
+  }
+
+  has(target: DeliveryRequest, key: string | symbol): boolean {
+    return key in target || key in this.real();
+  }
+
+  getPrototypeOf(): object {
+    return Request.prototype;
+  }
 }

@@ -1,7 +1,7 @@
 // Runs stored deliveries in the background: per-route queues in arrival order, a per-route and a
 // global concurrency cap, a per-route timeout, retries with backoff, and a shutdown that lets running
 // handlers finish up to a deadline and then aborts them (they run again on the next start).
-import { lazyDeliveryRequest, type DeliveryRequest } from './delivery-context.ts';
+import { lazyDeliveryRequest, type DeliveryContext, type DeliveryRequest } from './delivery-context.ts';
 import type { WebhooksLogger } from './logger.ts';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './retry-backoff.ts';
 import type { Attempt, Delivery } from './store/delivery-record.ts';
@@ -53,6 +53,64 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   v !== null &&
   typeof (v as PromiseLike<unknown>).then === 'function';
 
+/**
+ * How an attempt ends early (its timeout, a shutdown). The handler's `signal` is made only when the
+ * handler (or its request) asks for it, and the handler's promise races a promise of this abort
+ * rather than a listener on the signal: most handlers never look at the signal, and an AbortSignal
+ * with a listener costs more than the rest of a quick attempt's bookkeeping.
+ */
+class AttemptAbort {
+  private controller: AbortController | undefined;
+  private rejectRace: ((reason: unknown) => void) | undefined;
+  private aborted = false;
+  private reason: unknown;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted) this.controller.abort(this.reason);
+    return this.controller.signal;
+  }
+
+  context(deliveryId: string, attempt: number): DeliveryContext {
+    return new AttemptContext(deliveryId, attempt, this);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    // Rejected before the signal fires, so a handler that settles on `abort` does not win the race.
+    this.rejectRace?.(reason);
+    this.controller?.abort(reason);
+  }
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  race<T>(handler: PromiseLike<T>): Promise<T> {
+    if (this.aborted) return Promise.reject(this.reason as Error);
+    const aborted = new Promise<never>((_, reject) => (this.rejectRace = reject));
+    return Promise.race([handler, aborted]);
+  }
+}
+
+class AttemptContext implements DeliveryContext {
+  readonly #abort: AttemptAbort;
+
+  constructor(
+    readonly deliveryId: string,
+    readonly attempt: number,
+    abort: AttemptAbort,
+  ) {
+    this.#abort = abort;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+}
+
 function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
 }
@@ -71,7 +129,7 @@ async function storableResult(value: unknown): Promise<unknown> {
 
 export class DeliveryRunner {
   private readonly routes = new Map<string, Route>();
-  private readonly running = new Map<string, { abort: (reason: unknown) => void; done: Promise<void> }>();
+  private readonly running = new Map<string, { abort: AttemptAbort; done: Promise<void> }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Ids in some route's queue, so scheduling the same delivery twice is a no-op at any queue length. */
   private readonly queued = new Set<string>();
@@ -184,20 +242,21 @@ export class DeliveryRunner {
         this.queued.delete(d.id);
         route.running++;
         this.active++;
-        const done = this.attempt(route, d).finally(() => {
+        const abort = new AttemptAbort();
+        const done = this.attempt(route, d, abort).finally(() => {
           route.running--;
           this.active--;
           this.running.delete(d.id);
           this.pump();
           this.notifyIdle();
         });
-        this.running.set(d.id, { abort: () => {}, done });
+        this.running.set(d.id, { abort, done });
       }
     }
     this.notifyIdle();
   }
 
-  private async attempt(route: Route, d: Delivery): Promise<void> {
+  private async attempt(route: Route, d: Delivery, abort: AttemptAbort): Promise<void> {
     const { store, logger } = this.options;
     const started: Attempt = { n: d.attempts.length + 1, startedAt: Date.now() };
     try {
@@ -212,22 +271,7 @@ export class DeliveryRunner {
       setTimeout(() => this.enqueue(d), 1000).unref();
       return;
     }
-    const controller = new AbortController();
-    // The attempt ends when the handler settles or the attempt is aborted (timeout, shutdown),
-    // whichever comes first. Aborting goes through `abort` rather than a listener on the signal:
-    // an AbortSignal listener costs more than the rest of a quick attempt's bookkeeping.
-    let abortAttempt!: (reason: unknown) => void;
-    const aborted = new Promise<never>((_, reject) => {
-      // Rejected before the signal fires, so a handler that settles on `abort` does not win the race.
-      abortAttempt = (reason) => {
-        reject(reason as Error);
-        controller.abort(reason);
-      };
-    });
-    aborted.catch(() => {});
-    const entry = this.running.get(d.id);
-    if (entry) entry.abort = abortAttempt;
-    const timeout = setTimeout(() => abortAttempt(new Error(`timed out after ${route.timeoutMs} ms`)), route.timeoutMs);
+    const timeout = setTimeout(() => abort.abort(new Error(`timed out after ${route.timeoutMs} ms`)), route.timeoutMs);
     let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
     try {
       const request = lazyDeliveryRequest(
@@ -236,14 +280,15 @@ export class DeliveryRunner {
             method: 'POST',
             headers: d.headers,
             body: d.body,
-            signal: controller.signal,
+            signal: abort.signal,
           }),
-        { deliveryId: d.id, attempt: started.n, signal: controller.signal },
+        abort.context(d.id, started.n),
       );
       const payload = this.parsed.get(d.id) ?? JSON.parse(d.body);
       this.parsed.delete(d.id);
+      abort.throwIfAborted();
       const returned = route.handler(payload as never, request);
-      const value = isThenable(returned) ? await Promise.race([returned, aborted]) : returned;
+      const value = isThenable(returned) ? await abort.race(returned) : returned;
       outcome = { ok: true, value };
     } catch (error) {
       outcome = { ok: false, error };
@@ -308,7 +353,7 @@ export class DeliveryRunner {
     clearTimeout(timer);
     const aborted = late ? this.running.size : 0;
     if (late) {
-      for (const r of this.running.values()) r.abort(new ShutdownAbort('aborted: the receiver shut down'));
+      for (const r of this.running.values()) r.abort.abort(new ShutdownAbort('aborted: the receiver shut down'));
       await all();
     }
     return { aborted };

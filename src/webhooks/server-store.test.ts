@@ -137,6 +137,31 @@ describe('accept, store, then handle', () => {
     expect(server.store!.get(id)).toMatchObject({ state: 'dead', error: 'timed out after 30 ms' });
   });
 
+  it('times out a handler that never settles nor looks at its signal; one that looks late finds it aborted', async () => {
+    const server = storedServer(dirs.make(), { retry: { attempts: 1 } });
+    let late: { aborted: boolean; reason: unknown; requestAborted: boolean } | undefined;
+    server.add(() => new Promise(() => {}), 'stuck', { timeoutMs: 20 });
+    server.add(
+      async (_p, request: DeliveryRequest) => {
+        await new Promise((r) => setTimeout(r, 60));
+        late = {
+          aborted: request.signal.aborted,
+          reason: (request.signal.reason as Error).message,
+          requestAborted: request.clone().signal.aborted,
+        };
+      },
+      'late',
+      { timeoutMs: 20 },
+    );
+    const stuck = await ackId(await deliver(server, 'stuck'));
+    const lateId = await ackId(await deliver(server, 'late'));
+    await server.idle();
+    expect(server.store!.get(stuck)).toMatchObject({ state: 'dead', error: 'timed out after 20 ms' });
+    expect(server.store!.get(lateId)).toMatchObject({ state: 'dead', error: 'timed out after 20 ms' });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(late).toEqual({ aborted: true, reason: 'timed out after 20 ms', requestAborted: true });
+  });
+
   it('runs one route in arrival order by default, and up to its concurrency and the global cap', async () => {
     const server = storedServer(dirs.make(), { concurrency: 3 });
     const order: string[] = [];

@@ -62,8 +62,10 @@ export function progressOf(d: DeliveryProgress): DeliveryProgress {
 }
 
 export function arrivalRecord(d: Delivery): JournalRecord {
-  const { body, ...meta } = d;
-  return { meta: { ...meta, k: 'D' }, payload: body };
+  const { body, ...rest } = d;
+  const meta: Record<string, unknown> = rest;
+  meta.k = 'D';
+  return { meta, payload: body };
 }
 
 export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
