@@ -14,6 +14,9 @@ import type { HostTensor } from './tensor.ts';
 import type { BackendSession, Device, InferenceBackend, SessionModel } from './runtime/types.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { AttentionKernel } from './graph/attention.ts';
+import type { WeightConverter } from './convert/weight-converter.ts';
+import { convertedSessionModel } from './convert/converted-session.ts';
+import type { WeightSet } from './safetensors/weight-set.ts';
 
 /** the stages of a first forward: reading the weights, building the graph, creating the session, running it */
 export type ModelStage = 'weights' | 'graph' | 'session' | 'forward';
@@ -70,6 +73,8 @@ export interface RuntimeOptions extends ModelEvents {
   prepack?: boolean;
   fallbackDevice?: Device;
   maxSessions?: number;
+  /** converts the weights for a precision other than float32 as they download, kept per precision (hub sources) */
+  converter?: WeightConverter;
 }
 
 /** Transformer2DModelOutput */
@@ -199,6 +204,7 @@ export class ConsisIDTransformer3DModel {
       maxSessions,
       onStage,
       onFallback,
+      converter: source.converter,
     });
   }
 
@@ -212,10 +218,10 @@ export class ConsisIDTransformer3DModel {
   }
 
   /** the ONNX graph for one set of input shapes, with the ops the device runs fastest (and exactly) */
-  buildGraph(shape: GraphShape, device: Device = this.currentDevice): BuiltGraph {
+  buildGraph(shape: GraphShape, device: Device = this.currentDevice, weights: WeightSet = this.weights): BuiltGraph {
     const quantization = quantizationFor(this.weightPrecision, device);
     const attention = device === 'webgpu' ? (this.runtime.webgpuAttention ?? 'fused') : 'fused';
-    return buildConsisIDGraph(this.config, this.weights, shape, { dtype: this.runtime.dtype, quantization, attention });
+    return buildConsisIDGraph(this.config, weights, shape, { dtype: this.runtime.dtype, quantization, attention });
   }
 
   /** devices whose graphs are the same (the quantized ops and the attention may differ on WebGPU) */
@@ -237,6 +243,10 @@ export class ConsisIDTransformer3DModel {
   ): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
     return timedStage(events, 'graph', device, async () => {
       await this.resolveWebgpuAttention(device);
+      const { converter } = this.runtime;
+      const precision = this.weightPrecision;
+      if (converter && precision !== 'float32')
+        return convertedSessionModel((w) => this.buildGraph(shape, device, w), this.checkpoint, precision, converter);
       const built = this.buildGraph(shape, device);
       return { model: await sessionModel(built.model, this.checkpoint.files), outputShape: built.outputShape };
     });

@@ -1,10 +1,12 @@
 // The checkpoint source of the preview's worker: the weight files chunked through the weight
 // cache (hub-file-chunks.ts), opened for reads in parts (headers) and as Blobs (the session's
-// external data); other files (config, shard index) read whole from the hub.
+// external data); other files (config, shard index) read whole from the hub. For a precision other
+// than float32 the model takes the files converted instead (convert/weight-converter.ts).
 import { SharedCache } from './cache-policy.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { hubSource, type HubRepo } from './hub-files.ts';
+import { weightConverter } from '../convert/weight-converter.ts';
 
 export interface HubFileEntry {
   name: string;
@@ -28,8 +30,25 @@ export function chunkedHubSource(
   // the first refusal sends every file uncached, said once
   const cache = new SharedCache(opts.cache, opts.onCacheError);
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts, cache)]));
+  const file = (name: string) => {
+    const f = files.get(name);
+    if (!f) throw new Error(`${hub.describe(name)} is not a weight file of this checkpoint`);
+    return f;
+  };
+  // converted weights are cached instead of the file's chunks: the file streams through uncached
+  const converter = weightConverter(
+    {
+      identity: (name) => file(name),
+      stream: (name) => {
+        const f = file(name);
+        return new ChunkedHubFile(repo, name, f.size, f.etag, { ...opts, cache: null }).stream();
+      },
+    },
+    { cache: opts.cache, onCacheError: opts.onCacheError, chunkBytes: opts.chunkBytes },
+  );
   return {
     describe: hub.describe,
+    converter,
     read: async (name, o) =>
       files.has(name) ? new Uint8Array(await new Response(files.get(name)!.stream()).arrayBuffer()) : hub.read(name, o),
     async open(name) {
