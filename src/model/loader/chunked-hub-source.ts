@@ -6,7 +6,7 @@ import { SharedCache } from './cache-policy.ts';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { hubSource, type HubRepo } from './hub-files.ts';
-import { weightConverter } from '../convert/weight-converter.ts';
+import { weightConverter, type WeightConverter } from '../convert/weight-converter.ts';
 
 export interface HubFileEntry {
   name: string;
@@ -25,7 +25,7 @@ export function chunkedHubSource(
   repo: HubRepo,
   weights: readonly HubFileEntry[],
   opts: ChunkOptions,
-): FileSource & { complete(): Promise<boolean>; release(): Promise<void> } {
+): FileSource & { converter: WeightConverter; complete(): Promise<boolean>; release(): Promise<void> } {
   const hub = hubSource(repo);
   // the first refusal sends every file uncached, said once
   const cache = new SharedCache(opts.cache, opts.onCacheError);
