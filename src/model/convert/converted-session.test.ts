@@ -69,6 +69,23 @@ const buildFor = (ck: Checkpoint, precision: WeightPrecision) => (weights: Weigh
     quantization: quantizationFor(precision, 'cpu'),
   });
 
+/** the fixture's forward on onnxruntime-node, with the weights made at session creation and converted as they stream in */
+async function forwards(precision: 'float16' | 'int4') {
+  const { checkpoint, files } = await bf16Checkpoint();
+  const runtime = { backend: nodeBackend(), device: 'cpu' as const, dtype: computeDtypeFor(precision, undefined) };
+  const converter = weightConverter(pieces(files), { cache: memoryCache() });
+  const plain = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { ...runtime, weights: precision });
+  const streamed = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { ...runtime, weights: precision, converter });
+  try {
+    const computed = (await plain.forward(fixture.args)).sample.data as Float32Array;
+    const converted = (await streamed.forward(fixture.args)).sample.data as Float32Array;
+    return { checkpoint, converter, computed, converted };
+  } finally {
+    await plain.release();
+    await streamed.release();
+  }
+}
+
 describe('weights converted as they stream in, in place of computing them when the session is made', () => {
   for (const precision of ['int8', 'int4'] as const)
     it(`${precision}: the session model is byte for byte the one computed from the checkpoint`, async () => {
@@ -106,53 +123,16 @@ describe('weights converted as they stream in, in place of computing them when t
     });
 
   it('float16: bfloat16 tensors become float16 before the session (no Cast left), the forward as the computed path', async () => {
-    const { checkpoint, files } = await bf16Checkpoint();
-    const runtime = {
-      backend: nodeBackend(),
-      device: 'cpu' as const,
-      dtype: 'float16' as const,
-      weights: 'float16' as const,
-    };
-    const plain = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, runtime);
-    const converter = weightConverter(pieces(files), { cache: memoryCache() });
-    const streamed = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { ...runtime, converter });
-    try {
-      const a = (await plain.forward(fixture.args)).sample.data as Float32Array;
-      const b = (await streamed.forward(fixture.args)).sample.data as Float32Array;
-      expect(relativeError(b, a)).toBeLessThan(1e-6);
-    } finally {
-      await plain.release();
-      await streamed.release();
-    }
-    const { model } = await convertedSessionModel(buildFor(checkpoint, 'float16'), checkpoint, 'float16', converter);
-    const casts = model.model.graph.nodes.filter((n) => n.opType === 'Cast').length;
-    const plainCasts = buildFor(
-      checkpoint,
-      'float16',
-    )(checkpoint.weights).model.graph.nodes.filter((n) => n.opType === 'Cast').length;
-    expect(plainCasts - casts).toBeGreaterThan(50);
+    const { checkpoint, converter, computed, converted } = await forwards('float16');
+    expect(relativeError(converted, computed)).toBeLessThan(1e-6);
+    const build = buildFor(checkpoint, 'float16');
+    const { model } = await convertedSessionModel(build, checkpoint, 'float16', converter);
+    const casts = (m: SessionModel['model']) => m.graph.nodes.filter((n) => n.opType === 'Cast').length;
+    expect(casts(build(checkpoint.weights).model) - casts(model.model)).toBeGreaterThan(50);
   });
 
   it('int4 on onnxruntime-node: the same output as the weights quantized at session creation', async () => {
-    const { checkpoint, files } = await bf16Checkpoint();
-    const runtime = {
-      backend: nodeBackend(),
-      device: 'cpu' as const,
-      dtype: 'float32' as const,
-      weights: 'int4' as const,
-    };
-    const plain = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, runtime);
-    const streamed = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, {
-      ...runtime,
-      converter: weightConverter(pieces(files), { cache: memoryCache() }),
-    });
-    try {
-      const a = (await plain.forward(fixture.args)).sample.data;
-      const b = (await streamed.forward(fixture.args)).sample.data;
-      expect(b).toEqual(a);
-    } finally {
-      await plain.release();
-      await streamed.release();
-    }
+    const { computed, converted } = await forwards('int4');
+    expect(converted).toEqual(computed);
   });
 });
