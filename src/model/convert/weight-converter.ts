@@ -15,6 +15,7 @@ import {
   type WeightCache,
 } from '../loader/weight-cache.ts';
 import type { CheckpointFile, CheckpointFiles } from '../loader/load-checkpoint.ts';
+import { RangeBlob, chunkedStream } from '../loader/range-blob.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import type { WeightPrecision } from '../precision.ts';
 import { planForFile, type ConversionPlan } from './conversion-plan.ts';
@@ -37,6 +38,8 @@ export interface WeightConverter {
     plan: ConversionPlan,
     checkpoint: { weights: WeightSet; files: CheckpointFiles },
   ): Promise<ConvertedCheckpoint>;
+  /** lets go of the cache's files (a worker's open sync handles keep them from being removed); they reopen on the next read */
+  release(): Promise<void>;
 }
 
 export interface WeightConverterOptions {
@@ -53,6 +56,8 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
   let cache = opts.cache;
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
   const done = new Map<WeightPrecision, Promise<ConvertedCheckpoint>>();
+  /** the cache entries read or written, until `release` */
+  let opened: StoredFile[] = [];
 
   async function convertFile(
     into: WeightCache,
@@ -67,11 +72,13 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     const describe = `${id.url} (converted to ${precision})`;
     const header = parseConvertedHead(layout.head, layout.size, describe);
     const found = await storageOp(() => into.match(version));
+    if (found) opened.push(found);
     if (found?.complete) {
-      const file = await storedFile(found, fileName, describe, layout.size);
+      const file = storedFile(found, version, fileName, describe);
       if (sameBytes(await file.read(0, layout.head.length), layout.head)) return { file, header };
     }
     const stored = await storageOp(() => into.put(version));
+    opened.push(stored);
     const out = new ChunkWriter(stored, version);
     await out.put(layout.head);
     let part = 0;
@@ -90,7 +97,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     }
     await out.end();
     await storageOp(() => stored.markComplete());
-    return { file: await storedFile(stored, fileName, describe, layout.size), header };
+    return { file: storedFile(stored, version, fileName, describe), header };
   }
 
   async function convertAll(
@@ -129,18 +136,33 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       done.set(precision, run);
       return run;
     },
+    async release() {
+      const files = opened;
+      opened = [];
+      await Promise.allSettled(files.map((f) => f.release()));
+    },
   };
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** a stored converted file, read in parts and whole through one Blob over its chunks */
-async function storedFile(stored: StoredFile, name: string, describe: string, size: number): Promise<CheckpointFile> {
-  const blob = await storageOp(() => stored.blob());
+/**
+ * A stored converted file, read in parts and whole through one Blob over its chunks, read as the
+ * cache reads them (a worker: through sync access handles, let go of by `release`).
+ */
+function storedFile(stored: StoredFile, version: FileVersion, name: string, describe: string): CheckpointFile {
+  const blob = new RangeBlob(
+    (start, end) =>
+      chunkedStream(version.size, version.chunkBytes, start, end, (i, from, to) =>
+        storageOp(() => stored.read(i, from, to)),
+      ),
+    0,
+    version.size,
+  );
   return {
     name,
     describe,
-    size,
+    size: version.size,
     read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
     blob: () => blob,
   };

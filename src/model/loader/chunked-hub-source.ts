@@ -64,6 +64,7 @@ export function chunkedHubSource(
     /** closes what holds the cache's files (after a session has read its weights) */
     async release() {
       await Promise.all([...files.values()].map((f) => f.release()));
+      await converter.release();
     },
   };
 }
