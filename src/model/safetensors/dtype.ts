@@ -147,6 +147,11 @@ export function typedFromBytes(dtype: DType, bytes: Uint8Array): TensorData {
 export function floatValues(dtype: SafetensorsDtype, bytes: Uint8Array): Float32Array {
   if (dtype === 'F32' && bytes.byteOffset % 4 === 0)
     return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  // 16-bit words read in place: widened once, not copied first
+  if ((dtype === 'BF16' || dtype === 'F16') && bytes.byteOffset % 2 === 0) {
+    const words = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+    return dtype === 'BF16' ? bf16ToF32(words) : f16ToF32(words);
+  }
   const host = HOST_DTYPE[dtype];
   if (!host) throw new Error(`dtype ${dtype} is not a float dtype`);
   return toFloat32(host, typedFromBytes(host, bytes));
