@@ -30,12 +30,22 @@ const KEEP: TensorConversion = { kind: 'keep' };
 
 function source(hub: ReturnType<typeof rangeHub>, bytes: Uint8Array, cache: WeightCache | null, etag = '"e"') {
   const errors: string[] = [];
-  const s = chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag }], {
+  const s = hubSourceOf(hub, bytes, cache, etag, errors);
+  return { converter: s.converter, errors };
+}
+
+function hubSourceOf(
+  hub: ReturnType<typeof rangeHub>,
+  bytes: Uint8Array,
+  cache: WeightCache | null,
+  etag: string,
+  errors: string[] = [],
+) {
+  return chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag }], {
     cache,
     chunkBytes: 4096,
     onCacheError: (e) => errors.push(e.message),
   });
-  return { converter: s.converter, errors };
 }
 
 /** every converted tensor part's bytes, by name */
@@ -121,5 +131,21 @@ describe('weights converted per precision, kept in the browser cache', () => {
     const { converter, errors } = source(hub, bytes, memoryCache());
     await expect(converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint)).rejects.toThrow(/403/);
     expect(errors).toEqual([]);
+  });
+
+  it('after a run on converted weights, finishing the cache leaves the file chunks alone; after a float32 run it stores them', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes);
+    const cache = memoryCache();
+    const s = hubSourceOf(hub, bytes, cache, '"e"');
+    await s.converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
+    const converted = hub.asked.length;
+    expect(await s.complete()).toBe(false);
+    expect(hub.asked.length).toBe(converted);
+    // a float32 session takes the file itself: the rest of its chunks are stored after the run
+    const f = (await s.open!(WEIGHTS_NAME))!;
+    expect(await f.blob!().slice(0, 100).arrayBuffer()).toEqual(bytes.slice(0, 100).buffer);
+    expect(await s.complete()).toBe(true);
+    expect(hub.asked.length).toBeGreaterThan(converted);
   });
 });

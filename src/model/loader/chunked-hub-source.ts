@@ -46,6 +46,8 @@ export function chunkedHubSource(
     },
     { cache: opts.cache, onCacheError: opts.onCacheError, chunkBytes: opts.chunkBytes },
   );
+  /** a session took a file's chunks (float32), not only converted weights */
+  let chunksRead = false;
   return {
     describe: hub.describe,
     converter,
@@ -54,10 +56,22 @@ export function chunkedHubSource(
     async open(name) {
       const f = files.get(name);
       if (!f) return null;
-      return { size: f.size, read: (offset, length) => f.read(offset, length), blob: () => f.blob() };
+      return {
+        size: f.size,
+        read: (offset, length) => f.read(offset, length),
+        blob: () => {
+          chunksRead = true;
+          return f.blob();
+        },
+      };
     },
-    /** the chunks a session did not read (tensors the graph does not use) into the cache too: true when every file is cached */
+    /**
+     * The chunks a session did not read (tensors the graph does not use) into the cache too: true
+     * when every file is cached. Runs on converted weights only leave the files' chunks alone
+     * (false): the files would be downloaded a second time for nothing.
+     */
     async complete() {
+      if (!chunksRead) return false;
       const done = await Promise.all([...files.values()].map((f) => f.download()));
       return done.every(Boolean);
     },
