@@ -206,4 +206,24 @@ describe('a safetensors file converted as it streams in', () => {
     await expect(run([bytes.slice(0, 5)])).rejects.toThrow(/shard-2.safetensors: the stream ended after 5 of/);
     await expect(run([bytes, new Uint8Array(3)])).rejects.toThrow(/shard-2.safetensors: the stream holds more than/);
   });
+
+  it('cancels the stream it reads when the conversion stops early', async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull: (c) => c.enqueue(new Uint8Array([255, 255, 255, 255, 255, 255, 255, 255])),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const run = async () => {
+      for await (const t of convertSafetensorsStream(streamChunks(stream), {
+        file: 'big.safetensors',
+        size: 1000,
+        conversionFor: () => null,
+      }))
+        void t;
+    };
+    await expect(run()).rejects.toThrow(/big.safetensors: header of \d+ bytes exceeds/);
+    expect(cancelled).toBe(true);
+  });
 });

@@ -39,16 +39,21 @@ interface Pending {
   conversion: TensorConversion;
 }
 
-/** a ReadableStream's chunks as an async iterable (not every browser iterates streams) */
+/** a ReadableStream's chunks as an async iterable (not every browser iterates streams); left early, the stream is cancelled */
 export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
+  let ended = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        ended = true;
+        return;
+      }
       yield value;
     }
   } finally {
+    if (!ended) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
