@@ -1,7 +1,7 @@
 // `npm run bench [-- <target>...]` arguments: argv in, the targets to run out (all when none named).
 import { parseCommandLine, UsageError } from '../src/cli/command-line.ts';
 
-export const TARGETS = ['hub', 'webhooks', 'model', 'dashboard', 'preview', 'gpu'] as const;
+export const TARGETS = ['hub', 'webhooks', 'model', 'dashboard', 'preview', 'convert', 'gpu'] as const;
 export type Target = (typeof TARGETS)[number];
 /**
  * Run only when named: on SwiftShader in Node the native EP's first forward has not finished in 420 s

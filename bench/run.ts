@@ -1,4 +1,4 @@
-// `npm run bench [-- hub|webhooks|model|dashboard|preview ...]`: every benchmark, one JSON line per figure.
+// `npm run bench [-- hub|webhooks|model|dashboard|preview|convert ...]`: every benchmark, one JSON line per figure.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { parseOrExit } from '../src/cli/command-line.ts';

@@ -231,6 +231,44 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   expect(summary.errorVsFloat32).toBeGreaterThan(0);
   expect(summary.errorVsFloat32).toBeLessThanOrEqual(PRECISION_TOLERANCE.int8);
   await expect(page.getByTestId('precision-error')).toHaveText(summary.errorVsFloat32.toExponential(2));
+
+  // the int8 weights were converted as they downloaded and kept in the browser cache: a second visit
+  // with the same precision downloads no weight byte (the headers come from the float32 run's chunks)
+  const first = await downloadedOutput(page);
+  const weightRequests: string[] = [];
+  page.on('request', (r) => {
+    if (isWeightGet(r)) weightRequests.push(`${r.url()} ${r.headers()['range'] ?? ''}`);
+  });
+  await page.reload();
+  await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+  await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
+  await inspect(page);
+  await weights.selectOption('int8');
+  if (await compare.isChecked()) await compare.uncheck();
+  await runForward(page, 'wasm');
+  expect((await downloadedOutput(page)).data).toEqual(first.data);
+  expect(weightRequests, 'weight requests of the second int8 visit').toEqual([]);
+  // what the run read: each shard converted to int8, stored whole beside the float32 run's chunks
+  const stored = await page.evaluate(async () => {
+    type Dir = FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
+    const urls: string[] = [];
+    const root = (await (
+      await navigator.storage.getDirectory()
+    ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
+    for await (const urlDir of root.values())
+      for await (const version of (urlDir as Dir).values()) {
+        const meta = JSON.parse(await (await (await (version as Dir).getFileHandle('meta.json')).getFile()).text()) as {
+          url: string;
+          complete: boolean;
+        };
+        if (meta.complete) urls.push(meta.url.replace(/^.*\//, ''));
+      }
+    return urls.sort();
+  });
+  expect(stored.filter((u) => u.endsWith('#converted-int8'))).toEqual([
+    'diffusion_pytorch_model-00001-of-00002.safetensors#converted-int8',
+    'diffusion_pytorch_model-00002-of-00002.safetensors#converted-int8',
+  ]);
 });
 
 test('?weights= starts the page on that precision (a link, a reload); an unknown one leaves the default', async ({

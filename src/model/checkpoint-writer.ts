@@ -1,8 +1,8 @@
 // Writes a transformer checkpoint in the diffusers layout: config.json plus one safetensors file,
 // or shards plus diffusion_pytorch_model.safetensors.index.json.
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from './safetensors/index-file.ts';
-import { DTYPE_BYTES, SAFETENSORS_DTYPE } from './safetensors/dtype.ts';
-import { writeSafetensors, type TensorLayout } from './safetensors/write.ts';
+import { DTYPE_BYTES } from './safetensors/dtype.ts';
+import { layoutDtype, writeSafetensors, type TensorLayout } from './safetensors/write.ts';
 import { numel, type HostTensor } from './tensor.ts';
 import type { ConsisIDConfig } from './config.ts';
 import { loadCheckpoint, type Checkpoint } from './loader/load-checkpoint.ts';
@@ -27,7 +27,7 @@ export interface ShardPlan {
 
 /** splits tensors (in order) into `shards` files of about equal size, diffusers' names and index */
 export function planShards(tensors: readonly TensorLayout[], shards = 1): ShardPlan {
-  const size = (t: TensorLayout) => numel(t.shape) * DTYPE_BYTES[SAFETENSORS_DTYPE[t.dtype]];
+  const size = (t: TensorLayout) => numel(t.shape) * DTYPE_BYTES[layoutDtype(t.dtype)];
   const n = Math.max(1, shards);
   if (n === 1) return { files: [{ name: WEIGHTS_NAME, tensors: [...tensors] }], index: null };
   const total = tensors.reduce((s, t) => s + size(t), 0);

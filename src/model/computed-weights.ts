@@ -15,17 +15,20 @@ interface GroupPlan {
 }
 
 export type ReadInput = (loc: ExternalLocation, tensor: string) => Promise<Uint8Array>;
+/** a group's outputs made already (weights converted as they downloaded); null: computed here */
+export type Precomputed = (group: ComputedGroup) => Promise<Uint8Array[]> | null;
 
 export class ComputedWeights {
   private readonly plans = new Map<ComputedGroup, GroupPlan>();
-  /** inputs being read (ahead of their turn), until their group is computed */
-  private readonly reads = new Map<ComputedGroup, Promise<Uint8Array[]>>();
+  /** inputs being read (ahead of their turn), until their group is computed: then the computation */
+  private readonly reads = new Map<ComputedGroup, Promise<() => Uint8Array[]>>();
   /** outputs computed, until their last user has taken them */
   private readonly kept = new Map<ComputedGroup, { outputs: Uint8Array[]; left: number }>();
 
   constructor(
     initializers: readonly TensorDef[],
     private readonly read: ReadInput,
+    private readonly precomputed?: Precomputed,
   ) {
     let last: GroupPlan | undefined;
     for (const t of initializers) {
@@ -50,12 +53,15 @@ export class ComputedWeights {
     return data;
   }
 
-  /** the group's inputs, read once: started ahead for the next group while this one computes */
-  prefetch(group: ComputedGroup): Promise<Uint8Array[]> {
+  /** the group's inputs (or outputs made already), read once: started ahead for the next group while this one computes */
+  prefetch(group: ComputedGroup): Promise<() => Uint8Array[]> {
     let r = this.reads.get(group);
     if (!r) {
       const tensor = this.plans.get(group)!.name;
-      r = Promise.all(group.inputs.map((loc) => this.read(loc, tensor)));
+      const made = this.precomputed?.(group);
+      r = made
+        ? made.then((outputs) => () => outputs)
+        : Promise.all(group.inputs.map((loc) => this.read(loc, tensor))).then((inputs) => () => group.compute(inputs));
       // a failure is reported by the group's own await, not as an unhandled rejection before it
       r.catch(() => {});
       this.reads.set(group, r);
@@ -67,7 +73,7 @@ export class ComputedWeights {
     const plan = this.plans.get(group)!;
     const inputs = this.prefetch(group);
     if (plan.next) this.prefetch(plan.next);
-    const computed = { outputs: group.compute(await inputs), left: plan.users };
+    const computed = { outputs: (await inputs)(), left: plan.users };
     this.reads.delete(group);
     this.kept.set(group, computed);
     return computed;

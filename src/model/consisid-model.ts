@@ -24,6 +24,9 @@ import type { HostTensor } from './tensor.ts';
 import type { BackendSession, Device, InferenceBackend, SessionOptions } from './runtime/types.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { AttentionKernel } from './graph/attention.ts';
+import type { WeightConverter } from './convert/weight-converter.ts';
+import { convertedWeights, type GraphWeights } from './convert/converted-session.ts';
+import type { WeightSet } from './safetensors/weight-set.ts';
 
 /** the stages of a first forward: reading the weights, building the graph, creating the session, running it */
 export type ModelStage = 'weights' | 'graph' | 'session' | 'forward';
@@ -88,6 +91,8 @@ export interface RuntimeOptions extends ModelEvents, SegmentOptions {
   prepack?: boolean;
   fallbackDevice?: Device;
   maxSessions?: number;
+  /** converts the weights for a precision other than float32 as they download, kept per precision (hub sources) */
+  converter?: WeightConverter;
 }
 
 /** Transformer2DModelOutput */
@@ -232,6 +237,7 @@ export class ConsisIDTransformer3DModel {
       onFallback,
       segments,
       segmentLimits: opts.segmentLimits,
+      converter: source.converter,
     });
   }
 
@@ -246,8 +252,8 @@ export class ConsisIDTransformer3DModel {
   }
 
   /** the ONNX graph for one set of input shapes, with the ops the device runs fastest (and exactly) */
-  buildGraph(shape: GraphShape, device: Device = this.currentDevice): BuiltGraph {
-    return buildConsisIDGraph(this.config, this.weights, shape, this.buildOptions(device));
+  buildGraph(shape: GraphShape, device: Device = this.currentDevice, weights: WeightSet = this.weights): BuiltGraph {
+    return buildConsisIDGraph(this.config, weights, shape, this.buildOptions(device));
   }
 
   private buildOptions(device: Device): BuildOptions {
@@ -271,6 +277,14 @@ export class ConsisIDTransformer3DModel {
     return planned.length > 1 ? planned : null;
   }
 
+  /** what graphs are built over: the checkpoint's tensors, or the same converted for the precision as they download */
+  private async graphWeights(shape: GraphShape, device: Device): Promise<GraphWeights> {
+    const { converter } = this.runtime;
+    const precision = this.weightPrecision;
+    if (!converter || precision === 'float32') return { weights: this.weights, files: this.checkpoint.files };
+    return convertedWeights(this.buildGraph(shape, device).model, this.checkpoint, precision, converter);
+  }
+
   /** devices whose graphs are the same (the quantized ops and the attention may differ on WebGPU) */
   private sameGraph(a: Device, b: Device): boolean {
     if ((a === 'webgpu') === (b === 'webgpu')) return true;
@@ -291,21 +305,21 @@ export class ConsisIDTransformer3DModel {
     return timedStage(events, 'graph', device, async () => {
       await this.resolveWebgpuAttention(device);
       const { backend } = this.runtime;
-      const files = this.checkpoint.files;
+      const { weights, files, precomputed } = await this.graphWeights(shape, device);
       const segments = this.segmentsFor(shape, device);
       if (segments) {
-        const built = buildConsisIDSegments(this.config, this.weights, shape, segments, this.buildOptions(device));
+        const built = buildConsisIDSegments(this.config, weights, shape, segments, this.buildOptions(device));
         return {
           outputShape: built.at(-1)!.outputShape,
           open: (opts) =>
             createSegmentedSession(
-              built.map((b) => () => sessionModel(b.model, files, { blobsInParts: true })),
+              built.map((b) => () => sessionModel(b.model, files, { blobsInParts: true, precomputed })),
               (model) => backend.createSession(model, opts),
             ),
         };
       }
-      const built = this.buildGraph(shape, device);
-      const model = await sessionModel(built.model, files);
+      const built = this.buildGraph(shape, device, weights);
+      const model = await sessionModel(built.model, files, { precomputed });
       return { outputShape: built.outputShape, open: (opts) => backend.createSession(model, opts) };
     });
   }

@@ -75,6 +75,23 @@ export { openCache, cachedVersions, storedBytes, deleteCachedFiles, type CachedF
 export { ChunkedHubFile, type ChunkOptions } from './loader/hub-file-chunks.ts';
 export { chunkedHubSource, blobFile, type HubFileEntry } from './loader/chunked-hub-source.ts';
 export { memorySource } from './loader/memory-source.ts';
+export { memoryCache } from './loader/memory-cache.ts';
+export {
+  weightConverter,
+  type WeightConverter,
+  type WeightConverterOptions,
+  type ConvertSource,
+} from './convert/weight-converter.ts';
+export { ConvertedCheckpoint, type ConvertedFile } from './convert/converted-checkpoint.ts';
+export { conversionPlan, type ConversionPlan } from './convert/conversion-plan.ts';
+export {
+  convertSafetensorsStream,
+  streamChunks,
+  type ConvertedTensor,
+  type ConverterMemory,
+  type StreamConvertOptions,
+} from './convert/stream-convert.ts';
+export { convertTensor, type TensorConversion } from './convert/tensor-conversion.ts';
 export {
   loadCheckpoint,
   readSafetensorsHeaderFrom,

@@ -1,8 +1,9 @@
 // A built graph as a session takes it: checkpoint tensors stay external data where the checkpoint
 // files can be handed to the runtime (a path, or bytes already in memory); tensors of files read
 // in parts are read one by one; computed tensors (block-quantized weights) are computed here
-// (computed-weights.ts). Every initializer is taken in the graph's order, one after the other.
-import { ComputedWeights } from './computed-weights.ts';
+// (computed-weights.ts), unless `precomputed` has them made already (weights converted as they
+// downloaded, convert/converted-checkpoint.ts). Every initializer is taken in the graph's order, one after the other.
+import { ComputedWeights, type Precomputed } from './computed-weights.ts';
 import type { ExternalLocation, ModelDef, TensorDef } from './onnx/onnx-proto.ts';
 import type { CheckpointFile, CheckpointFiles } from './loader/load-checkpoint.ts';
 import type { ExternalDataSource, SessionModel } from './runtime/types.ts';
@@ -15,6 +16,8 @@ export interface SessionModelOptions {
    * tensors' bytes (a checkpoint shard is several GB).
    */
   blobsInParts?: boolean;
+  /** quantized outputs made already (weights converted as they downloaded) */
+  precomputed?: Precomputed;
 }
 
 export async function sessionModel(
@@ -23,7 +26,11 @@ export async function sessionModel(
   opts: SessionModelOptions = {},
 ): Promise<SessionModel> {
   const data = new ExternalData(files, opts.signal, opts.blobsInParts === true);
-  const computed = new ComputedWeights(model.graph.initializers, (loc, tensor) => data.read(loc, tensor));
+  const computed = new ComputedWeights(
+    model.graph.initializers,
+    (loc, tensor) => data.read(loc, tensor),
+    opts.precomputed,
+  );
   const initializers: TensorDef[] = [];
   for (const t of model.graph.initializers) {
     if (t.external) initializers.push(await data.reference(t, t.external));

@@ -3,10 +3,9 @@
 // per-row int8 dequantized for a float Gemm).
 import { add, cast, concat, linear } from '../onnx/ops.ts';
 import { MS_DOMAIN, attr, type Value } from '../onnx/graph-builder.ts';
-import type { ComputedGroup } from '../onnx/onnx-proto.ts';
-import { HOST_DTYPE, f32ToF16, toFloat32, typedFromBytes } from '../safetensors/dtype.ts';
-import type { WeightEntry } from '../safetensors/weight-set.ts';
-import { blocksPerRow, quantizeRowsInt8Into, quantizeRowsInto } from './quantize.ts';
+import type { ComputedGroup, QuantizedGroup } from '../onnx/onnx-proto.ts';
+import { f32ToF16, floatValues } from '../safetensors/dtype.ts';
+import { blocksPerRow, quantizeRowsInt8Into, quantizeRowsInto, type QuantizedFormat } from './quantize.ts';
 import { param, weightLocation, type BuildContext, type LinearRole, type QuantizedMatMul } from './context.ts';
 
 /** a torch Linear, or some of its output rows */
@@ -33,13 +32,6 @@ function stackedBias(ctx: BuildContext, parts: readonly LinearPart[]): Value | n
     parts.map((p) => partParam(ctx, p, 'bias')),
     0,
   );
-}
-
-/** float32 values of a weight's bytes (a view when they are aligned float32 already) */
-function decode(e: WeightEntry, bytes: Uint8Array): Float32Array {
-  if (e.dtype === 'F32' && bytes.byteOffset % 4 === 0)
-    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
-  return toFloat32(HOST_DTYPE[e.dtype]!, typedFromBytes(HOST_DTYPE[e.dtype]!, bytes));
 }
 
 /**
@@ -83,14 +75,24 @@ function quantizedProduct(
   const lead = x.dims.slice(0, -1);
   const label = `${parts[0]!.name}${parts.length > 1 ? `+${parts.length - 1}` : ''}`;
   const inputs = locs.map((l) => l.location);
+  const stacked = (format: QuantizedFormat, scales: 'float32' | 'float16'): QuantizedGroup => ({
+    format,
+    parts: locs.map((l, i) => {
+      const r0 = parts[i]!.rows?.[0] ?? 0;
+      return { tensor: `${parts[i]!.name}.weight`, rows: [r0, r0 + l.rows] as const };
+    }),
+    k,
+    scales,
+  });
   if (q.op === 'DequantizeLinear') {
     const group: ComputedGroup = {
       inputs,
+      quantized: stacked({ kind: 'int8-rows' }, 'float32'),
       compute(bytes) {
         const out = { q: new Int8Array(n * k), scales: new Float32Array(n) };
         let row = 0;
         locs.forEach((l, i) => {
-          quantizeRowsInt8Into(out, row, decode(l.entry, bytes[i]!), l.rows, k);
+          quantizeRowsInt8Into(out, row, floatValues(l.entry.dtype, bytes[i]!), l.rows, k);
           row += l.rows;
         });
         return [new Uint8Array(out.q.buffer), new Uint8Array(out.scales.buffer)];
@@ -110,11 +112,12 @@ function quantizedProduct(
   const half = ctx.dtype === 'float16';
   const group: ComputedGroup = {
     inputs,
+    quantized: stacked({ kind: 'blocks', bits: q.bits, block: q.block }, half ? 'float16' : 'float32'),
     compute(bytes) {
       const out = { q: new Uint8Array(n * blocks * blob), scales: new Float32Array(n * blocks) };
       let row = 0;
       locs.forEach((l, i) => {
-        quantizeRowsInto(out, row, decode(l.entry, bytes[i]!), l.rows, k, q.bits, q.block);
+        quantizeRowsInto(out, row, floatValues(l.entry.dtype, bytes[i]!), l.rows, k, q.bits, q.block);
         row += l.rows;
       });
       return [out.q, half ? new Uint8Array(f32ToF16(out.scales).buffer) : new Uint8Array(out.scales.buffer)];

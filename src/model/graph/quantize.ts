@@ -135,3 +135,32 @@ export function quantizeRowsInt8Into(out: RowQuantized, row0: number, w: Float32
     for (let i = 0, src = r * k, at = (row0 + r) * k; i < k; i++) q[at + i] = q8(w[src + i]!, inv);
   }
 }
+
+/** how a Linear weight (rows, k) is quantized: per-row int8 (DequantizeLinear) or MatMulNBits blocks */
+export type QuantizedFormat = { kind: 'int8-rows' } | { kind: 'blocks'; bits: 4 | 8; block: number };
+
+/** bytes of q and float32 scales per row of a (rows, k) weight in the format */
+export function quantizedRow(format: QuantizedFormat, k: number): { qBytes: number; scales: number } {
+  if (format.kind === 'int8-rows') return { qBytes: k, scales: 1 };
+  const blocks = blocksPerRow(k, format.block);
+  return { qBytes: (blocks * format.block * format.bits) / 8, scales: blocks };
+}
+
+/** a whole (rows, k) weight quantized: q as the graph's initializer lays it out, float32 scales */
+export function quantizeWeight(
+  w: Float32Array,
+  rows: number,
+  k: number,
+  format: QuantizedFormat,
+): { q: Uint8Array; scales: Float32Array } {
+  const per = quantizedRow(format, k);
+  const scales = new Float32Array(rows * per.scales);
+  if (format.kind === 'int8-rows') {
+    const q = new Int8Array(rows * k);
+    quantizeRowsInt8Into({ q, scales }, 0, w, rows, k);
+    return { q: new Uint8Array(q.buffer), scales };
+  }
+  const q = new Uint8Array(rows * per.qBytes);
+  quantizeRowsInto({ q, scales }, 0, w, rows, k, format.bits, format.block);
+  return { q, scales };
+}

@@ -6,7 +6,7 @@ import { ChunkCachePolicy, SharedCache, type Chunk, type ChunkEvents } from './c
 import { ChunkPrefetch } from './chunk-prefetch.ts';
 import { requestRange, type ChunkedFileRef } from './hub-chunk-request.ts';
 import { hubFileUrl, type HubRepo } from './hub-files.ts';
-import { RangeBlob } from './range-blob.ts';
+import { RangeBlob, chunkedStream } from './range-blob.ts';
 import {
   CHUNK_BYTES,
   chunkBounds,
@@ -28,8 +28,6 @@ export interface ChunkOptions extends ChunkEvents {
 
 /** reads up to this size do not fetch a whole chunk */
 const SMALL_READ = 2 ** 20;
-/** the most bytes a stream hands out at once */
-const PIECE = 8 * 2 ** 20;
 
 export class ChunkedHubFile {
   readonly url: string;
@@ -77,18 +75,11 @@ export class ChunkedHubFile {
 
   /** bytes [start, end) as a stream, chunk by chunk */
   stream(start = 0, end = this.size): ReadableStream<Uint8Array> {
-    let pos = start;
-    return new ReadableStream<Uint8Array>({
-      pull: async (ctl) => {
-        if (pos >= end) return ctl.close();
-        const i = Math.floor(pos / this.version.chunkBytes);
-        const [c0, c1] = chunkBounds(this.size, this.version.chunkBytes, i);
-        const to = Math.min(end, c1, pos + PIECE);
-        const chunk = await this.prefetch.ahead(i);
-        ctl.enqueue(await chunk.read(pos - c0, to - c0));
-        this.readOf(i, chunk, to - pos);
-        pos = to;
-      },
+    return chunkedStream(this.size, this.version.chunkBytes, start, end, async (i, from, to) => {
+      const chunk = await this.prefetch.ahead(i);
+      const bytes = await chunk.read(from, to);
+      this.readOf(i, chunk, to - from);
+      return bytes;
     });
   }
 

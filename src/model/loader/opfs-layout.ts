@@ -2,14 +2,33 @@
 // file URL (the URL carries the revision) with a folder per version of the file (its ETag),
 // holding `meta.json` (the version, and whether every chunk is there) and one file per chunk.
 // Versions never share a folder, so two tabs reading two versions cannot mix their chunks.
+// A file converted for a precision is an entry of its own (convertedVersion).
 // Folder names are SHA-256 digests: URLs and ETags hold characters file names may not.
-import { BrowserCacheError, storageOp, type FileVersion } from './weight-cache.ts';
+import { BrowserCacheError, CHUNK_BYTES, storageOp, type FileVersion } from './weight-cache.ts';
+import { CONVERSION_FORMAT } from '../convert/converted-file.ts';
 
 export const ROOT = 'hub-console-preview-weights-v4';
 /** Cache Storage layouts before v3: deleted with the cache */
 const LEGACY_CACHE_PREFIX = 'hub-console-preview-weights';
 /** v3: one folder per URL, versions replaced in place */
 const LEGACY_ROOTS = ['hub-console-preview-weights-v3'];
+
+/**
+ * The entry of a checkpoint file converted for a precision (convert/converted-file.ts): a URL of
+ * its own per precision (so each precision keeps its own converted bytes beside the file's chunks)
+ * and a version per source ETag and conversion format (a new one replaces the older).
+ */
+export const convertedVersion = (
+  source: { url: string; etag: string | null },
+  precision: string,
+  size: number,
+  chunkBytes = CHUNK_BYTES,
+): FileVersion => ({
+  url: `${source.url}#converted-${precision}`,
+  etag: `${source.etag ?? '(none)'} ${CONVERSION_FORMAT}`,
+  size,
+  chunkBytes,
+});
 
 export interface Meta extends FileVersion {
   complete: boolean;

@@ -8,6 +8,33 @@
 /** bytes [start, end) of the whole, as a stream */
 export type RangeReader = (start: number, end: number) => ReadableStream<Uint8Array>;
 
+/** the most bytes a chunked stream hands out at once */
+const PIECE = 8 * 2 ** 20;
+
+/**
+ * Bytes [start, end) of a file kept in chunks of `chunkBytes`, as a stream of pieces that never
+ * span two chunks: `read(i, from, to)` gives bytes [from, to) of chunk `i`.
+ */
+export function chunkedStream(
+  size: number,
+  chunkBytes: number,
+  start: number,
+  end: number,
+  read: (i: number, from: number, to: number) => Promise<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  let pos = start;
+  return new ReadableStream<Uint8Array>({
+    pull: async (ctl) => {
+      if (pos >= end) return ctl.close();
+      const i = Math.floor(pos / chunkBytes);
+      const c0 = i * chunkBytes;
+      const to = Math.min(end, size, c0 + chunkBytes, pos + PIECE);
+      ctl.enqueue(await read(i, pos - c0, to - c0));
+      pos = to;
+    },
+  });
+}
+
 export class RangeBlob extends Blob {
   constructor(
     private readonly reader: RangeReader,

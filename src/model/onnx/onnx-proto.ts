@@ -1,4 +1,5 @@
 // ONNX ModelProto encoding (field numbers from onnx/onnx.proto3).
+import type { QuantizedFormat } from '../graph/quantize.ts';
 import { MessageWriter, type Encoded, concatEncoded } from './protobuf.ts';
 
 export type ElemType = 'float32' | 'float16' | 'bfloat16' | 'float64' | 'int64' | 'int32' | 'int8' | 'uint8' | 'bool';
@@ -41,6 +42,19 @@ export interface ExternalLocation {
 export interface ComputedGroup {
   inputs: readonly ExternalLocation[];
   compute(inputs: readonly Uint8Array[]): Uint8Array[];
+  /** what `compute` makes, said so that a loader holding each tensor quantized already can give the outputs instead */
+  quantized?: QuantizedGroup;
+}
+
+/** quantized weights of checkpoint tensors stacked along the output axis: outputs q, then scales */
+export interface QuantizedGroup {
+  format: QuantizedFormat;
+  /** each tensor's rows [r0, r1), in stacking order */
+  parts: readonly { tensor: string; rows: readonly [number, number] }[];
+  /** the input axis */
+  k: number;
+  /** the scales output's dtype (the quantizer's float32, or float16 for a float16 graph) */
+  scales: 'float32' | 'float16';
 }
 
 export interface ComputedTensor {

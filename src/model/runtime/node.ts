@@ -104,7 +104,9 @@ export function nodeBackend(): InferenceBackend {
       if (opts.device === 'wasm') return web.createSession(await inMemory(model), opts);
       if (opts.device !== 'cpu')
         throw new UnsupportedDeviceError(`device "${opts.device}" is not available in Node; use "cpu" or "wasm"`);
-      const input = await nodeSessionInput(model);
+      // Blobs (weights converted into a cache) are read into memory: onnxruntime-node takes files or bytes
+      const blobs = [...model.externalData.values()].some((s) => s.kind === 'blob');
+      const input = await nodeSessionInput(blobs ? await inMemory(model) : model);
       const session = await ort.InferenceSession.create(input.model, {
         executionProviders: ['cpu'],
         graphOptimizationLevel: 'all',

@@ -93,6 +93,26 @@ export function f32ToF16(values: Float32Array): Uint16Array {
   return out;
 }
 
+let bf16ToF16Table: Uint16Array | null = null;
+
+/**
+ * bfloat16 bits -> float16 bits, rounded to nearest even: every bfloat16 value is a float32, so
+ * this is f32ToF16Bits of it (subnormals, overflow to infinity, NaN as f32ToF16Bits makes them),
+ * looked up in a table of all 65,536 inputs built on first use.
+ */
+export function bf16ToF16(bits: Uint16Array): Uint16Array {
+  if (!bf16ToF16Table) {
+    const t = new Uint16Array(65536);
+    const wide = bf16ToF32(Uint16Array.from({ length: 65536 }, (_, i) => i));
+    for (let i = 0; i < 65536; i++) t[i] = f32ToF16Bits(wide[i]!);
+    bf16ToF16Table = t;
+  }
+  const table = bf16ToF16Table;
+  const out = new Uint16Array(bits.length);
+  for (let i = 0; i < bits.length; i++) out[i] = table[bits[i]!]!;
+  return out;
+}
+
 /** round-to-nearest-even float32 -> bfloat16 bits */
 export function f32ToBf16(values: Float32Array): Uint16Array {
   const u = new Uint32Array(values.buffer, values.byteOffset, values.length);
@@ -121,6 +141,20 @@ export function typedFromBytes(dtype: DType, bytes: Uint8Array): TensorData {
     case 'bfloat16':
       return new Uint16Array(copy.buffer);
   }
+}
+
+/** float32 values of a float tensor's little-endian bytes (a view when they are aligned float32 already) */
+export function floatValues(dtype: SafetensorsDtype, bytes: Uint8Array): Float32Array {
+  if (dtype === 'F32' && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  // 16-bit words read in place: widened once, not copied first
+  if ((dtype === 'BF16' || dtype === 'F16') && bytes.byteOffset % 2 === 0) {
+    const words = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+    return dtype === 'BF16' ? bf16ToF32(words) : f16ToF32(words);
+  }
+  const host = HOST_DTYPE[dtype];
+  if (!host) throw new Error(`dtype ${dtype} is not a float dtype`);
+  return toFloat32(host, typedFromBytes(host, bytes));
 }
 
 export function toFloat32(dtype: DType, data: TensorData): Float32Array {

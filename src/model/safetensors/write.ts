@@ -1,12 +1,17 @@
 // Safetensors writer (CLI outputs, demo checkpoints, generated checkpoints, tests).
-import { DTYPE_BYTES, SAFETENSORS_DTYPE } from './dtype.ts';
+import { DTYPE_BYTES, SAFETENSORS_DTYPE, type SafetensorsDtype } from './dtype.ts';
 import { numel, type DType, type HostTensor } from '../tensor.ts';
 
 export interface TensorLayout {
   name: string;
-  dtype: DType;
+  /** a host dtype, or a safetensors one (I8, U8: quantized weights) */
+  dtype: DType | SafetensorsDtype;
   shape: readonly number[];
 }
+
+/** the safetensors dtype of a layout's dtype */
+export const layoutDtype = (d: DType | SafetensorsDtype): SafetensorsDtype =>
+  d in SAFETENSORS_DTYPE ? SAFETENSORS_DTYPE[d as DType] : (d as SafetensorsDtype);
 
 /** the 8-byte length and the JSON header (padded so data starts 8-byte aligned) for tensors written in this order */
 export function safetensorsHeader(tensors: readonly TensorLayout[], metadata?: Record<string, string>): Uint8Array {
@@ -14,8 +19,9 @@ export function safetensorsHeader(tensors: readonly TensorLayout[], metadata?: R
   if (metadata) header.__metadata__ = metadata;
   let offset = 0;
   for (const t of tensors) {
-    const length = numel(t.shape) * DTYPE_BYTES[SAFETENSORS_DTYPE[t.dtype]];
-    header[t.name] = { dtype: SAFETENSORS_DTYPE[t.dtype], shape: t.shape, data_offsets: [offset, offset + length] };
+    const dtype = layoutDtype(t.dtype);
+    const length = numel(t.shape) * DTYPE_BYTES[dtype];
+    header[t.name] = { dtype, shape: t.shape, data_offsets: [offset, offset + length] };
     offset += length;
   }
   let json = JSON.stringify(header);

@@ -1,0 +1,45 @@
+// Which checkpoint tensors a graph takes in which form, read off the built graph itself: the
+// weights its quantized products compute (their format), and the tensors it references as they
+// lie (float16 in a float16 graph, else kept as stored: the graph casts them). Tensors the graph
+// does not use are not in the plan.
+import type { ExternalLocation, ModelDef } from '../onnx/onnx-proto.ts';
+import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
+import type { WeightPrecision } from '../precision.ts';
+import { sameConversion, type TensorConversion } from './tensor-conversion.ts';
+
+export type ConversionPlan = ReadonlyMap<string, TensorConversion>;
+
+/** the checkpoint tensor that bytes at `loc` belong to (a whole tensor, or some of its rows) */
+function tensorLocator(weights: WeightSet): (loc: ExternalLocation) => WeightEntry | undefined {
+  const byFile = new Map<string, WeightEntry[]>();
+  for (const e of weights.values()) byFile.set(e.fileName, [...(byFile.get(e.fileName) ?? []), e]);
+  return (loc) =>
+    byFile.get(loc.location)?.find((e) => loc.offset >= e.offset && loc.offset + loc.length <= e.offset + e.length);
+}
+
+export function conversionPlan(model: ModelDef, weights: WeightSet, precision: WeightPrecision): ConversionPlan {
+  const plan = new Map<string, TensorConversion>();
+  const add = (tensor: string, c: TensorConversion) => {
+    const had = plan.get(tensor);
+    if (had && !sameConversion(had, c))
+      throw new Error(`tensor "${tensor}" is taken both as ${JSON.stringify(had)} and ${JSON.stringify(c)}`);
+    plan.set(tensor, c);
+  };
+  const locate = tensorLocator(weights);
+  for (const t of model.graph.initializers) {
+    const q = t.computed?.group.quantized;
+    if (q) for (const p of q.parts) add(p.tensor, q.format);
+    if (!t.external) continue;
+    const e = locate(t.external);
+    if (!e) continue;
+    add(e.name, precision === 'float16' && e.dtype !== 'F16' ? { kind: 'float16' } : { kind: 'keep' });
+  }
+  return plan;
+}
+
+/** the plan's tensors that lie in one checkpoint file, in file order */
+export function planForFile(plan: ConversionPlan, weights: WeightSet, fileName: string): WeightEntry[] {
+  return [...weights.values()]
+    .filter((e) => e.fileName === fileName && plan.has(e.name))
+    .sort((a, b) => a.offset - b.offset);
+}

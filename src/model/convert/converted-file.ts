@@ -1,0 +1,56 @@
+// A checkpoint file converted for one precision is itself a safetensors file: the plan's tensors
+// in their converted parts (tensor-conversion.ts), in the order of the source file, and in its
+// metadata the precision and each tensor's conversion. Its size and header follow from the plan,
+// so the header is written first and the parts after it as the tensors arrive.
+import {
+  parseSafetensorsHeader,
+  readHeaderLength,
+  SafetensorsError,
+  type SafetensorsHeader,
+} from '../safetensors/read.ts';
+import { safetensorsHeader } from '../safetensors/write.ts';
+import { DTYPE_BYTES } from '../safetensors/dtype.ts';
+import { numel } from '../tensor.ts';
+import type { WeightPrecision } from '../precision.ts';
+import { convertedLayout, type PartLayout, type TensorConversion, type TensorSource } from './tensor-conversion.ts';
+
+/** changes whenever converted bytes would differ: a stored file of another format is converted anew */
+export const CONVERSION_FORMAT = 'hub-console-converted-v1';
+
+export interface ConvertedFileLayout {
+  /** the 8-byte length and the JSON header */
+  head: Uint8Array;
+  /** the whole file */
+  size: number;
+  /** the parts after the header, in order */
+  parts: PartLayout[];
+}
+
+export function convertedFileLayout(
+  tensors: readonly { source: TensorSource; conversion: TensorConversion }[],
+  precision: WeightPrecision,
+): ConvertedFileLayout {
+  const parts = tensors.flatMap((t) => convertedLayout(t.source, t.conversion));
+  const conversions = Object.fromEntries(tensors.map((t) => [t.source.name, t.conversion]));
+  const head = safetensorsHeader(parts, {
+    format: CONVERSION_FORMAT,
+    precision,
+    conversions: JSON.stringify(conversions),
+  });
+  const data = parts.reduce((s, p) => s + numel(p.shape) * DTYPE_BYTES[p.dtype], 0);
+  return { head, size: head.length + data, parts };
+}
+
+/** each tensor's conversion, from a converted file's header; an error when the file is not one of this format */
+export function storedConversions(header: SafetensorsHeader): Map<string, TensorConversion> {
+  if (header.metadata.format !== CONVERSION_FORMAT || !header.metadata.conversions)
+    throw new SafetensorsError(`${header.file}: not a converted checkpoint file of format ${CONVERSION_FORMAT}`);
+  return new Map(Object.entries(JSON.parse(header.metadata.conversions) as Record<string, TensorConversion>));
+}
+
+/** a converted file's header from its first bytes (the head is all of them, when there are enough) */
+export function parseConvertedHead(bytes: Uint8Array, size: number, file: string): SafetensorsHeader {
+  const n = readHeaderLength(bytes, file);
+  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: the converted file's header is cut short`);
+  return parseSafetensorsHeader(bytes.subarray(8, 8 + n), size, file);
+}

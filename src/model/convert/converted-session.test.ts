@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
+import { localSource } from '../loader/local-source.ts';
+import { memorySource } from '../loader/memory-source.ts';
+import { memoryCache } from '../loader/memory-cache.ts';
+import { writeCheckpointFiles } from '../checkpoint-writer.ts';
+import { randomWeights } from '../random-weights.ts';
+import { buildConsisIDGraph } from '../graph/transformer.ts';
+import { prepareForward } from '../forward-inputs.ts';
+import { sessionModel } from '../session-model.ts';
+import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../precision.ts';
+import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
+import { nodeBackend } from '../runtime/node.ts';
+import type { SessionModel } from '../runtime/types.ts';
+import type { WeightSet } from '../safetensors/weight-set.ts';
+import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
+import { convertedSessionModel } from './converted-session.ts';
+import { weightConverter, type ConvertSource } from './weight-converter.ts';
+
+const fixture = loadFixture('tiny-face');
+
+/** the tiny identity-module config with random bfloat16 weights in two shards, as published checkpoints are */
+async function bf16Checkpoint(): Promise<{ checkpoint: Checkpoint; files: Map<string, Uint8Array> }> {
+  const { config } = await loadCheckpoint(localSource(fixtureDir('tiny-face')));
+  const written = writeCheckpointFiles({ ...config }, randomWeights(config, 11, 'bfloat16'), { shards: 2 });
+  const checkpoint = await loadCheckpoint(memorySource(written));
+  return { checkpoint, files: new Map(written.map((f) => [f.path, f.bytes])) };
+}
+
+/** the files by Range-like pieces of `piece` bytes, counting the bytes streamed */
+function pieces(files: Map<string, Uint8Array>, piece = 997): ConvertSource & { streamed: number } {
+  const src = {
+    streamed: 0,
+    identity: (name: string) => ({ url: `mem://${name}`, etag: '"1"', size: files.get(name)!.length }),
+    stream(name: string) {
+      const bytes = files.get(name)!;
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (at >= bytes.length) return c.close();
+          const next = bytes.slice(at, at + piece);
+          src.streamed += next.length;
+          at += next.length;
+          c.enqueue(next);
+        },
+      });
+    },
+  };
+  return src;
+}
+
+/** each initializer's bytes by name, wherever the session model keeps them */
+async function initializerBytes(m: SessionModel): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  for (const t of m.model.graph.initializers) {
+    if (t.raw) out.set(t.name, t.raw);
+    if (!t.external) continue;
+    const s = m.externalData.get(t.external.location)!;
+    const { offset, length } = t.external;
+    if (s.kind === 'bytes') out.set(t.name, s.data.slice(offset, offset + length));
+    if (s.kind === 'blob') out.set(t.name, new Uint8Array(await s.data.slice(offset, offset + length).arrayBuffer()));
+  }
+  return out;
+}
+
+const buildFor = (ck: Checkpoint, precision: WeightPrecision) => (weights: WeightSet) =>
+  buildConsisIDGraph(ck.config, weights, prepareForward(ck.config, fixture.args).shape, {
+    dtype: computeDtypeFor(precision, undefined),
+    quantization: quantizationFor(precision, 'cpu'),
+  });
+
+/** the fixture's forward on onnxruntime-node, with the weights made at session creation and converted as they stream in */
+async function forwards(precision: 'float16' | 'int4') {
+  const { checkpoint, files } = await bf16Checkpoint();
+  const runtime = { backend: nodeBackend(), device: 'cpu' as const, dtype: computeDtypeFor(precision, undefined) };
+  const converter = weightConverter(pieces(files), { cache: memoryCache() });
+  const plain = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { ...runtime, weights: precision });
+  const streamed = ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, { ...runtime, weights: precision, converter });
+  try {
+    const computed = (await plain.forward(fixture.args)).sample.data as Float32Array;
+    const converted = (await streamed.forward(fixture.args)).sample.data as Float32Array;
+    return { checkpoint, converter, computed, converted };
+  } finally {
+    await plain.release();
+    await streamed.release();
+  }
+}
+
+describe('weights converted as they stream in, in place of computing them when the session is made', () => {
+  for (const precision of ['int8', 'int4'] as const)
+    it(`${precision}: the session model is byte for byte the one computed from the checkpoint`, async () => {
+      const { checkpoint, files } = await bf16Checkpoint();
+      const build = buildFor(checkpoint, precision);
+      const computed = await sessionModel(build(checkpoint.weights).model, checkpoint.files);
+      const converter = weightConverter(pieces(files), { cache: memoryCache(), chunkBytes: 5000 });
+      // the checkpoint's own files are never read: every tensor comes converted
+      const unread = new Map(
+        [...checkpoint.files].map(([k, f]) => [
+          k,
+          {
+            ...f,
+            bytes: undefined,
+            read: () => Promise.reject(new Error(`${k} was read`)),
+          },
+        ]),
+      );
+      const { model: converted } = await convertedSessionModel(
+        build,
+        { ...checkpoint, files: unread },
+        precision,
+        converter,
+      );
+      expect(converted.model.graph.nodes).toEqual(computed.model.graph.nodes);
+      const want = await initializerBytes(computed);
+      const got = await initializerBytes(converted);
+      expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+      const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
+      expect(differ.map(([name]) => name)).toEqual([]);
+      // the quantized products are there (identity at 8 bits, the rest at 4 for int4), none computed from the checkpoint
+      const quantized = converted.model.graph.initializers.filter((t) => /weight_(int8|q4)$/.test(t.name));
+      expect(quantized.length).toBeGreaterThan(20);
+      expect([...converted.externalData.keys()].filter((k) => checkpoint.files.has(k))).toEqual([]);
+    });
+
+  it('float16: bfloat16 tensors become float16 before the session (no Cast left), the forward as the computed path', async () => {
+    const { checkpoint, converter, computed, converted } = await forwards('float16');
+    expect(relativeError(converted, computed)).toBeLessThan(1e-6);
+    const build = buildFor(checkpoint, 'float16');
+    const { model } = await convertedSessionModel(build, checkpoint, 'float16', converter);
+    const casts = (m: SessionModel['model']) => m.graph.nodes.filter((n) => n.opType === 'Cast').length;
+    expect(casts(build(checkpoint.weights).model) - casts(model.model)).toBeGreaterThan(50);
+  });
+
+  it('int4 on onnxruntime-node: the same output as the weights quantized at session creation', async () => {
+    const { computed, converted } = await forwards('int4');
+    expect(converted).toEqual(computed);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
+import { localSource } from '../loader/local-source.ts';
+import { memorySource } from '../loader/memory-source.ts';
+import { memoryCache } from '../loader/memory-cache.ts';
+import { chunkedHubSource } from '../loader/chunked-hub-source.ts';
+import type { WeightCache } from '../loader/weight-cache.ts';
+import { writeCheckpointFiles } from '../checkpoint-writer.ts';
+import { randomWeights } from '../random-weights.ts';
+import { WEIGHTS_NAME } from '../safetensors/index-file.ts';
+import { rangeHub } from '../test-support/range-hub.ts';
+import { fixtureDir } from '../test-support/fixtures.ts';
+import type { ConversionPlan } from './conversion-plan.ts';
+import type { TensorConversion } from './tensor-conversion.ts';
+
+/** the tiny config's random bfloat16 weights in one file, served by a hub that honours Range */
+async function hubCheckpoint(): Promise<{ checkpoint: Checkpoint; bytes: Uint8Array }> {
+  const { config } = await loadCheckpoint(localSource(fixtureDir('tiny-base')));
+  const written = writeCheckpointFiles({ ...config }, randomWeights(config, 5, 'bfloat16'));
+  const bytes = written.find((f) => f.path === WEIGHTS_NAME)!.bytes;
+  return { checkpoint: await loadCheckpoint(memorySource(written)), bytes };
+}
+
+/** every 2-D weight as `q`, the rest as `other` */
+const planOf = (ck: Checkpoint, q: TensorConversion, other: TensorConversion): ConversionPlan =>
+  new Map([...ck.weights].map(([name, e]) => [name, e.shape.length === 2 ? q : other]));
+
+const INT4: TensorConversion = { kind: 'blocks', bits: 4, block: 32 };
+const KEEP: TensorConversion = { kind: 'keep' };
+
+function source(hub: ReturnType<typeof rangeHub>, bytes: Uint8Array, cache: WeightCache | null, etag = '"e"') {
+  const errors: string[] = [];
+  const s = hubSourceOf(hub, bytes, cache, etag, errors);
+  return { converter: s.converter, errors };
+}
+
+function hubSourceOf(
+  hub: ReturnType<typeof rangeHub>,
+  bytes: Uint8Array,
+  cache: WeightCache | null,
+  etag: string,
+  errors: string[] = [],
+) {
+  return chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag }], {
+    cache,
+    chunkBytes: 4096,
+    onCacheError: (e) => errors.push(e.message),
+  });
+}
+
+/** every converted tensor part's bytes, by name */
+async function partsOf(c: Awaited<ReturnType<ReturnType<typeof source>['converter']['convert']>>) {
+  const out: Record<string, number[]> = {};
+  for (const [name, e] of c.weights) {
+    const f = c.files.get(e.fileName)!;
+    out[name] = [...(await f.read(e.offset, Math.min(e.length, 64)))];
+  }
+  return out;
+}
+
+describe('weights converted per precision, kept in the browser cache', () => {
+  it('a second load with the same precision downloads nothing; another precision converts anew', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes);
+    const cache = memoryCache();
+    const first = await source(hub, bytes, cache).converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
+    const fetched = hub.asked.length;
+    expect(fetched).toBeGreaterThan(1);
+    // a new visit: a new source over the same cache
+    const again = await source(hub, bytes, cache).converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
+    expect(hub.asked.length).toBe(fetched);
+    expect(await partsOf(again)).toEqual(await partsOf(first));
+    const plan8 = planOf(checkpoint, { kind: 'int8-rows' }, KEEP);
+    const int8 = await source(hub, bytes, cache).converter.convert('int8', plan8, checkpoint);
+    expect(hub.asked.length).toBe(2 * fetched);
+    expect(int8.covers(plan8)).toBe(true);
+    expect(int8.covers(planOf(checkpoint, INT4, KEEP))).toBe(false);
+    // both precisions stay: int4 again reads nothing
+    await source(hub, bytes, cache).converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
+    expect(hub.asked.length).toBe(2 * fetched);
+  });
+
+  it('a new version of the file on the hub (ETag), or another plan for the precision, converts anew', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes);
+    const cache = memoryCache();
+    const plan = planOf(checkpoint, INT4, KEEP);
+    await source(hub, bytes, cache).converter.convert('int4', plan, checkpoint);
+    const once = hub.asked.length;
+    const changed = rangeHub(bytes, { etagAfter: { request: 1, etag: '"f"' } });
+    await source(changed, bytes, cache, '"f"').converter.convert('int4', plan, checkpoint);
+    expect(changed.asked.length).toBe(once);
+    // a second visit of the new version reads nothing
+    await source(changed, bytes, cache, '"f"').converter.convert('int4', plan, checkpoint);
+    expect(changed.asked.length).toBe(once);
+    const twice = hub.asked.length;
+    const other = planOf(checkpoint, { kind: 'blocks', bits: 4, block: 16 }, KEEP);
+    const c = await source(hub, bytes, cache).converter.convert('int4', other, checkpoint);
+    expect(hub.asked.length).toBeGreaterThan(twice);
+    expect(c.covers(other)).toBe(true);
+  });
+
+  it('one converter converts a precision once, and again only for tensors in another form', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes);
+    const { converter } = source(hub, bytes, null);
+    const plan = planOf(checkpoint, INT4, KEEP);
+    const a = await converter.convert('int4', plan, checkpoint);
+    const once = hub.asked.length;
+    expect(await converter.convert('int4', new Map([...plan].slice(0, 3)), checkpoint)).toBe(a);
+    expect(hub.asked.length).toBe(once);
+  });
+
+  it('a cache that refuses to store: converted in memory, said once, the same bytes', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const plan = planOf(checkpoint, INT4, { kind: 'float16' });
+    const full: WeightCache = {
+      ...memoryCache(),
+      put: () => Promise.reject(new DOMException('the quota is used up', 'QuotaExceededError')),
+    };
+    const refused = source(rangeHub(bytes), bytes, full);
+    const got = await refused.converter.convert('int4', plan, checkpoint);
+    expect(refused.errors).toEqual(['the quota is used up']);
+    const fine = await source(rangeHub(bytes), bytes, memoryCache()).converter.convert('int4', plan, checkpoint);
+    expect(await partsOf(got)).toEqual(await partsOf(fine));
+  });
+
+  it('a hub failure is not a cache failure: it fails the conversion', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes, { forbid: 'bytes=4096-8191' });
+    const { converter, errors } = source(hub, bytes, memoryCache());
+    await expect(converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint)).rejects.toThrow(/403/);
+    expect(errors).toEqual([]);
+  });
+
+  it('after a run on converted weights, finishing the cache leaves the file chunks alone; after a float32 run it stores them', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes);
+    const cache = memoryCache();
+    const s = hubSourceOf(hub, bytes, cache, '"e"');
+    await s.converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
+    const converted = hub.asked.length;
+    expect(await s.complete()).toBe(false);
+    expect(hub.asked.length).toBe(converted);
+    // a float32 session takes the file itself: the rest of its chunks are stored after the run
+    const f = (await s.open!(WEIGHTS_NAME))!;
+    expect(await f.blob!().slice(0, 100).arrayBuffer()).toEqual(bytes.slice(0, 100).buffer);
+    expect(await s.complete()).toBe(true);
+    expect(hub.asked.length).toBeGreaterThan(converted);
+  });
+});

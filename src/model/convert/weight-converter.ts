@@ -1,0 +1,210 @@
+// Checkpoint files converted for a precision, kept in the weight cache: a file whose converted
+// form is stored whole (same source version, precision, conversions) is read from the cache and
+// nothing from its source; otherwise its bytes stream from the source, are converted tensor by
+// tensor (stream-convert.ts) and written chunk by chunk into a new cache entry. A cache that
+// cannot store sends the conversion to memory (said once through onCacheError).
+import { memoryCache } from '../loader/memory-cache.ts';
+import { convertedVersion } from '../loader/opfs-layout.ts';
+import {
+  BrowserCacheError,
+  CHUNK_BYTES,
+  chunkLength,
+  storageOp,
+  type FileVersion,
+  type StoredFile,
+  type WeightCache,
+} from '../loader/weight-cache.ts';
+import type { CheckpointFile, CheckpointFiles } from '../loader/load-checkpoint.ts';
+import { RangeBlob, chunkedStream } from '../loader/range-blob.ts';
+import type { WeightSet } from '../safetensors/weight-set.ts';
+import type { WeightPrecision } from '../precision.ts';
+import { planForFile, type ConversionPlan } from './conversion-plan.ts';
+import { convertedFileLayout, parseConvertedHead, type ConvertedFileLayout } from './converted-file.ts';
+import { ConvertedCheckpoint, type ConvertedFile } from './converted-checkpoint.ts';
+import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
+
+/** where a checkpoint file's bytes come from, and what identifies its version in the cache */
+export interface ConvertSource {
+  /** the file's URL (with its revision), ETag and size */
+  identity(file: string): { url: string; etag: string | null; size: number };
+  /** the file's bytes from its first, as they arrive */
+  stream(file: string): ReadableStream<Uint8Array>;
+}
+
+export interface WeightConverter {
+  /** the checkpoint's tensors in the plan's forms, from the cache or converted into it */
+  convert(
+    precision: WeightPrecision,
+    plan: ConversionPlan,
+    checkpoint: { weights: WeightSet; files: CheckpointFiles },
+  ): Promise<ConvertedCheckpoint>;
+  /** lets go of the cache's files (a worker's open sync handles keep them from being removed); they reopen on the next read */
+  release(): Promise<void>;
+}
+
+export interface WeightConverterOptions {
+  /** null: converted into memory */
+  cache: WeightCache | null;
+  onCacheError?(e: BrowserCacheError): void;
+  /** CHUNK_BYTES unless a test wants small chunks */
+  chunkBytes?: number;
+  /** what the stream converter holds (for tests) */
+  memory?: ConverterMemory;
+}
+
+export function weightConverter(source: ConvertSource, opts: WeightConverterOptions): WeightConverter {
+  let cache = opts.cache;
+  const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
+  const done = new Map<WeightPrecision, Promise<ConvertedCheckpoint>>();
+  /** the cache entries read or written, until `release` */
+  let opened: StoredFile[] = [];
+
+  async function convertFile(
+    into: WeightCache,
+    name: string,
+    layout: ConvertedFileLayout,
+    plan: ConversionPlan,
+    precision: WeightPrecision,
+  ): Promise<ConvertedFile> {
+    const id = source.identity(name);
+    const version = convertedVersion(id, precision, layout.size, chunkBytes);
+    const fileName = `${precision}/${name}`;
+    const describe = `${id.url} (converted to ${precision})`;
+    const header = parseConvertedHead(layout.head, layout.size, describe);
+    const found = await storageOp(() => into.match(version));
+    if (found) opened.push(found);
+    if (found?.complete) {
+      const file = storedFile(found, version, fileName, describe);
+      if (sameBytes(await file.read(0, layout.head.length), layout.head)) return { file, header };
+    }
+    const stored = await storageOp(() => into.put(version));
+    opened.push(stored);
+    const out = new ChunkWriter(stored, version);
+    await out.put(layout.head);
+    let part = 0;
+    const converted = convertSafetensorsStream(streamChunks(source.stream(name)), {
+      file: id.url,
+      size: id.size,
+      conversionFor: (t) => plan.get(t.name) ?? null,
+      memory: opts.memory,
+    });
+    for await (const t of converted) {
+      for (const p of t.parts) {
+        const want = layout.parts[part++];
+        if (want?.name !== p.name) throw new Error(`${describe}: part ${p.name} arrived where ${want?.name} belongs`);
+        await out.put(p.bytes);
+      }
+    }
+    await out.end();
+    await storageOp(() => stored.markComplete());
+    return { file: storedFile(stored, version, fileName, describe), header };
+  }
+
+  async function convertAll(
+    into: WeightCache,
+    precision: WeightPrecision,
+    plan: ConversionPlan,
+    checkpoint: { weights: WeightSet; files: CheckpointFiles },
+  ): Promise<ConvertedCheckpoint> {
+    const files: ConvertedFile[] = [];
+    for (const name of checkpoint.files.keys()) {
+      const tensors = planForFile(plan, checkpoint.weights, name);
+      if (!tensors.length) continue;
+      const layout = convertedFileLayout(
+        tensors.map((e) => ({ source: e, conversion: plan.get(e.name)! })),
+        precision,
+      );
+      files.push(await convertFile(into, name, layout, plan, precision));
+    }
+    return new ConvertedCheckpoint(checkpoint, files);
+  }
+
+  return {
+    async convert(precision, plan, checkpoint) {
+      const had = await done.get(precision)?.catch(() => null);
+      if (had?.covers(plan)) return had;
+      const run = (async () => {
+        try {
+          return await convertAll(cache ?? memoryCache(), precision, plan, checkpoint);
+        } catch (e) {
+          if (!(e instanceof BrowserCacheError) || !cache) throw e;
+          cache = null;
+          opts.onCacheError?.(e);
+          return convertAll(memoryCache(), precision, plan, checkpoint);
+        }
+      })();
+      done.set(precision, run);
+      return run;
+    },
+    async release() {
+      const files = opened;
+      opened = [];
+      await Promise.allSettled(files.map((f) => f.release()));
+    },
+  };
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * A stored converted file, read in parts and whole through one Blob over its chunks, read as the
+ * cache reads them (a worker: through sync access handles, let go of by `release`).
+ */
+function storedFile(stored: StoredFile, version: FileVersion, name: string, describe: string): CheckpointFile {
+  const blob = new RangeBlob(
+    (start, end) =>
+      chunkedStream(version.size, version.chunkBytes, start, end, (i, from, to) =>
+        storageOp(() => stored.read(i, from, to)),
+      ),
+    0,
+    version.size,
+  );
+  return {
+    name,
+    describe,
+    size: version.size,
+    read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+    blob: () => blob,
+  };
+}
+
+/** bytes written in order into a stored file's chunks: one chunk held at a time */
+class ChunkWriter {
+  private chunk = 0;
+  private buffer: Uint8Array<ArrayBuffer> | null = null;
+  private filled = 0;
+
+  constructor(
+    private readonly stored: StoredFile,
+    private readonly version: FileVersion,
+  ) {}
+
+  async put(bytes: Uint8Array): Promise<void> {
+    for (let at = 0; at < bytes.length;) {
+      this.buffer ??= new Uint8Array(chunkLength(this.version, this.chunk));
+      const n = Math.min(this.buffer.length - this.filled, bytes.length - at);
+      this.buffer.set(bytes.subarray(at, at + n), this.filled);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.buffer.length) await this.flush();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const buffer = this.buffer!;
+    const written = await storageOp(() => this.stored.write(this.chunk, new Blob([buffer]).stream()));
+    if (written !== buffer.length)
+      throw new BrowserCacheError(`${this.version.url}: chunk ${this.chunk + 1} was stored short`);
+    this.chunk++;
+    this.buffer = null;
+    this.filled = 0;
+  }
+
+  /** every byte of the version was put */
+  async end(): Promise<void> {
+    if (this.buffer || this.chunk * this.version.chunkBytes < this.version.size)
+      throw new Error(
+        `${this.version.url}: the conversion ended short of the ${this.version.size} bytes its header says`,
+      );
+  }
+}
