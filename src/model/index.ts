@@ -27,6 +27,7 @@ export {
   type PrecisionPlan,
   type WebGpuLimits,
 } from './plan.ts';
+export { heapBytes, precisionFit, planFit, type AdapterCaps, type PrecisionFit } from './fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
@@ -74,6 +75,7 @@ export {
 } from './loader/load-checkpoint.ts';
 export type { DownloadProgress, FileSource, RandomAccessFile, ReadOptions } from './loader/file-source.ts';
 export { buildConsisIDGraph, type GraphShape, type BuiltGraph } from './graph/transformer.ts';
+export { expectedParameters } from './graph/parameters.ts';
 export { encodeModel } from './onnx/onnx-proto.ts';
 export {
   parseSafetensors,

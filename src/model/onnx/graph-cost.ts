@@ -79,6 +79,8 @@ export interface GraphCost {
   largestBuffer: PlannedBuffer;
   /** every buffer, weight or run-time, largest first */
   buffers: PlannedBuffer[];
+  /** the constants the session holds (named as the graph names them), largest first */
+  weightBuffers: PlannedBuffer[];
 }
 
 export interface PlannedBuffer {
@@ -148,11 +150,13 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     }
   });
   buffers.sort((a, b) => b.bytes - a.bytes);
+  const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
     flops: graphFlops(g),
     weightBytes: [...held.values()].reduce((a, b) => a + b, 0),
     activationPeakBytes: peak,
     largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
     buffers,
+    weightBuffers,
   };
 }
