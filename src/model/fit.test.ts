@@ -42,6 +42,7 @@ const adapter: fc.Arbitrary<AdapterCaps> = fc.record({
   limits: fc.record({ maxBufferSize: limit, maxStorageBufferBindingSize: limit }),
   shaderF16: fc.boolean(),
   subgroups: fc.boolean(),
+  subgroupMinSize: fc.option(fc.constantFrom(4, 8, 16, 32, 64)),
 });
 
 describe('precisionFit', () => {
@@ -120,6 +121,7 @@ describe('planFit on built graphs', () => {
     limits: { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 31 - 4 },
     shaderF16: false,
     subgroups: true,
+    subgroupMinSize: 32,
   };
 
   it('on WebGPU the heap holds one block at a time: more layers add less to it than to the weights', () => {
@@ -148,5 +150,15 @@ describe('planFit on built graphs', () => {
     const wasm = planFit(config, full, 'wasm', null);
     expect(wasm.filter((f) => f.fits)).toEqual([]);
     expect(wasm.map((f) => f.reasons[0])).toEqual(WEIGHT_PRECISIONS.map(() => expect.stringMatching(/4 GiB heap/)));
+  });
+
+  it("SwiftShader's 4-lane subgroups get attention decomposed: its (B, H, S, L) probabilities are planned, and refused over a 1 GiB binding", () => {
+    const config = parseConfig({ ...CONSISID_TINY_CONFIG, num_layers: 1 });
+    const wide = { ...shape, height: 12, width: 12 };
+    const swiftshader: AdapterCaps = { ...roomy, subgroupMinSize: 4 };
+    const [fused, decomposed] = [roomy, swiftshader].map((a) => planFit(config, wide, 'webgpu', a)[0]!);
+    expect(decomposed!.activationPeakBytes).toBeGreaterThan(fused!.activationPeakBytes);
+    const tight = { ...swiftshader, limits: { maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 1000 } };
+    expect(planFit(config, wide, 'webgpu', tight)[0]!.reasons[0]).toMatch(/buffer\(s\) over the 0 MiB/);
   });
 });

@@ -12,6 +12,8 @@ import {
 } from './plan.ts';
 import type { PlannedBuffer } from './onnx/graph-cost.ts';
 import type { GraphShape } from './graph/transformer.ts';
+import type { AttentionKernel } from './graph/attention.ts';
+import { attentionKernelFor } from './runtime/webgpu-features.ts';
 import type { ConsisIDConfig } from './config.ts';
 import type { WeightPrecision } from './precision.ts';
 import type { Device } from './runtime/types.ts';
@@ -21,6 +23,8 @@ export interface AdapterCaps {
   limits: WebGpuLimits;
   shaderF16: boolean;
   subgroups: boolean;
+  /** adapter.info.subgroupMinSize: narrow subgroups get attention decomposed (attentionKernelFor) */
+  subgroupMinSize: number | null;
 }
 
 export interface PrecisionFit {
@@ -87,10 +91,15 @@ export function precisionFit(plan: PrecisionPlan, adapter: AdapterCaps | null): 
   };
 }
 
+/** the attention kernel a plan on `device` builds: the one the adapter runs exactly (WebGPU), else fused */
+export const planAttention = (device: Device, adapter: AdapterCaps | null): AttentionKernel =>
+  device === 'webgpu' && adapter ? attentionKernelFor(adapter) : 'fused';
+
 /** every precision of `config` at `shape` on `device`, as it fits (`adapter` for WebGPU) */
 export const planFit = (
   config: ConsisIDConfig,
   shape: GraphShape,
   device: Device,
   adapter: AdapterCaps | null,
-): PrecisionFit[] => planPrecisions(config, shape, device).map((p) => precisionFit(p, adapter));
+): PrecisionFit[] =>
+  planPrecisions(config, shape, device, undefined, planAttention(device, adapter)).map((p) => precisionFit(p, adapter));

@@ -27,7 +27,8 @@ export {
   type PrecisionPlan,
   type WebGpuLimits,
 } from './plan.ts';
-export { heapBytes, precisionFit, planFit, type AdapterCaps, type PrecisionFit } from './fit.ts';
+export { CONSISID_CONFIG } from './named-configs.ts';
+export { heapBytes, precisionFit, planFit, planAttention, type AdapterCaps, type PrecisionFit } from './fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {

@@ -4,6 +4,7 @@
 import type { ConsisIDConfig } from './config.ts';
 import { expectedParameters } from './graph/parameters.ts';
 import { buildConsisIDGraph, type GraphShape } from './graph/transformer.ts';
+import type { AttentionKernel } from './graph/attention.ts';
 import { graphCost, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
 import { DTYPE_BYTES, type SafetensorsDtype } from './safetensors/dtype.ts';
 import type { WeightEntry, WeightSet } from './safetensors/weight-set.ts';
@@ -27,17 +28,22 @@ export interface PrecisionPlan extends GraphCost {
   device: Device;
 }
 
-/** one row per precision, with the ops `device` runs (WebGPU's differ for int8/int4) */
+/**
+ * one row per precision, with the ops `device` runs (WebGPU's differ for int8/int4) and its
+ * attention kernel (decomposed attention holds the (B, H, S, L) probabilities as tensors)
+ */
 export function planPrecisions(
   config: ConsisIDConfig,
   shape: GraphShape,
   device: Device,
   weights: WeightSet = plannedWeights(config),
+  attention: AttentionKernel = 'fused',
 ): PrecisionPlan[] {
   return WEIGHT_PRECISIONS.map((precision) => {
     const built = buildConsisIDGraph(config, weights, shape, {
       dtype: computeDtypeFor(precision, undefined),
       quantization: quantizationFor(precision, device),
+      attention,
     });
     return { weights: precision, device, ...graphCost(built.model.graph, { flashAttention: device === 'webgpu' }) };
   });

@@ -68,6 +68,6 @@ export async function checkpointRefusal(config: ConsisIDConfig, probe: ProviderP
   const spec = defaultSpec(config);
   for (const device of availableDevices(probe))
     if ((await fitOnDevice(config, spec, device, probe)).some((f) => f.fits)) return null;
-  const where = probe.webgpu ? "neither this WebGPU adapter's limits nor the 4 GiB WASM heap" : 'the 4 GiB WASM heap';
+  const where = probe.webgpu ? "this WebGPU adapter's limits or the 4 GiB WASM heap" : 'the 4 GiB WASM heap';
   return `No weight precision of this checkpoint fits ${where} at ${spec.frames} latent frames of ${spec.height} x ${spec.width}: nothing was downloaded.`;
 }

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 // The preview's planner worker: each precision's plan of a config at a latent size (the graph the
-// model would build, never run), kept per config, shape and device, and checked against the
+// model would build, never run), kept per config, shape, device and attention kernel, and checked against the
 // adapter. The full ConsisID's plan takes about a second: the page's thread never waits for it.
 import '../../zod-jitless.ts';
 import type { PlanApi } from './protocol.ts';
 import { serveRpc } from './worker-rpc.ts';
-import { planPrecisions, precisionFit, type PrecisionPlan } from '../../model/index.ts';
+import { planAttention, planPrecisions, precisionFit, type PrecisionPlan } from '../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -15,10 +15,11 @@ const plans = new Map<string, PrecisionPlan[]>();
 
 serveRpc<PlanApi>(self, {
   fit: async ({ config, shape, device, adapter }) => {
-    const key = JSON.stringify([config, shape, device]);
+    const attention = planAttention(device, adapter);
+    const key = JSON.stringify([config, shape, device, attention]);
     let plan = plans.get(key);
     if (!plan) {
-      plan = planPrecisions(config, shape, device);
+      plan = planPrecisions(config, shape, device, undefined, attention);
       plans.set(key, plan);
       if (plans.size > KEPT) plans.delete(plans.keys().next().value!);
     }

@@ -18,6 +18,8 @@ export interface ProviderProbe {
   subgroups: boolean;
   /** the adapter's limits (onnxruntime asks its device for them); the spec's defaults without an adapter */
   limits: AdapterCaps['limits'];
+  /** adapter.info.subgroupMinSize, where the browser says */
+  subgroupMinSize: number | null;
   /** one line saying what was found and what runs */
   reason: string;
   adapter: AdapterInfo | null;
@@ -25,7 +27,7 @@ export interface ProviderProbe {
 
 interface GpuLike {
   requestAdapter(): Promise<{
-    info?: Partial<AdapterInfo>;
+    info?: Partial<AdapterInfo> & { subgroupMinSize?: number };
     features?: { has(name: string): boolean };
     limits?: Partial<AdapterCaps['limits']>;
   } | null>;
@@ -36,6 +38,7 @@ const NO_ADAPTER = {
   shaderF16: false,
   subgroups: false,
   limits: WEBGPU_DEFAULT_LIMITS,
+  subgroupMinSize: null,
   adapter: null,
 } as const;
 
@@ -67,6 +70,7 @@ export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: 
       webgpu: true,
       shaderF16: Boolean(adapter.features?.has('shader-f16')),
       subgroups: Boolean(adapter.features?.has('subgroups')),
+      subgroupMinSize: i.subgroupMinSize ?? null,
       limits: {
         maxBufferSize: limits.maxBufferSize ?? WEBGPU_DEFAULT_LIMITS.maxBufferSize,
         maxStorageBufferBindingSize:
@@ -92,7 +96,14 @@ export function chooseDevice(choice: ProviderChoice, probe: ProviderProbe): Devi
 
 /** what the fit of a WebGPU plan is checked against; null without an adapter */
 export const adapterCaps = (probe: ProviderProbe): AdapterCaps | null =>
-  probe.webgpu ? { limits: probe.limits, shaderF16: probe.shaderF16, subgroups: probe.subgroups } : null;
+  probe.webgpu
+    ? {
+        limits: probe.limits,
+        shaderF16: probe.shaderF16,
+        subgroups: probe.subgroups,
+        subgroupMinSize: probe.subgroupMinSize,
+      }
+    : null;
 
 /** the devices a page with this probe can run on */
 export const availableDevices = (probe: ProviderProbe): Device[] => (probe.webgpu ? ['webgpu', 'wasm'] : ['wasm']);
