@@ -8,7 +8,7 @@ import type { CheckpointInfo } from './checkpoint.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
 import { storageRoomQuery } from './preview-queries.ts';
-import { Section } from './section.tsx';
+import { Section, TableHead } from './section.tsx';
 
 export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
 
@@ -190,15 +190,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
       {info.files.length > 0 && (
         <table className="w-full text-left text-xs">
           <caption className="sr-only">Weight files</caption>
-          <thead>
-            <tr className="text-muted">
-              {['File', 'Size', 'Tensors', 'Cached'].map((h) => (
-                <th key={h} scope="col" className="py-1 pr-3 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead heads={['File', 'Size', 'Tensors', 'Cached']} />
           <tbody>
             {info.files.map((f) => (
               <tr key={f.name} className="border-t border-border">

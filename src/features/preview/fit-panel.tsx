@@ -5,9 +5,10 @@ import { formatBytes } from '../../components/ui/format.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import type { Device } from './protocol.ts';
 import type { ProviderProbe } from './provider.ts';
-import { Section } from './section.tsx';
+import { Section, TableHead } from './section.tsx';
 import type { PrecisionFit } from '../../model/index.ts';
 
+const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Fits'];
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 /** the download's size and where it comes from */
@@ -40,7 +41,6 @@ export function FitPanel({
   fits: PrecisionFit[] | null;
   error: Error | null;
 }) {
-  const heads = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Fits'];
   return (
     <Section title="Before downloading: what fits" testId="fit-panel">
       <p className="text-sm">
@@ -60,15 +60,7 @@ export function FitPanel({
       ) : (
         <table className="mt-2 w-full text-left text-xs" data-testid="fit-table">
           <caption className="sr-only">What each weight precision needs, and whether it fits</caption>
-          <thead>
-            <tr className="text-muted">
-              {heads.map((h) => (
-                <th key={h} scope="col" className="py-1 pr-3 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead heads={HEADS} />
           <tbody>
             {fits.map((f) => (
               <tr key={f.weights} className="border-t border-border align-top" data-testid={`fit-${f.weights}`}>
