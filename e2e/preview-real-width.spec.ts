@@ -4,9 +4,11 @@
 //   precision from config.json and the adapter's limits, shows what fits, and refuses the
 //   checkpoint before any weight file is asked for;
 // - 2 of its layers as bfloat16 shards (as the release publishes them), run on WebGPU (SwiftShader)
-//   in int4 at a small latent size and compared with the Node path on the same folder. That one is
-//   slow on a busy 2-core machine (minutes): it runs only with PREVIEW_REAL_WIDTH=1.
-import { spawn, type ChildProcess } from 'node:child_process';
+//   in int4 at a small latent size and compared with the Node path on the same folder; with
+//   PREVIEW_REAL_WIDTH_WEIGHTS=float32, a float32 checkpoint run in float32. It runs only with
+//   PREVIEW_REAL_WIDTH=1: on the project's busy 2-core machine it did not finish (docs/model-fit.md says
+//   where each precision stopped), and the status line is logged every 15 s to show where a run is.
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { formatBytes } from '../src/components/ui/format.ts';
@@ -20,11 +22,13 @@ import { CONSISID_CONFIG } from '../src/model/named-configs.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';
-import { downloadedOutput, openPreview } from './preview-support.ts';
+import { downloadedOutput, openPreview, startFolderHub } from './preview-support.ts';
 
 // The config starts servers on E2E_PORT .. +3 (playwright.config.ts), preview-large takes +4: this spec the next.
 const PORT = Number(process.env.E2E_PORT ?? 4790) + 5;
 const RUN_REAL_WIDTH = Boolean(process.env.PREVIEW_REAL_WIDTH);
+/** the real-width run's limit */
+const RUN_MINUTES = 30;
 
 const RELEASED = 'local/consisid-released';
 const RELEASED_DIR = 'tmp/e2e-checkpoints/consisid-released';
@@ -37,7 +41,8 @@ const releasedShards = planShards(
 const releasedBytes = [...expectedParameters(released).values()].reduce((s, d) => s + 2 * d.reduce((a, b) => a * b), 0);
 
 const REAL_WIDTH = 'local/consisid-real-width';
-const REAL_WIDTH_DIR = 'tmp/e2e-checkpoints/consisid-real-width';
+const PRECISION = (process.env.PREVIEW_REAL_WIDTH_WEIGHTS ?? 'int4') as 'int4' | 'float32';
+const REAL_WIDTH_DIR = `tmp/e2e-checkpoints/consisid-real-width${PRECISION === 'float32' ? '-f32' : ''}`;
 /**
  * The released width and dims with 2 layers; without the identity module (its perceivers alone
  * would double the weights) and without learned positional embeddings, which pin the latent size
@@ -63,24 +68,14 @@ test.beforeAll(async () => {
   writeFileSync(`${folder}/diffusion_pytorch_model.safetensors.index.json`, releasedShards.index!);
   const repos = [`${RELEASED}=${RELEASED_DIR}`];
   if (RUN_REAL_WIDTH) {
-    await generatedCheckpoint(REAL_WIDTH_DIR, REAL_WIDTH_CONFIG, { seed: 11, shards: 2, dtype: 'bfloat16' });
+    await generatedCheckpoint(REAL_WIDTH_DIR, REAL_WIDTH_CONFIG, {
+      seed: 11,
+      shards: 2,
+      dtype: PRECISION === 'float32' ? 'float32' : 'bfloat16',
+    });
     repos.push(`${REAL_WIDTH}=${REAL_WIDTH_DIR}`);
   }
-  server = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/serve.ts', '--port', String(PORT), '--fresh', ...repos.flatMap((r) => ['--repo', r])],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  await expect
-    .poll(
-      () =>
-        fetch(`http://127.0.0.1:${PORT}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  server = await startFolderHub(PORT, repos);
 });
 
 test.afterAll(() => {
@@ -145,19 +140,23 @@ test('the released config: each precision planned before downloading, refused be
   await context.close();
 });
 
-test('the real width (48 x 64, 2 layers) runs on WebGPU in int4 and matches the Node path', async ({ browser }) => {
+test('the real width (48 x 64, 2 layers) runs on WebGPU in int4 (or float32) and matches the Node path', async ({
+  browser,
+}) => {
   test.skip(!RUN_REAL_WIDTH, 'set PREVIEW_REAL_WIDTH=1 to run the real-width preview (minutes)');
-  test.setTimeout(600_000);
+  test.setTimeout(RUN_MINUTES * 60_000);
   const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}`, acceptDownloads: true });
   const page = await context.newPage();
   await openPreview(page, REAL_WIDTH, 'webgpu');
   await page.getByRole('button', { name: 'Inspect' }).click();
   await expect(page.getByTestId('config-summary')).toContainText('48');
-  await page.getByLabel('Weights').selectOption('int4');
+  await page.getByLabel('Weights').selectOption(PRECISION);
   await page.getByLabel('Latent frames').fill(String(SIZE.frames));
   await page.getByLabel('Latent height').fill(String(SIZE.height));
   await page.getByLabel('Latent width').fill(String(SIZE.width));
   await page.getByLabel('Text length').fill(String(SIZE.textLength));
+  // planned for this adapter at this size before anything downloads: it fits
+  await expect(page.getByTestId(`fit-${PRECISION}`).locator('td').last()).toHaveText('yes');
   const t0 = Date.now();
   const status = setInterval(
     () =>
@@ -170,8 +169,9 @@ test('the real width (48 x 64, 2 layers) runs on WebGPU in int4 and matches the 
   );
   await page.getByRole('button', { name: 'Run forward pass' }).click();
   const used = page.getByTestId('provider-used');
-  await expect(used.or(page.getByTestId('preview-error'))).toBeVisible({ timeout: 540_000 });
+  await expect(used.or(page.getByTestId('preview-error'))).toBeVisible({ timeout: (RUN_MINUTES - 2) * 60_000 });
   clearInterval(status);
+  console.log(`real width, ${PRECISION}: the page's first forward took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   await expect(page.getByTestId('preview-error')).toHaveCount(0);
   await expect(used).toHaveText('webgpu');
 
@@ -181,6 +181,8 @@ test('the real width (48 x 64, 2 layers) runs on WebGPU in int4 and matches the 
   await model.release();
   const out = await downloadedOutput(page);
   expect(out.shape).toEqual(ref.sample.shape);
-  expect(relativeError(out.data, ref.sample.data as Float32Array)).toBeLessThanOrEqual(PRECISION_TOLERANCE.int4);
+  expect(relativeError(out.data, ref.sample.data as Float32Array)).toBeLessThanOrEqual(
+    PRECISION === 'float32' ? 1e-3 : PRECISION_TOLERANCE.int4,
+  );
   await context.close();
 });
