@@ -2,13 +2,13 @@
 // served as a hub repo by `npm start -- --repo owner/name=folder` (its own server): the weights
 // stream from the hub into a WASM session chunk by chunk, each byte requested once, and the output
 // matches the Node path on the same folder.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
-import { downloadedOutput, openPreview } from './preview-support.ts';
+import { downloadedOutput, openPreview, startFolderHub } from './preview-support.ts';
 
 // The config starts servers on E2E_PORT .. +3 (playwright.config.ts): this spec takes the next port.
 const PORT = Number(process.env.E2E_PORT ?? 4790) + 4;
@@ -32,21 +32,7 @@ let weightBytes = 0;
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   ({ weightBytes } = await generatedCheckpoint(DIR, CONFIG, { seed: 7, shards: 2 }));
-  server = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/serve.ts', '--port', String(PORT), '--fresh', '--repo', `${REPO}=${DIR}`],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  await expect
-    .poll(
-      () =>
-        fetch(`http://127.0.0.1:${PORT}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  server = await startFolderHub(PORT, [`${REPO}=${DIR}`]);
 });
 
 test.afterAll(() => {

@@ -1,4 +1,5 @@
 // Shared steps of the model preview specs.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { entryToFloat32, parseSafetensors } from '../src/model/safetensors/read.ts';
@@ -21,4 +22,24 @@ export async function downloadedOutput(page: Page): Promise<{ shape: number[]; d
   const f = parseSafetensors(bytes, 'consisid-output.safetensors');
   const e = f.tensors.get('sample')!;
   return { shape: e.shape, data: entryToFloat32(e, 'sample') };
+}
+
+/** a hub of its own on `port` serving local checkpoint folders (`owner/name=folder`), once it answers */
+export async function startFolderHub(port: number, repos: readonly string[]): Promise<ChildProcess> {
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/serve.ts', '--port', String(port), '--fresh', ...repos.flatMap((r) => ['--repo', r])],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  await expect
+    .poll(
+      () =>
+        fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  return server;
 }

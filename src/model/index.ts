@@ -39,6 +39,8 @@ export {
   type PrecisionPlan,
   type WebGpuLimits,
 } from './plan.ts';
+export { CONSISID_CONFIG } from './named-configs.ts';
+export { heapBytes, precisionFit, planFit, planAttention, type AdapterCaps, type PrecisionFit } from './fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
@@ -103,6 +105,7 @@ export {
 } from './loader/load-checkpoint.ts';
 export type { DownloadProgress, FileSource, RandomAccessFile, ReadOptions } from './loader/file-source.ts';
 export { buildConsisIDGraph, type GraphShape, type BuiltGraph, type BlockRange } from './graph/transformer.ts';
+export { expectedParameters } from './graph/parameters.ts';
 export { encodeModel } from './onnx/onnx-proto.ts';
 export {
   parseSafetensors,

@@ -4,7 +4,8 @@
 import type { ConsisIDConfig } from './config.ts';
 import { expectedParameters } from './graph/parameters.ts';
 import { buildConsisIDGraph, type GraphShape } from './graph/transformer.ts';
-import { graphCost, type GraphCost } from './onnx/graph-cost.ts';
+import type { AttentionKernel } from './graph/attention.ts';
+import { graphCost, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
 import { DTYPE_BYTES, type SafetensorsDtype } from './safetensors/dtype.ts';
 import type { WeightEntry, WeightSet } from './safetensors/weight-set.ts';
 import { computeDtypeFor, quantizationFor, WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
@@ -27,17 +28,22 @@ export interface PrecisionPlan extends GraphCost {
   device: Device;
 }
 
-/** one row per precision, with the ops `device` runs (WebGPU's differ for int8/int4) */
+/**
+ * one row per precision, with the ops `device` runs (WebGPU's differ for int8/int4) and its
+ * attention kernel (decomposed attention holds the (B, H, S, L) probabilities as tensors)
+ */
 export function planPrecisions(
   config: ConsisIDConfig,
   shape: GraphShape,
   device: Device,
   weights: WeightSet = plannedWeights(config),
+  attention: AttentionKernel = 'fused',
 ): PrecisionPlan[] {
   return WEIGHT_PRECISIONS.map((precision) => {
     const built = buildConsisIDGraph(config, weights, shape, {
       dtype: computeDtypeFor(precision, undefined),
       quantization: quantizationFor(precision, device),
+      attention,
     });
     return { weights: precision, device, ...graphCost(built.model.graph, { flashAttention: device === 'webgpu' }) };
   });
@@ -53,6 +59,14 @@ export const WEBGPU_DEFAULT_LIMITS: WebGpuLimits = {
   maxBufferSize: 256 * 2 ** 20,
   maxStorageBufferBindingSize: 128 * 2 ** 20,
 };
+/** the bytes one storage binding may hold: a buffer is bound whole, and no buffer may exceed maxBufferSize */
+export const bindingLimit = (limits: WebGpuLimits): number =>
+  Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+
+/** buffers one binding cannot hold, largest first (segments cannot split a buffer: this rule stays per buffer) */
+export const buffersOverBinding = (buffers: readonly PlannedBuffer[], limits: WebGpuLimits): PlannedBuffer[] =>
+  buffers.filter((b) => b.bytes > bindingLimit(limits));
+
 /** 32-bit WebAssembly memory: onnxruntime-web's WASM heap holds the weights and every activation */
 export const WASM_HEAP_BYTES = 4 * 2 ** 30;
 
@@ -63,25 +77,29 @@ export interface BrowserFit {
   reasons: string[];
 }
 
-const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+export const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+/** why a WebGPU session of these buffers cannot be made, or null */
+export function bindingReason(buffers: readonly PlannedBuffer[], limits: WebGpuLimits): string | null {
+  const over = buffersOverBinding(buffers, limits);
+  return over.length
+    ? `WebGPU: ${over.length} buffer(s) over the ${mib(bindingLimit(limits))} one storage binding may hold, the largest ${over[0]!.name} (${mib(over[0]!.bytes)})`
+    : null;
+}
+
+/** why a WASM session (weights and activations in the heap) does not fit, or null */
+export const wasmHeapReason = (wasm: GraphCost): string | null =>
+  wasm.weightBytes + wasm.activationPeakBytes > WASM_HEAP_BYTES
+    ? `WASM: weights ${gib(wasm.weightBytes)} + activations ${gib(wasm.activationPeakBytes)} exceed the 4 GiB heap`
+    : null;
 
 export function browserFit(
   webgpu: GraphCost,
   wasm: GraphCost,
   limits: WebGpuLimits = WEBGPU_DEFAULT_LIMITS,
 ): BrowserFit {
-  const reasons: string[] = [];
-  const binding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
-  const over = webgpu.buffers.filter((b) => b.bytes > binding);
-  if (over.length)
-    reasons.push(
-      `WebGPU: ${over.length} buffer(s) over the ${mib(binding)} one storage binding may hold, the largest ${over[0]!.name} (${mib(over[0]!.bytes)})`,
-    );
-  const heap = wasm.weightBytes + wasm.activationPeakBytes;
-  if (heap > WASM_HEAP_BYTES)
-    reasons.push(
-      `WASM: weights ${gib(wasm.weightBytes)} + activations ${gib(wasm.activationPeakBytes)} exceed the 4 GiB heap`,
-    );
-  return { webgpu: !reasons.some((r) => r.startsWith('WebGPU')), wasm: heap <= WASM_HEAP_BYTES, reasons };
+  const binding = bindingReason(webgpu.buffers, limits);
+  const heap = wasmHeapReason(wasm);
+  return { webgpu: !binding, wasm: !heap, reasons: [binding, heap].filter((r) => r !== null) };
 }

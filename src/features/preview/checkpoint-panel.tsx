@@ -6,8 +6,9 @@ import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
+import { downloadLine } from './fit-panel.tsx';
 import { storageRoomQuery } from './preview-queries.ts';
-import { Section } from './section.tsx';
+import { Section, TableHead } from './section.tsx';
 
 export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
 
@@ -104,7 +105,7 @@ export function CheckpointPanel({
       {inspecting && (
         <div className="mt-3 flex items-center gap-3">
           <p className="text-sm" role="status">
-            Reading config.json and the safetensors headers…
+            Reading config.json, planning what fits, then the safetensors headers…
           </p>
           {/* a hub that does not answer must not hold the page */}
           <Button type="button" onClick={onCancel}>
@@ -153,54 +154,65 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
     .join(', ');
   return (
     <div className="mt-4 space-y-3" data-testid="checkpoint-summary">
+      {info.refused && (
+        <p className="text-sm text-accent" role="alert" data-testid="checkpoint-refused">
+          {info.refused}
+        </p>
+      )}
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
         <Figure label="Parameters" testId="param-count">
           {info.params.toLocaleString('en')}
         </Figure>
-        <Figure label="Weight dtype" testId="weight-dtype">
-          {dtypes}
-        </Figure>
+        {!info.refused && (
+          <Figure label="Weight dtype" testId="weight-dtype">
+            {dtypes}
+          </Figure>
+        )}
         <Figure label="Download size" testId="download-size">
-          {formatBytes(info.downloadBytes)} in {info.files.length} file{info.files.length === 1 ? '' : 's'}
+          {downloadLine(info)}
         </Figure>
-        <Figure label="Browser cache" testId="cache-state">
-          {info.missingBytes === 0
-            ? 'all files cached'
-            : info.missingBytes < info.downloadBytes
-              ? `${formatBytes(info.missingBytes)} to download`
-              : 'not cached'}
-        </Figure>
+        {!info.refused && (
+          <Figure label="Browser cache" testId="cache-state">
+            {info.missingBytes === 0
+              ? 'all files cached'
+              : info.missingBytes < info.downloadBytes
+                ? `${formatBytes(info.missingBytes)} to download`
+                : 'not cached'}
+          </Figure>
+        )}
       </dl>
-      {room !== null && info.missingBytes > room && (
+      {!info.refused && room !== null && info.missingBytes > room && (
         <p className="text-sm text-accent" role="status">
           The browser lets this site store about {formatBytes(room)} more, less than the{' '}
           {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
         </p>
       )}
-      <table className="w-full text-left text-xs">
-        <caption className="sr-only">Weight files</caption>
-        <thead>
-          <tr className="text-muted">
-            {['File', 'Size', 'Tensors', 'Cached'].map((h) => (
-              <th key={h} scope="col" className="py-1 pr-3 font-medium">
-                {h}
-              </th>
+      {info.files.length > 0 && (
+        <table className="w-full text-left text-xs">
+          <caption className="sr-only">Weight files</caption>
+          <TableHead heads={['File', 'Size', 'Tensors', 'Cached']} />
+          <tbody>
+            {info.files.map((f) => (
+              <tr key={f.name} className="border-t border-border">
+                <td className="py-1 pr-3 font-mono">{f.name}</td>
+                <td className="py-1 pr-3">{formatBytes(f.size)}</td>
+                <td className="py-1 pr-3">{f.tensors}</td>
+                <td className="py-1 pr-3">
+                  {f.cached ? 'yes' : f.storedBytes > 0 ? `${formatBytes(f.storedBytes)} of it` : 'no'}
+                </td>
+              </tr>
             ))}
-          </tr>
-        </thead>
-        <tbody>
-          {info.files.map((f) => (
-            <tr key={f.name} className="border-t border-border">
-              <td className="py-1 pr-3 font-mono">{f.name}</td>
-              <td className="py-1 pr-3">{formatBytes(f.size)}</td>
-              <td className="py-1 pr-3">{f.tensors}</td>
-              <td className="py-1 pr-3">
-                {f.cached ? 'yes' : f.storedBytes > 0 ? `${formatBytes(f.storedBytes)} of it` : 'no'}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+          </tbody>
+        </table>
+      )}
+      <ConfigFigures info={info} />
+    </div>
+  );
+}
+
+function ConfigFigures({ info }: { info: CheckpointInfo }) {
+  return (
+    <>
       <dl className="grid gap-x-6 gap-y-0.5 text-xs sm:grid-cols-2 lg:grid-cols-3" data-testid="config-summary">
         {KEY_CONFIG.map((k) => (
           <div key={k} className="flex justify-between gap-2">
@@ -215,6 +227,6 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
           {JSON.stringify(info.rawConfig, null, 2)}
         </pre>
       </details>
-    </div>
+    </>
   );
 }

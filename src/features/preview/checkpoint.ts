@@ -20,6 +20,7 @@ import {
   parseShardIndex,
   shardFiles,
   collectWeights,
+  expectedParameters,
   type WeightSet,
   type SafetensorsHeader,
 } from '../../model/index.ts';
@@ -59,8 +60,12 @@ export interface CheckpointInfo {
   dtypes: Record<string, number>;
   /** bytes of the weight files */
   downloadBytes: number;
+  /** where downloadBytes comes from: the files' headers, the shard index's total_size (a refused checkpoint's files are never asked for), or nowhere */
+  downloadFrom: 'files' | 'index' | 'unknown';
   /** bytes still to download (not in the browser cache) */
   missingBytes: number;
+  /** why the checkpoint is refused before its weights are touched (no header read); null when it fits */
+  refused: string | null;
 }
 
 export interface HeaderSummary {
@@ -160,7 +165,12 @@ export function withStored(info: CheckpointInfo, stored: readonly StoredState[])
   return { ...info, files, missingBytes: missingBytes(files) };
 }
 
-export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal): Promise<CheckpointInfo> {
+/** `refusal`: why the config cannot run here (its plan does not fit), checked before any weight file is asked for */
+export async function inspectCheckpoint(
+  ref: CheckpointRef,
+  signal?: AbortSignal,
+  refusal: (config: ConsisIDConfig) => Promise<string | null> = async () => null,
+): Promise<CheckpointInfo> {
   if (!/^[\w.-]+(\/[\w.-]+)?$/.test(ref.repoId)) throw new Error('repo id must look like "owner/name"');
   let rawConfig: Record<string, unknown>;
   try {
@@ -170,8 +180,27 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
     throw e;
   }
   const config = parseConfig(rawConfig, `${ref.repoId}/${ref.subfolder ? `${ref.subfolder}/` : ''}config.json`);
-  const index = await hubFetch(ref, WEIGHTS_INDEX_NAME, { signal });
-  const names = index ? shardFiles(parseShardIndex(await index.text(), WEIGHTS_INDEX_NAME)) : [WEIGHTS_NAME];
+  const indexFile = await hubFetch(ref, WEIGHTS_INDEX_NAME, { signal });
+  const index = indexFile ? parseShardIndex(await indexFile.text(), WEIGHTS_INDEX_NAME) : null;
+  const names = index ? shardFiles(index) : [WEIGHTS_NAME];
+  const refused = await refusal(config);
+  signal?.throwIfAborted();
+  if (refused) {
+    const indexBytes = index?.metadata?.total_size;
+    return {
+      ref,
+      rawConfig,
+      config,
+      files: [],
+      weights: new Map(),
+      params: [...expectedParameters(config).values()].reduce((a, s) => a + s.reduce((x, y) => x * y, 1), 0),
+      dtypes: {},
+      downloadBytes: indexBytes ?? 0,
+      downloadFrom: indexBytes === undefined ? 'unknown' : 'index',
+      missingBytes: indexBytes ?? 0,
+      refused,
+    };
+  }
   // headers of up to 4 shards at a time
   const files: WeightFile[] = new Array(names.length);
   let next = 0;
@@ -190,7 +219,9 @@ export async function inspectCheckpoint(ref: CheckpointRef, signal?: AbortSignal
     params: files.reduce((a, f) => a + f.params, 0),
     dtypes,
     downloadBytes: files.reduce((a, f) => a + f.size, 0),
+    downloadFrom: 'files',
     missingBytes: missingBytes(files),
+    refused: null,
   };
 }
 

@@ -91,7 +91,8 @@ export function inputLimits(c: ConsisIDConfig): InputLimits {
     frames: { min: fixedSize ? frames : 1, max: frames, step: 1 },
     height: { min: fixedSize ? h : p, max: h, step: p },
     width: { min: fixedSize ? w : p, max: w, step: p },
-    textLength: { min: 1, max: c.max_text_seq_length, step: 1 },
+    // the learned table's text rows are added whole (the pinned size is the configured one)
+    textLength: { min: fixedSize ? c.max_text_seq_length : 1, max: c.max_text_seq_length, step: 1 },
     timestep: { min: 0, max: 999, step: 1 },
     fixedSize,
   };

@@ -4,7 +4,8 @@
 // it knows without reading (a finished download, a cleared cache).
 import { queryOptions, skipToken } from '@tanstack/react-query';
 import { inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
-import { probeWebGPU } from './provider.ts';
+import { checkpointRefusal } from './fit-query.ts';
+import { probeWebGPU, type ProviderProbe } from './provider.ts';
 
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
 const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });
@@ -37,14 +38,18 @@ export const webgpuProbeQuery = () =>
   });
 
 /**
- * config.json, the shard index and the safetensors headers of the checkpoint the user asked for.
- * Each Inspect is its own attempt (read afresh, never from an earlier answer); an attempt the page
- * leaves (a newer one, a cancel) is aborted, and a failure is shown at once, not retried.
+ * config.json, the shard index and the safetensors headers of the checkpoint the user asked for;
+ * the headers only when its plan fits this browser (`probe`: the adapter, waited for), else the
+ * refusal. Each Inspect is its own attempt (read afresh, never from an earlier answer); an attempt
+ * the page leaves (a newer one, a cancel) is aborted, and a failure is shown at once, not retried.
  */
-export const inspectionQuery = (ref: CheckpointRef | null, attempt: number) =>
+export const inspectionQuery = (ref: CheckpointRef | null, attempt: number, probe: ProviderProbe | null) =>
   queryOptions({
     queryKey: previewKeys.inspection(ref, attempt),
-    queryFn: ref ? ({ signal }) => inspectCheckpoint(ref, signal) : skipToken,
+    queryFn:
+      ref && probe
+        ? ({ signal }) => inspectCheckpoint(ref, signal, (config) => checkpointRefusal(config, probe))
+        : skipToken,
     staleTime: Infinity,
     gcTime: 0,
     retry: false,

@@ -28,7 +28,9 @@ const info: CheckpointInfo = {
   params: 2,
   dtypes: { F32: 2 },
   downloadBytes: 10,
+  downloadFrom: 'files',
   missingBytes: 10,
+  refused: null,
 };
 const request: RunRequest = {
   spec: defaultSpec(parseConfig(CONSISID_TINY_CONFIG)),

@@ -1,7 +1,14 @@
 // The preview worker's methods, as the page calls them (worker-rpc.ts carries them).
 import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
-import type { HubFileEntry, WeightPrecision } from '../../model/index.ts';
+import type {
+  AdapterCaps,
+  ConsisIDConfig,
+  GraphShape,
+  HubFileEntry,
+  PrecisionFit,
+  WeightPrecision,
+} from '../../model/index.ts';
 
 export type Device = 'webgpu' | 'wasm';
 
@@ -75,4 +82,17 @@ export type PreviewApi = {
   run: { args: RunRequest; result: RunResult; event: RunEvent };
   /** after a run: the weight chunks the session did not read go into the cache too; true when every file is cached */
   finishCache: { args: null; result: boolean; event: never };
+};
+
+export interface FitRequest {
+  config: ConsisIDConfig;
+  shape: GraphShape;
+  device: Device;
+  /** the WebGPU adapter's limits and features (device webgpu) */
+  adapter: AdapterCaps | null;
+}
+
+/** the planner worker: the graph of a full-size config takes a second to plan, away from the page's thread */
+export type PlanApi = {
+  fit: { args: FitRequest; result: PrecisionFit[]; event: never };
 };

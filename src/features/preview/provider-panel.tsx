@@ -2,11 +2,15 @@
 // weight precision (with the weight bytes each one holds).
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
-import type { PrecisionSizes } from './precision-sizes.ts';
 import type { Device } from './protocol.ts';
 import type { ProviderChoice, ProviderProbe } from './provider.ts';
 import { Section } from './section.tsx';
-import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
+import {
+  PRECISION_ERROR_VS_FLOAT32,
+  WEIGHT_PRECISIONS,
+  type PrecisionFit,
+  type WeightPrecision,
+} from '../../model/index.ts';
 
 export interface ProviderPanelProps {
   probe: ProviderProbe | null;
@@ -15,8 +19,8 @@ export interface ProviderPanelProps {
   device: Device | null;
   weights: WeightPrecision;
   onWeights(w: WeightPrecision): void;
-  /** the weight bytes a session holds at each precision, once a checkpoint is inspected */
-  sizes: PrecisionSizes | null;
+  /** each precision's plan on the device (the weight bytes a session holds, whether it fits), once a checkpoint is inspected */
+  fits: PrecisionFit[] | null;
   disabled: boolean;
 }
 
@@ -38,7 +42,7 @@ export function ProviderPanel({
   device,
   weights,
   onWeights,
-  sizes,
+  fits,
   disabled,
 }: ProviderPanelProps) {
   const hint =
@@ -86,12 +90,15 @@ export function ProviderPanel({
               onChange={(e) => onWeights(e.target.value as WeightPrecision)}
               data-testid="precision"
             >
-              {WEIGHT_PRECISIONS.map((w) => (
-                <option key={w} value={w}>
-                  {w}
-                  {sizes ? ` (${formatBytes(sizes[w])})` : ''}
-                </option>
-              ))}
+              {WEIGHT_PRECISIONS.map((w) => {
+                const f = fits?.find((r) => r.weights === w);
+                return (
+                  <option key={w} value={w}>
+                    {w}
+                    {f ? ` (${formatBytes(f.weightBytes)}${f.fits ? '' : ', does not fit'})` : ''}
+                  </option>
+                );
+              })}
             </select>
           )}
         </Field>

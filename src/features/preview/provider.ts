@@ -1,6 +1,7 @@
-// Which execution provider the page uses: WebGPU when navigator.gpu gives an adapter, else WASM.
+// Which execution provider the page uses: WebGPU when navigator.gpu gives an adapter, else WASM;
+// and what the adapter allows (limits, features), which decides what fits before any download.
 import type { Device } from './protocol.ts';
-import type { WeightPrecision } from '../../model/index.ts';
+import { WEBGPU_DEFAULT_LIMITS, type AdapterCaps, type PrecisionFit, type WeightPrecision } from '../../model/index.ts';
 
 export interface AdapterInfo {
   vendor: string;
@@ -13,31 +14,46 @@ export interface ProviderProbe {
   webgpu: boolean;
   /** the adapter has `shader-f16`, which float16 graphs need on WebGPU */
   shaderF16: boolean;
+  /** the adapter has `subgroups` (onnxruntime's faster int4 and attention kernels use them) */
+  subgroups: boolean;
+  /** the adapter's limits (onnxruntime asks its device for them); the spec's defaults without an adapter */
+  limits: AdapterCaps['limits'];
+  /** adapter.info.subgroupMinSize, where the browser says */
+  subgroupMinSize: number | null;
   /** one line saying what was found and what runs */
   reason: string;
   adapter: AdapterInfo | null;
 }
 
 interface GpuLike {
-  requestAdapter(): Promise<{ info?: Partial<AdapterInfo>; features?: { has(name: string): boolean } } | null>;
+  requestAdapter(): Promise<{
+    info?: Partial<AdapterInfo> & { subgroupMinSize?: number };
+    features?: { has(name: string): boolean };
+    limits?: Partial<AdapterCaps['limits']>;
+  } | null>;
 }
+
+const NO_ADAPTER = {
+  webgpu: false,
+  shaderF16: false,
+  subgroups: false,
+  limits: WEBGPU_DEFAULT_LIMITS,
+  subgroupMinSize: null,
+  adapter: null,
+} as const;
 
 export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: unknown }): Promise<ProviderProbe> {
   const gpu = nav.gpu as GpuLike | undefined;
   if (!gpu)
     return {
-      webgpu: false,
-      shaderF16: false,
-      adapter: null,
+      ...NO_ADAPTER,
       reason: 'WASM: this browser does not offer WebGPU (navigator.gpu is missing), so the model runs on WebAssembly.',
     };
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter)
       return {
-        webgpu: false,
-        shaderF16: false,
-        adapter: null,
+        ...NO_ADAPTER,
         reason: 'WASM: WebGPU is there but no GPU adapter is available, so the model runs on WebAssembly.',
       };
     const i = adapter.info ?? {};
@@ -49,17 +65,23 @@ export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: 
     };
     const name =
       [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || 'unnamed adapter';
+    const limits = adapter.limits ?? {};
     return {
       webgpu: true,
       shaderF16: Boolean(adapter.features?.has('shader-f16')),
+      subgroups: Boolean(adapter.features?.has('subgroups')),
+      subgroupMinSize: i.subgroupMinSize ?? null,
+      limits: {
+        maxBufferSize: limits.maxBufferSize ?? WEBGPU_DEFAULT_LIMITS.maxBufferSize,
+        maxStorageBufferBindingSize:
+          limits.maxStorageBufferBindingSize ?? WEBGPU_DEFAULT_LIMITS.maxStorageBufferBindingSize,
+      },
       adapter: info,
       reason: `WebGPU: adapter ${name}.`,
     };
   } catch (e) {
     return {
-      webgpu: false,
-      shaderF16: false,
-      adapter: null,
+      ...NO_ADAPTER,
       reason: `WASM: the WebGPU adapter request failed (${(e as Error).message}), so the model runs on WebAssembly.`,
     };
   }
@@ -72,6 +94,31 @@ export function chooseDevice(choice: ProviderChoice, probe: ProviderProbe): Devi
   return choice;
 }
 
-/** float16 where WebGPU runs it (the adapter has shader-f16), else float32 */
-export const defaultPrecision = (device: Device, probe: ProviderProbe): WeightPrecision =>
-  device === 'webgpu' && probe.shaderF16 ? 'float16' : 'float32';
+/** what the fit of a WebGPU plan is checked against; null without an adapter */
+export const adapterCaps = (probe: ProviderProbe): AdapterCaps | null =>
+  probe.webgpu
+    ? {
+        limits: probe.limits,
+        shaderF16: probe.shaderF16,
+        subgroups: probe.subgroups,
+        subgroupMinSize: probe.subgroupMinSize,
+      }
+    : null;
+
+/** the devices a page with this probe can run on */
+export const availableDevices = (probe: ProviderProbe): Device[] => (probe.webgpu ? ['webgpu', 'wasm'] : ['wasm']);
+
+/**
+ * float16 where WebGPU runs it (the adapter has shader-f16), else float32; when that one does not
+ * fit (`fits`, the plan's rows for the device), the closest to float32 that does: int8, then int4
+ */
+export function defaultPrecision(
+  device: Device,
+  probe: ProviderProbe,
+  fits: readonly Pick<PrecisionFit, 'weights' | 'fits'>[] = [],
+): WeightPrecision {
+  const first: WeightPrecision = device === 'webgpu' && probe.shaderF16 ? 'float16' : 'float32';
+  const order: WeightPrecision[] = [first, 'float32', 'float16', 'int8', 'int4'];
+  const refused = new Set(fits.filter((f) => !f.fits).map((f) => f.weights));
+  return order.find((w) => !refused.has(w)) ?? first;
+}

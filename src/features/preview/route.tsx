@@ -1,7 +1,7 @@
 // The model preview page: pick a ConsisID checkpoint on the hub, look at it before downloading,
 // cache it in the browser, and run the transformer in a Web Worker on WebGPU or WASM.
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { ErrorPanel } from '../../components/ui/error-panel.tsx';
@@ -11,7 +11,8 @@ import { CheckpointPanel, DEMO_REPOS, type RepoChoice } from './checkpoint-panel
 import { defaultSpec } from './inputs.ts';
 import { InputsPanel, requestErrors, stepsValid } from './inputs-panel.tsx';
 import { OutputPanel } from './output-panel.tsx';
-import { precisionSizes } from './precision-sizes.ts';
+import { FitPanel } from './fit-panel.tsx';
+import { fitQuery } from './fit-query.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
 import { chooseDevice, defaultPrecision, type ProviderChoice } from './provider.ts';
@@ -48,7 +49,7 @@ export function Component() {
     const p = params.get('provider');
     return p === 'webgpu' || p === 'wasm' ? p : 'auto';
   });
-  const preview = usePreviewWorker();
+  const preview = usePreviewWorker(probe);
   const { phase, info, loadedDevice, ran, steps, result, notice } = preview.state;
   const [request, setRequest] = useRunRequest(info);
   // ?weights= picks the precision a link or a reload starts with, as ?provider= the provider
@@ -57,11 +58,15 @@ export function Component() {
   );
   const busy = isBusy(phase);
   const device = probe ? chooseDevice(choice, probe) : null;
-  const weights = precision ?? (device && probe ? defaultPrecision(device, probe) : 'float32');
-  const sizes = useMemo(
-    () => (info && device ? precisionSizes(info.config, info.weights, device) : null),
-    [info, device],
+  const specErrors = info && request ? requestErrors(info.config, request) : [];
+  // each precision at the chosen latent size on the chosen device (planned in a worker, kept per shape)
+  const fit = useQuery(
+    fitQuery(info?.config ?? null, specErrors.length ? null : (request?.spec ?? null), device, probe),
   );
+  const fits = fit.data ?? null;
+  const weights = precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
+  const chosenFit = fits?.find((f) => f.weights === weights);
+  const refusal = chosenFit && !chosenFit.fits ? `${weights} does not fit: ${chosenFit.reasons.join('; ')}` : null;
   const runOptions = device && {
     device,
     fallback: choice === 'auto',
@@ -97,14 +102,15 @@ export function Component() {
         onChoice={setChoice}
         weights={weights}
         onWeights={setPrecision}
-        sizes={sizes}
+        fits={fits}
         device={device}
         disabled={busy}
       />
-      {info && request && (
+      {info && <FitPanel info={info} device={device} probe={probe} fits={fits} error={fit.error} />}
+      {info && request && !info.refused && (
         <InputsPanel info={info} request={request} weights={weights} onChange={setRequest} disabled={busy} />
       )}
-      {info && request && (
+      {info && request && !info.refused && (
         <RunPanel
           info={info}
           phase={phase}
@@ -112,7 +118,8 @@ export function Component() {
           device={device}
           loadedDevice={loadedDevice}
           runLabel={request.mode === 'forward' ? 'Run forward pass' : `Run ${request.steps} denoising steps`}
-          runBlocked={requestErrors(info.config, request).length > 0 || !stepsValid(request)}
+          runBlocked={specErrors.length > 0 || !stepsValid(request) || !chosenFit?.fits}
+          refusal={refusal}
           onDownload={() => runOptions && void preview.download(info, runOptions)}
           onRun={() => runOptions && void preview.run(info, request, runOptions)}
           onCancel={preview.cancel}

@@ -16,6 +16,8 @@ export interface RunPanelProps {
   runLabel: string;
   /** why the run button is off, besides being busy */
   runBlocked: boolean;
+  /** the chosen precision does not fit: download and run are off, and this says why */
+  refusal: string | null;
   onDownload(): void;
   onRun(): void;
   onCancel(): void;
@@ -27,7 +29,7 @@ export function RunPanel(p: RunPanelProps) {
     <Section title="Run the model">
       <div className="flex flex-wrap items-center gap-2">
         {p.info.missingBytes > 0 && (
-          <Button onClick={p.onDownload} disabled={p.busy || !p.device}>
+          <Button onClick={p.onDownload} disabled={p.busy || !p.device || p.refusal !== null}>
             Download {formatBytes(p.info.missingBytes)}
           </Button>
         )}
@@ -45,6 +47,11 @@ export function RunPanel(p: RunPanelProps) {
           Clear browser cache
         </Button>
       </div>
+      {p.refusal && (
+        <p className="mt-3 text-sm text-accent" role="alert" data-testid="run-refused">
+          {p.refusal}. Choose a precision that fits (see the table above), or another provider.
+        </p>
+      )}
       <PhaseLine phase={p.phase} device={p.device} loadedDevice={p.loadedDevice} />
     </Section>
   );

@@ -14,6 +14,21 @@ export function Section({ title, children, testId }: { title: string; children: 
   );
 }
 
+/** a table's column heads */
+export function TableHead({ heads }: { heads: readonly string[] }) {
+  return (
+    <thead>
+      <tr className="text-muted">
+        {heads.map((h) => (
+          <th key={h} scope="col" className="py-1 pr-3 font-medium">
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function NumberField({
   label,
   value,

@@ -18,24 +18,28 @@ import { inspectionQuery, storedQuery } from './preview-queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
 import { throttleLatest } from './throttle-latest.ts';
 import type { RunRequest } from './protocol.ts';
+import type { ProviderProbe } from './provider.ts';
 
 export type { RunOptions };
 
 const isAbort = (e: unknown) => (e as Error)?.name === 'AbortError';
 
-export function usePreviewWorker() {
+/** `probe`: the WebGPU adapter, which decides before any download whether a checkpoint fits (null while probed) */
+export function usePreviewWorker(probe: ProviderProbe | null) {
   const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(previewReducer, initialPreviewState);
   const worker = useRef<ModelWorker | null>(null);
   const download = useRef<AbortController | null>(null);
 
-  const asked = inspectionQuery(state.checkpoint?.ref ?? null, state.checkpoint?.attempt ?? 0);
+  const asked = inspectionQuery(state.checkpoint?.ref ?? null, state.checkpoint?.attempt ?? 0, probe);
   const inspection = useQuery(asked);
-  const phase: Phase = inspection.isFetching
-    ? { kind: 'inspecting' }
-    : inspection.isError
-      ? { kind: 'failed', error: inspection.error }
-      : state.activity;
+  // an inspection waits for the adapter probe (a few milliseconds), which decides whether the checkpoint fits
+  const phase: Phase =
+    inspection.isFetching || (state.checkpoint !== null && !probe)
+      ? { kind: 'inspecting' }
+      : inspection.isError
+        ? { kind: 'failed', error: inspection.error }
+        : state.activity;
   const busy = isBusy(phase);
   const inspected = inspection.data ?? null;
   const stored = useQuery(storedQuery(inspected, inspection.dataUpdatedAt, busy));

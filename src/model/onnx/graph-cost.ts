@@ -79,7 +79,7 @@ export interface GraphCost {
   largestBuffer: PlannedBuffer;
   /** every buffer, weight or run-time, largest first */
   buffers: PlannedBuffer[];
-  /** the weight buffers alone (what the session keeps), largest first */
+  /** the constants the session holds (named as the graph names them), largest first */
   weightBuffers: PlannedBuffer[];
 }
 
@@ -150,7 +150,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     }
   });
   buffers.sort((a, b) => b.bytes - a.bytes);
-  const weightBuffers = buffers.filter((b) => held.has(b.name));
+  const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
     flops: graphFlops(g),
     weightBytes: [...held.values()].reduce((a, b) => a + b, 0),

@@ -29,9 +29,14 @@ export async function webgpuHasShaderF16(gpu: GpuLike | undefined = navigatorGpu
 export const FLASH_ATTENTION_MIN_SUBGROUP = 8;
 
 /** fused (flash) attention where the adapter's subgroups are wide enough for it, decomposed where not */
+export const attentionKernelFor = (adapter: { subgroups: boolean; subgroupMinSize: number | null }): AttentionKernel =>
+  adapter.subgroups && (adapter.subgroupMinSize ?? Infinity) < FLASH_ATTENTION_MIN_SUBGROUP ? 'decomposed' : 'fused';
+
+/** the attention kernel this browser's adapter runs exactly (attentionKernelFor) */
 export async function webgpuAttentionKernel(gpu: GpuLike | undefined = navigatorGpu()): Promise<AttentionKernel> {
   const adapter = await gpu?.requestAdapter().catch(() => null);
-  const narrow =
-    adapter?.features.has('subgroups') && (adapter.info?.subgroupMinSize ?? Infinity) < FLASH_ATTENTION_MIN_SUBGROUP;
-  return narrow ? 'decomposed' : 'fused';
+  return attentionKernelFor({
+    subgroups: Boolean(adapter?.features.has('subgroups')),
+    subgroupMinSize: adapter?.info?.subgroupMinSize ?? null,
+  });
 }

@@ -1,0 +1,82 @@
+// The fit table: per weight precision, what a session on the chosen device needs (weights, the
+// activation peak at the chosen latent size, GPU memory, the WASM heap at once) and whether it
+// fits this adapter, with the reason when not; read from the config and the adapter before any download.
+import { formatBytes } from '../../components/ui/format.ts';
+import type { CheckpointInfo } from './checkpoint.ts';
+import type { Device } from './protocol.ts';
+import type { ProviderProbe } from './provider.ts';
+import { Section, TableHead } from './section.tsx';
+import type { PrecisionFit } from '../../model/index.ts';
+
+const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Fits'];
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+/** the download's size and where it comes from */
+export function downloadLine(info: CheckpointInfo): string {
+  if (info.downloadFrom === 'unknown') return 'unknown (a single weight file: its size is not asked for when refused)';
+  const files = `${info.files.length} file${info.files.length === 1 ? '' : 's'}`;
+  return info.downloadFrom === 'index'
+    ? `about ${formatBytes(info.downloadBytes)} (the shard index's total_size)`
+    : `${formatBytes(info.downloadBytes)} in ${files}`;
+}
+
+function adapterLine(device: Device | null, probe: ProviderProbe | null): string {
+  if (device !== 'webgpu' || !probe?.webgpu)
+    return 'WASM: the weights and every activation live in the WebAssembly heap, at most 4 GiB.';
+  const { maxBufferSize, maxStorageBufferBindingSize } = probe.limits;
+  return `WebGPU adapter limits: maxBufferSize ${mib(maxBufferSize)}, maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}; shader-f16 ${probe.shaderF16 ? 'yes' : 'no'}, subgroups ${probe.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
+}
+
+export function FitPanel({
+  info,
+  device,
+  probe,
+  fits,
+  error,
+}: {
+  info: CheckpointInfo;
+  device: Device | null;
+  probe: ProviderProbe | null;
+  /** null while planned */
+  fits: PrecisionFit[] | null;
+  error: Error | null;
+}) {
+  return (
+    <Section title="Before downloading: what fits" testId="fit-panel">
+      <p className="text-sm">
+        Bytes to download: <span data-testid="download-bytes">{downloadLine(info)}</span>
+      </p>
+      <p className="mt-1 text-xs text-muted" data-testid="fit-limits">
+        {adapterLine(device, probe)}
+      </p>
+      {error ? (
+        <p className="mt-2 text-sm" role="alert" data-testid="fit-error">
+          The plan at this latent size failed: {error.message}
+        </p>
+      ) : !fits ? (
+        <p className="mt-2 text-sm" role="status">
+          Planning each precision at this latent size…
+        </p>
+      ) : (
+        <table className="mt-2 w-full text-left text-xs" data-testid="fit-table">
+          <caption className="sr-only">What each weight precision needs, and whether it fits</caption>
+          <TableHead heads={HEADS} />
+          <tbody>
+            {fits.map((f) => (
+              <tr key={f.weights} className="border-t border-border align-top" data-testid={`fit-${f.weights}`}>
+                <th scope="row" className="py-1 pr-3 font-mono font-normal">
+                  {f.weights}
+                </th>
+                <td className="py-1 pr-3">{formatBytes(f.weightBytes)}</td>
+                <td className="py-1 pr-3">{formatBytes(f.activationPeakBytes)}</td>
+                <td className="py-1 pr-3">{f.gpuBytes === null ? '—' : formatBytes(f.gpuBytes)}</td>
+                <td className="py-1 pr-3">{formatBytes(f.heapBytes)}</td>
+                <td className="py-1 pr-3">{f.fits ? 'yes' : `no: ${f.reasons.join('; ')}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fitShape } from './fit-query.ts';
+import { defaultSpec, generateInputs, validateSpec } from './inputs.ts';
+import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
+import {
+  buildConsisIDGraph,
+  parseConfig,
+  plannedWeights,
+  CONSISID_PREVIEW_S_CONFIG,
+  CONSISID_CONFIG,
+  WEBGPU_DEFAULT_LIMITS,
+  WEIGHT_PRECISIONS,
+  type ConsisIDConfigInput,
+} from '../../model/index.ts';
+
+/** the released ConsisID's config at 2 of its 42 layers (the shape rules are the same) */
+const RELEASED: ConsisIDConfigInput = { ...CONSISID_CONFIG, num_layers: 2 };
+
+const probe = (p: Partial<ProviderProbe>): ProviderProbe => ({
+  webgpu: true,
+  shaderF16: false,
+  subgroups: false,
+  subgroupMinSize: null,
+  limits: WEBGPU_DEFAULT_LIMITS,
+  reason: '',
+  adapter: null,
+  ...p,
+});
+
+describe('the fit of a run before downloading', () => {
+  it("plans the graph a run builds: the default spec's shape is the one the forward inputs have", () => {
+    const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
+    const spec = { ...defaultSpec(face), vitTokens: 9 };
+    const shape = fitShape(face, spec);
+    const inputs = generateInputs(face, spec);
+    expect([1, shape.frames, face.in_channels, shape.height, shape.width]).toEqual(inputs.hidden_states.shape);
+    expect(shape.textLength).toBe(inputs.encoder_hidden_states.shape[1]);
+    expect(shape.face?.vitLengths).toEqual(inputs.id_vit_hidden!.map((t) => t.shape[1]));
+    expect(fitShape(face, { ...spec, identity: false }).face).toBeNull();
+  });
+
+  it('learned positional embeddings pin the text length too: the default run of the released config builds', () => {
+    const config = parseConfig(RELEASED);
+    const spec = defaultSpec(config);
+    expect(spec.textLength).toBe(226);
+    expect(validateSpec(config, spec)).toEqual([]);
+    expect(validateSpec(config, { ...spec, textLength: 16 })).toEqual([
+      'text length must be an integer from 226 to 226',
+    ]);
+    expect(() => buildConsisIDGraph(config, plannedWeights(config), fitShape(config, spec))).not.toThrow();
+  });
+
+  it('the default precision is the old default where it fits, else the closest to float32 that fits', () => {
+    const precision = fc.constantFrom(...WEIGHT_PRECISIONS);
+    fc.assert(
+      fc.property(
+        fc.constantFrom('webgpu' as const, 'wasm' as const),
+        fc.boolean(),
+        fc.uniqueArray(precision),
+        (device, shaderF16, refused) => {
+          const p = probe({ shaderF16 });
+          const fits = WEIGHT_PRECISIONS.map((weights) => ({ weights, fits: !refused.includes(weights) }));
+          const chosen = defaultPrecision(device, p, fits);
+          const old = defaultPrecision(device, p);
+          if (!refused.includes(old)) expect(chosen).toBe(old);
+          else if (refused.length < WEIGHT_PRECISIONS.length) {
+            expect(refused).not.toContain(chosen);
+            // nothing that fits comes before it in float32, float16, int8, int4
+            const order = ['float32', 'float16', 'int8', 'int4'];
+            expect(order.slice(0, order.indexOf(chosen)).every((w) => refused.includes(w as never))).toBe(true);
+          } else expect(chosen).toBe(old);
+        },
+      ),
+    );
+  });
+
+  it("reads the adapter's limits and features; an adapter that reports none gets the spec's defaults", async () => {
+    const limits = { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 31 - 4 };
+    const gpu = (adapter: object | null) => ({ gpu: { requestAdapter: async () => adapter } });
+    const features = (...names: string[]) => ({ has: (n: string) => names.includes(n) });
+    const found = await probeWebGPU(gpu({ limits, features: features('subgroups'), info: { subgroupMinSize: 4 } }));
+    expect(adapterCaps(found)).toEqual({ limits, shaderF16: false, subgroups: true, subgroupMinSize: 4 });
+    const bare = await probeWebGPU(gpu({ features: features('shader-f16') }));
+    expect(adapterCaps(bare)).toEqual({
+      limits: WEBGPU_DEFAULT_LIMITS,
+      shaderF16: true,
+      subgroups: false,
+      subgroupMinSize: null,
+    });
+    expect(adapterCaps(await probeWebGPU(gpu(null)))).toBeNull();
+    expect(adapterCaps(await probeWebGPU({}))).toBeNull();
+  });
+});
