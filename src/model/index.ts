@@ -11,6 +11,8 @@ export {
   type ModelEvents,
   type SessionInfo,
 } from './consisid-model.ts';
+export type { DeviceForward } from './device-forward.ts';
+export { buildSamplerStepGraph, SAMPLER_STEP, type SamplerStepShape } from './graph/sampler-step.ts';
 export {
   WEIGHT_PRECISIONS,
   PRECISION_ERROR_VS_FLOAT32,
@@ -93,6 +95,8 @@ export type {
   InferenceBackend,
   BackendSession,
   FloatTensor,
+  DeviceTensor,
+  Feed,
   SessionModel,
   ExternalDataSource,
 } from './runtime/types.ts';
