@@ -13,6 +13,7 @@ import {
 } from '../src/features/preview/inputs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';
+import { runPreview } from '../src/features/preview/run-preview.ts';
 import { downloadedOutput, openPreview } from './preview-support.ts';
 import { expectAccessible, signIn } from './support.ts';
 
@@ -367,6 +368,75 @@ test('denoising loop shows each step and can be cancelled', async ({ page }) => 
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('preview-notice')).toContainText(/cancelled/);
   await expect(page.getByRole('button', { name: 'Run 3 denoising steps' })).toBeEnabled();
+});
+
+/** the Node path of a denoising run: the host loop (JS scheduler) on onnxruntime-node CPU */
+async function nodeDenoise(baseURL: string, repoId: string, steps: number, guidance: number) {
+  const model = await ConsisIDTransformer3DModel.fromPretrained(repoId, {
+    hubUrl: baseURL,
+    subfolder: 'transformer',
+    device: 'cpu',
+  });
+  try {
+    const timings = { loadMs: 0, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
+    const req = {
+      spec: defaultSpec(model.config),
+      mode: 'denoise' as const,
+      steps,
+      guidance,
+      uploads: {},
+      compare: false,
+    };
+    return await runPreview(model.config, req, timings, {
+      forward: async (args) => (await model.forward({ ...args, return_dict: true })).sample,
+      stage: () => undefined,
+      step: () => undefined,
+    });
+  } finally {
+    await model.release();
+  }
+}
+
+test('WebGPU denoising keeps the latents on the GPU: the same output, a fraction of the read-back', async ({
+  page,
+  baseURL,
+}) => {
+  const ref = nodeDenoise(baseURL!, TINY, 3, 2);
+  await openPreview(page, TINY, 'webgpu');
+  await inspect(page);
+  await page.getByLabel('Run mode').selectOption('denoise');
+  await page.getByLabel('Steps', { exact: true }).fill('3');
+  await page.getByLabel('Guidance scale').fill('2');
+  const onDevice = page.getByLabel('Latents stay on the device');
+  await expect(onDevice).toBeChecked();
+  const run = async () => {
+    await page.getByRole('button', { name: 'Run 3 denoising steps' }).click();
+    await expect(page.getByTestId('provider-used')).toHaveText('webgpu', { timeout: 300_000 });
+    await expect(page.getByTestId('preview-error')).toHaveCount(0);
+    await expect(page.getByTestId('step-list').getByRole('listitem')).toHaveCount(3);
+    const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as {
+      readback: { count: number; bytes: number };
+    };
+    const out = await downloadedOutput(page);
+    const { sample, shape } = await ref;
+    expect(out.shape).toEqual(shape);
+    const err = relativeError(out.data, sample);
+    expect(err, `max|browser - node| / max|node| = ${err}`).toBeLessThanOrEqual(TOLERANCE);
+    return { ...summary.readback, err };
+  };
+  const device = await run();
+  await onDevice.uncheck();
+  const host = await run();
+  const bytes = (await ref).sample.byteLength;
+  test.info().annotations.push({
+    type: 'readback',
+    description: `latents on the GPU: ${device.count} read-backs, ${device.bytes} B (error ${device.err}); every output read back: ${host.count}, ${host.bytes} B (error ${host.err}); latents ${bytes} B`,
+  });
+  // the host loop reads back both passes of every step; the device loop at most each step once (the last is the result)
+  expect(host).toMatchObject({ count: 6, bytes: 6 * bytes });
+  expect(device.count).toBeGreaterThanOrEqual(1);
+  expect(device.count).toBeLessThanOrEqual(3);
+  expect(device.bytes).toBe(device.count * bytes);
 });
 
 test('a browser without WebGPU gets WASM and a one-line explanation', async ({ page, baseURL }) => {

@@ -22,6 +22,7 @@ import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-
 import type { ConsisIDConfig } from './config.ts';
 import type { HostTensor } from './tensor.ts';
 import type { BackendSession, Device, InferenceBackend, SessionOptions } from './runtime/types.ts';
+import { deviceForward, type DeviceForward } from './device-forward.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { AttentionKernel } from './graph/attention.ts';
 import type { WeightConverter } from './convert/weight-converter.ts';
@@ -79,6 +80,8 @@ export interface FromPretrainedOptions extends LoadOptions, ModelEvents, Segment
   environment?: ModelEnvironment;
   /** read files from here instead of resolving repoIdOrPath */
   source?: FileSource;
+  /** sessions leave `sample` on the device (WebGPU) for deviceForward(); forward() reads it back */
+  keepOnDevice?: boolean;
 }
 
 export interface RuntimeOptions extends ModelEvents, SegmentOptions {
@@ -93,6 +96,7 @@ export interface RuntimeOptions extends ModelEvents, SegmentOptions {
   maxSessions?: number;
   /** converts the weights for a precision other than float32 as they download, kept per precision (hub sources) */
   converter?: WeightConverter;
+  keepOnDevice?: boolean;
 }
 
 /** Transformer2DModelOutput */
@@ -222,7 +226,17 @@ export class ConsisIDTransformer3DModel {
       loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }),
     );
     const backend = await env.backend();
-    const { threads, prepack, fallbackDevice, maxSessions, onStage, onFallback, webgpuAttention, segments } = opts;
+    const {
+      threads,
+      prepack,
+      fallbackDevice,
+      maxSessions,
+      onStage,
+      onFallback,
+      webgpuAttention,
+      segments,
+      keepOnDevice,
+    } = opts;
     return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, {
       backend,
       device,
@@ -238,6 +252,7 @@ export class ConsisIDTransformer3DModel {
       segments,
       segmentLimits: opts.segmentLimits,
       converter: source.converter,
+      ...(keepOnDevice ? { keepOnDevice } : {}),
     });
   }
 
@@ -314,7 +329,12 @@ export class ConsisIDTransformer3DModel {
           open: (opts) =>
             createSegmentedSession(
               built.map((b) => () => sessionModel(b.model, files, { blobsInParts: true, precomputed })),
-              (model) => backend.createSession(model, opts),
+              // a segment's outputs feed the next one: where the sample stays on the device, so do they
+              (model) =>
+                backend.createSession(model, {
+                  ...opts,
+                  ...(opts.deviceOutputs ? { deviceOutputs: model.model.graph.outputs.map((o) => o.name) } : {}),
+                }),
             ),
         };
       }
@@ -331,6 +351,7 @@ export class ConsisIDTransformer3DModel {
       ...(threads ? { threads } : {}),
       ...(prepack === undefined ? {} : { prepack }),
       float16: this.runtime.dtype === 'float16',
+      ...(this.runtime.keepOnDevice ? { deviceOutputs: ['sample'] } : {}),
     };
     const device = this.currentDevice;
     const graph = await this.graphFor(shape, device, events);
@@ -383,6 +404,22 @@ export class ConsisIDTransformer3DModel {
     if (!sample) throw new Error('the session returned no "sample" output');
     const tensor: HostTensor = { dtype: 'float32', shape: [...outputShape], data: sample.data };
     return prepared.returnDict ? { sample: tensor } : [tensor];
+  }
+
+  /**
+   * The forward for `args` with its inputs uploaded to the model's device once, to run step after
+   * step with some inputs replaced (latents, timestep): its sample stays on the device where the
+   * model was made with `keepOnDevice` (WebGPU), else it is host data behind the same interface.
+   */
+  async deviceForward(args: ForwardArgs, events?: ModelEvents): Promise<DeviceForward> {
+    const prepared = prepareForward(this.config, args);
+    const all = mergeEvents(this.runtime, events);
+    const { session, device } = await this.cachedSession(prepared.shape, all);
+    return deviceForward(session, prepared.feeds, {
+      run: (fn) => timedStage(all, 'forward', device, fn),
+      createSession: (model, deviceOutputs) =>
+        this.runtime.backend.createSession({ model, externalData: new Map() }, { device, deviceOutputs }),
+    });
   }
 
   async release(): Promise<void> {

@@ -12,6 +12,8 @@ export {
   type SessionInfo,
   type SegmentOptions,
 } from './consisid-model.ts';
+export type { DeviceForward } from './device-forward.ts';
+export { buildSamplerStepGraph, SAMPLER_STEP, type SamplerStepShape } from './graph/sampler-step.ts';
 export {
   planSegments,
   SegmentPlanError,
@@ -125,6 +127,8 @@ export type {
   InferenceBackend,
   BackendSession,
   FloatTensor,
+  DeviceTensor,
+  Feed,
   SessionModel,
   ExternalDataSource,
 } from './runtime/types.ts';

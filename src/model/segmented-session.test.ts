@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createSegmentedSession, segmentedSession } from './segmented-session.ts';
-import type { BackendSession, FloatTensor, SessionModel } from './runtime/types.ts';
+import { hostTensor } from './runtime/ort-session.ts';
+import {
+  isDeviceTensor,
+  type BackendSession,
+  type DeviceTensor,
+  type Feed,
+  type FloatTensor,
+  type SessionModel,
+} from './runtime/types.ts';
 
 const tensor = (v: number): FloatTensor => ({ data: Float32Array.of(v), dims: [1] });
 const value = (t: FloatTensor | undefined): number => t!.data[0]!;
@@ -12,15 +20,24 @@ function fake(
   log: string[] = [],
 ): BackendSession & { fed: string[][] } {
   const fed: string[][] = [];
+  const compute = async (feeds: Readonly<Record<string, Feed>>) => {
+    fed.push(Object.keys(feeds).sort());
+    const x: Record<string, number> = {};
+    for (const [k, t] of Object.entries(feeds)) {
+      if (isDeviceTensor(t) && t.disposed) throw new Error(`"${k}" was disposed before its last reader ran`);
+      x[k] = (isDeviceTensor(t) ? await t.download() : t.data)[0]!;
+    }
+    return Object.fromEntries(Object.entries(outputs).map(([k, f]) => [k, tensor(f(x))]));
+  };
   return {
     inputNames,
     outputNames: Object.keys(outputs),
     fed,
-    async run(feeds) {
-      fed.push(Object.keys(feeds).sort());
-      const x = Object.fromEntries(Object.entries(feeds).map(([k, t]) => [k, value(t)]));
-      return Object.fromEntries(Object.entries(outputs).map(([k, f]) => [k, tensor(f(x))]));
+    run: compute,
+    async runOnDevice(feeds) {
+      return Object.fromEntries(Object.entries(await compute(feeds)).map(([k, t]) => [k, hostTensor(t)]));
     },
+    upload: async (t) => hostTensor(t),
     async release() {
       log.push(`release ${inputNames.join(',')}`);
     },
@@ -41,6 +58,27 @@ describe('segmented session', () => {
     expect(Object.keys(out)).toEqual(['sample']);
     expect(value(out.sample)).toBe((2 + 1) * 30 - 30 + 0.5);
     expect([first.fed, second.fed, third.fed]).toEqual([[['t', 'x']], [['h1', 'temb']], [['h2', 'rope', 'temb']]]);
+  });
+
+  it("passes device tensors between segments, disposing each once its last reader ran, never the caller's", async () => {
+    const made: DeviceTensor[] = [];
+    const track = (s: BackendSession): BackendSession => ({
+      ...s,
+      async runOnDevice(feeds) {
+        const out = await s.runOnDevice(feeds);
+        made.push(...Object.values(out));
+        return out;
+      },
+    });
+    const first = fake(['x', 't'], { h1: (f) => f.x! + 1, temb: (f) => f.t! * 10 });
+    const second = fake(['h1', 'temb'], { h2: (f) => f.h1! * f.temb! });
+    const third = fake(['h2', 'temb', 'rope'], { sample: (f) => f.h2! - f.temb! + f.rope! });
+    const s = segmentedSession([first, second, third].map(track));
+    const x = hostTensor(tensor(2));
+    const out = await s.runOnDevice({ x, t: tensor(3), rope: tensor(0.5) });
+    expect(await out.sample!.download()).toEqual(Float32Array.of((2 + 1) * 30 - 30 + 0.5));
+    expect(made.filter((t) => t.disposed)).toHaveLength(3); // h1, temb, h2
+    expect([x.disposed, out.sample!.disposed]).toEqual([false, false]);
   });
 
   it('names the segment and the input that nothing fed', async () => {

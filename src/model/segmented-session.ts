@@ -1,7 +1,7 @@
 // Segments of the transformer as one session: created one after another, each from a model made
 // only when the one before it exists, so one segment's external data is held at a time; run in
 // order, each on the model's inputs and what the segments before it output.
-import type { BackendSession, FloatTensor, SessionModel } from './runtime/types.ts';
+import type { BackendSession, DeviceTensor, Feed, SessionModel } from './runtime/types.ts';
 
 /** makes a segment's model (its weights as external data) when its turn comes */
 export type SegmentModel = () => Promise<SessionModel>;
@@ -47,25 +47,51 @@ export function segmentedSession(sessions: readonly BackendSession[]): BackendSe
   }
   const done = lastReaders(sessions);
   const outputNames = final.outputNames;
+  /** runs the segments in order: what one outputs is fed to those after it, by name */
+  async function runAll<T extends Feed>(
+    feeds: Readonly<Record<string, Feed>>,
+    runOne: (s: BackendSession, feeds: Record<string, Feed>) => Promise<Record<string, T>>,
+    free: (v: T) => void,
+  ): Promise<Record<string, T>> {
+    // What flows between segments: host tensors from run(), device tensors from runOnDevice()
+    // (GPU buffers on WebGPU, freed once the last segment reading them has run).
+    const values = new Map<string, Feed>(Object.entries(feeds));
+    const made = new Set<string>();
+    for (const [i, s] of sessions.entries()) {
+      const segmentFeeds: Record<string, Feed> = {};
+      for (const n of s.inputNames) {
+        const v = values.get(n);
+        if (!v) throw new Error(`segment ${i + 1} of ${sessions.length}: input "${n}" was not fed`);
+        segmentFeeds[n] = v;
+      }
+      for (const [n, v] of Object.entries(await runOne(s, segmentFeeds))) {
+        values.set(n, v);
+        made.add(n);
+      }
+      for (const n of done[i]!) {
+        if (outputNames.includes(n)) continue;
+        if (made.has(n)) free(values.get(n) as T);
+        values.delete(n);
+      }
+    }
+    return Object.fromEntries(outputNames.map((n) => [n, values.get(n) as T]));
+  }
   return {
     inputNames,
     outputNames,
-    async run(feeds) {
-      // What flows between segments: host tensors, by name. This map is the one place where they
-      // are handed from segment to segment (device-resident tensors would go here instead).
-      const values = new Map<string, FloatTensor>(Object.entries(feeds));
-      for (const [i, s] of sessions.entries()) {
-        const segmentFeeds: Record<string, FloatTensor> = {};
-        for (const n of s.inputNames) {
-          const v = values.get(n);
-          if (!v) throw new Error(`segment ${i + 1} of ${sessions.length}: input "${n}" was not fed`);
-          segmentFeeds[n] = v;
-        }
-        for (const [n, v] of Object.entries(await s.run(segmentFeeds))) values.set(n, v);
-        for (const n of done[i]!) if (!outputNames.includes(n)) values.delete(n);
-      }
-      return Object.fromEntries(outputNames.map((n) => [n, values.get(n)!]));
-    },
+    run: (feeds) =>
+      runAll(
+        feeds,
+        (s, f) => s.run(f as Parameters<BackendSession['run']>[0]),
+        () => undefined,
+      ),
+    runOnDevice: (feeds) =>
+      runAll<DeviceTensor>(
+        feeds,
+        (s, f) => s.runOnDevice(f),
+        (v) => v.dispose(),
+      ),
+    upload: (t) => final.upload(t),
     async release() {
       await Promise.all(sessions.map((s) => s.release()));
     },

@@ -97,6 +97,21 @@ export function InputsPanel({
               hint="1 turns classifier-free guidance off; above 1 runs an unconditional pass too."
               disabled={disabled}
             />
+            <Field
+              label="Latents stay on the device"
+              hint="Between steps the latents stay where the model runs (WebGPU: on the GPU); only the steps shown are read back."
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  type="checkbox"
+                  className="h-4 w-4"
+                  checked={request.deviceLatents !== false}
+                  disabled={disabled}
+                  onChange={(e) => set('deviceLatents')(e.target.checked)}
+                />
+              )}
+            </Field>
           </>
         )}
       </div>

@@ -56,11 +56,12 @@ export function OutputPanel({
   meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null };
 }) {
   const views = useMemo(() => {
-    const v = steps.map((s) => ({
-      label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`,
-      data: s.latents,
-      shape: s.shape,
-    }));
+    // steps sent without latents (a later one came within the frame interval) have nothing to draw
+    const v = steps.flatMap((s) =>
+      s.latents
+        ? [{ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, data: s.latents, shape: s.shape }]
+        : [],
+    );
     if (result && !steps.length) v.push({ label: 'forward output', data: result.sample, shape: result.shape });
     return v;
   }, [steps, result]);
@@ -85,6 +86,7 @@ export function OutputPanel({
             mode: meta.mode,
             ...summarize(result.shape, result.sample),
             timings: result.timings,
+            ...(result.readback ? { readback: result.readback } : {}),
             ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}),
           }
         : null,
@@ -184,13 +186,15 @@ export function OutputPanel({
               {steps.map((s) => (
                 <li key={s.index} className="text-xs">
                   <span className="sr-only">{`step ${s.index + 1}, ${ms(s.forwardMs)}`}</span>
-                  <FrameCanvas
-                    data={s.latents}
-                    shape={s.shape}
-                    frame={Math.min(f, (s.shape[1] ?? 1) - 1)}
-                    label={`step ${s.index + 1} thumbnail`}
-                    size={64}
-                  />
+                  {s.latents && (
+                    <FrameCanvas
+                      data={s.latents}
+                      shape={s.shape}
+                      frame={Math.min(f, (s.shape[1] ?? 1) - 1)}
+                      label={`step ${s.index + 1} thumbnail`}
+                      size={64}
+                    />
+                  )}
                 </li>
               ))}
             </ol>

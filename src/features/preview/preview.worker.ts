@@ -72,6 +72,8 @@ async function openModel(
     ...(fallback && device === 'webgpu' ? { fallbackDevice: 'wasm' as const } : {}),
     // one input shape at a time is enough for the page; older sessions are released (GPU memory)
     maxSessions: 1,
+    // the denoising loop's latents stay on the GPU; forward() reads the sample back as before
+    keepOnDevice: device === 'webgpu',
   });
 }
 
@@ -127,8 +129,9 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
   const on = events(timings, ctx);
   const out = await runPreview(l.model.config, req, timings, {
     forward: async (args) => (await l.model.forward({ ...args, return_dict: true }, on)).sample,
+    ...(req.deviceLatents === false ? {} : { onDevice: (args: ForwardArgs) => l.model.deviceForward(args, on) }),
     stage: (stage) => ctx.emit({ type: 'stage', stage }),
-    step: (frame) => ctx.emit({ type: 'step', ...frame }, [frame.latents.buffer]),
+    step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.latents ? [frame.latents.buffer] : []),
   });
   // a float32 model that does not fit (GPU memory) fails the comparison, not the run
   const compared =
@@ -142,6 +145,7 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     timings,
     provider: l.model.device as Device,
     weights: l.model.weightPrecision,
+    readback: out.readback,
     ...(compared ? { compared } : {}),
   };
 }

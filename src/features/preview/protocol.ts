@@ -29,6 +29,8 @@ export interface RunRequest {
   uploads: Uploads;
   /** a forward pass is run again in float32 and compared (max relative error) */
   compare: boolean;
+  /** the denoising loop keeps its latents on the model's device (default); false: on the host, every output read back */
+  deviceLatents?: boolean;
 }
 
 export interface LoadRequest {
@@ -57,8 +59,15 @@ export interface StepFrame {
   total: number;
   timestep: number;
   shape: number[];
-  latents: Float32Array;
+  /** absent for a step the page was not sent (a later one came within the frame interval) */
+  latents?: Float32Array;
   forwardMs: number;
+}
+
+/** what a run copied from the model's outputs to the host: on WebGPU, GPU read-backs */
+export interface Readback {
+  count: number;
+  bytes: number;
 }
 
 export interface RunResult {
@@ -68,6 +77,7 @@ export interface RunResult {
   /** the device the output was computed on (after any fallback) */
   provider: Device;
   weights: WeightPrecision;
+  readback?: Readback;
   /** with `compare`: the same forward in float32, and max|out - float32| / max|float32|; or why that forward failed (the output stands) */
   compared?: { error: number; forwardMs: number } | { failed: string };
 }

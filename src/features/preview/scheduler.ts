@@ -52,24 +52,31 @@ export interface DdimScheduler {
   timesteps: number[];
   /** x_{t_prev} from x_t and the model output at timesteps[index] */
   step(modelOutput: Float32Array, index: number, sample: Float32Array): Float32Array;
+  /** step() as x_{t_prev} = sample * x_t + output * modelOutput (eta = 0 makes it linear): for a step on the device */
+  coefficients(index: number): { sample: number; output: number };
 }
 
 export function createDdim(steps: number, cfg: DdimConfig = DDIM_DEFAULTS): DdimScheduler {
   const acp = alphasCumprod(cfg);
   const timesteps = ddimTimesteps(steps, cfg);
   const ratio = cfg.trainSteps / steps;
+  const roots = (index: number) => {
+    const t = timesteps[index]!;
+    const prev = Math.round(t - ratio);
+    const at = acp[t]!;
+    const ap = prev >= 0 ? acp[prev]! : 1;
+    return { sa: Math.sqrt(at), sb: Math.sqrt(1 - at), spa: Math.sqrt(ap), spb: Math.sqrt(1 - ap) };
+  };
   return {
     timesteps,
+    coefficients(index) {
+      const { sa, sb, spa, spb } = roots(index);
+      if (cfg.prediction === 'v_prediction') return { sample: spa * sa + spb * sb, output: spb * sa - spa * sb };
+      return sa > 0 ? { sample: spa / sa, output: spb - (spa * sb) / sa } : { sample: 0, output: spb };
+    },
     step(out, index, x) {
       if (out.length !== x.length) throw new Error(`model output has ${out.length} values, the latents ${x.length}`);
-      const t = timesteps[index]!;
-      const prev = Math.round(t - ratio);
-      const at = acp[t]!;
-      const ap = prev >= 0 ? acp[prev]! : 1;
-      const sa = Math.sqrt(at);
-      const sb = Math.sqrt(1 - at);
-      const spa = Math.sqrt(ap);
-      const spb = Math.sqrt(1 - ap);
+      const { sa, sb, spa, spb } = roots(index);
       const res = new Float32Array(x.length);
       for (let i = 0; i < x.length; i++) {
         const xi = x[i]!;

@@ -9,6 +9,32 @@ export interface FloatTensor {
   dims: readonly number[];
 }
 
+/** where a device tensor's data is: host memory (CPU, WASM), or a GPU buffer of the session's WebGPU device */
+export type TensorLocation = 'cpu' | 'gpu-buffer';
+
+/**
+ * A float32 tensor a session left where it computed it (an opaque handle). On WebGPU, outputs named
+ * in `SessionOptions.deviceOutputs` stay in GPU buffers, and uploaded inputs are GPU buffers; on CPU
+ * and WASM a handle just wraps host data, so callers have one code path. Feed a handle to any
+ * session on the same device (no copy); read it back only when the data is needed on the host.
+ * The owner disposes it once no session needs it; a disposed handle refuses to be downloaded or fed.
+ */
+export interface DeviceTensor {
+  readonly dims: readonly number[];
+  readonly dtype: 'float32';
+  readonly location: TensorLocation;
+  readonly disposed: boolean;
+  /** a copy of the data on the host, which the caller owns (a GPU read-back on WebGPU) */
+  download(): Promise<Float32Array>;
+  /** frees the data (the GPU buffer); a second call does nothing */
+  dispose(): void;
+}
+
+/** what a session takes for one input: host data (uploaded for this run) or a device tensor (used in place) */
+export type Feed = FloatTensor | DeviceTensor;
+
+export const isDeviceTensor = (f: Feed): f is DeviceTensor => 'download' in f;
+
 export interface SessionOptions {
   device: Device;
   /** intra-op threads (cpu) or wasm threads; default: the runtime's choice */
@@ -25,6 +51,11 @@ export interface SessionOptions {
    * unprepacked, forwards no slower (int8/int4 the same either way).
    */
   prepack?: boolean;
+  /**
+   * outputs that `runOnDevice` leaves on the device (WebGPU: onnxruntime-web's `preferredOutputLocation:
+   * 'gpu-buffer'`); `run` still reads them back. Ignored on CPU and WASM, where outputs are host data.
+   */
+  deviceOutputs?: readonly string[];
 }
 
 /** where the bytes of one external-data location are */
@@ -50,6 +81,10 @@ export interface BackendSession {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   run(feeds: Readonly<Record<string, FloatTensor>>): Promise<Record<string, FloatTensor>>;
+  /** runs with host or device feeds; every output comes back as a device tensor the caller disposes */
+  runOnDevice(feeds: Readonly<Record<string, Feed>>): Promise<Record<string, DeviceTensor>>;
+  /** host data copied to this session's device once, to feed many runs (of any session on that device) */
+  upload(t: FloatTensor): Promise<DeviceTensor>;
   release(): Promise<void>;
 }
 

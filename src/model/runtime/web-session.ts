@@ -6,6 +6,8 @@ import { wrapSession } from './ort-session.ts';
 import { RangeBlob } from '../loader/range-blob.ts';
 import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
 import { webgpuAttentionKernel, webgpuHasShaderF16 } from './webgpu-features.ts';
+import { gpuAccess, type GpuAccess, type GpuDeviceLike } from './webgpu-buffers.ts';
+import type { OrtTensorLike } from './ort-session.ts';
 
 function firstBlobFailure(model: SessionModel): unknown {
   for (const s of model.externalData.values())
@@ -13,11 +15,23 @@ function firstBlobFailure(model: SessionModel): unknown {
   return undefined;
 }
 
+/** GPU buffers of the device onnxruntime's WebGPU sessions run on (set by its first WebGPU session) */
+function ortGpu(ort: typeof Ort): GpuAccess {
+  return gpuAccess(
+    async () => (await ort.env.webgpu.device) as unknown as GpuDeviceLike,
+    (buffer, dims) =>
+      ort.Tensor.fromGpuBuffer(buffer as Ort.Tensor.GpuBufferType, {
+        dataType: 'float32',
+        dims: [...dims],
+      }) as OrtTensorLike,
+  );
+}
+
 export function ortWebBackend(ort: typeof Ort): InferenceBackend {
   return {
     devices: ['wasm', 'webgpu'],
     webgpuAttention: () => webgpuAttentionKernel(),
-    async createSession(model, { device, threads, float16, prepack }) {
+    async createSession(model, { device, threads, float16, prepack, deviceOutputs }) {
       if (device === 'cpu')
         throw new UnsupportedDeviceError('onnxruntime-web has no "cpu" device; use "wasm" or "webgpu"');
       if (device === 'webgpu' && float16 && !(await webgpuHasShaderF16())) {
@@ -38,6 +52,9 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
           executionProviders: [device],
           graphOptimizationLevel: 'all',
           ...(externalData.length ? { externalData } : {}),
+          ...(device === 'webgpu' && deviceOutputs?.length
+            ? { preferredOutputLocation: Object.fromEntries(deviceOutputs.map((n) => [n, 'gpu-buffer' as const])) }
+            : {}),
           // onnxruntime's WASM kernels gain nothing from prepacked weights, and float32 sessions take seconds longer with them
           extra: { session: { disable_prepacking: prepack === true ? '0' : '1' } },
         });
@@ -46,7 +63,10 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
         // quantization's) own error says what
         throw firstBlobFailure(model) ?? e;
       }
-      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
+      if (device !== 'webgpu') return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
+      const gpu = ortGpu(ort);
+      await gpu.ready();
+      return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]), gpu);
     },
   };
 }
