@@ -3,6 +3,8 @@ import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
 import { localSource } from '../loader/local-source.ts';
 import { memorySource } from '../loader/memory-source.ts';
 import { memoryCache } from '../loader/memory-cache.ts';
+import { cachedVersions, openCache } from '../loader/opfs-cache.ts';
+import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
 import { chunkedHubSource } from '../loader/chunked-hub-source.ts';
 import type { WeightCache } from '../loader/weight-cache.ts';
 import { writeCheckpointFiles } from '../checkpoint-writer.ts';
@@ -147,5 +149,33 @@ describe('weights converted per precision, kept in the browser cache', () => {
     expect(await f.blob!().slice(0, 100).arrayBuffer()).toEqual(bytes.slice(0, 100).buffer);
     expect(await s.complete()).toBe(true);
     expect(hub.asked.length).toBeGreaterThan(converted);
+  });
+
+  it('in the browser file storage: the converted file is an entry of its own beside the file, read back with no request', async () => {
+    const opfs = installMemoryOpfs();
+    try {
+      const { checkpoint, bytes } = await hubCheckpoint();
+      const hub = rangeHub(bytes);
+      const plan = planOf(checkpoint, INT4, KEEP);
+      // a float32 run stores the file's chunks; an int4 run then converts beside them
+      const s = hubSourceOf(hub, bytes, await openCache(), '"e"');
+      const raw = (await s.open!(WEIGHTS_NAME))!;
+      await new Response(raw.blob!().stream()).arrayBuffer();
+      const first = await s.converter.convert('int4', plan, checkpoint);
+      await s.release();
+      const asked = hub.asked.length;
+      const again = hubSourceOf(hub, bytes, await openCache(), '"e"');
+      const second = await again.converter.convert('int4', plan, checkpoint);
+      expect(hub.asked.length).toBe(asked);
+      expect(await partsOf(second)).toEqual(await partsOf(first));
+      await again.release();
+      const url = `${hub.repo.hubUrl}/${hub.repo.repoId}/resolve/main/${WEIGHTS_NAME}`;
+      expect((await cachedVersions(url)).map((v) => v.size)).toEqual([bytes.length]);
+      expect((await cachedVersions(`${url}#converted-int4`)).map((v) => v.etag)).toEqual([
+        '"e" hub-console-converted-v1',
+      ]);
+    } finally {
+      opfs.restore();
+    }
   });
 });
