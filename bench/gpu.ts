@@ -127,7 +127,9 @@ function failure(e: unknown, limitS: number): string {
   const lines = (x.stderr ?? '').split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
   const stage = lines.filter((l) => l.startsWith('stage: ')).at(-1);
   if (x.killed) return `stopped at its ${limitS} s limit during ${stage ?? 'start-up'}`;
-  return (lines.at(-1) ?? x.message ?? String(e)).slice(0, 300);
+  // an uncaught error ends with its stack and Node's version line: the error's own line says what
+  const error = lines.filter((l) => /^\w*Error\b/.test(l.trim())).at(-1);
+  return (error ?? lines.filter((l) => !l.startsWith('Node.js v')).at(-1) ?? x.message ?? String(e)).slice(0, 300);
 }
 
 const info = (metric: string, value: string): Figure => ({
