@@ -1,6 +1,7 @@
 // WebGPU for Node from Dawn's binding (the `webgpu` package): `navigator.gpu` as a page has it.
 // Without a GPU, SwiftShader through Chromium's Vulkan ICD: VK_DRIVER_FILES and, where the
 // system has no Vulkan loader, LD_LIBRARY_PATH pointing at Chromium's (`GPU_BENCH_SWIFTSHADER=1` sets both).
+// GPU_BENCH_DAWN_FLAGS: Dawn's own flags, space-separated (e.g. `enable-dawn-features=vulkan_enable_f16_on_nvidia`).
 
 export interface AdapterFacts {
   vendor: string;
@@ -11,6 +12,8 @@ export interface AdapterFacts {
   subgroupMinSize: number | null;
   maxBufferSize: number;
   maxStorageBufferBindingSize: number;
+  /** the flags Dawn was created with */
+  dawnFlags: string[];
 }
 
 type Globals = Record<string, { prototype: Record<string, unknown> } | undefined>;
@@ -50,9 +53,10 @@ export async function installDawn(): Promise<AdapterFacts | null> {
   };
   Object.assign(globalThis, globals);
   acceptSharedSources(globals);
-  const gpu = create([]);
-  Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true, writable: true });
+  const dawnFlags = (process.env.GPU_BENCH_DAWN_FLAGS ?? '').split(' ').filter(Boolean);
+  const gpu = create(dawnFlags);
   const a = await gpu.requestAdapter();
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true, writable: true });
   if (!a) return null;
   return {
     vendor: a.info.vendor ?? '',
@@ -63,6 +67,7 @@ export async function installDawn(): Promise<AdapterFacts | null> {
     subgroupMinSize: a.info.subgroupMinSize ?? null,
     maxBufferSize: a.limits.maxBufferSize ?? 0,
     maxStorageBufferBindingSize: a.limits.maxStorageBufferBindingSize ?? 0,
+    dawnFlags,
   };
 }
 
