@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/model/config.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
-import { CPU_ADAPTER_CONFIG_NAMES, GPU_CONFIG_NAMES, GPU_CONFIGS, gpuConfig } from './gpu-configs.ts';
+import { GPU_CONFIG_NAMES, GPU_CONFIGS, gpuConfig } from './gpu-configs.ts';
 import { benchModelRefusals } from './gpu-model.ts';
 
 const tokens = (name: string) => {
@@ -23,16 +23,18 @@ describe('the GPU bench configs', () => {
     );
   });
 
-  it('refuse a whole-graph session only where the weights pass the wasm heap', () => {
-    for (const name of CPU_ADAPTER_CONFIG_NAMES) {
+  it('refuse a precision only where no segment plan fits: segments take every size past the wasm heap', () => {
+    for (const name of ['small', 'preview-s']) {
       const { config, shape } = tokens(name);
       expect([...benchModelRefusals(config, shape).values()].every((r) => r === null)).toBe(true);
     }
     const { config, shape } = tokens('consisid');
     const refusals = benchModelRefusals(config, shape);
-    expect(refusals.get('float32')).toMatch(/GiB of float32 weights .* needs the segmented model/);
-    expect(refusals.get('float16')).toMatch(/needs the segmented model/);
-    expect(refusals.get('int8')).toMatch(/needs the segmented model/);
+    // 42 layers: 21 GiB in float32, 3.1 GiB in int4; only float32's first block alone is over a segment's budget
+    expect(refusals.get('float32')).toMatch(/block 0 with the embeddings alone: .* over the 1.00 GiB heap budget/);
+    expect([refusals.get('float16'), refusals.get('int8'), refusals.get('int4')]).toEqual([null, null, null]);
+    const narrow = benchModelRefusals(config, shape, { maxBufferSize: 2 ** 28, maxStorageBufferBindingSize: 2 ** 23 });
+    expect(narrow.get('int4')).toMatch(/int4 weights on webgpu do not fit/);
   });
 
   it('name the choices for an unknown config', () => {

@@ -1,13 +1,15 @@
-// The one place `npm run bench -- gpu` builds the model it measures, and the one check of what the
-// whole-graph model cannot hold. The segmented model, the streaming loader and GPU-resident
-// latents replace these two functions when they land; nothing else in the bench builds a model.
+// The one place `npm run bench -- gpu` builds the model it measures, and the one check of what it
+// cannot hold. On WebGPU the model runs as the page runs it: segments planned from the adapter's
+// own limits (docs/model-segments.md); nothing else in the bench builds a model.
 import type { ConsisIDConfig } from '../src/model/config.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/consisid-model.ts';
 import type { ForwardArgs } from '../src/model/forward-inputs.ts';
 import type { GraphShape } from '../src/model/graph/transformer.ts';
 import { loadCheckpoint } from '../src/model/loader/load-checkpoint.ts';
 import { localSource } from '../src/model/loader/local-source.ts';
-import { planPrecisions, WASM_HEAP_BYTES } from '../src/model/plan.ts';
+import type { WebGpuLimits } from '../src/model/plan.ts';
+import { planSegments, SegmentPlanError } from '../src/model/segment-plan.ts';
+import { WEIGHT_PRECISIONS } from '../src/model/precision.ts';
 import { computeDtypeFor, type WeightPrecision } from '../src/model/precision.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
@@ -28,11 +30,14 @@ export interface BenchModel {
 /** the checkpoint folder as the preview runs it: onnxruntime-web's native WebGPU EP, or onnxruntime-node CPU (the reference) */
 export async function benchModel(dir: string, device: BenchDevice, weights: WeightPrecision): Promise<BenchModel> {
   const backend = device === 'cpu' ? nodeBackend() : await nodeWebgpuBackend();
+  const segments =
+    device === 'webgpu' ? { segments: 'auto' as const, segmentLimits: { gpu: await adapterLimits() } } : {};
   const model = ConsisIDTransformer3DModel.fromCheckpoint(await loadCheckpoint(localSource(dir)), {
     backend,
     device,
     weights,
     dtype: computeDtypeFor(weights, undefined),
+    ...segments,
   });
   return {
     session: async (args) => void (await model.session(args)),
@@ -45,20 +50,38 @@ export async function benchModel(dir: string, device: BenchDevice, weights: Weig
   };
 }
 
-const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+/** what the adapter in `navigator.gpu` binds (Dawn's, in the bench's child) */
+async function adapterLimits(): Promise<WebGpuLimits> {
+  const gpu = (navigator as { gpu?: { requestAdapter(): Promise<{ limits: WebGpuLimits } | null> } }).gpu;
+  const adapter = await gpu?.requestAdapter();
+  if (!adapter) throw new Error('no WebGPU adapter in navigator.gpu');
+  return {
+    maxBufferSize: adapter.limits.maxBufferSize,
+    maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+  };
+}
+
+/** what the bench plans with before a child has an adapter: a discrete GPU's 2 GiB bindings (the H200's, issue 23) */
+export const PLANNING_LIMITS: WebGpuLimits = { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 31 - 4 };
 
 /**
- * Per precision, why `benchModel` cannot run this config on WebGPU, or null: one session takes
- * all the weights through onnxruntime-web's 32-bit wasm heap, so past 4 GiB it fails after minutes
- * of generation and loading. Segments (one session per group of blocks) lift this.
+ * Per precision, why `benchModel` cannot run this config on WebGPU, or null: no segment plan fits
+ * (a weight buffer over the adapter's binding, or one block's weights over the heap budget).
  */
-export function benchModelRefusals(config: ConsisIDConfig, shape: GraphShape): Map<WeightPrecision, string | null> {
+export function benchModelRefusals(
+  config: ConsisIDConfig,
+  shape: GraphShape,
+  limits: WebGpuLimits = PLANNING_LIMITS,
+): Map<WeightPrecision, string | null> {
   return new Map(
-    planPrecisions(config, shape, 'webgpu').map((p) => [
-      p.weights,
-      p.weightBytes <= WASM_HEAP_BYTES
-        ? null
-        : `${gib(p.weightBytes)} of ${p.weights} weights in one session pass the ${gib(WASM_HEAP_BYTES)} wasm heap: needs the segmented model`,
-    ]),
+    WEIGHT_PRECISIONS.map((weights) => {
+      try {
+        planSegments(config, shape, { device: 'webgpu', weights, segments: 'auto', limits });
+        return [weights, null];
+      } catch (e) {
+        if (e instanceof SegmentPlanError) return [weights, e.message];
+        throw e;
+      }
+    }),
   );
 }
