@@ -68,7 +68,7 @@ export function Component() {
   const specErrors = info && request ? requestErrors(info.config, request) : [];
   // each precision at the chosen latent size on the chosen device (planned in a worker, kept per shape)
   const fit = useQuery(
-    fitQuery(info?.config ?? null, specErrors.length ? null : (request?.spec ?? null), device, probe),
+    fitQuery(info?.config ?? null, specErrors.length ? null : (request?.spec ?? null), device, probe, heapBudget),
   );
   const fits = fit.data ?? null;
   const weights = precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
