@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { formatBytes } from '../src/components/ui/format.ts';
 import { fitShape } from '../src/features/preview/fit-query.ts';
+import { heapCell } from '../src/features/preview/fit-panel.tsx';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
 import { configFileBytes, planShards } from '../src/model/checkpoint-writer.ts';
 import { parseConfig } from '../src/model/config.ts';
@@ -103,8 +104,9 @@ async function expectFitTable(page: Page, device: 'webgpu' | 'wasm', adapter: Ad
     await expect(cells.nth(0)).toHaveText(formatBytes(f.weightBytes));
     await expect(cells.nth(1)).toHaveText(formatBytes(f.activationPeakBytes));
     await expect(cells.nth(2)).toHaveText(f.gpuBytes === null ? '—' : formatBytes(f.gpuBytes));
-    await expect(cells.nth(3)).toHaveText(formatBytes(f.heapBytes));
-    await expect(cells.nth(4)).toHaveText(f.fits ? 'yes' : `no: ${f.reasons.join('; ')}`);
+    await expect(cells.nth(3)).toHaveText(heapCell(f));
+    await expect(cells.nth(4)).toHaveText(String(f.segments ?? '—'));
+    await expect(cells.nth(5)).toHaveText(f.fits ? 'yes' : `no: ${f.reasons.join('; ')}`);
   }
 }
 

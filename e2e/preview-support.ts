@@ -5,8 +5,13 @@ import { expect, type Page } from '@playwright/test';
 import { entryToFloat32, parseSafetensors } from '../src/model/safetensors/read.ts';
 import { signIn } from './support.ts';
 
-export async function openPreview(page: Page, repoId: string, provider: 'auto' | 'webgpu' | 'wasm' = 'auto') {
-  await signIn(page, undefined, `/preview?repo=${encodeURIComponent(repoId)}&provider=${provider}`);
+export async function openPreview(
+  page: Page,
+  repoId: string,
+  provider: 'auto' | 'webgpu' | 'wasm' = 'auto',
+  query = '',
+) {
+  await signIn(page, undefined, `/preview?repo=${encodeURIComponent(repoId)}&provider=${provider}${query}`);
   await expect(page.getByRole('heading', { name: 'Model preview' })).toBeVisible();
   await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
 }

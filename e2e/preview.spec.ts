@@ -397,12 +397,13 @@ async function nodeDenoise(baseURL: string, repoId: string, steps: number, guida
   }
 }
 
-test('WebGPU denoising keeps the latents on the GPU: the same output, a fraction of the read-back', async ({
+test('WebGPU denoising in 2 segments keeps the latents on the GPU: the same output, a fraction of the read-back', async ({
   page,
   baseURL,
 }) => {
   const ref = nodeDenoise(baseURL!, TINY, 3, 2);
-  await openPreview(page, TINY, 'webgpu');
+  // a heap budget of 195 KiB a segment: the tiny checkpoint's 238 KiB of weights split after block 0 (127 KiB)
+  await openPreview(page, TINY, 'webgpu', '&segmentHeap=200000');
   await inspect(page);
   await page.getByLabel('Run mode').selectOption('denoise');
   await page.getByLabel('Steps', { exact: true }).fill('3');
@@ -414,6 +415,7 @@ test('WebGPU denoising keeps the latents on the GPU: the same output, a fraction
     await expect(page.getByTestId('provider-used')).toHaveText('webgpu', { timeout: 300_000 });
     await expect(page.getByTestId('preview-error')).toHaveCount(0);
     await expect(page.getByTestId('step-list').getByRole('listitem')).toHaveCount(3);
+    await expect(page.getByTestId('segments-used')).toHaveText('2');
     const summary = JSON.parse((await page.getByTestId('output-summary').textContent()) ?? '{}') as {
       readback: { count: number; bytes: number };
     };

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
 import { CONSISID_TINY_CONFIG } from './demo-checkpoints.ts';
-import { heapBytes, planFit, precisionFit, type AdapterCaps } from './fit.ts';
+import { planFit, precisionFit, segmentOutcome, type AdapterCaps, type SegmentOutcome } from './fit.ts';
 import { CONSISID_CONFIG } from './named-configs.ts';
 import { WASM_HEAP_BYTES, type PrecisionPlan } from './plan.ts';
+import { planSegments } from './segment-plan.ts';
 import { WEIGHT_PRECISIONS } from './precision.ts';
 import type { GraphShape } from './graph/transformer.ts';
 
@@ -45,17 +46,45 @@ const adapter: fc.Arbitrary<AdapterCaps> = fc.record({
   subgroupMinSize: fc.option(fc.constantFrom(4, 8, 16, 32, 64)),
 });
 
+/** a segment plan's outcome: n segments of these weight bytes, or a refusal */
+const outcome: fc.Arbitrary<SegmentOutcome> = fc.oneof(
+  fc.array(bytes, { minLength: 1, maxLength: 6 }).map((sizes) => ({
+    plan: {
+      segments: sizes.map((weightBytes, i) => ({
+        from: i,
+        to: i + 1,
+        weightBytes,
+        largestWeight: { name: 'w', bytes: weightBytes },
+        activationPeakBytes: 0,
+        flops: 0,
+      })),
+      device: 'webgpu' as const,
+      weights: 'float32' as const,
+      heapBudget: GIB,
+      bufferLimit: null,
+    },
+  })),
+  fc.string({ minLength: 1 }).map((refused) => ({ refused })),
+);
+
 describe('precisionFit', () => {
+  // the heap rule on WebGPU is the segment plan's (planSegments): a precision fits the heap iff it found segments
   it('refuses a precision iff a buffer exceeds a binding, the heap rule fails, or WebGPU float16 lacks shader-f16', () => {
     fc.assert(
-      fc.property(plan, adapter, (p, a) => {
-        const f = precisionFit(p, p.device === 'webgpu' ? a : null);
+      fc.property(plan, adapter, outcome, (p, a, o) => {
+        const webgpu = p.device === 'webgpu';
+        const f = precisionFit(p, webgpu ? a : null, webgpu ? o : null);
         const binding = Math.min(a.limits.maxBufferSize, a.limits.maxStorageBufferBindingSize);
-        const overBinding = p.device === 'webgpu' && p.buffers.some((b) => b.bytes > binding);
-        const noF16 = p.device === 'webgpu' && p.weights === 'float16' && !a.shaderF16;
-        expect(f.fits).toBe(!overBinding && !noF16 && heapBytes(p) <= WASM_HEAP_BYTES);
-        // one reason per rule missed, none when it fits
-        expect(f.reasons.length).toBe(Number(overBinding) + Number(noF16) + Number(heapBytes(p) > WASM_HEAP_BYTES));
+        // segmented, the segment plan checks the weights: the binding rule reads the run-time buffers only
+        const weightNames = new Set(p.weightBuffers.map((w) => w.name));
+        const bound = 'plan' in o ? p.buffers.filter((b) => !weightNames.has(b.name)) : p.buffers;
+        const overBinding = webgpu && bound.some((b) => b.bytes > binding);
+        const noF16 = webgpu && p.weights === 'float16' && !a.shaderF16;
+        const overHeap = webgpu ? 'refused' in o : p.weightBytes + p.activationPeakBytes > WASM_HEAP_BYTES;
+        expect(f.fits).toBe(!overBinding && !noF16 && !overHeap);
+        // one reason per rule missed, none when it fits; the segment plan's refusal is shown as it gave it
+        expect(f.reasons.length).toBe(Number(overBinding) + Number(noF16) + Number(overHeap));
+        if (webgpu && 'refused' in o) expect(f.reasons).toContain(`WebGPU: ${o.refused}`);
       }),
     );
   });
@@ -73,7 +102,10 @@ describe('precisionFit', () => {
           },
         };
         const device = { ...p, device: 'webgpu' as const };
-        if (precisionFit(device, a).fits) expect(precisionFit(device, larger).fits).toBe(true);
+        const segments = {
+          plan: { segments: [], device: 'webgpu' as const, weights: p.weights, heapBudget: GIB, bufferLimit: null },
+        };
+        if (precisionFit(device, a, segments).fits) expect(precisionFit(device, larger, segments).fits).toBe(true);
       }),
     );
   });
@@ -88,18 +120,15 @@ describe('precisionFit', () => {
     );
   });
 
-  it('the WASM heap on WebGPU holds one block and the weights outside blocks; on WASM everything', () => {
+  it("the WASM heap on WebGPU holds the largest segment's weights, with the segments counted; on WASM everything", () => {
     fc.assert(
-      fc.property(plan, (p) => {
-        const blocks = new Map<string, number>();
-        let shared = 0;
-        for (const w of p.weightBuffers) {
-          const b = /^transformer_blocks[./](\d+)[./]/.exec(w.name)?.[1];
-          if (b === undefined) shared += w.bytes;
-          else blocks.set(b, (blocks.get(b) ?? 0) + w.bytes);
-        }
-        expect(heapBytes(p)).toBe(
-          p.device === 'webgpu' ? shared + Math.max(0, ...blocks.values()) : p.weightBytes + p.activationPeakBytes,
+      fc.property(plan, adapter, outcome, (p, a, o) => {
+        const webgpu = p.device === 'webgpu';
+        const f = precisionFit(p, webgpu ? a : null, webgpu ? o : null);
+        const planned = 'plan' in o ? o.plan.segments : null;
+        expect(f.segments).toBe(webgpu && planned ? planned.length : null);
+        expect(f.heapBytes).toBe(
+          webgpu ? Math.max(0, ...(planned ?? []).map((s) => s.weightBytes)) : p.weightBytes + p.activationPeakBytes,
         );
       }),
     );
@@ -124,16 +153,31 @@ describe('planFit on built graphs', () => {
     subgroupMinSize: 32,
   };
 
-  it('on WebGPU the heap holds one block at a time: more layers add less to it than to the weights', () => {
-    const [one, three] = [1, 3].map((layers) =>
-      planFit(parseConfig({ ...CONSISID_TINY_CONFIG, num_layers: layers }), shape, 'webgpu', roomy),
+  it('on WebGPU the segment plan is the heap rule: its segments and largest segment, or its refusal', () => {
+    const config = parseConfig({ ...CONSISID_TINY_CONFIG, num_layers: 3 });
+    const whole = planFit(config, shape, 'webgpu', roomy);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 * whole[0]!.weightBytes }), (heapBudget) => {
+        for (const f of planFit(config, shape, 'webgpu', roomy, heapBudget)) {
+          const o = segmentOutcome(config, shape, f.weights, roomy, heapBudget);
+          if ('refused' in o) {
+            expect(f.fits).toBe(false);
+            expect(f.reasons).toContain(`WebGPU: ${o.refused}`);
+            continue;
+          }
+          const plan = planSegments(config, shape, {
+            device: 'webgpu',
+            weights: f.weights,
+            limits: roomy.limits,
+            heapBudget,
+          });
+          expect(f.segments).toBe(plan.segments.length);
+          expect(f.heapBytes).toBeLessThanOrEqual(heapBudget);
+          expect(f.heapBytes).toBe(Math.max(...plan.segments.map((s) => s.weightBytes)));
+        }
+      }),
+      { numRuns: 8 },
     );
-    for (const [i, w] of WEIGHT_PRECISIONS.entries()) {
-      expect(three![i]!.weightBytes, w).toBeGreaterThan(one![i]!.weightBytes);
-      // what the heap gains is the modulation the graph concatenates across all layers (outside any block)
-      expect(three![i]!.heapBytes - one![i]!.heapBytes, w).toBeLessThan(three![i]!.weightBytes - one![i]!.weightBytes);
-      expect(three![i]!.heapBytes, w).toBeLessThan(three![i]!.weightBytes);
-    }
   });
 
   it('the released ConsisID (42 layers of 48 x 64): int4 fits a 2 GiB-binding adapter without shader-f16; at full size WASM fits none', () => {
@@ -141,6 +185,11 @@ describe('planFit on built graphs', () => {
     const webgpu = Object.fromEntries(planFit(config, shape, 'webgpu', roomy).map((f) => [f.weights, f]));
     expect(webgpu.int4!.fits).toBe(true);
     expect(webgpu.int4!.heapBytes).toBeLessThan(2 * GIB);
+    expect(webgpu.int4!.segments).toBeGreaterThanOrEqual(1);
+    // int8 in segments: its weights fit (7 segments), but the whole graph's dequantized modulation (a run-time buffer
+    // of all 42 layers, 3036 MiB) is still read against the binding
+    expect(webgpu.int8!.segments).toBeGreaterThan(1);
+    expect(webgpu.int8!.reasons).toEqual([expect.stringMatching(/modulation\/DequantizeLinear \(3036 MiB\)/)]);
     expect(webgpu.float16!.reasons).toEqual([expect.stringMatching(/shader-f16/)]);
     // the modulation of all 42 layers is one concatenated weight: 3036 MiB, over any 2 GiB binding
     expect(webgpu.float32!.reasons[0]).toMatch(/over the 2048 MiB .* modulation\/Concat_\d+ \(3036 MiB\)/);

@@ -1,15 +1,9 @@
 // Whether a precision's plan fits the device it would run on, and why not: decided from the config
 // and the adapter's limits before a byte of weights is downloaded. WebGPU tells a page no total GPU
 // memory, so the GPU memory a session needs is reported and never checked against an invented limit.
-import {
-  bindingReason,
-  gib,
-  planPrecisions,
-  WASM_HEAP_BYTES,
-  wasmHeapReason,
-  type PrecisionPlan,
-  type WebGpuLimits,
-} from './plan.ts';
+// On WebGPU what passes through the heap is the segment plan's (planSegments), the one the model runs.
+import { bindingReason, planPrecisions, wasmHeapReason, type PrecisionPlan, type WebGpuLimits } from './plan.ts';
+import { planSegments, SegmentPlanError, type SegmentPlan } from './segment-plan.ts';
 import type { PlannedBuffer } from './onnx/graph-cost.ts';
 import type { GraphShape } from './graph/transformer.ts';
 import type { AttentionKernel } from './graph/attention.ts';
@@ -34,49 +28,66 @@ export interface PrecisionFit {
   activationPeakBytes: number;
   /** WebGPU: weights + activation peak, the GPU memory the session needs (not checkable); null on WASM */
   gpuBytes: number | null;
-  /** the most bytes the WASM heap holds at once (heapBytes) */
+  /** the most bytes the WASM heap holds at once: on WebGPU the largest segment's weights (0 when none fits), on WASM everything */
   heapBytes: number;
+  /** WebGPU: the segments (sessions of consecutive blocks) the weights pass through the heap in; null on WASM or when none fit */
+  segments: number | null;
   largestBuffer: PlannedBuffer;
   fits: boolean;
   /** why not, one line per rule missed */
   reasons: string[];
 }
 
-const BLOCK = /^transformer_blocks[./](\d+)[./]/;
+/** what the segment plan (planSegments, the one rule for what passes through the heap on WebGPU) gave */
+export type SegmentOutcome = { plan: SegmentPlan } | { refused: string };
 
-/**
- * The most bytes the WASM heap holds at once. On WASM the weights and every activation live there.
- * On WebGPU the weights only pass through it on their way to the GPU, one segment (a group of
- * blocks, each its own session) at a time: counted here as the largest block plus every weight
- * outside the blocks (embeddings, identity module, output head). The segment plan replaces this
- * one function when segments land.
- */
-export function heapBytes(plan: PrecisionPlan): number {
-  if (plan.device !== 'webgpu') return plan.weightBytes + plan.activationPeakBytes;
-  const blocks = new Map<string, number>();
-  let shared = 0;
-  for (const w of plan.weightBuffers) {
-    const block = BLOCK.exec(w.name)?.[1];
-    if (block === undefined) shared += w.bytes;
-    else blocks.set(block, (blocks.get(block) ?? 0) + w.bytes);
+/** the segment plan of `weights` on this adapter: as few segments as fit its limits and the heap budget, or why none do */
+export function segmentOutcome(
+  config: ConsisIDConfig,
+  shape: GraphShape,
+  weights: WeightPrecision,
+  adapter: AdapterCaps,
+  heapBudget?: number,
+): SegmentOutcome {
+  try {
+    return { plan: planSegments(config, shape, { device: 'webgpu', weights, limits: adapter.limits, heapBudget }) };
+  } catch (e) {
+    if (e instanceof SegmentPlanError) return { refused: e.message };
+    throw e;
   }
-  return shared + Math.max(0, ...blocks.values());
 }
 
-/** one precision's plan against the device it runs on (`adapter`: the WebGPU adapter's, for device webgpu) */
-export function precisionFit(plan: PrecisionPlan, adapter: AdapterCaps | null): PrecisionFit {
+/**
+ * The buffers the binding rule reads: all of the whole graph's, or where segments were planned only its
+ * run-time buffers (each segment's weights were checked by the segment plan; a weight the graph
+ * concatenates across blocks, like the modulation, spans only a segment's blocks there).
+ */
+export function boundBuffers(plan: PrecisionPlan, segmented: boolean): readonly PlannedBuffer[] {
+  if (!segmented) return plan.buffers;
+  const weights = new Set(plan.weightBuffers.map((w) => w.name));
+  return plan.buffers.filter((b) => !weights.has(b.name));
+}
+
+/**
+ * One precision's plan against the device it runs on (`adapter`: the WebGPU adapter's, for device
+ * webgpu). On WebGPU the weights pass through the heap one segment at a time: `segments`, the
+ * segment plan, decides the heap rule there (null: not planned, refused for want of an adapter).
+ */
+export function precisionFit(
+  plan: PrecisionPlan,
+  adapter: AdapterCaps | null,
+  segments: SegmentOutcome | null = null,
+): PrecisionFit {
   const reasons: string[] = [];
   const webgpu = plan.device === 'webgpu';
   if (webgpu && !adapter) reasons.push('WebGPU: no adapter');
   if (webgpu && adapter && plan.weights === 'float16' && !adapter.shaderF16)
     reasons.push('WebGPU: float16 needs the adapter feature shader-f16, which this adapter lacks');
-  const binding = webgpu && adapter ? bindingReason(plan.buffers, adapter.limits) : null;
+  const planned = segments && 'plan' in segments ? segments.plan.segments : null;
+  const binding = webgpu && adapter ? bindingReason(boundBuffers(plan, planned !== null), adapter.limits) : null;
   if (binding) reasons.push(binding);
-  const heap = heapBytes(plan);
-  const heapReason = webgpu
-    ? heap > WASM_HEAP_BYTES &&
-      `WASM: ${gib(heap)} of weights pass through the heap at once on their way to the GPU, over its 4 GiB`
-    : wasmHeapReason(plan);
+  if (webgpu && segments && 'refused' in segments) reasons.push(`WebGPU: ${segments.refused}`);
+  const heapReason = !webgpu && wasmHeapReason(plan);
   if (heapReason) reasons.push(heapReason);
   return {
     weights: plan.weights,
@@ -84,7 +95,10 @@ export function precisionFit(plan: PrecisionPlan, adapter: AdapterCaps | null): 
     weightBytes: plan.weightBytes,
     activationPeakBytes: plan.activationPeakBytes,
     gpuBytes: webgpu ? plan.weightBytes + plan.activationPeakBytes : null,
-    heapBytes: heap,
+    heapBytes: webgpu
+      ? Math.max(0, ...(planned ?? []).map((p) => p.weightBytes))
+      : plan.weightBytes + plan.activationPeakBytes,
+    segments: webgpu && planned ? planned.length : null,
     largestBuffer: plan.largestBuffer,
     fits: reasons.length === 0,
     reasons,
@@ -95,11 +109,34 @@ export function precisionFit(plan: PrecisionPlan, adapter: AdapterCaps | null): 
 export const planAttention = (device: Device, adapter: AdapterCaps | null): AttentionKernel =>
   device === 'webgpu' && adapter ? attentionKernelFor(adapter) : 'fused';
 
+/** each precision's fit from its plan, with its segment plan on WebGPU (`heapBudget`: one segment's, as planSegments) */
+export const fitPlans = (
+  config: ConsisIDConfig,
+  shape: GraphShape,
+  plans: readonly PrecisionPlan[],
+  adapter: AdapterCaps | null,
+  heapBudget?: number,
+): PrecisionFit[] =>
+  plans.map((p) =>
+    precisionFit(
+      p,
+      adapter,
+      p.device === 'webgpu' && adapter ? segmentOutcome(config, shape, p.weights, adapter, heapBudget) : null,
+    ),
+  );
+
 /** every precision of `config` at `shape` on `device`, as it fits (`adapter` for WebGPU) */
 export const planFit = (
   config: ConsisIDConfig,
   shape: GraphShape,
   device: Device,
   adapter: AdapterCaps | null,
+  heapBudget?: number,
 ): PrecisionFit[] =>
-  planPrecisions(config, shape, device, undefined, planAttention(device, adapter)).map((p) => precisionFit(p, adapter));
+  fitPlans(
+    config,
+    shape,
+    planPrecisions(config, shape, device, undefined, planAttention(device, adapter)),
+    adapter,
+    heapBudget,
+  );

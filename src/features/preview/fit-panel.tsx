@@ -1,5 +1,6 @@
 // The fit table: per weight precision, what a session on the chosen device needs (weights, the
-// activation peak at the chosen latent size, GPU memory, the WASM heap at once) and whether it
+// activation peak at the chosen latent size, GPU memory, the WASM heap at once, the segments the
+// weights pass through it in on WebGPU) and whether it
 // fits this adapter, with the reason when not; read from the config and the adapter before any download.
 import { formatBytes } from '../../components/ui/format.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
@@ -8,7 +9,7 @@ import type { ProviderProbe } from './provider.ts';
 import { Section, TableHead } from './section.tsx';
 import type { PrecisionFit } from '../../model/index.ts';
 
-const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Fits'];
+const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Segments', 'Fits'];
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 /** the download's size and where it comes from */
@@ -26,6 +27,10 @@ function adapterLine(device: Device | null, probe: ProviderProbe | null): string
   const { maxBufferSize, maxStorageBufferBindingSize } = probe.limits;
   return `WebGPU adapter limits: maxBufferSize ${mib(maxBufferSize)}, maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}; shader-f16 ${probe.shaderF16 ? 'yes' : 'no'}, subgroups ${probe.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
 }
+
+/** on WebGPU the largest segment's weights, none when no segment plan fits; on WASM everything */
+export const heapCell = (f: PrecisionFit): string =>
+  f.device === 'webgpu' && f.segments === null ? '—' : formatBytes(f.heapBytes);
 
 export function FitPanel({
   info,
@@ -70,7 +75,8 @@ export function FitPanel({
                 <td className="py-1 pr-3">{formatBytes(f.weightBytes)}</td>
                 <td className="py-1 pr-3">{formatBytes(f.activationPeakBytes)}</td>
                 <td className="py-1 pr-3">{f.gpuBytes === null ? '—' : formatBytes(f.gpuBytes)}</td>
-                <td className="py-1 pr-3">{formatBytes(f.heapBytes)}</td>
+                <td className="py-1 pr-3">{heapCell(f)}</td>
+                <td className="py-1 pr-3">{f.segments ?? '—'}</td>
                 <td className="py-1 pr-3">{f.fits ? 'yes' : `no: ${f.reasons.join('; ')}`}</td>
               </tr>
             ))}

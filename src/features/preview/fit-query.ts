@@ -35,13 +35,20 @@ const plannerClient = () =>
     new Worker(new URL('./plan.worker.ts', import.meta.url), { type: 'module', name: 'consisid-plan' }),
   ));
 
-/** each precision of `config` at `spec` on `device`, as it fits this adapter */
-export const fitOnDevice = (config: ConsisIDConfig, spec: InputSpec, device: Device, probe: ProviderProbe) =>
+/** each precision of `config` at `spec` on `device`, as it fits this adapter (`heapBudget`: one WebGPU segment's) */
+export const fitOnDevice = (
+  config: ConsisIDConfig,
+  spec: InputSpec,
+  device: Device,
+  probe: ProviderProbe,
+  heapBudget?: number,
+) =>
   plannerClient().call('fit', {
     config,
     shape: fitShape(config, spec),
     device,
     adapter: device === 'webgpu' ? adapterCaps(probe) : null,
+    heapBudget,
   });
 
 export const fitQuery = (
@@ -49,12 +56,21 @@ export const fitQuery = (
   spec: InputSpec | null,
   device: Device | null,
   probe: ProviderProbe | null,
+  heapBudget?: number,
 ) =>
   queryOptions({
-    queryKey: ['preview', 'fit', config, spec && fitShape(config!, spec), device, probe && adapterCaps(probe)] as const,
+    queryKey: [
+      'preview',
+      'fit',
+      config,
+      spec && fitShape(config!, spec),
+      device,
+      probe && adapterCaps(probe),
+      heapBudget ?? null,
+    ] as const,
     queryFn:
       config && spec && device && probe
-        ? (): Promise<PrecisionFit[]> => fitOnDevice(config, spec, device, probe)
+        ? (): Promise<PrecisionFit[]> => fitOnDevice(config, spec, device, probe, heapBudget)
         : skipToken,
     staleTime: Infinity,
     retry: false,

@@ -2,7 +2,7 @@
 // new checkpoint or a failure. A call on a stopped worker rejects; `stopped` tells that rejection
 // (whoever stopped the worker already said why) from a real failure.
 import type { CheckpointInfo } from './checkpoint.ts';
-import type { Device, LoadEvent, PreviewApi, RunEvent, RunRequest, RunResult } from './protocol.ts';
+import type { Device, LoadEvent, PreviewApi, RunEvent, RunRequest, RunResult, SegmentLimits } from './protocol.ts';
 import { rpcClient, type RpcClient } from './worker-rpc.ts';
 import type { WeightPrecision } from '../../model/index.ts';
 
@@ -12,10 +12,16 @@ export interface RunOptions {
   fallback: boolean;
   threads: number;
   weights: WeightPrecision;
+  /** WebGPU: segments fitted to the adapter's limits; null: one session */
+  segmentLimits: SegmentLimits | null;
 }
 
 const sameOptions = (a: RunOptions, b: RunOptions) =>
-  a.device === b.device && a.fallback === b.fallback && a.threads === b.threads && a.weights === b.weights;
+  a.device === b.device &&
+  a.fallback === b.fallback &&
+  a.threads === b.threads &&
+  a.weights === b.weights &&
+  JSON.stringify(a.segmentLimits) === JSON.stringify(b.segmentLimits);
 
 export class ModelWorker {
   #loaded = false;

@@ -83,6 +83,7 @@ export function OutputPanel({
         ? {
             provider: result.provider,
             weights: result.weights,
+            segments: result.segments,
             mode: meta.mode,
             ...summarize(result.shape, result.sample),
             timings: result.timings,
@@ -124,6 +125,11 @@ export function OutputPanel({
         <p className="text-sm">
           Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>, weights{' '}
           {result.weights}
+          {result.segments > 1 && (
+            <>
+              , in <span data-testid="segments-used">{result.segments}</span> segments (sessions of consecutive blocks)
+            </>
+          )}
         </p>
       )}
       {result?.compared &&

@@ -46,6 +46,7 @@ const result: RunResult = {
   timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 },
   provider: 'wasm',
   weights: 'float32',
+  segments: 1,
 };
 const reduce = (actions: PreviewAction[], from: PreviewState = initialPreviewState) =>
   actions.reduce(previewReducer, from);

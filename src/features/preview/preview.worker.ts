@@ -53,7 +53,7 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
 }
 
 async function openModel(
-  { ref, device, threads, fallback }: LoadRequest,
+  { ref, device, threads, fallback, segmentLimits }: LoadRequest,
   source: FileSource,
   weights: WeightPrecision,
 ) {
@@ -74,6 +74,8 @@ async function openModel(
     maxSessions: 1,
     // the denoising loop's latents stay on the GPU; forward() reads the sample back as before
     keepOnDevice: device === 'webgpu',
+    // weights past the heap or a binding limit: segments, each session's weights passing through the heap in turn
+    ...(device === 'webgpu' && segmentLimits ? { segments: 'auto' as const, segmentLimits } : {}),
   });
 }
 
@@ -127,12 +129,18 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
   const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
   l.loadMs = 0;
   const on = events(timings, ctx);
+  // the last forward's arguments: their shape tells how many segments the session has
+  const ran: { args?: ForwardArgs } = {};
   const out = await runPreview(l.model.config, req, timings, {
-    forward: async (args) => (await l.model.forward({ ...args, return_dict: true }, on)).sample,
-    ...(req.deviceLatents === false ? {} : { onDevice: (args: ForwardArgs) => l.model.deviceForward(args, on) }),
+    forward: async (args) => (await l.model.forward({ ...(ran.args = args), return_dict: true }, on)).sample,
+    ...(req.deviceLatents === false
+      ? {}
+      : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
     stage: (stage) => ctx.emit({ type: 'stage', stage }),
     step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.latents ? [frame.latents.buffer] : []),
   });
+  const session = ran.args && (await l.model.session(ran.args));
+  const segments = (session && l.model.segmentsFor(session.shape, session.device)?.length) || 1;
   // a float32 model that does not fit (GPU memory) fails the comparison, not the run
   const compared =
     req.compare && out.args && l.model.weightPrecision !== 'float32'
@@ -145,6 +153,7 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     timings,
     provider: l.model.device as Device,
     weights: l.model.weightPrecision,
+    segments,
     readback: out.readback,
     ...(compared ? { compared } : {}),
   };

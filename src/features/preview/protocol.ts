@@ -7,6 +7,7 @@ import type {
   GraphShape,
   HubFileEntry,
   PrecisionFit,
+  WebGpuLimits,
   WeightPrecision,
 } from '../../model/index.ts';
 
@@ -33,6 +34,13 @@ export interface RunRequest {
   deviceLatents?: boolean;
 }
 
+/** what a WebGPU model's segments are fitted to (docs/model-segments.md): the adapter's limits, the bytes one segment may pass through the heap */
+export interface SegmentLimits {
+  gpu: WebGpuLimits;
+  /** default SEGMENT_HEAP_BUDGET; the page's ?segmentHeap= sets it */
+  heapBudget?: number;
+}
+
 export interface LoadRequest {
   ref: CheckpointRef;
   /** the weight files as inspected (size and ETag) */
@@ -43,6 +51,8 @@ export interface LoadRequest {
   fallback: boolean;
   /** how the large Linear layers hold their weights */
   weights: WeightPrecision;
+  /** WebGPU: the transformer runs in as few segments as fit these; null (WASM, whose heap keeps every segment): one session */
+  segmentLimits: SegmentLimits | null;
 }
 
 export interface Timings {
@@ -77,6 +87,8 @@ export interface RunResult {
   /** the device the output was computed on (after any fallback) */
   provider: Device;
   weights: WeightPrecision;
+  /** the sessions the transformer ran in (1: the whole graph) */
+  segments: number;
   readback?: Readback;
   /** with `compare`: the same forward in float32, and max|out - float32| / max|float32|; or why that forward failed (the output stands) */
   compared?: { error: number; forwardMs: number } | { failed: string };
@@ -100,6 +112,8 @@ export interface FitRequest {
   device: Device;
   /** the WebGPU adapter's limits and features (device webgpu) */
   adapter: AdapterCaps | null;
+  /** the bytes one segment may pass through the heap (default SEGMENT_HEAP_BUDGET) */
+  heapBudget?: number;
 }
 
 /** the planner worker: the graph of a full-size config takes a second to plan, away from the page's thread */

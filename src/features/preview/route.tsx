@@ -31,6 +31,12 @@ function threadCount(asked: string | null): number {
     : Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
 }
 
+/** ?segmentHeap=<bytes>: the weight bytes one WebGPU segment may pass through the heap (default SEGMENT_HEAP_BUDGET) */
+function segmentHeapBudget(asked: string | null): number | undefined {
+  const n = Number(asked);
+  return asked && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 /** the inputs of a run, kept per inspected checkpoint: a new inspection starts from its defaults */
 function useRunRequest(info: CheckpointInfo | null): [RunRequest | null, (r: RunRequest) => void] {
   const [draft, setDraft] = useState<{ ref: CheckpointRef; request: RunRequest } | null>(null);
@@ -57,11 +63,12 @@ export function Component() {
     () => WEIGHT_PRECISIONS.find((w) => w === params.get('weights')) ?? null,
   );
   const busy = isBusy(phase);
+  const heapBudget = segmentHeapBudget(params.get('segmentHeap'));
   const device = probe ? chooseDevice(choice, probe) : null;
   const specErrors = info && request ? requestErrors(info.config, request) : [];
   // each precision at the chosen latent size on the chosen device (planned in a worker, kept per shape)
   const fit = useQuery(
-    fitQuery(info?.config ?? null, specErrors.length ? null : (request?.spec ?? null), device, probe),
+    fitQuery(info?.config ?? null, specErrors.length ? null : (request?.spec ?? null), device, probe, heapBudget),
   );
   const fits = fit.data ?? null;
   const weights = precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
@@ -72,6 +79,7 @@ export function Component() {
     fallback: choice === 'auto',
     threads: threadCount(params.get('threads')),
     weights,
+    segmentLimits: device === 'webgpu' && probe ? { gpu: probe.limits, heapBudget } : null,
   };
 
   const inspect = (c: RepoChoice) =>
