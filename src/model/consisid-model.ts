@@ -288,6 +288,7 @@ export class ConsisIDTransformer3DModel {
       limits: limits?.gpu,
       heapBudget: limits?.heapBudget,
       weightSet: this.weights,
+      attention: this.buildOptions(device).attention,
     }).segments.map(({ from, to }) => ({ from, to }));
     return planned.length > 1 ? planned : null;
   }

@@ -50,22 +50,14 @@ export function segmentOutcome(
   heapBudget?: number,
 ): SegmentOutcome {
   try {
-    return { plan: planSegments(config, shape, { device: 'webgpu', weights, limits: adapter.limits, heapBudget }) };
+    const attention = attentionKernelFor(adapter);
+    return {
+      plan: planSegments(config, shape, { device: 'webgpu', weights, limits: adapter.limits, heapBudget, attention }),
+    };
   } catch (e) {
     if (e instanceof SegmentPlanError) return { refused: e.message };
     throw e;
   }
-}
-
-/**
- * The buffers the binding rule reads: all of the whole graph's, or where segments were planned only its
- * run-time buffers (each segment's weights were checked by the segment plan; a weight the graph
- * concatenates across blocks, like the modulation, spans only a segment's blocks there).
- */
-export function boundBuffers(plan: PrecisionPlan, segmented: boolean): readonly PlannedBuffer[] {
-  if (!segmented) return plan.buffers;
-  const weights = new Set(plan.weightBuffers.map((w) => w.name));
-  return plan.buffers.filter((b) => !weights.has(b.name));
 }
 
 /**
@@ -84,7 +76,8 @@ export function precisionFit(
   if (webgpu && adapter && plan.weights === 'float16' && !adapter.shaderF16)
     reasons.push('WebGPU: float16 needs the adapter feature shader-f16, which this adapter lacks');
   const planned = segments && 'plan' in segments ? segments.plan.segments : null;
-  const binding = webgpu && adapter ? bindingReason(boundBuffers(plan, planned !== null), adapter.limits) : null;
+  // where segments were planned, the plan checked every segment's buffers (weights and run-time) against the binding
+  const binding = webgpu && adapter && !planned ? bindingReason(plan.buffers, adapter.limits) : null;
   if (binding) reasons.push(binding);
   if (webgpu && segments && 'refused' in segments) reasons.push(`WebGPU: ${segments.refused}`);
   const heapReason = !webgpu && wasmHeapReason(plan);

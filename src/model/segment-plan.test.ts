@@ -23,6 +23,22 @@ const shape: GraphShape = {
 const roomy = { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 31 };
 
 describe('planSegments', () => {
+  it("checks each segment's run-time buffers too: decomposed attention's scores over a binding refuse the block", () => {
+    const wide = { ...shape, height: 64, width: 64 };
+    const limits = { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 64 * MiB };
+    const fused = planSegments(previewS, wide, { device: 'webgpu', weights: 'int4', limits, heapBudget: 2 ** 30 });
+    expect(fused.segments.length).toBeGreaterThanOrEqual(1);
+    expect(() =>
+      planSegments(previewS, wide, {
+        device: 'webgpu',
+        weights: 'int4',
+        limits,
+        heapBudget: 2 ** 30,
+        attention: 'decomposed',
+      }),
+    ).toThrow(/block 0 with the embeddings alone: its run-time buffer .* is over the 64.0 MiB/);
+  });
+
   it('auto: as few segments as fit the heap budget and the buffer limit, covering every block', () => {
     const seen = new Set<string>();
     fc.assert(

@@ -10,6 +10,7 @@ import { plannedWeights, WASM_HEAP_BYTES, WEBGPU_DEFAULT_LIMITS, type WebGpuLimi
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { WeightSet } from './safetensors/weight-set.ts';
 import type { Device } from './runtime/types.ts';
+import type { AttentionKernel } from './graph/attention.ts';
 
 /**
  * Weight bytes one segment may pass through the page's memory at once: the page's JavaScript +
@@ -32,6 +33,8 @@ export interface SegmentPlanOptions {
   heapBudget?: number;
   /** the weights as a checkpoint lays them out (default: float32, as `plannedWeights`) */
   weightSet?: WeightSet;
+  /** how the graphs write attention (default fused; decomposed attention holds its scores in a buffer) */
+  attention?: AttentionKernel;
 }
 
 export interface PlannedSegment extends BlockRange {
@@ -76,7 +79,11 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
   const bufferLimit =
     opts.device === 'webgpu' ? Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize) : null;
   const weightSet = opts.weightSet ?? plannedWeights(config);
-  const buildOpts = { dtype: computeDtypeFor(weights, undefined), quantization: quantizationFor(weights, opts.device) };
+  const buildOpts = {
+    dtype: computeDtypeFor(weights, undefined),
+    quantization: quantizationFor(weights, opts.device),
+    attention: opts.attention ?? 'fused',
+  };
   const costs = new Map<string, GraphCost>();
   const cost = (r: BlockRange): GraphCost => {
     const key = `${r.from}-${r.to}`;
@@ -93,11 +100,15 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
     const reasons: string[] = [];
     if (c.weightBytes > heapBudget)
       reasons.push(`its weights (${size(c.weightBytes)}) are over the ${size(heapBudget)} heap budget of a segment`);
+    if (bufferLimit === null) return reasons;
+    const over = `over the ${size(bufferLimit)} one WebGPU buffer may hold (maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)})`;
     const largest = c.weightBuffers[0];
-    if (bufferLimit !== null && largest && largest.bytes > bufferLimit)
-      reasons.push(
-        `its weight ${largest.name} (${size(largest.bytes)}) is over the ${size(bufferLimit)} one WebGPU buffer may hold (maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)})`,
-      );
+    if (largest && largest.bytes > bufferLimit)
+      reasons.push(`its weight ${largest.name} (${size(largest.bytes)}) is ${over}`);
+    // a run-time buffer of a product over blocks (the stacked modulation) shrinks with the segment
+    const held = new Set(c.weightBuffers.map((b) => b.name));
+    const run = c.buffers.find((b) => !held.has(b.name));
+    if (run && run.bytes > bufferLimit) reasons.push(`its run-time buffer ${run.name} (${size(run.bytes)}) is ${over}`);
     return reasons;
   };
   const refuse = (r: BlockRange, reasons: string[]): never => {
