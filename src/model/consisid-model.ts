@@ -124,6 +124,20 @@ interface CachedSession extends SessionInfo {
 
 const DEFAULT_MAX_SESSIONS = 2;
 
+/** what fromPretrained hands on to the runtime as it was given */
+const PASSED_RUNTIME_OPTIONS = [
+  'webgpuAttention',
+  'threads',
+  'prepack',
+  'fallbackDevice',
+  'maxSessions',
+  'onStage',
+  'onFallback',
+  'segments',
+  'segmentLimits',
+  'keepOnDevice',
+] as const satisfies readonly (keyof FromPretrainedOptions & keyof RuntimeOptions)[];
+
 function checkSegmentChoice(choice: SegmentChoice | undefined, layers?: number): void {
   if (typeof choice === 'number') checkSegmentCount(choice, layers);
   else if (choice !== undefined && choice !== 'auto')
@@ -226,33 +240,16 @@ export class ConsisIDTransformer3DModel {
       loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }),
     );
     const backend = await env.backend();
-    const {
-      threads,
-      prepack,
-      fallbackDevice,
-      maxSessions,
-      onStage,
-      onFallback,
-      webgpuAttention,
-      segments,
-      keepOnDevice,
-    } = opts;
+    const passed = Object.fromEntries(
+      PASSED_RUNTIME_OPTIONS.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]),
+    ) as Pick<RuntimeOptions, (typeof PASSED_RUNTIME_OPTIONS)[number]>;
     return ConsisIDTransformer3DModel.fromCheckpoint(checkpoint, {
       backend,
       device,
       dtype,
       weights,
-      webgpuAttention,
-      threads,
-      prepack,
-      fallbackDevice,
-      maxSessions,
-      onStage,
-      onFallback,
-      segments,
-      segmentLimits: opts.segmentLimits,
       converter: source.converter,
-      ...(keepOnDevice ? { keepOnDevice } : {}),
+      ...passed,
     });
   }
 

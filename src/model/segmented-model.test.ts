@@ -1,15 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsisIDTransformer3DModel } from './node.ts';
 import type { StageEvent } from './consisid-model.ts';
+import { countingSource } from './test-support/counting-source.ts';
 import { fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
 import { prepareForward } from './forward-inputs.ts';
 import { planSegments, SegmentPlanError } from './segment-plan.ts';
-import { localSource } from './loader/local-source.ts';
-import type { FileSource } from './loader/file-source.ts';
 import { nodeBackend } from './runtime/node.ts';
 import { buildConsisIDSegments } from './graph/segments.ts';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 const released: ConsisIDTransformer3DModel[] = [];
 afterAll(async () => {
@@ -71,28 +68,7 @@ describe('ConsisIDTransformer3DModel in segments', () => {
 
   it("a segment's session gets only its own tensors' bytes, never a whole file as a Blob", async () => {
     // onnxruntime-web/webgpu reads a Blob external-data file whole into memory (a shard is several GB)
-    const dir = fixtureDir('tiny-face');
-    const local = localSource(dir);
-    const reads: number[] = [];
-    let blobs = 0;
-    const source: FileSource = {
-      describe: local.describe,
-      read: local.read,
-      async open(file) {
-        const whole = new Uint8Array(readFileSync(path.join(dir, file)));
-        return {
-          size: whole.length,
-          read: async (offset, length) => {
-            reads.push(length);
-            return whole.slice(offset, offset + length);
-          },
-          blob: () => {
-            blobs++;
-            return new Blob([whole]);
-          },
-        };
-      },
-    };
+    const { source, reads, blobs } = countingSource(fixtureDir('tiny-face'), { blobs: true });
     const environment = {
       backend: async () => nodeBackend(),
       localSource: async () => null,
@@ -106,7 +82,7 @@ describe('ConsisIDTransformer3DModel in segments', () => {
     expect(relativeError(out.sample.data as Float32Array, f.expected)).toBeLessThanOrEqual(
       f.meta.tolerance.max_abs_error_relative_to_max_abs_expected,
     );
-    expect(blobs).toBe(0);
+    expect(blobs()).toBe(0);
     const shape = prepareForward(m.config, f.args).shape;
     const referenced = buildConsisIDSegments(m.config, m.weights, shape, m.segmentsFor(shape)!)
       .flatMap((b) => b.model.graph.initializers)

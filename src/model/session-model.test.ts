@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from './loader/load-checkpoint.ts';
 import { localSource } from './loader/local-source.ts';
-import type { FileSource } from './loader/file-source.ts';
 import { ConsisIDTransformer3DModel } from './consisid-model.ts';
 import { nodeBackend, nodeSessionInput } from './runtime/node.ts';
 import { buildConsisIDGraph } from './graph/transformer.ts';
@@ -13,29 +12,7 @@ import { sessionModel } from './session-model.ts';
 import type { CheckpointFile } from './loader/load-checkpoint.ts';
 import type { ComputedGroup, ModelDef, TensorDef } from './onnx/onnx-proto.ts';
 import { fixtureDir, loadFixture, relativeError } from './test-support/fixtures.ts';
-
-/** a source that can only be read in parts (like Range requests), counting the bytes read */
-function partsOnly(dir: string): { source: FileSource; bytesRead: () => number } {
-  let read = 0;
-  const local = localSource(dir);
-  return {
-    bytesRead: () => read,
-    source: {
-      describe: local.describe,
-      read: local.read,
-      async open(file) {
-        const whole = new Uint8Array(readFileSync(path.join(dir, file)));
-        return {
-          size: whole.length,
-          read: async (offset, length) => {
-            read += length;
-            return whole.slice(offset, offset + length);
-          },
-        };
-      },
-    },
-  };
-}
+import { countingSource } from './test-support/counting-source.ts';
 
 describe('weights flow from the checkpoint files to the session', () => {
   it('a local checkpoint is read up to its headers; the session model names its files for onnxruntime to map', async () => {
@@ -62,7 +39,7 @@ describe('weights flow from the checkpoint files to the session', () => {
 
   it('a source read in parts (Range requests): each tensor the graph uses is read once, and the forward matches', async () => {
     const f = loadFixture('tiny-rope');
-    const { source, bytesRead } = partsOnly(fixtureDir('tiny-rope'));
+    const { source, bytesRead } = countingSource(fixtureDir('tiny-rope'));
     const model = await ConsisIDTransformer3DModel.fromPretrained('tiny-rope', {
       source,
       environment: { backend: async () => nodeBackend(), localSource: async () => null, defaultDevice: 'cpu' },
