@@ -36,10 +36,15 @@ export class ChunkPrefetch<C> {
     this.loading.delete(i);
   }
 
-  /** chunk `i` loaded again in place of `stale`, unless a reader has replaced it already */
+  /**
+   * Chunk `i` loaded again in place of `stale`, unless a reader has replaced it already: readers
+   * that failed on the same chunk at once share one new load (each deleting the load another had
+   * just started sent a whole chunk per reader to the hub, into memory).
+   */
   async replace(i: number, stale: C): Promise<C> {
     const current = this.loading.get(i);
-    if (current && (await current.catch(() => null)) === stale) this.loading.delete(i);
+    if (current && (await current.catch(() => null)) === stale && this.loading.get(i) === current)
+      this.loading.delete(i);
     return this.get(i);
   }
 

@@ -167,6 +167,19 @@ describe('hub files in chunks through the browser cache', () => {
     });
   }
 
+  it('many readers of a stored chunk that cannot be read share one fetch of it from the hub', async () => {
+    const cache = await storage();
+    const hub = rangeHub(bytes);
+    const f = file(hub, { cache });
+    await f.download();
+    await (await versionFolder()).removeEntry('0');
+    const parts = Array.from({ length: 13 }, (_, k) => [k * 70, k * 70 + 100] as const);
+    const got = await Promise.all(parts.map(([a, b]) => read(f.blob().slice(a, b))));
+    expect(got).toEqual(parts.map(([a, b]) => bytes.subarray(a, b)));
+    expect(hub.asked.slice(3)).toEqual(['bytes=0-999']);
+    await f.release();
+  });
+
   it('the layout of earlier versions goes when the cache is opened', async () => {
     opfs = installMemoryOpfs();
     const top = await navigator.storage.getDirectory();

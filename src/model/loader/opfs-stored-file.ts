@@ -77,25 +77,33 @@ export class OpfsStoredFile implements StoredFile {
   async read(i: number, from: number, to: number): Promise<Uint8Array> {
     const h = await memoizePromise(this.handles, i, () => this.readOnlyHandle(i));
     if (!h) {
-      const file = await (await this.dir.getFileHandle(String(i))).getFile();
+      // the file handle is kept referenced while its file is asked for (see readOnlyHandle)
+      const f = await this.dir.getFileHandle(String(i));
+      const file = await f.getFile();
       return checkWhole(this.meta, i, from, to, new Uint8Array(await file.slice(from, to).arrayBuffer()));
     }
     const out = new Uint8Array(to - from);
     return checkWhole(this.meta, i, from, to, out.subarray(0, h.read(out, { at: from })));
   }
 
-  /** a read-only sync handle of chunk `i`, kept for the next reads; null on the page, which has none */
+  /**
+   * A read-only sync handle of chunk `i`, kept for the next reads; null on the page, which has none.
+   * Awaited here so that `f` stays referenced until it arrives: Chromium drops the pending request
+   * of a file handle that is garbage-collected meanwhile, and the promise never settles (the
+   * real-width preview's reads of a stored chunk waited for ever, its worker idle).
+   */
   private async readOnlyHandle(i: number): Promise<SyncHandle | null> {
     const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
-    return f.createSyncAccessHandle ? f.createSyncAccessHandle({ mode: 'read-only' }) : null;
+    return f.createSyncAccessHandle ? await f.createSyncAccessHandle({ mode: 'read-only' }) : null;
   }
 
   /** the whole file as one Blob over its chunk files (for a page reading a header) */
   async blob(): Promise<Blob> {
     const parts = await Promise.all(
-      Array.from({ length: chunkCount(this.meta.size, this.meta.chunkBytes) }, async (_, i) =>
-        (await this.dir.getFileHandle(String(i))).getFile(),
-      ),
+      Array.from({ length: chunkCount(this.meta.size, this.meta.chunkBytes) }, async (_, i) => {
+        const f = await this.dir.getFileHandle(String(i));
+        return await f.getFile();
+      }),
     );
     return new Blob(parts);
   }
