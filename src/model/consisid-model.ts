@@ -271,7 +271,7 @@ export class ConsisIDTransformer3DModel {
   private buildOptions(device: Device): BuildOptions {
     const quantization = quantizationFor(this.weightPrecision, device);
     const attention = device === 'webgpu' ? (this.runtime.webgpuAttention ?? 'fused') : 'fused';
-    return { dtype: this.runtime.dtype, quantization, attention };
+    return { dtype: this.runtime.dtype, quantization, attention, widenBfloat16: device === 'webgpu' };
   }
 
   /** the segments' block ranges for these shapes on `device`, or null for one session */

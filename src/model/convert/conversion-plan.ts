@@ -29,10 +29,12 @@ export function conversionPlan(model: ModelDef, weights: WeightSet, precision: W
   for (const t of model.graph.initializers) {
     const q = t.computed?.group.quantized;
     if (q) for (const p of q.parts) add(p.tensor, q.format);
-    if (!t.external) continue;
-    const e = locate(t.external);
-    if (!e) continue;
-    add(e.name, precision === 'float16' && e.dtype !== 'F16' ? { kind: 'float16' } : { kind: 'keep' });
+    // a tensor the graph takes as it lies, or widens when the session is made (bfloat16 on WebGPU)
+    const taken = t.external ? [t.external] : q ? [] : (t.computed?.group.inputs ?? []);
+    for (const loc of taken) {
+      const e = locate(loc);
+      if (e) add(e.name, precision === 'float16' && e.dtype !== 'F16' ? { kind: 'float16' } : { kind: 'keep' });
+    }
   }
   return plan;
 }

@@ -15,6 +15,7 @@ import type { SessionModel } from '../runtime/types.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
 import { convertedSessionModel } from './converted-session.ts';
+import { conversionPlan } from './conversion-plan.ts';
 import { weightConverter, type ConvertSource } from './weight-converter.ts';
 
 const fixture = loadFixture('tiny-face');
@@ -134,5 +135,33 @@ describe('weights converted as they stream in, in place of computing them when t
   it('int4 on onnxruntime-node: the same output as the weights quantized at session creation', async () => {
     const { computed, converted } = await forwards('int4');
     expect(converted).toEqual(computed);
+  });
+});
+
+describe('bfloat16 tensors widened when the session is made (WebGPU has no bfloat16 Cast)', () => {
+  it("give the Cast graph's output exactly, hold no bfloat16 initializer, and are converted like the tensors they widen", async () => {
+    const { checkpoint: ck } = await bf16Checkpoint();
+    const shape = prepareForward(ck.config, fixture.args).shape;
+    const build = (widenBfloat16: boolean, precision: WeightPrecision = 'float32') =>
+      buildConsisIDGraph(ck.config, ck.weights, shape, {
+        quantization: quantizationFor(precision, 'cpu'),
+        widenBfloat16,
+      }).model;
+    const [cast, widened] = [build(false), build(true)];
+    const bf16 = (m: typeof cast) => m.graph.initializers.filter((t) => t.type === 'bfloat16').length;
+    expect(bf16(cast)).toBeGreaterThan(0);
+    expect(bf16(widened)).toBe(0);
+    const backend = nodeBackend();
+    const run = async (m: typeof cast) => {
+      const s = await backend.createSession(await sessionModel(m, ck.files), { device: 'cpu' });
+      try {
+        return (await s.run(prepareForward(ck.config, fixture.args).feeds)).sample!.data;
+      } finally {
+        await s.release();
+      }
+    };
+    expect(await run(widened)).toEqual(await run(cast));
+    const planned = (m: typeof cast) => [...conversionPlan(m, ck.weights, 'int4')].sort();
+    expect(planned(build(true, 'int4'))).toEqual(planned(build(false, 'int4')));
   });
 });

@@ -2,7 +2,7 @@
 // the graph as references to where they lie in the checkpoint files (ONNX external data); any
 // layout or dtype change is a graph op that onnxruntime folds when it creates the session.
 import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
-import { DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../safetensors/dtype.ts';
+import { bf16ToF16, bf16ToF32, DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../safetensors/dtype.ts';
 import type { ConsisIDConfig } from '../config.ts';
 import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
 import type { ElemType, ExternalLocation } from '../onnx/onnx-proto.ts';
@@ -46,6 +46,11 @@ export interface BuildContext {
   quantization?: Quantization | null;
   /** how attention is written (default fused: one MultiHeadAttention node) */
   attention?: AttentionKernel;
+  /**
+   * bfloat16 checkpoint tensors made in the compute dtype when the session is made, instead of a
+   * Cast in the graph: onnxruntime-web's WebGPU EP (and its CPU fallback) has no bfloat16 Cast
+   */
+  widenBfloat16?: boolean;
 }
 
 const ELEM: Partial<Record<SafetensorsDtype, ElemType>> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' };
@@ -104,7 +109,27 @@ export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions 
 
 /** a checkpoint tensor in the compute dtype (a Cast that onnxruntime folds when the dtypes differ) */
 export function param(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
+  if (ctx.widenBfloat16 && entry(ctx, name).dtype === 'BF16') return widenedParam(ctx, name, opts);
   return cast(ctx.g, storedParam(ctx, name, opts), ctx.dtype);
+}
+
+/** a bfloat16 checkpoint tensor (or rows of it) made in the compute dtype when the session is made (exact) */
+function widenedParam(ctx: BuildContext, name: string, opts: ParamOptions): Value {
+  const { entry: e, location, rows } = weightLocation(ctx, name, opts.rows);
+  const dims = opts.dims ?? (opts.rows ? [rows, ...e.shape.slice(1)] : e.shape);
+  const half = ctx.dtype === 'float16';
+  const compute = ([b]: readonly Uint8Array[]): Uint8Array[] => {
+    const bits = new Uint16Array(b!.buffer.slice(b!.byteOffset, b!.byteOffset + b!.byteLength));
+    const out = half ? bf16ToF16(bits) : bf16ToF32(bits);
+    return [new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
+  };
+  const label = opts.rows ? `${name}.rows_${opts.rows[0]}_${opts.rows[1]}` : name;
+  const byteLength = (location.length / 2) * (half ? 2 : 4);
+  return ctx.g.computedInitializer(label, ctx.dtype, dims, {
+    byteLength,
+    output: 0,
+    group: { inputs: [location], compute },
+  });
 }
 
 /** a small constant in the compute dtype */

@@ -69,6 +69,7 @@ export interface BuildOptions {
   quantization?: Quantization | null;
   foldAttention?: BuildContext['foldAttention'];
   attention?: BuildContext['attention'];
+  widenBfloat16?: boolean;
   pruneLastBlockText?: boolean;
 }
 
@@ -131,6 +132,7 @@ export function buildTransformerBlocks(
     foldAttention: opts.foldAttention ?? 'auto',
     quantization: opts.quantization ?? null,
     attention: opts.attention ?? 'fused',
+    widenBfloat16: opts.widenBfloat16 ?? false,
   };
   const { batch: b, frames: f, height: h, width: w, textLength: t } = shape;
   const p = c.patch_size;
