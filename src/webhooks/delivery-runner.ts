@@ -41,6 +41,8 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
  * an outcome), so a side effect never precedes the record of the attempt that made it.
  */
 const LAZY = { lazy: true };
+/** Deliveries waiting for their turn whose payload, parsed on arrival, is kept for their first attempt. */
+const MAX_PARSED_KEPT = 256;
 /** The longest result kept with a delivery; a longer one is kept as a note. */
 const MAX_RESULT_CHARS = 64 * 1024;
 
@@ -115,11 +117,13 @@ function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
 }
 
-async function storableResult(value: unknown): Promise<unknown> {
-  if (value instanceof Response) value = { status: value.status, body: await value.text() };
+const responseResult = async (r: Response) => storableResult({ status: r.status, body: await r.text() });
+
+function storableResult(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
   let json: string | undefined;
   try {
-    json = JSON.stringify(value ?? null);
+    json = JSON.stringify(value);
   } catch {
     return String(value);
   }
@@ -185,9 +189,10 @@ export class DeliveryRunner {
     if (payload !== undefined && !this.stopping) this.parsed.set(d.id, payload);
     this.schedule(d);
     this.pump();
-    // Kept only for an attempt that starts now: a parsed payload is many small objects, and holding
-    // one per queued delivery (thousands behind slow handlers) makes every garbage collection longer.
-    if (this.queued.has(d.id)) this.parsed.delete(d.id);
+    // Kept for the first MAX_PARSED_KEPT waiting deliveries only: a parsed payload is many small
+    // objects, and holding one per queued delivery (thousands behind slow handlers) makes every
+    // garbage collection longer; under a burst of quick ones, parsing each body twice costs more.
+    if (this.parsed.size > MAX_PARSED_KEPT && this.queued.has(d.id)) this.parsed.delete(d.id);
   }
 
   /** Runs a stored delivery again with a fresh retry budget, whatever its state (unless it is running). */
@@ -271,7 +276,8 @@ export class DeliveryRunner {
       setTimeout(() => this.enqueue(d), 1000).unref();
       return;
     }
-    const timeout = setTimeout(() => abort.abort(new Error(`timed out after ${route.timeoutMs} ms`)), route.timeoutMs);
+    // Only a handler that returns a promise can run past its timeout: no timer for one that returns a value.
+    let timeout: NodeJS.Timeout | undefined;
     let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
     try {
       const request = lazyDeliveryRequest(
@@ -288,18 +294,24 @@ export class DeliveryRunner {
       this.parsed.delete(d.id);
       abort.throwIfAborted();
       const returned = route.handler(payload as never, request);
-      const value = isThenable(returned) ? await abort.race(returned) : returned;
+      let value = returned;
+      if (isThenable(returned)) {
+        const ms = route.timeoutMs;
+        timeout = setTimeout(() => abort.abort(new Error(`timed out after ${ms} ms`)), ms);
+        value = await abort.race(returned);
+      }
       outcome = { ok: true, value };
     } catch (error) {
       outcome = { ok: false, error };
     } finally {
       clearTimeout(timeout);
     }
-    const ended = { ...started, endedAt: Date.now() };
+    const ended: Attempt = { n: started.n, startedAt: started.startedAt, endedAt: Date.now() };
     const others = d.attempts.slice(0, -1);
     try {
       if (outcome.ok) {
-        const result = await storableResult(outcome.value);
+        const { value } = outcome;
+        const result = value instanceof Response ? await responseResult(value) : storableResult(value);
         await store.update(d.id, { state: 'done', attempts: [...others, ended], result }, LAZY);
         return;
       }

@@ -11,9 +11,20 @@ export function resolveSecret(option: string | undefined, env: NodeJS.ProcessEnv
 // Both sides are hashed first so the comparison runs on equal-length buffers and neither the
 // time nor an early length mismatch tells an attacker how long the secret is.
 export function secretMatches(expected: string, given: string): boolean {
-  const a = createHash('sha256').update(expected, 'utf8').digest();
-  const b = createHash('sha256').update(given, 'utf8').digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(digestOf(expected), createHash('sha256').update(given, 'utf8').digest());
+}
+
+// The expected side is the same on every request (a server's secret, the page's session token):
+// its digest is computed once. A handful are kept; more than that starts the cache afresh.
+const expectedDigests = new Map<string, Buffer>();
+function digestOf(expected: string): Buffer {
+  let d = expectedDigests.get(expected);
+  if (!d) {
+    if (expectedDigests.size >= 8) expectedDigests.clear();
+    d = createHash('sha256').update(expected, 'utf8').digest();
+    expectedDigests.set(expected, d);
+  }
+  return d;
 }
 
 export type SecretCheck = { ok: true } | { ok: false; status: 401 | 403; error: string };

@@ -55,12 +55,6 @@ const progressKeys = [
   'replays',
 ] as const;
 
-export function progressOf(d: DeliveryProgress): DeliveryProgress {
-  const out: Record<string, unknown> = {};
-  for (const k of progressKeys) if (d[k] !== undefined) out[k] = d[k];
-  return out as unknown as DeliveryProgress;
-}
-
 export function arrivalRecord(d: Delivery): JournalRecord {
   const { body, ...rest } = d;
   const meta: Record<string, unknown> = rest;
@@ -68,8 +62,21 @@ export function arrivalRecord(d: Delivery): JournalRecord {
   return { meta, payload: body };
 }
 
-export function progressRecord(id: string, progress: DeliveryProgress): JournalRecord {
-  return { meta: { k: 'M', id, ...progressOf(progress) } };
+// In `progressKeys` order; a field left undefined is not written (JSON.stringify skips it).
+export function progressRecord(id: string, p: DeliveryProgress): JournalRecord {
+  const meta = {
+    k: 'M',
+    id,
+    state: p.state,
+    attempts: p.attempts,
+    budgetFrom: p.budgetFrom,
+    result: p.result,
+    error: p.error,
+    nextAttemptAt: p.nextAttemptAt,
+    duplicates: p.duplicates,
+    replays: p.replays,
+  };
+  return { meta };
 }
 
 /** Applies one journal record to the map of deliveries (records of unknown kinds are skipped). */

@@ -92,13 +92,21 @@ export class DeliveryStore {
 
   /** Records a new delivery (state queued); resolves once it is on disk. */
   add(arrival: { id: string; route: string; headers: Record<string, string>; body: string }): Promise<Delivery> {
+    // Every field a change may set is present from the start (undefined until set): every delivery
+    // keeps one object shape, so updating one never makes V8 reshape it or fall back to slow paths.
     const d: Delivery = {
-      ...arrival,
+      id: arrival.id,
       seq: this.nextSeq++,
+      route: arrival.route,
       receivedAt: this.now(),
+      headers: arrival.headers,
+      body: arrival.body,
       state: 'queued',
       attempts: [],
       budgetFrom: 0,
+      result: undefined,
+      error: undefined,
+      nextAttemptAt: undefined,
       duplicates: 0,
       replays: 0,
     };
