@@ -31,6 +31,26 @@ describe('delivery store', () => {
     await compacted.close();
   });
 
+  it('a compaction writes what changed since the last one, also of a delivery it wrote before', async () => {
+    const dir = dirs.make();
+    const store = DeliveryStore.open(dir);
+    await store.add(arrival(1));
+    await store.add(arrival(2));
+    await store.update('id1', { state: 'done', result: 'first' });
+    await store.update('id2', { state: 'dead', error: 'boom' });
+    await store.compact();
+    // Finished and written by the compaction, then changed again (a duplicate, a replay that ends anew).
+    await store.update('id1', { duplicates: 1 });
+    await store.update('id2', { state: 'done', result: 'replayed', error: undefined, replays: 1 });
+    await store.compact();
+    await store.close();
+    const again = DeliveryStore.open(dir);
+    expect(again.get('id1')).toMatchObject({ state: 'done', result: 'first', duplicates: 1, body: '{"n":1}' });
+    expect(again.get('id2')).toMatchObject({ state: 'done', result: 'replayed', replays: 1, body: '{"n":2}' });
+    expect(again.get('id2')!.error).toBeUndefined();
+    await again.close();
+  });
+
   it('a cleared field stays cleared after a reopen', async () => {
     const dir = dirs.make();
     const store = DeliveryStore.open(dir);

@@ -3,6 +3,7 @@
 // `maxDeliveries`, or older than `maxAgeDays`, are dropped at the next compaction; a delivery still
 // queued, running or waiting for a retry is never dropped.
 import { Journal, type AppendOptions, type JournalOptions } from './journal.ts';
+import { encodeRecord } from './record-codec.ts';
 import {
   applyRecord,
   arrivalRecord,
@@ -35,6 +36,12 @@ const finished = (s: DeliveryState) => s === 'done' || s === 'dead';
 export class DeliveryStore {
   private nextSeq: number;
   private compacting: Promise<void> | undefined;
+  /**
+   * A finished delivery's record as the last compaction wrote it, reused by the next compaction while
+   * the delivery is unchanged: at the bounds a compaction comes every N/10 deliveries and rewrites all
+   * N, so encoding each one anew would cost about ten record encodings per delivery received.
+   */
+  private readonly encoded = new WeakMap<Delivery, Buffer>();
 
   private constructor(
     private readonly journal: Journal,
@@ -131,6 +138,7 @@ export class DeliveryStore {
     const d = this.deliveries.get(id);
     if (!d) return Promise.reject(new Error(`No delivery ${id} in the store.`));
     Object.assign(d, progress);
+    this.encoded.delete(d);
     const written = this.journal.append(progressRecord(id, d), options);
     this.maybeCompact();
     return written;
@@ -151,10 +159,19 @@ export class DeliveryStore {
     this.compacting ??= this.journal
       .compact(() => {
         this.prune();
-        return [...this.deliveries.values()].map(arrivalRecord);
+        return [...this.deliveries.values()].map((d) => this.encodedArrival(d));
       })
       .finally(() => (this.compacting = undefined));
     return this.compacting;
+  }
+
+  private encodedArrival(d: Delivery): Buffer {
+    let bytes = this.encoded.get(d);
+    if (!bytes) {
+      bytes = encodeRecord(arrivalRecord(d));
+      if (finished(d.state)) this.encoded.set(d, bytes);
+    }
+    return bytes;
   }
 
   private prune(): void {

@@ -258,11 +258,12 @@ export class Journal {
   }
 
   /**
-   * Replaces the journal with `snapshot()`, taken once every append so far is on disk. Appends made
+   * Replaces the journal with `snapshot()` (records, or records already encoded), taken once every
+   * append so far is on disk. Appends made
    * meanwhile wait and go to the new segment; records must be idempotent (state, not increments),
    * since one whose effect is already in the snapshot may be written again after it.
    */
-  async compact(snapshot: () => JournalRecord[]): Promise<void> {
+  async compact(snapshot: () => (JournalRecord | Buffer)[]): Promise<void> {
     while (this.holding) await this.holding;
     // Holding the journal makes appends queue up until the new segment is in place.
     let release!: () => void;
@@ -273,7 +274,7 @@ export class Journal {
       const next = this.segment + 1;
       const file = path.join(this.dir, segmentName(next));
       const tmp = `${file}.tmp`;
-      const bytes = Buffer.concat(records.map(encodeRecord));
+      const bytes = Buffer.concat(records.map((r) => (Buffer.isBuffer(r) ? r : encodeRecord(r))));
       const fd = fs.openSync(tmp, 'w');
       try {
         let written = 0;
