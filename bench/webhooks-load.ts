@@ -14,6 +14,8 @@ type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 export const CONNECTIONS = 16;
+/** Deliveries sent to a freshly started server before anything is counted (JIT, imports, sockets). */
+export const WARM_UP = 1000;
 export const BENCH_SECRET = 'bench-secret';
 
 // autocannon replaces [<id>] with a unique id per request, which both handlers count.

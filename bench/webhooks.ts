@@ -13,13 +13,13 @@ import { ensurePythonWebStack } from '../scripts/ensure-deps.mjs';
 import { figure, median, type Figure } from './figure.ts';
 import { startServerProcess, type DeliveryCounts, type ServerProcess } from './server-process.ts';
 import { deliveryFigures } from './webhooks-delivery.ts';
-import { BENCH_SECRET as SECRET, CONNECTIONS, shoot } from './webhooks-load.ts';
+import { BENCH_SECRET as SECRET, CONNECTIONS, shoot, WARM_UP } from './webhooks-load.ts';
 import { storeFigures } from './webhooks-store.ts';
 
 // Smaller runs for a quick look: WEBHOOKS_BENCH_REPS=3 WEBHOOKS_BENCH_PER_REP=2000 npm run bench -- webhooks
+// (WEBHOOKS_BENCH_PART=store: only the receiver with a store, webhooks-store.ts)
 const REPS = Number(process.env.WEBHOOKS_BENCH_REPS ?? 5);
 const PER_REP = Number(process.env.WEBHOOKS_BENCH_PER_REP ?? 5000);
-const WARM_UP = 1000;
 const TARGET_RATIO = 3;
 
 interface Tally {
@@ -62,6 +62,8 @@ const PEERS = [
 ] as const;
 
 export default async function run(): Promise<Figure[]> {
+  // The store part alone (about a minute): WEBHOOKS_BENCH_PART=store npm run bench -- webhooks
+  if (process.env.WEBHOOKS_BENCH_PART === 'store') return storeFigures();
   const python = ensurePythonWebStack();
   const env = { WEBHOOK_SECRET: SECRET };
   const servers = [
@@ -92,7 +94,7 @@ export default async function run(): Promise<Figure[]> {
   const counts: DeliveryCounts[] = [];
   try {
     for (const t of tallies) {
-      await shoot(t.server, WARM_UP); // JIT, imports, sockets; not counted
+      await shoot(t.server, WARM_UP);
       await t.server.reset();
     }
     // Rotate which server goes first, so drift in the machine's load falls on all alike.
