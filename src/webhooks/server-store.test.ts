@@ -188,6 +188,24 @@ describe('accept, store, then handle', () => {
     expect(peakAll).toBe(3);
     expect(peakWide).toBeLessThanOrEqual(3);
   });
+
+  it('each waiting delivery gets its own payload, also past those whose parsed payload is kept', async () => {
+    const server = storedServer(dirs.make());
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const seen: [string, string][] = [];
+    server.add(async (p, { deliveryId }: DeliveryRequest) => {
+      seen.push([deliveryId, p.repo.name!]);
+      await gate;
+    }, 'one');
+    // More than wait with their arrival's parsed payload (256): the rest parse their stored body.
+    const names = Array.from({ length: 300 }, (_, i) => `q/${i}`);
+    const ids = await Promise.all(names.map(async (n) => ackId(await deliver(server, 'one', body(n)))));
+    release();
+    await server.idle();
+    expect(new Map(seen)).toEqual(new Map(ids.map((id, i) => [id, names[i]])));
+    expect(seen).toHaveLength(names.length);
+  });
 });
 
 describe('restart and shutdown', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from './journal.ts';
 import { encodeRecord, type JournalRecord } from './record-codec.ts';
 
@@ -65,6 +65,27 @@ describe('journal', () => {
     const again = Journal.open(dir);
     expect(again.records).toEqual(written);
     await again.journal.close();
+  });
+
+  it('a lazy append goes out without waiting for a timer when no write is in flight, and after the one that is', async () => {
+    // With timers frozen, the LAZY_COMMIT_MS fallback never fires: what resolves did not wait for it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const dir = tempDir();
+      const { journal } = Journal.open(dir);
+      await journal.append(rec(1), { lazy: true });
+      const eager = journal.append(rec(2, 'eager'));
+      // Appended while the eager record's write is in flight: it waits for that write, then goes out.
+      await new Promise((r) => setImmediate(r));
+      const behind = journal.append(rec(3), { lazy: true });
+      await Promise.all([eager, behind]);
+      await journal.close();
+      const again = Journal.open(dir);
+      expect(again.records).toEqual([rec(1), rec(2, 'eager'), rec(3)]);
+      await again.journal.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a segment cut at any byte reads as the whole records before the cut; the torn rest is dropped', async () => {

@@ -6,10 +6,12 @@
 // when it started; a batch resolves only once it and every batch before it are on disk, and a failed
 // batch cuts the file back to the last acknowledged record (taking the later batches with it), so the
 // file never holds a torn or reordered record before an acknowledged one. A lazy append (a state
-// change nobody waits on to answer a request) starts no write of its own: it goes out with the next
-// eager one, or after LAZY_COMMIT_MS, and still resolves only once it is on disk. Compaction writes
-// the live set into the next segment as `.tmp`, syncs it, renames it into place (atomic) and drops the
-// older segments: a crash at any point leaves either the old segment or the whole new one.
+// change nobody waits on to answer a request) starts no write while one is in flight: it goes out
+// with the next eager one, or after LAZY_COMMIT_MS, or once no write is in flight; with none in
+// flight it goes out at once, with whatever else was appended in that turn. Either way it resolves
+// only once it is on disk. Compaction writes the live set into the next segment as `.tmp`, syncs it,
+// renames it into place (atomic) and drops the older segments: a crash at any point leaves either
+// the old segment or the whole new one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -156,8 +158,10 @@ export class Journal {
     const bytes = encodeRecord(record);
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ bytes, lazy, resolve, reject });
-      if (lazy) return this.kick();
-      this.eager++;
+      // While a write is in flight a lazy record waits to share the next one; with none, there is
+      // nothing to wait for (a route working through a backlog alone would wait 10 ms per record).
+      if (lazy && (this.inFlight.length || this.holding)) return this.kick();
+      if (!lazy) this.eager++;
       // Records appended in the same turn of the event loop (the requests read from every socket that
       // was ready) share one write: under load that is many per write, when idle it costs no wait.
       this.kickSoon ??= setImmediate(() => {
@@ -175,7 +179,7 @@ export class Journal {
     const cap = this.options.groupCommit ? MAX_WRITES_IN_FLIGHT : 1;
     while (
       this.pending.length &&
-      (this.eager > 0 || this.lazyDue) &&
+      (this.eager > 0 || this.lazyDue || !this.inFlight.length) &&
       this.inFlight.length < cap &&
       !this.failing &&
       !this.holding
