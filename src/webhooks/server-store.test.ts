@@ -229,6 +229,30 @@ describe('restart and shutdown', () => {
     expect(server.store!.get('r')!.state).toBe('done');
   });
 
+  it('a delivery that starts as it arrives is on disk as running when acknowledged: a crash then runs it again', async () => {
+    const dir = dirs.make();
+    const server = storedServer(dir, { storeOptions: { fsync: true } });
+    const never = new Promise(() => {});
+    let calls = 0;
+    server.add(() => (calls++, never), 'job');
+    const id = await ackId(await deliver(server, 'job'));
+    expect(calls).toBe(1);
+    // The folder as a kill right after the acknowledgement leaves it (the handler never ends).
+    const copy = dirs.make();
+    for (const f of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, f), path.join(copy, f));
+    const onDisk = DeliveryStore.open(copy, { fsync: false });
+    expect(onDisk.get(id)).toMatchObject({ state: 'running', attempts: [{ n: 1 }] });
+    await onDisk.close();
+
+    const restarted = storedServer(copy);
+    const ran: number[] = [];
+    restarted.add((_p, { attempt }: DeliveryRequest) => ran.push(attempt), 'job');
+    await restarted.idle();
+    expect(ran).toEqual([2]);
+    expect(restarted.store!.get(id)!.attempts[0]!.error).toMatch(/interrupted/);
+    expect(restarted.store!.get(id)!.state).toBe('done');
+  });
+
   it('shutdown lets a quick handler finish and aborts a slow one at the deadline; it runs again next start', async () => {
     const dir = dirs.make();
     const server = storedServer(dir);

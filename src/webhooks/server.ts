@@ -187,13 +187,22 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
           await store.update(deliveryId, { duplicates: seen.duplicates + 1 });
           return c.json({ deliveryId, state: seen.state, duplicate: true });
         }
-        const stored = await store.add({
+        const now = runner.startsNow(name);
+        const arrival = {
           id: deliveryId,
           route: name,
           headers: storedHeaders(rawHeaders(c) ?? c.req.raw.headers),
           body: text,
-        });
-        runner.enqueue(stored, body);
+        };
+        let stored: Delivery;
+        try {
+          stored = await store.add(arrival, now);
+        } catch (err) {
+          if (now) runner.release(name);
+          throw err;
+        }
+        if (now) runner.runStored(stored, body);
+        else runner.enqueue(stored, body);
         return c.json({ deliveryId, state: 'queued' }, 202);
       } catch (err) {
         logger.error(`Could not store a delivery to ${c.req.path}: ${errorMessage(err)}`);

@@ -97,19 +97,26 @@ export class DeliveryStore {
     return out;
   }
 
-  /** Records a new delivery (state queued); resolves once it is on disk. */
-  add(arrival: { id: string; route: string; headers: Record<string, string>; body: string }): Promise<Delivery> {
+  /**
+   * Records a new delivery, queued (or `running`: its first attempt starts as it is stored, written
+   * in the same record); resolves once it is on disk.
+   */
+  add(
+    arrival: { id: string; route: string; headers: Record<string, string>; body: string },
+    running = false,
+  ): Promise<Delivery> {
+    const receivedAt = this.now();
     // Every field a change may set is present from the start (undefined until set): every delivery
     // keeps one object shape, so updating one never makes V8 reshape it or fall back to slow paths.
     const d: Delivery = {
       id: arrival.id,
       seq: this.nextSeq++,
       route: arrival.route,
-      receivedAt: this.now(),
+      receivedAt,
       headers: arrival.headers,
       body: arrival.body,
-      state: 'queued',
-      attempts: [],
+      state: running ? 'running' : 'queued',
+      attempts: running ? [{ n: 1, startedAt: receivedAt }] : [],
       budgetFrom: 0,
       result: undefined,
       error: undefined,
