@@ -255,10 +255,13 @@ export class DeliveryRunner {
   }
 
   release(routeName: string): void {
-    const route = this.routes.get(routeName)!;
+    this.freeSlot(this.routes.get(routeName)!);
+    this.pump();
+  }
+
+  private freeSlot(route: Route): void {
     route.running--;
     this.active--;
-    this.pump();
   }
 
   /** Runs a delivery `startsNow` reserved a slot for, now on disk as running (with its parsed payload). */
@@ -269,8 +272,7 @@ export class DeliveryRunner {
       this.options.store
         .update(d.id, { state: 'queued', attempts: d.attempts.slice(0, -1) }, LAZY)
         .catch((err: unknown) => this.options.logger.error(`Delivery ${d.id}: ${errorText(err)}`));
-      route.running--;
-      this.active--;
+      this.freeSlot(route);
       this.notifyIdle();
       return;
     }
@@ -296,8 +298,7 @@ export class DeliveryRunner {
   private launch(route: Route, d: Delivery, stored: boolean): void {
     const abort = new AttemptAbort();
     const done = this.attempt(route, d, abort, stored).finally(() => {
-      route.running--;
-      this.active--;
+      this.freeSlot(route);
       this.running.delete(d.id);
       this.pump();
       this.notifyIdle();
