@@ -49,13 +49,22 @@ describe('accept, store, then handle', () => {
     }, 'train');
     const res = await deliver(server, 'train');
     expect(res.status).toBe(202);
-    const id = await ackId(res);
+    const ack = (await res.json()) as { deliveryId: string; state: string };
+    const id = ack.deliveryId;
+    // the route was idle: stored as running, and the acknowledgement says so
+    expect(ack.state).toBe('running');
     await new Promise((r) => setTimeout(r, 20));
     expect(server.store!.get(id)!.state).toBe('running');
+    // the route is busy (concurrency 1): the next one waits, and its acknowledgement says so
+    const next = (await (await deliver(server, 'train', body('alice/other'))).json()) as { state: string };
+    expect(next.state).toBe('queued');
+    release();
+    await new Promise((r) => setTimeout(r, 20));
     release();
     await server.idle();
     expect(server.store!.get(id)).toMatchObject({ state: 'done', result: { built: 'alice/tiny-model' } });
-    expect(seen).toEqual([{ repo: 'alice/tiny-model', attempt: 1, id, agent: 'hub-test' }]);
+    expect(seen.map((s) => s.repo)).toEqual(['alice/tiny-model', 'alice/other']);
+    expect(seen[0]).toEqual({ repo: 'alice/tiny-model', attempt: 1, id, agent: 'hub-test' });
   });
 
   it('still refuses a wrong secret, bad JSON and a non-payload, and stores none of them', async () => {

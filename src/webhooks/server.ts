@@ -203,7 +203,7 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
         }
         if (now) runner.runStored(stored, body);
         else runner.enqueue(stored, body);
-        return c.json({ deliveryId, state: 'queued' }, 202);
+        return c.json({ deliveryId, state: now ? 'running' : 'queued' }, 202);
       } catch (err) {
         logger.error(`Could not store a delivery to ${c.req.path}: ${errorMessage(err)}`);
         return c.json({ error: `The delivery could not be stored: ${errorMessage(err)}` }, 503);
