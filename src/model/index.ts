@@ -42,15 +42,7 @@ export {
   type WebGpuLimits,
 } from './plan.ts';
 export { CONSISID_CONFIG } from './named-configs.ts';
-export {
-  fitPlans,
-  segmentOutcome,
-  precisionFit,
-  planFit,
-  planAttention,
-  type AdapterCaps,
-  type PrecisionFit,
-} from './fit.ts';
+export { segmentOutcome, precisionFit, planFit, planAttention, type AdapterCaps, type PrecisionFit } from './fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {

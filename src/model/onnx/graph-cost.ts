@@ -120,12 +120,20 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   const buffers: PlannedBuffer[] = [];
   const consider = (name: string, bytes: number) => buffers.push({ name, bytes });
   for (const [name, bytes] of held) consider(name, bytes);
-  // run-time tensors: alive from their node (graph inputs: from the start) to their last reader
-  const live = new Map<string, number>();
+  // run-time tensors: alive from their node (graph inputs: from the start) to their last reader, freed
+  // after the first node run at or after both (a graph output never)
+  const firstRun = g.nodes.findIndex((n) => !n.outputs.every((o) => constant.has(o)));
+  const dying = new Map<number, number[]>();
+  const dieAt = (i: number, bytes: number) => {
+    const list = dying.get(i);
+    if (list) list.push(bytes);
+    else dying.set(i, [bytes]);
+  };
   let current = 0;
   for (const v of g.inputs) {
-    live.set(v.name, bytesOf(shape(v.name)));
-    current += live.get(v.name)!;
+    const b = bytesOf(shape(v.name));
+    current += b;
+    dieAt(Math.max(lastUse.get(v.name) ?? -1, firstRun), b);
   }
   let peak = current;
   g.nodes.forEach((n, i) => {
@@ -134,7 +142,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     for (const o of n.outputs) {
       if (root.has(o)) continue;
       const b = bytesOf(shape(o));
-      live.set(o, b);
+      dieAt(Math.max(lastUse.get(o) ?? -1, i), b);
       added += b;
       consider(o, b);
     }
@@ -142,12 +150,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     if (scratch) consider(`${n.name} (attention probabilities)`, scratch);
     current += added;
     peak = Math.max(peak, current + scratch);
-    for (const [v, b] of live) {
-      if ((lastUse.get(v) ?? -1) <= i) {
-        live.delete(v);
-        current -= b;
-      }
-    }
+    for (const b of dying.get(i) ?? []) current -= b;
   });
   buffers.sort((a, b) => b.bytes - a.bytes);
   const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
