@@ -14,7 +14,8 @@ import { nodeBackend } from '../runtime/node.ts';
 import type { SessionModel } from '../runtime/types.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
-import { convertedSessionModel } from './converted-session.ts';
+import { convertedWeights } from './converted-session.ts';
+import type { WeightConverter } from './weight-converter.ts';
 import { conversionPlan } from './conversion-plan.ts';
 import { weightConverter, type ConvertSource } from './weight-converter.ts';
 
@@ -87,6 +88,22 @@ async function forwards(precision: 'float16' | 'int4') {
   }
 }
 
+/** the session model of `build` over the converted weights, as the model makes its whole graph's (consisid-model.ts graphFor) */
+async function convertedSession(
+  build: ReturnType<typeof buildFor>,
+  checkpoint: Checkpoint,
+  precision: WeightPrecision,
+  converter: WeightConverter,
+): Promise<SessionModel> {
+  const { weights, files, precomputed } = await convertedWeights(
+    build(checkpoint.weights).model,
+    checkpoint,
+    precision,
+    converter,
+  );
+  return sessionModel(build(weights).model, files, { precomputed });
+}
+
 describe('weights converted as they stream in, in place of computing them when the session is made', () => {
   for (const precision of ['int8', 'int4'] as const)
     it(`${precision}: the session model is byte for byte the one computed from the checkpoint`, async () => {
@@ -105,12 +122,7 @@ describe('weights converted as they stream in, in place of computing them when t
           },
         ]),
       );
-      const { model: converted } = await convertedSessionModel(
-        build,
-        { ...checkpoint, files: unread },
-        precision,
-        converter,
-      );
+      const converted = await convertedSession(build, { ...checkpoint, files: unread }, precision, converter);
       expect(converted.model.graph.nodes).toEqual(computed.model.graph.nodes);
       const want = await initializerBytes(computed);
       const got = await initializerBytes(converted);
@@ -127,7 +139,7 @@ describe('weights converted as they stream in, in place of computing them when t
     const { checkpoint, converter, computed, converted } = await forwards('float16');
     expect(relativeError(converted, computed)).toBeLessThan(1e-6);
     const build = buildFor(checkpoint, 'float16');
-    const { model } = await convertedSessionModel(build, checkpoint, 'float16', converter);
+    const model = await convertedSession(build, checkpoint, 'float16', converter);
     const casts = (m: SessionModel['model']) => m.graph.nodes.filter((n) => n.opType === 'Cast').length;
     expect(casts(build(checkpoint.weights).model) - casts(model.model)).toBeGreaterThan(50);
   });
