@@ -270,6 +270,26 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
     'diffusion_pytorch_model-00001-of-00002.safetensors#converted-int8',
     'diffusion_pytorch_model-00002-of-00002.safetensors#converted-int8',
   ]);
+  // the checkpoint panel shows the int8 conversion beside the float32 run's chunks; removing the
+  // checkpoint takes both, and leaves no entry of it in the browser's file storage
+  await expect(page.getByTestId('cache-state')).toHaveText('all files cached');
+  await expect(page.getByTestId('cache-converted')).toHaveText(/^int8 \([\d.]+ [KM]B\)$/);
+  await page.getByRole('button', { name: 'Remove this checkpoint from the browser cache' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Removed 2 cached files from the browser cache.');
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
+  await expect(page.getByTestId('cache-converted')).toHaveText('none');
+  const left = await page.evaluate(async () => {
+    type Dir = FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
+    const root = (await (
+      await navigator.storage.getDirectory()
+    ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
+    const names: string[] = [];
+    for await (const name of root.keys()) names.push(name);
+    return names;
+  });
+  expect(left, 'entries left in the browser cache').toEqual([]);
+  await inspect(page);
+  await expect(page.getByTestId('cache-converted')).toHaveText('none');
 });
 
 test('?weights= starts the page on that precision (a link, a reload); an unknown one leaves the default', async ({

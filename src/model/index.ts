@@ -75,7 +75,15 @@ export {
   type HubRepo,
 } from './loader/hub-files.ts';
 export { BrowserCacheError, storageOp, type WeightCache } from './loader/weight-cache.ts';
-export { openCache, cachedVersions, storedBytes, deleteCachedFiles, type CachedFile } from './loader/opfs-cache.ts';
+export {
+  openCache,
+  cachedVersions,
+  cachedFiles,
+  removeCachedFiles,
+  deleteCachedFiles,
+  type CachedFile,
+  type CachedFileState,
+} from './loader/opfs-cache.ts';
 export { ChunkedHubFile, type ChunkOptions } from './loader/hub-file-chunks.ts';
 export { chunkedHubSource, blobFile, type HubFileEntry } from './loader/chunked-hub-source.ts';
 export { memorySource } from './loader/memory-source.ts';

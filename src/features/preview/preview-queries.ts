@@ -3,6 +3,7 @@
 // browser leaves this site. The controller (use-preview-worker.ts) only writes the stored bytes
 // it knows without reading (a finished download, a cleared cache).
 import { queryOptions, skipToken } from '@tanstack/react-query';
+import { cachedFiles } from '../../model/index.ts';
 import { inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
 import { checkpointRefusal } from './fit-query.ts';
 import { probeWebGPU, type ProviderProbe } from './provider.ts';
@@ -20,6 +21,15 @@ export const previewKeys = {
     [
       ...previewKeys.all,
       'stored',
+      info && refKey(info.ref),
+      info?.files.map((f) => [f.url, f.etag]),
+      inspectedAt,
+    ] as const,
+  /** per inspection: what the cache holds of its files, raw and converted */
+  cached: (info: CheckpointInfo | null, inspectedAt: number) =>
+    [
+      ...previewKeys.all,
+      'cached',
       info && refKey(info.ref),
       info?.files.map((f) => [f.url, f.etag]),
       inspectedAt,
@@ -69,6 +79,21 @@ export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, bu
     gcTime: 0,
     retry: false,
     enabled: (q) => !busy && !!info && (q.state.data ?? []).some((s, i) => s.storedBytes < info.files[i]!.size),
+  });
+
+/**
+ * What the browser cache holds of the inspected files: each file's chunks and each precision it
+ * was converted to, with their bytes; listed again each time the page is idle again (a run
+ * converts, a download stores, a removal or a clear empties).
+ */
+export const cachedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
+  queryOptions({
+    queryKey: previewKeys.cached(info, inspectedAt),
+    queryFn: info ? () => cachedFiles(info.files) : skipToken,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    enabled: !busy && !!info,
   });
 
 /** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
