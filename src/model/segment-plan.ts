@@ -168,8 +168,9 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
  * As few segments as fit, each as long as fits (a segment's weights only grow with its blocks).
  * Each range is a graph built and costed, so few are tried: the whole transformer when it was
  * built already (the fit's figures) and fits; else each segment from the length of the one before
- * (its blocks are alike), one block longer to see it ends there, growing by doubling when it does
- * not, and a binary search between the longest that fits and the shortest that does not.
+ * (its blocks are alike; its first block alone only when that does not fit), one block longer to
+ * see it ends there, growing by doubling when it does not, and a binary search between the longest
+ * that fits and the shortest that does not.
  */
 function autoSegments(
   layers: number,
@@ -182,15 +183,19 @@ function autoSegments(
   const ranges: BlockRange[] = [];
   let guess = 1;
   for (let from = 0; from < layers;) {
-    const alone = misfits({ from, to: from + 1 });
-    if (alone.length) refuse({ from, to: from + 1 }, alone);
     const fits = (to: number) => misfits({ from, to }).length === 0;
-    let good = from + 1;
+    let good = from;
     let bad = layers + 1;
     const first = Math.min(layers, from + guess);
-    if (first > good) {
+    if (first > from + 1) {
       if (fits(first)) good = first;
       else bad = first;
+    }
+    // a first block that does not fit alone is refused with its reasons (one that fits longer fits alone)
+    if (good === from) {
+      const alone = misfits({ from, to: from + 1 });
+      if (alone.length) refuse({ from, to: from + 1 }, alone);
+      good = from + 1;
     }
     for (let step = 1; good < layers && bad > layers; step *= 2) {
       const to = Math.min(layers, good + step);

@@ -41,11 +41,18 @@ export function nodeFlops(n: NodeDef, shape: (name: string) => ValueShape): numb
   }
 }
 
-export const graphFlops = (g: GraphDef): number => {
-  const shapes = valueShapes(g);
-  const shape = (name: string) => shapes.get(name) ?? missing(name);
-  return g.nodes.reduce((s, n) => s + nodeFlops(n, shape), 0);
+export const graphFlops = (g: GraphDef): number => flopsOf(g, shapeOf(valueShapes(g)));
+
+const flopsOf = (g: GraphDef, shape: (name: string) => ValueShape): number => {
+  let flops = 0;
+  for (const n of g.nodes) flops += nodeFlops(n, shape);
+  return flops;
 };
+
+const shapeOf =
+  (shapes: Map<string, ValueShape>) =>
+  (name: string): ValueShape =>
+    shapes.get(name) ?? missing(name);
 
 function missing(name: string): never {
   throw new Error(`no shape for value ${name}`);
@@ -94,8 +101,7 @@ export interface CostOptions {
 }
 
 export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
-  const shapes = valueShapes(g);
-  const shape = (name: string) => shapes.get(name) ?? missing(name);
+  const shape = shapeOf(valueShapes(g));
   const constant = new Set(g.initializers.map((t) => t.name));
   const initBytes = new Map(g.initializers.map((t) => [t.name, tensorBytes(t)]));
   // values a run-time node reads: the constants among them are what the session holds
@@ -122,7 +128,8 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   for (const [name, bytes] of held) consider(name, bytes);
   // run-time tensors: alive from their node (graph inputs: from the start) to their last reader, freed
   // after the first node run at or after both (a graph output never)
-  const firstRun = g.nodes.findIndex((n) => !n.outputs.every((o) => constant.has(o)));
+  const runs = g.nodes.map((n) => !n.outputs.every((o) => constant.has(o)));
+  const firstRun = runs.indexOf(true);
   const dying = new Map<number, number[]>();
   const dieAt = (i: number, bytes: number) => {
     const list = dying.get(i);
@@ -137,7 +144,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   }
   let peak = current;
   g.nodes.forEach((n, i) => {
-    if (n.outputs.every((o) => constant.has(o))) return;
+    if (!runs[i]) return;
     let added = 0;
     for (const o of n.outputs) {
       if (root.has(o)) continue;
@@ -155,7 +162,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   buffers.sort((a, b) => b.bytes - a.bytes);
   const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
-    flops: graphFlops(g),
+    flops: flopsOf(g, shape),
     weightBytes: [...held.values()].reduce((a, b) => a + b, 0),
     activationPeakBytes: peak,
     largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
