@@ -11,29 +11,19 @@ import { probeWebGPU, type ProviderProbe } from './provider.ts';
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
 const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });
 
+/** a key of what is counted per inspection of a checkpoint (its files' versions, and when it was made) */
+const perInspection = <K extends string>(kind: K, info: CheckpointInfo | null, inspectedAt: number) =>
+  ['preview' as const, kind, info && refKey(info.ref), info?.files.map((f) => [f.url, f.etag]), inspectedAt] as const;
+
 export const previewKeys = {
   all: ['preview'] as const,
   webgpu: () => [...previewKeys.all, 'webgpu'] as const,
   inspection: (ref: CheckpointRef | null, attempt: number) =>
     [...previewKeys.all, 'inspection', ref && refKey(ref), attempt] as const,
   /** per inspection: a new one starts from what it found */
-  stored: (info: CheckpointInfo | null, inspectedAt: number) =>
-    [
-      ...previewKeys.all,
-      'stored',
-      info && refKey(info.ref),
-      info?.files.map((f) => [f.url, f.etag]),
-      inspectedAt,
-    ] as const,
+  stored: (info: CheckpointInfo | null, inspectedAt: number) => perInspection('stored', info, inspectedAt),
   /** per inspection: what the cache holds of its files, raw and converted */
-  cached: (info: CheckpointInfo | null, inspectedAt: number) =>
-    [
-      ...previewKeys.all,
-      'cached',
-      info && refKey(info.ref),
-      info?.files.map((f) => [f.url, f.etag]),
-      inspectedAt,
-    ] as const,
+  cached: (info: CheckpointInfo | null, inspectedAt: number) => perInspection('cached', info, inspectedAt),
   storageRoom: (storedBytes: number) => [...previewKeys.all, 'storage-room', storedBytes] as const,
 };
 

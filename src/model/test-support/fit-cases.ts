@@ -31,16 +31,11 @@ const swiftshader: AdapterCaps = {
 };
 
 /** the page's first latent size (defaultSpec: 2 frames of 16 x 16, 16 text tokens, 577 ViT tokens a scale) */
-const pageShape = (c: ConsisIDConfig): GraphShape => ({
-  batch: 1,
-  frames: 2,
-  height: 16,
-  width: 16,
-  textLength: 16,
-  timestepCond: false,
-  rotary: c.use_rotary_positional_embeddings,
-  face: c.is_train_face ? { idBatch: 1, vitLengths: Array.from({ length: c.LFE_num_scale }, () => 577) } : null,
-});
+const pageShape = (c: ConsisIDConfig): GraphShape => {
+  const face = c.is_train_face ? { idBatch: 1, vitLengths: Array<number>(c.LFE_num_scale).fill(577) } : null;
+  const rotary = c.use_rotary_positional_embeddings;
+  return { batch: 1, frames: 2, height: 16, width: 16, textLength: 16, timestepCond: false, rotary, face };
+};
 const small: GraphShape = { ...pageShape(parseConfig(CONSISID_TINY_CONFIG)), height: 4, width: 4, textLength: 8 };
 
 const released = parseConfig(CONSISID_CONFIG);
