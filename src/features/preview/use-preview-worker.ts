@@ -4,7 +4,8 @@
 // worker, run it, cancel (a download is aborted, a worker terminated), clear the cache.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { deleteCachedFiles, removeCachedFiles } from '../../model/index.ts';
+import { cachedFiles, deleteCachedFiles, removeCachedFiles } from '../../model/index.ts';
+import { holdsAny } from './cache-contents.ts';
 import {
   allStored,
   downloadCheckpoint,
@@ -185,7 +186,7 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
   /** the inspected checkpoint's files out of the cache: their chunks and every precision they were converted to */
   const removeCached = (of: CheckpointInfo) =>
     emptyCache(async () => {
-      const held = (cached ?? []).filter((f) => f.bytes > 0 || f.converted.length > 0).length;
+      const held = (await cachedFiles(of.files)).filter((f) => holdsAny([f])).length;
       await removeCachedFiles(of.files.map((f) => f.url));
       return held;
     });
