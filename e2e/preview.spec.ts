@@ -85,6 +85,25 @@ async function expectMatchesReference(page: Page, ref: Reference, provider: stri
   expect(err, `${provider}: max|browser - node| / max|node| = ${err}`).toBeLessThanOrEqual(TOLERANCE);
 }
 
+/** the complete entries of the browser cache, by file name (with `#converted-<precision>` for a converted file) */
+const storedEntries = (page: Page) =>
+  page.evaluate(async () => {
+    type Dir = FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
+    const urls: string[] = [];
+    const root = (await (
+      await navigator.storage.getDirectory()
+    ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
+    for await (const urlDir of root.values())
+      for await (const version of (urlDir as Dir).values()) {
+        const meta = JSON.parse(await (await (await (version as Dir).getFileHandle('meta.json')).getFile()).text()) as {
+          url: string;
+          complete: boolean;
+        };
+        if (meta.complete) urls.push(meta.url.replace(/^.*\//, ''));
+      }
+    return urls.sort();
+  });
+
 const isWeightGet = (r: Request) =>
   r.method() === 'GET' &&
   /\/resolve\/[^/]+\/transformer\/diffusion_pytorch_model[^/]*\.safetensors$/.test(new URL(r.url()).pathname);
@@ -250,26 +269,73 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   expect((await downloadedOutput(page)).data).toEqual(first.data);
   expect(weightRequests, 'weight requests of the second int8 visit').toEqual([]);
   // what the run read: each shard converted to int8, stored whole beside the float32 run's chunks
-  const stored = await page.evaluate(async () => {
+  const stored = await storedEntries(page);
+  expect(stored.filter((u) => u.endsWith('#converted-int8'))).toEqual([
+    'diffusion_pytorch_model-00001-of-00002.safetensors#converted-int8',
+    'diffusion_pytorch_model-00002-of-00002.safetensors#converted-int8',
+  ]);
+  // the checkpoint panel shows the int8 conversion beside the float32 run's chunks; removing the
+  // checkpoint takes both, and leaves no entry of it in the browser's file storage
+  await expect(page.getByTestId('cache-state')).toHaveText('all files cached');
+  await expect(page.getByTestId('cache-converted')).toHaveText(/^int8 \([\d.]+ [KM]B\)$/);
+  await page.getByRole('button', { name: 'Remove this checkpoint from the browser cache' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Removed 2 cached files from the browser cache.');
+  await expect(page.getByTestId('cache-state')).toHaveText('not cached');
+  await expect(page.getByTestId('cache-converted')).toHaveText('none');
+  const left = await page.evaluate(async () => {
+    type Dir = FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
+    const root = (await (
+      await navigator.storage.getDirectory()
+    ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
+    const names: string[] = [];
+    for await (const name of root.keys()) names.push(name);
+    return names;
+  });
+  expect(left, 'entries left in the browser cache').toEqual([]);
+  await inspect(page);
+  await expect(page.getByTestId('cache-converted')).toHaveText('none');
+});
+
+test('a converted chunk the browser cache cut short is converted again from the hub: the same output, the entry dropped', async ({
+  page,
+}) => {
+  const converted = 'diffusion_pytorch_model.safetensors#converted-int4';
+  await openPreview(page, TINY, 'wasm');
+  await inspect(page);
+  await page.getByLabel('Weights').selectOption('int4');
+  await runForward(page, 'wasm');
+  const first = await downloadedOutput(page);
+  // a reload lets go of the worker's open cache files; then the stored conversion loses its last bytes
+  await page.reload();
+  await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+  expect(await storedEntries(page)).toContain(converted);
+  await page.evaluate(async (suffix) => {
     type Dir = FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
-    const urls: string[] = [];
     const root = (await (
       await navigator.storage.getDirectory()
     ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
     for await (const urlDir of root.values())
       for await (const version of (urlDir as Dir).values()) {
-        const meta = JSON.parse(await (await (await (version as Dir).getFileHandle('meta.json')).getFile()).text()) as {
+        const dir = version as Dir;
+        const meta = JSON.parse(await (await (await dir.getFileHandle('meta.json')).getFile()).text()) as {
           url: string;
-          complete: boolean;
         };
-        if (meta.complete) urls.push(meta.url.replace(/^.*\//, ''));
+        if (!meta.url.endsWith(suffix)) continue;
+        const chunk = await dir.getFileHandle('0');
+        const size = (await chunk.getFile()).size;
+        const w = await chunk.createWritable({ keepExistingData: true });
+        await w.truncate(size - 100);
+        await w.close();
       }
-    return urls.sort();
-  });
-  expect(stored.filter((u) => u.endsWith('#converted-int8'))).toEqual([
-    'diffusion_pytorch_model-00001-of-00002.safetensors#converted-int8',
-    'diffusion_pytorch_model-00002-of-00002.safetensors#converted-int8',
-  ]);
+  }, '#converted-int4');
+  await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
+  await inspect(page);
+  await page.getByLabel('Weights').selectOption('int4');
+  await runForward(page, 'wasm');
+  await expect(page.getByTestId('preview-error')).toHaveCount(0);
+  expect((await downloadedOutput(page)).data).toEqual(first.data);
+  // the bad entry is gone (the next visit converts the file into the cache again)
+  expect(await storedEntries(page)).not.toContain(converted);
 });
 
 test('?weights= starts the page on that precision (a link, a reload); an unknown one leaves the default', async ({

@@ -8,6 +8,8 @@ import { WASM_HEAP_BYTES, type PrecisionPlan } from './plan.ts';
 import { planSegments } from './segment-plan.ts';
 import { WEIGHT_PRECISIONS } from './precision.ts';
 import type { GraphShape } from './graph/transformer.ts';
+import { FIT_CASES } from './test-support/fit-cases.ts';
+import FIT_EXPECTED from './test-support/fit-expected.json' with { type: 'json' };
 
 const GIB = 2 ** 30;
 const bytes = fc.integer({ min: 0, max: 6 * GIB });
@@ -208,5 +210,15 @@ describe('planFit on built graphs', () => {
     expect(decomposed!.activationPeakBytes).toBeGreaterThan(fused!.activationPeakBytes);
     const tight = { ...swiftshader, limits: { maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 1000 } };
     expect(planFit(config, wide, 'webgpu', tight)[0]!.reasons[0]).toMatch(/buffer\(s\) over the 0 MiB/);
+  });
+});
+
+describe('planFit in one pass per precision', () => {
+  // fit-expected.json was captured from the planner that built each precision's whole graph, then its segments apart
+  it('gives what the two-pass planner gave, for the released ConsisID and small configs', () => {
+    for (const c of FIT_CASES)
+      expect({ [c.name]: planFit(c.config, c.shape, c.device, c.adapter, c.heapBudget) }).toEqual({
+        [c.name]: (FIT_EXPECTED as Record<string, unknown>)[c.name],
+      });
   });
 });

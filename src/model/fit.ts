@@ -1,15 +1,16 @@
 // Whether a precision's plan fits the device it would run on, and why not: decided from the config
 // and the adapter's limits before a byte of weights is downloaded. WebGPU tells a page no total GPU
 // memory, so the GPU memory a session needs is reported and never checked against an invented limit.
-// On WebGPU what passes through the heap is the segment plan's (planSegments), the one the model runs.
-import { bindingReason, planPrecisions, wasmHeapReason, type PrecisionPlan, type WebGpuLimits } from './plan.ts';
-import { planSegments, SegmentPlanError, type SegmentPlan } from './segment-plan.ts';
+// On WebGPU what passes through the heap is the segment plan's (planSegments), the one the model runs;
+// a precision's whole graph and its segments are ranges of blocks costed once each (rangeCosts).
+import { bindingReason, wasmHeapReason, type PrecisionPlan, type WebGpuLimits } from './plan.ts';
+import { planSegments, rangeCosts, SegmentPlanError, type RangeCosts, type SegmentPlan } from './segment-plan.ts';
 import type { PlannedBuffer } from './onnx/graph-cost.ts';
 import type { GraphShape } from './graph/transformer.ts';
 import type { AttentionKernel } from './graph/attention.ts';
 import { attentionKernelFor } from './runtime/webgpu-features.ts';
 import type { ConsisIDConfig } from './config.ts';
-import type { WeightPrecision } from './precision.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
 import type { Device } from './runtime/types.ts';
 
 /** what the page reads off `navigator.gpu.requestAdapter()` */
@@ -48,11 +49,19 @@ export function segmentOutcome(
   weights: WeightPrecision,
   adapter: AdapterCaps,
   heapBudget?: number,
+  costs?: RangeCosts,
 ): SegmentOutcome {
   try {
     const attention = attentionKernelFor(adapter);
     return {
-      plan: planSegments(config, shape, { device: 'webgpu', weights, limits: adapter.limits, heapBudget, attention }),
+      plan: planSegments(config, shape, {
+        device: 'webgpu',
+        weights,
+        limits: adapter.limits,
+        heapBudget,
+        attention,
+        costs,
+      }),
     };
   } catch (e) {
     if (e instanceof SegmentPlanError) return { refused: e.message };
@@ -102,23 +111,11 @@ export function precisionFit(
 export const planAttention = (device: Device, adapter: AdapterCaps | null): AttentionKernel =>
   device === 'webgpu' && adapter ? attentionKernelFor(adapter) : 'fused';
 
-/** each precision's fit from its plan, with its segment plan on WebGPU (`heapBudget`: one segment's, as planSegments) */
-export const fitPlans = (
-  config: ConsisIDConfig,
-  shape: GraphShape,
-  plans: readonly PrecisionPlan[],
-  adapter: AdapterCaps | null,
-  heapBudget?: number,
-): PrecisionFit[] =>
-  plans.map((p) =>
-    precisionFit(
-      p,
-      adapter,
-      p.device === 'webgpu' && adapter ? segmentOutcome(config, shape, p.weights, adapter, heapBudget) : null,
-    ),
-  );
-
-/** every precision of `config` at `shape` on `device`, as it fits (`adapter` for WebGPU) */
+/**
+ * Every precision of `config` at `shape` on `device`, as it fits (`adapter` for WebGPU; `heapBudget`:
+ * one segment's, as planSegments). One pass per precision: the whole graph is the range of all
+ * blocks among the segment plan's ranges, each range built and costed once.
+ */
 export const planFit = (
   config: ConsisIDConfig,
   shape: GraphShape,
@@ -126,10 +123,10 @@ export const planFit = (
   adapter: AdapterCaps | null,
   heapBudget?: number,
 ): PrecisionFit[] =>
-  fitPlans(
-    config,
-    shape,
-    planPrecisions(config, shape, device, undefined, planAttention(device, adapter)),
-    adapter,
-    heapBudget,
-  );
+  WEIGHT_PRECISIONS.map((weights) => {
+    const costs = rangeCosts(config, shape, { device, weights, attention: planAttention(device, adapter) });
+    const plan: PrecisionPlan = { weights, device, ...costs({ from: 0, to: config.num_layers }) };
+    const segments =
+      device === 'webgpu' && adapter ? segmentOutcome(config, shape, weights, adapter, heapBudget, costs) : null;
+    return precisionFit(plan, adapter, segments);
+  });

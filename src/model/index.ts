@@ -42,15 +42,7 @@ export {
   type WebGpuLimits,
 } from './plan.ts';
 export { CONSISID_CONFIG } from './named-configs.ts';
-export {
-  fitPlans,
-  segmentOutcome,
-  precisionFit,
-  planFit,
-  planAttention,
-  type AdapterCaps,
-  type PrecisionFit,
-} from './fit.ts';
+export { segmentOutcome, precisionFit, planFit, planAttention, type AdapterCaps, type PrecisionFit } from './fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
@@ -83,7 +75,15 @@ export {
   type HubRepo,
 } from './loader/hub-files.ts';
 export { BrowserCacheError, storageOp, type WeightCache } from './loader/weight-cache.ts';
-export { openCache, cachedVersions, storedBytes, deleteCachedFiles, type CachedFile } from './loader/opfs-cache.ts';
+export {
+  openCache,
+  cachedVersions,
+  cachedFiles,
+  removeCachedFiles,
+  deleteCachedFiles,
+  type CachedFile,
+  type CachedFileState,
+} from './loader/opfs-cache.ts';
 export { ChunkedHubFile, type ChunkOptions } from './loader/hub-file-chunks.ts';
 export { chunkedHubSource, blobFile, type HubFileEntry } from './loader/chunked-hub-source.ts';
 export { memorySource } from './loader/memory-source.ts';

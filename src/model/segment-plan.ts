@@ -35,6 +35,38 @@ export interface SegmentPlanOptions {
   weightSet?: WeightSet;
   /** how the graphs write attention (default fused; decomposed attention holds its scores in a buffer) */
   attention?: AttentionKernel;
+  /** the ranges' costs, shared with a caller that wants other ranges of the same graphs (the fit's whole graph) */
+  costs?: RangeCosts;
+}
+
+/** what the graph of a range of blocks costs, each range built once; `known`: built already */
+export type RangeCosts = ((r: BlockRange) => GraphCost) & { known(r: BlockRange): boolean };
+
+/** the costs of ranges of blocks at one precision on one device; the whole transformer is the range 0..num_layers */
+export function rangeCosts(
+  config: ConsisIDConfig,
+  shape: GraphShape,
+  opts: Pick<SegmentPlanOptions, 'device' | 'weights' | 'weightSet' | 'attention'>,
+): RangeCosts {
+  const weights = opts.weights ?? 'float32';
+  const weightSet = opts.weightSet ?? plannedWeights(config);
+  const buildOpts = {
+    dtype: computeDtypeFor(weights, undefined),
+    quantization: quantizationFor(weights, opts.device),
+    attention: opts.attention ?? 'fused',
+  };
+  const costs = new Map<string, GraphCost>();
+  const key = (r: BlockRange) => `${r.from}-${r.to}`;
+  const cost = (r: BlockRange): GraphCost => {
+    let c = costs.get(key(r));
+    if (!c) {
+      const built = buildTransformerBlocks(config, weightSet, shape, buildOpts, r);
+      c = graphCost(built.model.graph, { flashAttention: opts.device === 'webgpu' });
+      costs.set(key(r), c);
+    }
+    return c;
+  };
+  return Object.assign(cost, { known: (r: BlockRange) => costs.has(key(r)) });
 }
 
 export interface PlannedSegment extends BlockRange {
@@ -78,23 +110,7 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
   const limits = opts.limits ?? WEBGPU_DEFAULT_LIMITS;
   const bufferLimit =
     opts.device === 'webgpu' ? Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize) : null;
-  const weightSet = opts.weightSet ?? plannedWeights(config);
-  const buildOpts = {
-    dtype: computeDtypeFor(weights, undefined),
-    quantization: quantizationFor(weights, opts.device),
-    attention: opts.attention ?? 'fused',
-  };
-  const costs = new Map<string, GraphCost>();
-  const cost = (r: BlockRange): GraphCost => {
-    const key = `${r.from}-${r.to}`;
-    let c = costs.get(key);
-    if (!c) {
-      const built = buildTransformerBlocks(config, weightSet, shape, buildOpts, r);
-      c = graphCost(built.model.graph, { flashAttention: opts.device === 'webgpu' });
-      costs.set(key, c);
-    }
-    return c;
-  };
+  const cost = opts.costs ?? rangeCosts(config, shape, { ...opts, weights });
   const misfits = (r: BlockRange): string[] => {
     const c = cost(r);
     const reasons: string[] = [];
@@ -118,7 +134,7 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
   };
   const choice = opts.segments ?? 'auto';
   let ranges: BlockRange[];
-  if (choice === 'auto') ranges = autoSegments(config.num_layers, misfits, refuse);
+  if (choice === 'auto') ranges = autoSegments(config.num_layers, misfits, refuse, cost.known);
   else {
     ranges = evenSegments(config.num_layers, choice);
     for (const r of ranges) {
@@ -149,28 +165,42 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
 }
 
 /**
- * As few segments as fit, each as long as fits (a segment's weights only grow with its blocks):
- * every segment grows by doubling, then a binary search finds its end.
+ * As few segments as fit, each as long as fits (a segment's weights only grow with its blocks).
+ * Each range is a graph built and costed, so few are tried: the whole transformer when it was
+ * built already (the fit's figures) and fits; else each segment from the length of the one before
+ * (its blocks are alike; its first block alone only when that does not fit), one block longer to
+ * see it ends there, growing by doubling when it does not, and a binary search between the longest
+ * that fits and the shortest that does not.
  */
 function autoSegments(
   layers: number,
   misfits: (r: BlockRange) => string[],
   refuse: (r: BlockRange, reasons: string[]) => never,
+  known: (r: BlockRange) => boolean,
 ): BlockRange[] {
+  const whole = { from: 0, to: layers };
+  if (known(whole) && misfits(whole).length === 0) return [whole];
   const ranges: BlockRange[] = [];
+  let guess = 1;
   for (let from = 0; from < layers;) {
-    const alone = misfits({ from, to: from + 1 });
-    if (alone.length) refuse({ from, to: from + 1 }, alone);
     const fits = (to: number) => misfits({ from, to }).length === 0;
-    let good = from + 1;
+    let good = from;
     let bad = layers + 1;
-    for (let step = 1; good < layers; step *= 2) {
+    const first = Math.min(layers, from + guess);
+    if (first > from + 1) {
+      if (fits(first)) good = first;
+      else bad = first;
+    }
+    // a first block that does not fit alone is refused with its reasons (one that fits longer fits alone)
+    if (good === from) {
+      const alone = misfits({ from, to: from + 1 });
+      if (alone.length) refuse({ from, to: from + 1 }, alone);
+      good = from + 1;
+    }
+    for (let step = 1; good < layers && bad > layers; step *= 2) {
       const to = Math.min(layers, good + step);
-      if (!fits(to)) {
-        bad = to;
-        break;
-      }
-      good = to;
+      if (fits(to)) good = to;
+      else bad = to;
     }
     while (bad - good > 1) {
       const mid = (good + bad) >> 1;
@@ -178,6 +208,7 @@ function autoSegments(
       else bad = mid;
     }
     ranges.push({ from, to: good });
+    guess = good - from;
     from = good;
   }
   return ranges;

@@ -4,7 +4,9 @@ import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
+import type { CachedFileState } from '../../model/index.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
+import { convertedLine, convertedTotals, holdsAny } from './cache-contents.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
 import { storageRoomQuery } from './preview-queries.ts';
@@ -21,17 +23,22 @@ export interface RepoChoice {
 export function CheckpointPanel({
   initial,
   info,
+  cached,
   inspecting,
   busy,
   onInspect,
   onCancel,
+  onRemoveCached,
 }: {
   initial: RepoChoice;
   info: CheckpointInfo | null;
+  /** what the browser cache holds of the inspected files (null while listed) */
+  cached: CachedFileState[] | null;
   inspecting: boolean;
   busy: boolean;
   onInspect(c: RepoChoice): void;
   onCancel(): void;
+  onRemoveCached(): void;
 }) {
   const [repoId, setRepoId] = useState(initial.repoId);
   const [subfolder, setSubfolder] = useState(initial.subfolder);
@@ -113,7 +120,7 @@ export function CheckpointPanel({
           </Button>
         </div>
       )}
-      {info && <CheckpointSummary info={info} />}
+      {info && <CheckpointSummary info={info} cached={cached} busy={busy} onRemoveCached={onRemoveCached} />}
     </Section>
   );
 }
@@ -146,7 +153,17 @@ function Figure({ label, testId, children }: { label: string; testId: string; ch
   );
 }
 
-function CheckpointSummary({ info }: { info: CheckpointInfo }) {
+function CheckpointSummary({
+  info,
+  cached,
+  busy,
+  onRemoveCached,
+}: {
+  info: CheckpointInfo;
+  cached: CachedFileState[] | null;
+  busy: boolean;
+  onRemoveCached(): void;
+}) {
   const { data: room = null } = useQuery(storageRoomQuery(info.downloadBytes - info.missingBytes));
   const several = Object.keys(info.dtypes).length > 1;
   const dtypes = Object.entries(info.dtypes)
@@ -180,7 +197,17 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
                 : 'not cached'}
           </Figure>
         )}
+        {!info.refused && cached && (
+          <Figure label="Converted in cache" testId="cache-converted">
+            {convertedLine(convertedTotals(cached))}
+          </Figure>
+        )}
       </dl>
+      {!info.refused && cached && holdsAny(cached) && (
+        <Button type="button" variant="ghost" onClick={onRemoveCached} disabled={busy}>
+          Remove this checkpoint from the browser cache
+        </Button>
+      )}
       {!info.refused && room !== null && info.missingBytes > room && (
         <p className="text-sm text-accent" role="status">
           The browser lets this site store about {formatBytes(room)} more, less than the{' '}
@@ -190,7 +217,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
       {info.files.length > 0 && (
         <table className="w-full text-left text-xs">
           <caption className="sr-only">Weight files</caption>
-          <TableHead heads={['File', 'Size', 'Tensors', 'Cached']} />
+          <TableHead heads={['File', 'Size', 'Tensors', 'Cached', 'Converted']} />
           <tbody>
             {info.files.map((f) => (
               <tr key={f.name} className="border-t border-border">
@@ -200,6 +227,7 @@ function CheckpointSummary({ info }: { info: CheckpointInfo }) {
                 <td className="py-1 pr-3">
                   {f.cached ? 'yes' : f.storedBytes > 0 ? `${formatBytes(f.storedBytes)} of it` : 'no'}
                 </td>
+                <td className="py-1 pr-3">{convertedLine(cached?.find((c) => c.url === f.url)?.converted ?? [])}</td>
               </tr>
             ))}
           </tbody>

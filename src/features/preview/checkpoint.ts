@@ -11,7 +11,7 @@ import {
   openHubFile,
   readSafetensorsHeaderFrom,
   storageOp,
-  storedBytes,
+  cachedFiles,
   type HubRepo,
   parseConfig,
   type ConsisIDConfig,
@@ -90,6 +90,10 @@ const cacheUnavailable = (e: unknown) => {
   throw e;
 };
 
+/** bytes of the file version's chunks in the browser cache */
+const storedBytesOf = async (url: string, etag: string | null, size: number) =>
+  (await cachedFiles([{ url, etag, size }]))[0]!.bytes;
+
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
   const url = hubFileUrl(ref, name);
   const versions = await cachedVersions(url);
@@ -128,7 +132,7 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     etag: f.etag,
     ...summarizeHeader(header),
     cached: false,
-    storedBytes: await storedBytes(url, f.etag, f.size),
+    storedBytes: await storedBytesOf(url, f.etag, f.size),
   };
 }
 
@@ -147,7 +151,7 @@ export async function recountStored(
 ): Promise<StoredState[]> {
   return Promise.all(
     files.map(async (f, i) => {
-      const stored = known[i]?.cached ? f.size : await storedBytes(f.url, f.etag, f.size);
+      const stored = known[i]?.cached ? f.size : await storedBytesOf(f.url, f.etag, f.size);
       return { cached: stored === f.size, storedBytes: stored };
     }),
   );

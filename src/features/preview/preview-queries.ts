@@ -3,6 +3,7 @@
 // browser leaves this site. The controller (use-preview-worker.ts) only writes the stored bytes
 // it knows without reading (a finished download, a cleared cache).
 import { queryOptions, skipToken } from '@tanstack/react-query';
+import { cachedFiles } from '../../model/index.ts';
 import { inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
 import { checkpointRefusal } from './fit-query.ts';
 import { probeWebGPU, type ProviderProbe } from './provider.ts';
@@ -10,20 +11,19 @@ import { probeWebGPU, type ProviderProbe } from './provider.ts';
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
 const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });
 
+/** a key of what is counted per inspection of a checkpoint (its files' versions, and when it was made) */
+const perInspection = <K extends string>(kind: K, info: CheckpointInfo | null, inspectedAt: number) =>
+  ['preview' as const, kind, info && refKey(info.ref), info?.files.map((f) => [f.url, f.etag]), inspectedAt] as const;
+
 export const previewKeys = {
   all: ['preview'] as const,
   webgpu: () => [...previewKeys.all, 'webgpu'] as const,
   inspection: (ref: CheckpointRef | null, attempt: number) =>
     [...previewKeys.all, 'inspection', ref && refKey(ref), attempt] as const,
   /** per inspection: a new one starts from what it found */
-  stored: (info: CheckpointInfo | null, inspectedAt: number) =>
-    [
-      ...previewKeys.all,
-      'stored',
-      info && refKey(info.ref),
-      info?.files.map((f) => [f.url, f.etag]),
-      inspectedAt,
-    ] as const,
+  stored: (info: CheckpointInfo | null, inspectedAt: number) => perInspection('stored', info, inspectedAt),
+  /** per inspection: what the cache holds of its files, raw and converted */
+  cached: (info: CheckpointInfo | null, inspectedAt: number) => perInspection('cached', info, inspectedAt),
   storageRoom: (storedBytes: number) => [...previewKeys.all, 'storage-room', storedBytes] as const,
 };
 
@@ -69,6 +69,21 @@ export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, bu
     gcTime: 0,
     retry: false,
     enabled: (q) => !busy && !!info && (q.state.data ?? []).some((s, i) => s.storedBytes < info.files[i]!.size),
+  });
+
+/**
+ * What the browser cache holds of the inspected files: each file's chunks and each precision it
+ * was converted to, with their bytes; listed again each time the page is idle again (a run
+ * converts, a download stores, a removal or a clear empties).
+ */
+export const cachedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
+  queryOptions({
+    queryKey: previewKeys.cached(info, inspectedAt),
+    queryFn: info ? () => cachedFiles(info.files) : skipToken,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    enabled: !busy && !!info,
   });
 
 /** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */

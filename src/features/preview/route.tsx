@@ -56,7 +56,7 @@ export function Component() {
     return p === 'webgpu' || p === 'wasm' ? p : 'auto';
   });
   const preview = usePreviewWorker(probe);
-  const { phase, info, loadedDevice, ran, steps, result, notice } = preview.state;
+  const { phase, info, cached, loadedDevice, ran, steps, result, notice } = preview.state;
   const [request, setRequest] = useRunRequest(info);
   // ?weights= picks the precision a link or a reload starts with, as ?provider= the provider
   const [precision, setPrecision] = useState<WeightPrecision | null>(
@@ -99,10 +99,12 @@ export function Component() {
       <CheckpointPanel
         initial={initial}
         info={info}
+        cached={cached}
         inspecting={phase.kind === 'inspecting'}
         busy={busy}
         onInspect={inspect}
         onCancel={preview.cancel}
+        onRemoveCached={() => info && void preview.removeCached(info)}
       />
       <ProviderPanel
         probe={probe}

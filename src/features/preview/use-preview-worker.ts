@@ -4,7 +4,8 @@
 // worker, run it, cancel (a download is aborted, a worker terminated), clear the cache.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { deleteCachedFiles } from '../../model/index.ts';
+import { cachedFiles, deleteCachedFiles, removeCachedFiles } from '../../model/index.ts';
+import { holdsAny } from './cache-contents.ts';
 import {
   allStored,
   downloadCheckpoint,
@@ -14,7 +15,7 @@ import {
   type DownloadProgress,
 } from './checkpoint.ts';
 import { ModelWorker, type RunOptions } from './model-worker.ts';
-import { inspectionQuery, storedQuery } from './preview-queries.ts';
+import { cachedQuery, inspectionQuery, storedQuery } from './preview-queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
 import { throttleLatest } from './throttle-latest.ts';
 import type { RunRequest } from './protocol.ts';
@@ -44,6 +45,7 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
   const inspected = inspection.data ?? null;
   const stored = useQuery(storedQuery(inspected, inspection.dataUpdatedAt, busy));
   const info = inspected && stored.data ? withStored(inspected, stored.data) : inspected;
+  const cached = useQuery(cachedQuery(inspected, inspection.dataUpdatedAt, busy)).data ?? null;
 
   /** what is stored now that a download or run stored everything (or a clear removed it), without counting */
   const setStored = async (of: CheckpointInfo, cached: boolean) => {
@@ -162,12 +164,12 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
     }
   };
 
-  const clearCache = async () => {
-    // the worker first: its open cache files would keep them
+  /** stops the worker (its open cache files would keep them), then `remove`s; says what went, or why it could not */
+  const emptyCache = async (remove: () => Promise<number>) => {
     stopWorker();
     dispatch({ type: 'clear' });
     try {
-      const files = await deleteCachedFiles();
+      const files = await remove();
       if (inspected) await setStored(inspected, false);
       dispatch({ type: 'cleared', files });
     } catch (e) {
@@ -179,6 +181,16 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
     }
   };
 
+  const clearCache = () => emptyCache(deleteCachedFiles);
+
+  /** the inspected checkpoint's files out of the cache: their chunks and every precision they were converted to */
+  const removeCached = (of: CheckpointInfo) =>
+    emptyCache(async () => {
+      const held = (await cachedFiles(of.files)).filter((f) => holdsAny([f])).length;
+      await removeCachedFiles(of.files.map((f) => f.url));
+      return held;
+    });
+
   /** the Download button: everything into the cache first (with progress), then the model */
   const downloadAndLoad = async (info: CheckpointInfo, opts: RunOptions) => {
     dispatch({ type: 'notice', notice: null });
@@ -187,11 +199,12 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
 
   const { loadedDevice, ran, steps, result, notice } = state;
   return {
-    state: { phase, info, loadedDevice, ran, steps, result, notice },
+    state: { phase, info, cached, loadedDevice, ran, steps, result, notice },
     inspect,
     download: downloadAndLoad,
     run,
     cancel,
     clearCache,
+    removeCached,
   };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
 import { localSource } from '../loader/local-source.ts';
@@ -12,9 +13,11 @@ import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../preci
 import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
 import { nodeBackend } from '../runtime/node.ts';
 import type { SessionModel } from '../runtime/types.ts';
+import type { FileVersion, StoredFile, WeightCache } from '../loader/weight-cache.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
-import { convertedSessionModel } from './converted-session.ts';
+import { convertedWeights } from './converted-session.ts';
+import type { WeightConverter } from './weight-converter.ts';
 import { conversionPlan } from './conversion-plan.ts';
 import { weightConverter, type ConvertSource } from './weight-converter.ts';
 
@@ -87,6 +90,22 @@ async function forwards(precision: 'float16' | 'int4') {
   }
 }
 
+/** the session model of `build` over the converted weights, as the model makes its whole graph's (consisid-model.ts graphFor) */
+async function convertedSession(
+  build: ReturnType<typeof buildFor>,
+  checkpoint: Checkpoint,
+  precision: WeightPrecision,
+  converter: WeightConverter,
+): Promise<SessionModel> {
+  const { weights, files, precomputed } = await convertedWeights(
+    build(checkpoint.weights).model,
+    checkpoint,
+    precision,
+    converter,
+  );
+  return sessionModel(build(weights).model, files, { precomputed });
+}
+
 describe('weights converted as they stream in, in place of computing them when the session is made', () => {
   for (const precision of ['int8', 'int4'] as const)
     it(`${precision}: the session model is byte for byte the one computed from the checkpoint`, async () => {
@@ -105,12 +124,7 @@ describe('weights converted as they stream in, in place of computing them when t
           },
         ]),
       );
-      const { model: converted } = await convertedSessionModel(
-        build,
-        { ...checkpoint, files: unread },
-        precision,
-        converter,
-      );
+      const converted = await convertedSession(build, { ...checkpoint, files: unread }, precision, converter);
       expect(converted.model.graph.nodes).toEqual(computed.model.graph.nodes);
       const want = await initializerBytes(computed);
       const got = await initializerBytes(converted);
@@ -127,7 +141,7 @@ describe('weights converted as they stream in, in place of computing them when t
     const { checkpoint, converter, computed, converted } = await forwards('float16');
     expect(relativeError(converted, computed)).toBeLessThan(1e-6);
     const build = buildFor(checkpoint, 'float16');
-    const { model } = await convertedSessionModel(build, checkpoint, 'float16', converter);
+    const model = await convertedSession(build, checkpoint, 'float16', converter);
     const casts = (m: SessionModel['model']) => m.graph.nodes.filter((n) => n.opType === 'Cast').length;
     expect(casts(build(checkpoint.weights).model) - casts(model.model)).toBeGreaterThan(50);
   });
@@ -163,5 +177,110 @@ describe('bfloat16 tensors widened when the session is made (WebGPU has no bfloa
     expect(await run(widened)).toEqual(await run(cast));
     const planned = (m: typeof cast) => [...conversionPlan(m, ck.weights, 'int4')].sort();
     expect(planned(build(true, 'int4'))).toEqual(planned(build(false, 'int4')));
+  });
+});
+
+type Fault = { file: number; chunk: number; after: number; kind: 'throw' | 'truncate' | 'evict' };
+
+/**
+ * The cache with faults in reads of the converted entries (`urls[fault.file]`): from the read after
+ * the `after`-th of a chunk on, the storage fails, the read comes back short, or the entry is found
+ * evicted. `fired`: the entries whose reads failed. Lookups and writes are the cache's own.
+ */
+function faultyCache(cache: WeightCache, faults: readonly Fault[], urls: readonly string[]) {
+  const reads = new Map<string, number>();
+  const fired = new Set<string>();
+  const wrap = (v: FileVersion, f: StoredFile): StoredFile => ({
+    get complete() {
+      return f.complete;
+    },
+    get allPresent() {
+      return f.allPresent;
+    },
+    has: (i) => f.has(i),
+    write: (i, body) => f.write(i, body),
+    blob: () => f.blob(),
+    markComplete: () => f.markComplete(),
+    release: () => f.release(),
+    async read(i, from, to) {
+      const key = `${v.url} ${i}`;
+      const n = (reads.get(key) ?? 0) + 1;
+      reads.set(key, n);
+      const fault = faults.find((x) => urls[x.file] === v.url && x.chunk === i && n > x.after);
+      if (fault) fired.add(v.url);
+      if (fault?.kind === 'throw') throw new DOMException('the file could not be read', 'NotReadableError');
+      if (fault?.kind === 'evict') {
+        await cache.delete(v);
+        throw new DOMException(`chunk ${i} was evicted`, 'NotFoundError');
+      }
+      const bytes = await f.read(i, from, to);
+      return fault ? bytes.subarray(0, Math.max(0, bytes.length - 1 - (i % 7))) : bytes;
+    },
+  });
+  const faulty: WeightCache = {
+    match: async (v) => {
+      const f = await cache.match(v);
+      return f && wrap(v, f);
+    },
+    put: async (v) => wrap(v, await cache.put(v)),
+    delete: (v) => cache.delete(v),
+  };
+  return { cache: faulty, fired };
+}
+
+describe('a stored converted chunk that cannot be read back', () => {
+  it('is computed again from the checkpoint: the same session weights, the bad entry gone, the others kept', async () => {
+    const { checkpoint, files } = await bf16Checkpoint();
+    const precision = 'int4';
+    const build = buildFor(checkpoint, precision);
+    const chunkBytes = 3000;
+    const clean = await convertedSession(
+      build,
+      checkpoint,
+      precision,
+      weightConverter(pieces(files), { cache: memoryCache(), chunkBytes }),
+    );
+    const want = await initializerBytes(clean);
+    const names = [...checkpoint.files.keys()];
+    const urls = names.map((n) => `mem://${n}#converted-${precision}`);
+    const fault = fc.record({
+      file: fc.nat(names.length - 1),
+      chunk: fc.nat(12),
+      after: fc.nat(2),
+      kind: fc.constantFrom('throw' as const, 'truncate' as const, 'evict' as const),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fault, { minLength: 1, maxLength: 3 }), async (faults) => {
+        // a first visit converts into the cache; the second reads it back through the faults
+        const cache = memoryCache();
+        const first = await weightConverter(pieces(files), { cache, chunkBytes }).convert(
+          precision,
+          conversionPlan(build(checkpoint.weights).model, checkpoint.weights, precision),
+          checkpoint,
+        );
+        const versions = names.map((n, i) => ({
+          url: urls[i]!,
+          etag: '"1" hub-console-converted-v1',
+          size: first.files.get(`${precision}/${n}`)!.size,
+          chunkBytes,
+        }));
+        const faulty = faultyCache(cache, faults, urls);
+        const source = pieces(files);
+        const got = await initializerBytes(
+          await convertedSession(
+            build,
+            checkpoint,
+            precision,
+            weightConverter(source, { cache: faulty.cache, chunkBytes }),
+          ),
+        );
+        // nothing streamed whole from the hub: only the tensors of the bad entries were read again
+        expect(source.streamed).toBe(0);
+        const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
+        expect(differ.map(([name]) => name)).toEqual([]);
+        for (const v of versions) expect(!!(await cache.match(v))?.complete).toBe(!faulty.fired.has(v.url));
+      }),
+      { numRuns: 12 },
+    );
   });
 });

@@ -2,14 +2,11 @@
 // back converted from the browser cache): the graph is built once to learn which tensors it takes
 // in which form, the converter makes them so, and graphs (whole, or segments) are built again over
 // the converted files, their quantized products taking their outputs as stored.
-import type { BuiltGraph } from '../graph/transformer.ts';
 import type { Checkpoint, CheckpointFiles } from '../loader/load-checkpoint.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
 import type { Precomputed } from '../computed-weights.ts';
 import type { WeightPrecision } from '../precision.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
-import { sessionModel } from '../session-model.ts';
-import type { SessionModel } from '../runtime/types.ts';
 import { conversionPlan } from './conversion-plan.ts';
 import type { WeightConverter } from './weight-converter.ts';
 
@@ -31,21 +28,4 @@ export async function convertedWeights(
   const plan = conversionPlan(model, checkpoint.weights, precision);
   const converted = await converter.convert(precision, plan, checkpoint);
   return { weights: converted.weights, files: converted.files, precomputed: converted.quantizedOutputs };
-}
-
-/** one whole graph's session model over converted weights */
-export async function convertedSessionModel(
-  build: (weights: WeightSet) => BuiltGraph,
-  checkpoint: Checkpoint,
-  precision: WeightPrecision,
-  converter: WeightConverter,
-): Promise<{ model: SessionModel; outputShape: readonly number[] }> {
-  const { weights, files, precomputed } = await convertedWeights(
-    build(checkpoint.weights).model,
-    checkpoint,
-    precision,
-    converter,
-  );
-  const built = build(weights);
-  return { model: await sessionModel(built.model, files, { precomputed }), outputShape: built.outputShape };
 }

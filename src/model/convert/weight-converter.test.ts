@@ -3,7 +3,8 @@ import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
 import { localSource } from '../loader/local-source.ts';
 import { memorySource } from '../loader/memory-source.ts';
 import { memoryCache } from '../loader/memory-cache.ts';
-import { cachedVersions, openCache } from '../loader/opfs-cache.ts';
+import { cachedFiles, cachedVersions, openCache, removeCachedFiles } from '../loader/opfs-cache.ts';
+import { entriesOf, ROOT } from '../loader/opfs-layout.ts';
 import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
 import { chunkedHubSource } from '../loader/chunked-hub-source.ts';
 import type { WeightCache } from '../loader/weight-cache.ts';
@@ -174,6 +175,49 @@ describe('weights converted per precision, kept in the browser cache', () => {
       expect((await cachedVersions(`${url}#converted-int4`)).map((v) => v.etag)).toEqual([
         '"e" hub-console-converted-v1',
       ]);
+    } finally {
+      opfs.restore();
+    }
+  });
+});
+
+describe('what the browser cache holds of a checkpoint, and removing it', () => {
+  it('lists the file chunks and each precision converted, with their bytes; removing the files leaves nothing', async () => {
+    const opfs = installMemoryOpfs();
+    try {
+      const { checkpoint, bytes } = await hubCheckpoint();
+      const hub = rangeHub(bytes);
+      const url = `${hub.repo.hubUrl}/${hub.repo.repoId}/resolve/main/${WEIGHTS_NAME}`;
+      const file = { url, etag: '"e"', size: bytes.length };
+      expect(await cachedFiles([file], 4096)).toEqual([{ url, bytes: 0, complete: false, converted: [] }]);
+      // a float32 run stores the file's chunks; int4 and int8 runs convert beside them
+      const s = hubSourceOf(hub, bytes, await openCache(), '"e"');
+      await new Response((await s.open!(WEIGHTS_NAME))!.blob!().stream()).arrayBuffer();
+      expect(await s.complete()).toBe(true);
+      const int4 = await s.converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
+      const int8 = await s.converter.convert('int8', planOf(checkpoint, { kind: 'int8-rows' }, KEEP), checkpoint);
+      await s.release();
+      const size = (c: typeof int4, p: string) => c.files.get(`${p}/${WEIGHTS_NAME}`)!.size;
+      expect(await cachedFiles([file], 4096)).toEqual([
+        {
+          url,
+          bytes: bytes.length,
+          complete: true,
+          converted: [
+            { precision: 'int8', bytes: size(int8, 'int8'), complete: true },
+            { precision: 'int4', bytes: size(int4, 'int4'), complete: true },
+          ],
+        },
+      ]);
+      // another version of the file (a new ETag on the hub) holds nothing yet
+      expect(await cachedFiles([{ ...file, etag: '"f"' }], 4096)).toEqual([
+        { url, bytes: 0, complete: false, converted: [] },
+      ]);
+      await removeCachedFiles([url]);
+      expect(await cachedFiles([file], 4096)).toEqual([{ url, bytes: 0, complete: false, converted: [] }]);
+      // no orphaned bytes: the cache's folder is empty
+      const top = await navigator.storage.getDirectory();
+      expect(await entriesOf(await top.getDirectoryHandle(ROOT))).toEqual([]);
     } finally {
       opfs.restore();
     }

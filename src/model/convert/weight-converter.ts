@@ -2,12 +2,15 @@
 // form is stored whole (same source version, precision, conversions) is read from the cache and
 // nothing from its source; otherwise its bytes stream from the source, are converted tensor by
 // tensor (stream-convert.ts) and written chunk by chunk into a new cache entry. A cache that
-// cannot store sends the conversion to memory (said once through onCacheError).
+// cannot store sends the conversion to memory (said once through onCacheError). A stored chunk
+// that cannot be read back whole (evicted, cut short, a storage failure) drops its entry, and the
+// file's bytes are computed again from its tensors, read from the checkpoint (reconverted-file.ts).
 import { memoryCache } from '../loader/memory-cache.ts';
 import { convertedVersion } from '../loader/opfs-layout.ts';
 import {
   BrowserCacheError,
   CHUNK_BYTES,
+  checkWhole,
   chunkLength,
   storageOp,
   type FileVersion,
@@ -19,8 +22,9 @@ import { RangeBlob, chunkedStream } from '../loader/range-blob.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import type { WeightPrecision } from '../precision.ts';
 import { planForFile, type ConversionPlan } from './conversion-plan.ts';
-import { convertedFileLayout, parseConvertedHead, type ConvertedFileLayout } from './converted-file.ts';
+import { convertedFileLayout, parseConvertedHead } from './converted-file.ts';
 import { ConvertedCheckpoint, type ConvertedFile } from './converted-checkpoint.ts';
+import { reconvertedRanges, type PlannedTensor } from './reconverted-file.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
 
 /** where a checkpoint file's bytes come from, and what identifies its version in the cache */
@@ -62,24 +66,38 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
   async function convertFile(
     into: WeightCache,
     name: string,
-    layout: ConvertedFileLayout,
+    tensors: readonly PlannedTensor[],
     plan: ConversionPlan,
     precision: WeightPrecision,
+    files: CheckpointFiles,
   ): Promise<ConvertedFile> {
+    const layout = convertedFileLayout(tensors, precision);
     const id = source.identity(name);
     const version = convertedVersion(id, precision, layout.size, chunkBytes);
     const fileName = `${precision}/${name}`;
     const describe = `${id.url} (converted to ${precision})`;
     const header = parseConvertedHead(layout.head, layout.size, describe);
+    const stored = (entry: StoredFile) =>
+      storedFile(entry, version, fileName, describe, {
+        // the entry is let go of (its open handles would keep it) and removed; a failure to remove it is the cache's to say
+        drop: async () => {
+          await entry.release().catch(() => undefined);
+          await storageOp(() => into.delete(version)).catch((e: unknown) => {
+            if (!(e instanceof BrowserCacheError)) throw e;
+            opts.onCacheError?.(e);
+          });
+        },
+        again: reconvertedRanges(layout, tensors, (t) => files.get(t.fileName)!.read(t.offset, t.length)),
+      });
     const found = await storageOp(() => into.match(version));
     if (found) opened.push(found);
     if (found?.complete) {
-      const file = storedFile(found, version, fileName, describe);
+      const file = stored(found);
       if (sameBytes(await file.read(0, layout.head.length), layout.head)) return { file, header };
     }
-    const stored = await storageOp(() => into.put(version));
-    opened.push(stored);
-    const out = new ChunkWriter(stored, version);
+    const entry = await storageOp(() => into.put(version));
+    opened.push(entry);
+    const out = new ChunkWriter(entry, version);
     await out.put(layout.head);
     let part = 0;
     const converted = convertSafetensorsStream(streamChunks(source.stream(name)), {
@@ -96,8 +114,8 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       }
     }
     await out.end();
-    await storageOp(() => stored.markComplete());
-    return { file: storedFile(stored, version, fileName, describe), header };
+    await storageOp(() => entry.markComplete());
+    return { file: stored(entry), header };
   }
 
   async function convertAll(
@@ -108,13 +126,12 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
   ): Promise<ConvertedCheckpoint> {
     const files: ConvertedFile[] = [];
     for (const name of checkpoint.files.keys()) {
-      const tensors = planForFile(plan, checkpoint.weights, name);
+      const tensors = planForFile(plan, checkpoint.weights, name).map((e) => ({
+        source: e,
+        conversion: plan.get(e.name)!,
+      }));
       if (!tensors.length) continue;
-      const layout = convertedFileLayout(
-        tensors.map((e) => ({ source: e, conversion: plan.get(e.name)! })),
-        precision,
-      );
-      files.push(await convertFile(into, name, layout, plan, precision));
+      files.push(await convertFile(into, name, tensors, plan, precision, checkpoint.files));
     }
     return new ConvertedCheckpoint(checkpoint, files);
   }
@@ -146,16 +163,43 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** what a stored converted file falls back on when a chunk cannot be read back */
+interface Fallback {
+  /** removes the entry */
+  drop(): Promise<void>;
+  /** bytes [from, to) of the file computed again from its source */
+  again(from: number, to: number): Promise<Uint8Array>;
+}
+
 /**
  * A stored converted file, read in parts and whole through one Blob over its chunks, read as the
- * cache reads them (a worker: through sync access handles, let go of by `release`).
+ * cache reads them (a worker: through sync access handles, let go of by `release`). The first
+ * chunk that cannot be read whole (the size the entry records) drops the entry: from then on
+ * every read is computed again from the source.
  */
-function storedFile(stored: StoredFile, version: FileVersion, name: string, describe: string): CheckpointFile {
+function storedFile(
+  stored: StoredFile,
+  version: FileVersion,
+  name: string,
+  describe: string,
+  fallback: Fallback,
+): CheckpointFile {
+  let dropped: Promise<void> | null = null;
+  const readChunk = async (i: number, from: number, to: number): Promise<Uint8Array> => {
+    if (!dropped) {
+      try {
+        return checkWhole(version, i, from, to, await storageOp(() => stored.read(i, from, to)));
+      } catch (e) {
+        if (!(e instanceof BrowserCacheError)) throw e;
+        dropped ??= fallback.drop();
+      }
+    }
+    await dropped;
+    const start = i * version.chunkBytes;
+    return fallback.again(start + from, start + to);
+  };
   const blob = new RangeBlob(
-    (start, end) =>
-      chunkedStream(version.size, version.chunkBytes, start, end, (i, from, to) =>
-        storageOp(() => stored.read(i, from, to)),
-      ),
+    (start, end) => chunkedStream(version.size, version.chunkBytes, start, end, readChunk),
     0,
     version.size,
   );

@@ -1,8 +1,12 @@
 // The weight cache in the browser's origin private file system (layout: opfs-layout.ts, chunk
 // files: opfs-stored-file.ts), and what the page asks of it without opening it for writing: the
-// complete versions of a file, the bytes of a version stored so far, and clearing it.
+// complete versions of a file, the bytes of a version stored so far (its chunks and each precision
+// it was converted to), and removing a checkpoint's files or clearing it all.
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
 import {
   ROOT,
+  convertedEtag,
+  convertedUrl,
   deleteLegacyCaches,
   entriesOf,
   folders,
@@ -99,14 +103,99 @@ export async function storedBytes(
   chunkBytes = CHUNK_BYTES,
 ): Promise<number> {
   try {
-    const version = { url, etag, size, chunkBytes };
-    const file = await opfsCache(await rootDir()).match(version);
-    let bytes = 0;
-    for (let i = 0; file && i < chunkCount(size, chunkBytes); i++)
-      if (await file.has(i)) bytes += chunkLength(version, i);
-    return bytes;
+    return (await storedOf(await rootDir(), { url, etag, size, chunkBytes })).bytes;
   } catch {
     return 0;
+  }
+}
+
+/** what the cache holds of one entry: the bytes of its chunks stored whole, and whether it is marked complete */
+export interface StoredAmount {
+  bytes: number;
+  complete: boolean;
+}
+
+/** what the browser cache holds of one version of a hub file: its chunks, and the file converted per precision */
+export interface CachedFileState extends StoredAmount {
+  url: string;
+  /** the precisions it is stored converted to (only those with bytes stored) */
+  converted: ({ precision: WeightPrecision } & StoredAmount)[];
+}
+
+const NOTHING: StoredAmount = { bytes: 0, complete: false };
+
+/** the entry of version `v` (its size: the stored meta's, when `v.size` is null) */
+async function storedOf(
+  root: FileSystemDirectoryHandle,
+  v: Omit<FileVersion, 'size'> & { size: number | null },
+): Promise<StoredAmount> {
+  const urlDir = await root.getDirectoryHandle(await urlFolderName(v.url)).catch(() => null);
+  const dir = await urlDir?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
+  const meta = dir ? await readMeta(dir) : null;
+  if (!dir || !sameVersion(meta, { ...v, size: v.size ?? meta?.size ?? -1 })) return NOTHING;
+  const file = new OpfsStoredFile(dir, meta);
+  let bytes = 0;
+  for (let i = 0; i < chunkCount(meta.size, meta.chunkBytes); i++) if (await file.has(i)) bytes += chunkLength(meta, i);
+  return { bytes, complete: meta.complete };
+}
+
+/**
+ * What the browser cache holds of each file version: the chunks of the file itself and, per
+ * precision, the file converted (convert/weight-converter.ts), each with its bytes. Nothing
+ * (never an error) where there is no store.
+ */
+export async function cachedFiles(
+  files: readonly { url: string; etag: string | null; size: number }[],
+  chunkBytes = CHUNK_BYTES,
+): Promise<CachedFileState[]> {
+  const root = await rootDir().catch(() => null);
+  return Promise.all(
+    files.map(async ({ url, etag, size }) => {
+      if (!root) return { url, ...NOTHING, converted: [] };
+      const raw = await storedOf(root, { url, etag, size, chunkBytes }).catch(() => NOTHING);
+      const converted = await Promise.all(
+        WEIGHT_PRECISIONS.map(async (precision) => ({
+          precision,
+          ...(await storedOf(root, {
+            url: convertedUrl(url, precision),
+            etag: convertedEtag(etag),
+            size: null,
+            chunkBytes,
+          }).catch(() => NOTHING)),
+        })),
+      );
+      return { url, ...raw, converted: converted.filter((c) => c.bytes > 0) };
+    }),
+  );
+}
+
+/**
+ * Removes the files from the cache: every version of their chunks and of each precision they were
+ * converted to. A worker that was just stopped lets go of its chunk files a moment later.
+ */
+export async function removeCachedFiles(urls: readonly string[]): Promise<void> {
+  if (!hasOpfs()) return;
+  const root = await rootDir();
+  const names = urls.flatMap((url) => [url, ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))]);
+  for (const name of names) {
+    const folder = await urlFolderName(name);
+    await retried('The files could not be removed from the browser cache', () =>
+      root.removeEntry(folder, { recursive: true }).catch((e: Error) => {
+        if (e.name !== 'NotFoundError') throw e;
+      }),
+    );
+  }
+}
+
+/** `op` tried again for two seconds while it fails (a file still held open); then the failure, said as `what` */
+async function retried(what: string, op: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await op();
+    } catch (e) {
+      if (attempt >= 20) throw new BrowserCacheError(`${what}: ${(e as Error).message}`, { cause: e });
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
@@ -120,14 +209,6 @@ export async function deleteCachedFiles(): Promise<number> {
   if (!root) return files;
   for (const urlDir of await folders(root)) files += (await versionsIn(urlDir)).filter((v) => v.meta?.complete).length;
   // a worker that was just stopped lets go of its chunk files a moment later
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await top.removeEntry(ROOT, { recursive: true });
-      return files;
-    } catch (e) {
-      if (attempt >= 20)
-        throw new BrowserCacheError(`The browser cache could not be cleared: ${(e as Error).message}`, { cause: e });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await retried('The browser cache could not be cleared', () => top.removeEntry(ROOT, { recursive: true }));
+  return files;
 }

@@ -23,12 +23,10 @@ export const convertedVersion = (
   precision: string,
   size: number,
   chunkBytes = CHUNK_BYTES,
-): FileVersion => ({
-  url: `${source.url}#converted-${precision}`,
-  etag: `${source.etag ?? '(none)'} ${CONVERSION_FORMAT}`,
-  size,
-  chunkBytes,
-});
+): FileVersion => ({ url: convertedUrl(source.url, precision), etag: convertedEtag(source.etag), size, chunkBytes });
+
+export const convertedUrl = (url: string, precision: string) => `${url}#converted-${precision}`;
+export const convertedEtag = (etag: string | null) => `${etag ?? '(none)'} ${CONVERSION_FORMAT}`;
 
 export interface Meta extends FileVersion {
   complete: boolean;

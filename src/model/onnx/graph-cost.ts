@@ -41,11 +41,18 @@ export function nodeFlops(n: NodeDef, shape: (name: string) => ValueShape): numb
   }
 }
 
-export const graphFlops = (g: GraphDef): number => {
-  const shapes = valueShapes(g);
-  const shape = (name: string) => shapes.get(name) ?? missing(name);
-  return g.nodes.reduce((s, n) => s + nodeFlops(n, shape), 0);
+export const graphFlops = (g: GraphDef): number => flopsOf(g, shapeOf(valueShapes(g)));
+
+const flopsOf = (g: GraphDef, shape: (name: string) => ValueShape): number => {
+  let flops = 0;
+  for (const n of g.nodes) flops += nodeFlops(n, shape);
+  return flops;
 };
+
+const shapeOf =
+  (shapes: Map<string, ValueShape>) =>
+  (name: string): ValueShape =>
+    shapes.get(name) ?? missing(name);
 
 function missing(name: string): never {
   throw new Error(`no shape for value ${name}`);
@@ -94,8 +101,7 @@ export interface CostOptions {
 }
 
 export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
-  const shapes = valueShapes(g);
-  const shape = (name: string) => shapes.get(name) ?? missing(name);
+  const shape = shapeOf(valueShapes(g));
   const constant = new Set(g.initializers.map((t) => t.name));
   const initBytes = new Map(g.initializers.map((t) => [t.name, tensorBytes(t)]));
   // values a run-time node reads: the constants among them are what the session holds
@@ -120,21 +126,30 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   const buffers: PlannedBuffer[] = [];
   const consider = (name: string, bytes: number) => buffers.push({ name, bytes });
   for (const [name, bytes] of held) consider(name, bytes);
-  // run-time tensors: alive from their node (graph inputs: from the start) to their last reader
-  const live = new Map<string, number>();
+  // run-time tensors: alive from their node (graph inputs: from the start) to their last reader, freed
+  // after the first node run at or after both (a graph output never)
+  const runs = g.nodes.map((n) => !n.outputs.every((o) => constant.has(o)));
+  const firstRun = runs.indexOf(true);
+  const dying = new Map<number, number[]>();
+  const dieAt = (i: number, bytes: number) => {
+    const list = dying.get(i);
+    if (list) list.push(bytes);
+    else dying.set(i, [bytes]);
+  };
   let current = 0;
   for (const v of g.inputs) {
-    live.set(v.name, bytesOf(shape(v.name)));
-    current += live.get(v.name)!;
+    const b = bytesOf(shape(v.name));
+    current += b;
+    dieAt(Math.max(lastUse.get(v.name) ?? -1, firstRun), b);
   }
   let peak = current;
   g.nodes.forEach((n, i) => {
-    if (n.outputs.every((o) => constant.has(o))) return;
+    if (!runs[i]) return;
     let added = 0;
     for (const o of n.outputs) {
       if (root.has(o)) continue;
       const b = bytesOf(shape(o));
-      live.set(o, b);
+      dieAt(Math.max(lastUse.get(o) ?? -1, i), b);
       added += b;
       consider(o, b);
     }
@@ -142,17 +157,12 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     if (scratch) consider(`${n.name} (attention probabilities)`, scratch);
     current += added;
     peak = Math.max(peak, current + scratch);
-    for (const [v, b] of live) {
-      if ((lastUse.get(v) ?? -1) <= i) {
-        live.delete(v);
-        current -= b;
-      }
-    }
+    for (const b of dying.get(i) ?? []) current -= b;
   });
   buffers.sort((a, b) => b.bytes - a.bytes);
   const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
-    flops: graphFlops(g),
+    flops: flopsOf(g, shape),
     weightBytes: [...held.values()].reduce((a, b) => a + b, 0),
     activationPeakBytes: peak,
     largestBuffer: buffers[0] ?? { name: '', bytes: 0 },

@@ -1,0 +1,31 @@
+// What the page says the browser cache holds of a checkpoint: its files' chunks (the Browser cache
+// figure) and, per precision, the files converted to it (cachedFiles in src/model/loader).
+import { formatBytes } from '../../components/ui/format.ts';
+import type { CachedFileState, WeightPrecision } from '../../model/index.ts';
+
+export interface ConvertedTotal {
+  precision: WeightPrecision;
+  bytes: number;
+  /** every file converted to it is stored whole */
+  complete: boolean;
+}
+
+/** per precision, over the checkpoint's files, the bytes stored converted to it (precisions with none left out) */
+export function convertedTotals(files: readonly CachedFileState[]): ConvertedTotal[] {
+  const totals = new Map<WeightPrecision, ConvertedTotal>();
+  for (const f of files)
+    for (const c of f.converted) {
+      const t = totals.get(c.precision) ?? { precision: c.precision, bytes: 0, complete: true };
+      totals.set(c.precision, { ...t, bytes: t.bytes + c.bytes, complete: t.complete && c.complete });
+    }
+  return [...totals.values()];
+}
+
+/** 'int8 (1.2 MB), int4 (640 KB, part of it)', or 'none' */
+export const convertedLine = (totals: readonly { precision: string; bytes: number; complete: boolean }[]) =>
+  totals.length
+    ? totals.map((t) => `${t.precision} (${formatBytes(t.bytes)}${t.complete ? '' : ', part of it'})`).join(', ')
+    : 'none';
+
+/** the cache holds something of these files: their chunks or a conversion */
+export const holdsAny = (files: readonly CachedFileState[]) => files.some((f) => f.bytes > 0 || f.converted.length > 0);
