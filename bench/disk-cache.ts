@@ -52,9 +52,10 @@ class DiskStoredFile implements StoredFile {
     const fh = await open(part, 'w');
     let n = 0;
     try {
-      for await (const bytes of body) {
-        await fh.write(bytes);
-        n += bytes.length;
+      const reader = body.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        await fh.write(r.value);
+        n += r.value.length;
       }
     } finally {
       await fh.close();

@@ -19,7 +19,7 @@ import { nodeBackend } from '../src/model/runtime/node.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
 import { installDawn } from './dawn.ts';
-import { memorySampler, readMemory as read, type Reading } from './process-memory.ts';
+import { memorySampler, mib, readMemory as read, type Reading } from './process-memory.ts';
 
 async function main(argv: readonly string[]) {
   const { values } = parseCommandLine(argv, {

@@ -8,7 +8,7 @@
 //   node --expose-gc --import tsx bench/stream-memory.ts --hub http://127.0.0.1:5120 --repo local/consisid
 //        [--subfolder transformer] --weights int4 --shape frames=1,height=4,width=4,text=226,vit=9
 //        --cache <dir> [--limits adapter|planning] [--forward yes|no]
-import { memorySampler, readMemory, type Reading } from './process-memory.ts';
+import { memorySampler, mib, readMemory as readProcess, type Reading } from './process-memory.ts';
 import { parseCommandLine } from '../src/cli/command-line.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/consisid-model.ts';
 import { randomInputs } from '../src/model/cli/generate-command.ts';
@@ -22,7 +22,7 @@ import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../src/model/safetensors/index-file.ts';
-import { installDawn, type AdapterFacts } from './dawn.ts';
+import { gpuBuffers, installDawn, type AdapterFacts } from './dawn.ts';
 import { diskCache, diskCacheBytes } from './disk-cache.ts';
 import { PLANNING_LIMITS } from './gpu-model.ts';
 
@@ -44,8 +44,17 @@ export interface StreamMemoryReport {
   forwardS: number | null;
   peakJsWasmBytes: number;
   peakRssBytes: number;
-  readings: Reading[];
+  /** the most bytes of GPU buffers live at once, and how many buffers were made (bench/dawn.ts) */
+  peakGpuBufferBytes: number;
+  gpuBuffersMade: number;
+  readings: (Reading & { gpuBuffersMiB: number })[];
 }
+
+/** the process's memory and the GPU buffers live (made by onnxruntime and not destroyed) */
+const readMemory = (label: string): Reading & { gpuBuffersMiB: number } => ({
+  ...readProcess(label),
+  gpuBuffersMiB: mib(gpuBuffers.live),
+});
 
 const stage = (s: string) => console.error(`stage: ${s} at ${(performance.now() / 1000).toFixed(1)} s`);
 
@@ -79,7 +88,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   if (!WEIGHT_PRECISIONS.includes(weights)) throw new Error(`--weights ${values.weights}`);
   if (!values.hub || !values.repo || !values.cache) throw new Error('--hub, --repo and --cache are needed');
   const memory = memorySampler();
-  const readings: Reading[] = [readMemory('start')];
+  const readings = [readMemory('start')];
   const adapter = await installDawn();
   if (!adapter) throw new Error('Dawn found no WebGPU adapter (see bench/dawn.ts)');
   const limits =
@@ -168,6 +177,8 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
     forwardS,
     peakJsWasmBytes: peaks.jsWasm,
     peakRssBytes: Math.max(peaks.rss, process.resourceUsage().maxRSS * 1024),
+    peakGpuBufferBytes: gpuBuffers.peak,
+    gpuBuffersMade: gpuBuffers.made,
     readings,
   };
 }
