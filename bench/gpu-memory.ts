@@ -21,7 +21,7 @@ import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { figure, type Figure } from './figure.ts';
 import { gpuConfig } from './gpu-configs.ts';
-import type { StreamMemoryReport } from './stream-memory.ts';
+import { PARTIAL_REPORT, type StreamMemoryReport } from './stream-memory-report.ts';
 
 const BENCH = 'gpu';
 const root = path.resolve(import.meta.dirname, '..');
@@ -128,6 +128,14 @@ export async function memoryConfig(
           ) as StreamMemoryReport;
           for (const f of memoryFigures(label, report)) emit(f);
         } catch (e) {
+          // sessions made, the forward stopped at the time limit: what the sessions cost still counts
+          const partial = (e as { stderr?: string }).stderr?.split('\n').findLast((l) => l.startsWith(PARTIAL_REPORT));
+          if (partial)
+            for (const f of memoryFigures(
+              label,
+              JSON.parse(partial.slice(PARTIAL_REPORT.length)) as StreamMemoryReport,
+            ))
+              emit(f);
           emit({
             bench: BENCH,
             metric: `${label} error`,

@@ -9,6 +9,7 @@
 //        [--subfolder transformer] --weights int4 --shape frames=1,height=4,width=4,text=226,vit=9
 //        --cache <dir> [--limits adapter|planning] [--forward yes|no]
 import { memorySampler, mib, readMemory as readProcess, type Reading } from './process-memory.ts';
+import { PARTIAL_REPORT, type StreamMemoryReport } from './stream-memory-report.ts';
 import { parseCommandLine } from '../src/cli/command-line.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/consisid-model.ts';
 import { randomInputs } from '../src/model/cli/generate-command.ts';
@@ -17,38 +18,13 @@ import { planFit } from '../src/model/fit.ts';
 import { chunkedHubSource } from '../src/model/loader/chunked-hub-source.ts';
 import { hubSource, openHubFile, type HubRepo } from '../src/model/loader/hub-files.ts';
 import { argsFromNamedTensors } from '../src/model/named-inputs.ts';
-import type { WebGpuLimits } from '../src/model/plan.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
 import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../src/model/safetensors/index-file.ts';
-import { gpuBuffers, installDawn, type AdapterFacts } from './dawn.ts';
+import { gpuBuffers, installDawn } from './dawn.ts';
 import { diskCache, diskCacheBytes } from './disk-cache.ts';
 import { PLANNING_LIMITS } from './gpu-model.ts';
-
-export interface StreamMemoryReport {
-  weights: WeightPrecision;
-  shape: string;
-  adapter: AdapterFacts;
-  /** the limits the segments were planned with */
-  limits: WebGpuLimits;
-  /** what the page's plan says before a download (fit.ts): bytes */
-  plan: { weightBytes: number; activationPeakBytes: number; gpuBytes: number; heapBytes: number; segments: number };
-  downloadedBytes: number;
-  /** the converted weights on disk (the cache) */
-  convertedBytes: number;
-  sessionsMade: number;
-  /** seconds: the checkpoint's headers, the conversion and segments' sessions, the forward (null: not run) */
-  openS: number;
-  sessionS: number;
-  forwardS: number | null;
-  peakJsWasmBytes: number;
-  peakRssBytes: number;
-  /** the most bytes of GPU buffers live at once, and how many buffers were made (bench/dawn.ts) */
-  peakGpuBufferBytes: number;
-  gpuBuffersMade: number;
-  readings: (Reading & { gpuBuffersMiB: number })[];
-}
 
 /** the process's memory and the GPU buffers live (made by onnxruntime and not destroyed) */
 const readMemory = (label: string): Reading & { gpuBuffersMiB: number } => ({
@@ -147,40 +123,42 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   const sessionS = (performance.now() - t) / 1000;
   readings.push(readMemory('all segments made'));
   await source.release();
-  let forwardS: number | null = null;
-  if (values.forward !== 'no') {
-    stage('forward');
-    t = performance.now();
-    await model.forward(args);
-    forwardS = (performance.now() - t) / 1000;
-    readings.push(readMemory('after a forward'));
-  }
-  const peaks = memory.peaks();
-  memory.stop();
-  return {
-    weights,
-    shape: shapeSpec,
-    adapter,
-    limits,
-    plan: {
-      weightBytes: fit.weightBytes,
-      activationPeakBytes: fit.activationPeakBytes,
-      gpuBytes: fit.gpuBytes ?? 0,
-      heapBytes: fit.heapBytes,
-      segments: fit.segments ?? 1,
-    },
-    downloadedBytes,
-    convertedBytes: await diskCacheBytes(values.cache),
-    sessionsMade: made,
-    openS,
-    sessionS,
-    forwardS,
-    peakJsWasmBytes: peaks.jsWasm,
-    peakRssBytes: Math.max(peaks.rss, process.resourceUsage().maxRSS * 1024),
-    peakGpuBufferBytes: gpuBuffers.peak,
-    gpuBuffersMade: gpuBuffers.made,
-    readings,
+  const report = async (forwardS: number | null): Promise<StreamMemoryReport> => {
+    const peaks = memory.peaks();
+    return {
+      weights,
+      shape: shapeSpec,
+      adapter,
+      limits,
+      plan: {
+        weightBytes: fit.weightBytes,
+        activationPeakBytes: fit.activationPeakBytes,
+        gpuBytes: fit.gpuBytes ?? 0,
+        heapBytes: fit.heapBytes,
+        segments: fit.segments ?? 1,
+      },
+      downloadedBytes,
+      convertedBytes: await diskCacheBytes(values.cache!),
+      sessionsMade: made,
+      openS,
+      sessionS,
+      forwardS,
+      peakJsWasmBytes: peaks.jsWasm,
+      peakRssBytes: Math.max(peaks.rss, process.resourceUsage().maxRSS * 1024),
+      peakGpuBufferBytes: gpuBuffers.peak,
+      gpuBuffersMade: gpuBuffers.made,
+      readings,
+    };
   };
+  if (values.forward === 'no') return report(null);
+  // what the sessions cost, for the parent to report if the forward runs past the time limit
+  console.error(`${PARTIAL_REPORT}${JSON.stringify(await report(null))}`);
+  stage('forward');
+  t = performance.now();
+  await model.forward(args);
+  const forwardS = (performance.now() - t) / 1000;
+  readings.push(readMemory('after a forward'));
+  return report(forwardS);
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
