@@ -7,11 +7,13 @@
 // onnxruntime made (counted at Dawn's createBuffer/destroy) against the plan's converted weights +
 // activation peak + 20%; RSS too (on SwiftShader the GPU's memory is host memory).
 //   GPU_BENCH_CONFIGS=consisid, GPU_BENCH_WEIGHTS=int4 (default here), GPU_BENCH_SHAPE (default
-//   frames=1,height=4,width=4,text=1,vit=9), GPU_BENCH_FORWARD=0 (sessions
-//   only), GPU_BENCH_LIMITS=planning (2 GiB bindings, as the page's plan on a discrete GPU; default the
-//   adapter's), GPU_BENCH_CHECKPOINT_DIR (keep and reuse the generated checkpoint there), GPU_BENCH_RUN_TIMEOUT_S
+//   frames=1,height=4,width=4,text=1,vit=9), GPU_BENCH_FORWARD=0 (sessions only), GPU_BENCH_LIMITS=planning
+//   (2 GiB bindings, as the page's plan on a discrete GPU; default the adapter's), GPU_BENCH_HEAP_BUDGET
+//   (bytes of one segment's weights; default 1 GiB), GPU_BENCH_CHECKPOINT_DIR (keep and reuse the
+//   generated checkpoint there), GPU_BENCH_MEMORY_REPORTS (a folder for each child's whole report, every
+//   reading included), GPU_BENCH_RUN_TIMEOUT_S
 import { serve } from '@hono/node-server';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -121,12 +123,15 @@ export async function memoryConfig(
         args.push('--hub', hub.url, '--repo', `local/${name}`, '--weights', w, '--shape', shape);
         args.push('--cache', path.join(cache, w), '--limits', process.env.GPU_BENCH_LIMITS ?? 'adapter');
         args.push('--forward', process.env.GPU_BENCH_FORWARD === '0' ? 'no' : 'yes');
+        if (process.env.GPU_BENCH_HEAP_BUDGET) args.push('--heap-budget', process.env.GPU_BENCH_HEAP_BUDGET);
         try {
           // freed ArrayBuffers of 128 KiB and more go back to the system at once: RSS then shows what is held
           const report = JSON.parse(
             await run(args, { ...env, MALLOC_MMAP_THRESHOLD_: '131072' }, limitS),
           ) as StreamMemoryReport;
           for (const f of memoryFigures(label, report)) emit(f);
+          const reports = process.env.GPU_BENCH_MEMORY_REPORTS;
+          if (reports) await writeFile(path.join(reports, `${name}-${w}.json`), JSON.stringify(report, null, 1));
         } catch (e) {
           // sessions made, the forward stopped at the time limit: what the sessions cost still counts
           const partial = (e as { stderr?: string }).stderr?.split('\n').findLast((l) => l.startsWith(PARTIAL_REPORT));

@@ -7,7 +7,7 @@
 // JSON line. Run by bench/model-memory.ts (`npm run bench -- model-memory`), or alone:
 //   node --expose-gc --import tsx bench/stream-memory.ts --hub http://127.0.0.1:5120 --repo local/consisid
 //        [--subfolder transformer] --weights int4 --shape frames=1,height=4,width=4,text=226,vit=9
-//        --cache <dir> [--limits adapter|planning] [--forward yes|no]
+//        --cache <dir> [--limits adapter|planning] [--forward yes|no] [--heap-budget <bytes of one segment>]
 import { memorySampler, mib, readMemory as readProcess, type Reading } from './process-memory.ts';
 import { PARTIAL_REPORT, type StreamMemoryReport } from './stream-memory-report.ts';
 import { parseCommandLine } from '../src/cli/command-line.ts';
@@ -59,6 +59,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
     cache: { type: 'string' },
     limits: { type: 'string' },
     forward: { type: 'string' },
+    'heap-budget': { type: 'string' },
   });
   const weights = (values.weights ?? 'int4') as WeightPrecision;
   if (!WEIGHT_PRECISIONS.includes(weights)) throw new Error(`--weights ${values.weights}`);
@@ -71,6 +72,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
     values.limits === 'planning'
       ? PLANNING_LIMITS
       : { maxBufferSize: adapter.maxBufferSize, maxStorageBufferBindingSize: adapter.maxStorageBufferBindingSize };
+  const heapBudget = values['heap-budget'] ? Number(values['heap-budget']) : undefined;
   const repo: HubRepo = { repoId: values.repo, hubUrl: values.hub, subfolder: values.subfolder ?? 'transformer' };
   let downloadedBytes = 0;
   const source = chunkedHubSource(repo, await weightFiles(repo), {
@@ -99,7 +101,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
     device: 'webgpu',
     weights,
     segments: 'auto',
-    segmentLimits: { gpu: limits },
+    segmentLimits: { gpu: limits, heapBudget },
     maxSessions: 1,
     keepOnDevice: true,
     onStage: (e) => {
@@ -116,7 +118,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
     subgroups: false,
     subgroupMinSize: adapter.subgroupMinSize,
   };
-  const fit = planFit(model.config, shape, 'webgpu', adapterCaps).find((f) => f.weights === weights)!;
+  const fit = planFit(model.config, shape, 'webgpu', adapterCaps, heapBudget).find((f) => f.weights === weights)!;
   const args = argsFromNamedTensors(new Map(Object.entries(randomInputs(model.config, shape, 2))));
   t = performance.now();
   await model.session(args);
