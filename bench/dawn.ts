@@ -45,6 +45,34 @@ function acceptSharedSources(globals: Globals): void {
   };
 }
 
+/** bytes of the GPU buffers made and not yet destroyed, and the most seen, by whoever made them */
+export const gpuBuffers = { live: 0, peak: 0, made: 0 };
+
+/**
+ * Counts what GPU memory the page's code asks for: every buffer made (its size) until destroyed.
+ * The adapter's own overheads (on SwiftShader, host memory) are not in it.
+ */
+function countBuffers(globals: Globals): void {
+  const device = globals.GPUDevice?.prototype;
+  const buffer = globals.GPUBuffer?.prototype;
+  if (!device || !buffer) return;
+  const live = new WeakSet<object>();
+  const create = device.createBuffer as (...a: unknown[]) => { size: number };
+  device.createBuffer = function (this: unknown, ...a: unknown[]) {
+    const b = create.apply(this, a);
+    live.add(b);
+    gpuBuffers.made++;
+    gpuBuffers.live += b.size;
+    gpuBuffers.peak = Math.max(gpuBuffers.peak, gpuBuffers.live);
+    return b;
+  };
+  const destroy = buffer.destroy as (...a: unknown[]) => unknown;
+  buffer.destroy = function (this: { size: number }, ...a: unknown[]) {
+    if (live.delete(this)) gpuBuffers.live -= this.size;
+    return destroy.apply(this, a);
+  };
+}
+
 /** sets globalThis.navigator.gpu; null when Dawn finds no adapter */
 export async function installDawn(): Promise<AdapterFacts | null> {
   const { create, globals } = (await import('webgpu')) as unknown as {
@@ -53,6 +81,7 @@ export async function installDawn(): Promise<AdapterFacts | null> {
   };
   Object.assign(globalThis, globals);
   acceptSharedSources(globals);
+  countBuffers(globals);
   const dawnFlags = (process.env.GPU_BENCH_DAWN_FLAGS ?? '').split(' ').filter(Boolean);
   const gpu = create(dawnFlags);
   const a = await gpu.requestAdapter();

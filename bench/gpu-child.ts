@@ -14,6 +14,7 @@ import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.
 import { entryToHost, parseSafetensors } from '../src/model/safetensors/read.ts';
 import { installDawn, type AdapterFacts } from './dawn.ts';
 import { benchModel, type BenchModel } from './gpu-model.ts';
+import { memorySampler } from './process-memory.ts';
 
 export interface GpuChildReport {
   device: 'webgpu' | 'cpu';
@@ -27,31 +28,9 @@ export interface GpuChildReport {
   warmMs: number[];
   /** the preview's DDIM loop (runPreview), no guidance: steps per second of wall time */
   denoise: { steps: number; ms: number } | null;
-  /** the most JS heap + external (ArrayBuffers, the wasm heap) seen, sampled every 20 ms */
+  /** the most JS heap + external + the shared wasm heap seen, sampled every 20 ms (process-memory.ts) */
   peakJsWasmBytes: number;
   peakRssBytes: number;
-}
-
-/**
- * Samples memory every 20 ms. Its timer also keeps the event loop referenced while the run awaits
- * Dawn: with nothing referenced, Node ends the loop turn in DrainTasks, which waits for V8's
- * background compilation of onnxruntime's 27 MB wasm (100 s on 2 busy cores, measured) before any
- * GPU callback runs again.
- */
-export function memorySampler() {
-  let peak = 0;
-  const sample = () => {
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.heapUsed + m.external);
-  };
-  const timer = setInterval(sample, 20);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      sample();
-      return peak;
-    },
-  };
 }
 
 // where a run stands, for the parent to report when it is stopped at its time limit

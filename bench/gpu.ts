@@ -7,7 +7,7 @@
 //   fullwidth-2, fullwidth-2-full, consisid), GPU_BENCH_WEIGHTS=float32,float16,int4, GPU_BENCH_RUNS=3
 //   warm forwards, GPU_BENCH_DENOISE_STEPS=4, GPU_BENCH_RUN_TIMEOUT_S (overrides every config's limit),
 //   GPU_BENCH_SWIFTSHADER=1 (SwiftShader's Vulkan ICD: GPU_BENCH_SWIFTSHADER_DIR, default Chromium's),
-//   GPU_BENCH_DAWN_FLAGS (bench/dawn.ts)
+//   GPU_BENCH_DAWN_FLAGS (bench/dawn.ts); GPU_BENCH_MEMORY=1: the memory runs of bench/gpu-memory.ts instead
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { figure, median, type Figure } from './figure.ts';
 import type { GpuChildReport } from './gpu-child.ts';
 import { CPU_ADAPTER_CONFIG_NAMES, GPU_ADAPTER_CONFIG_NAMES, gpuConfig, type GpuBenchConfig } from './gpu-configs.ts';
+import { memoryConfig } from './gpu-memory.ts';
 import { benchModelRefusals, type BenchDevice } from './gpu-model.ts';
 import { parseConfig } from '../src/model/config.ts';
 import { writeCheckpointFolder } from '../src/model/checkpoint-folder.ts';
@@ -72,7 +73,8 @@ interface ChildRun {
   denoiseSteps: number;
 }
 
-const REPORT_LINE = /^(\{"device":.*)\n/m;
+/** a child's report: gpu-child.ts's or stream-memory.ts's JSON line */
+const REPORT_LINE = /^(\{"(?:device|weights)":.*)\n/m;
 /** after its report a child has this long to exit: Dawn's teardown has been seen to hang an exit */
 const EXIT_GRACE_MS = 10_000;
 
@@ -257,9 +259,12 @@ export default async function gpuBench(emit: (f: Figure) => void = () => undefin
     figures.push(f);
     emit(f);
   };
+  const memory = process.env.GPU_BENCH_MEMORY === '1';
+  const env = { ...process.env, ...(swiftshader() ? swiftshaderEnv() : {}) };
   for (const name of selectedConfigs()) {
     try {
-      await benchConfig(name, keep);
+      if (memory) await memoryConfig(name, keep, runChild, env, failure);
+      else await benchConfig(name, keep);
     } catch (e) {
       keep(errorFigure(`${name} error`, String((e as Error).message ?? e).slice(0, 300)));
     }

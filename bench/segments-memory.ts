@@ -19,42 +19,7 @@ import { nodeBackend } from '../src/model/runtime/node.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
 import { installDawn } from './dawn.ts';
-import { memorySampler } from './gpu-child.ts';
-
-/** onnxruntime-web's wasm memories (its threaded build makes a shared one), caught as they are made */
-const memories: WebAssembly.Memory[] = [];
-const NativeMemory = WebAssembly.Memory;
-(WebAssembly as { Memory: typeof WebAssembly.Memory }).Memory = class extends NativeMemory {
-  constructor(d: WebAssembly.MemoryDescriptor) {
-    super(d);
-    memories.push(this);
-  }
-};
-
-interface Reading {
-  label: string;
-  /** the wasm heap's size: it only grows, so this is its peak so far */
-  wasmHeapMiB: number;
-  heapUsedMiB: number;
-  externalMiB: number;
-  arrayBuffersMiB: number;
-  rssMiB: number;
-}
-
-const mib = (b: number) => Math.round(b / 2 ** 20);
-
-function read(label: string): Reading {
-  (globalThis as { gc?: () => void }).gc?.();
-  const m = process.memoryUsage();
-  return {
-    label,
-    wasmHeapMiB: mib(memories.reduce((n, x) => n + x.buffer.byteLength, 0)),
-    heapUsedMiB: mib(m.heapUsed),
-    externalMiB: mib(m.external),
-    arrayBuffersMiB: mib(m.arrayBuffers),
-    rssMiB: mib(m.rss),
-  };
-}
+import { memorySampler, mib, readMemory as read, type Reading } from './process-memory.ts';
 
 async function main(argv: readonly string[]) {
   const { values } = parseCommandLine(argv, {

@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BrowserCacheError, storageOp, type FileVersion } from '../src/model/loader/weight-cache.ts';
+import { diskCache, diskCacheBytes } from './disk-cache.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'disk-cache-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const v: FileVersion = { url: 'http://hub/o/r/resolve/main/w.safetensors', etag: '"e"', size: 25, chunkBytes: 10 };
+const body = (n: number, fill: number) => new Response(new Uint8Array(n).fill(fill)).body!;
+
+describe('the weight cache on disk', () => {
+  it('keeps whole chunks only, on disk, for a later process to find as it was stored', async () => {
+    const dir = path.join(root, 'a');
+    const entry = await diskCache(dir).put(v);
+    expect(await entry.write(0, body(10, 1))).toBe(10);
+    // a short body is not stored: the chunk stays missing and no side file is left
+    expect(await entry.write(1, body(4, 2))).toBe(4);
+    expect(await entry.has(1)).toBe(false);
+    await expect(storageOp(() => entry.read(1, 0, 10))).rejects.toThrow(BrowserCacheError);
+    expect(await entry.write(1, body(10, 2))).toBe(10);
+    expect(await entry.write(2, body(5, 3))).toBe(5);
+    expect(entry.allPresent).toBe(true);
+    expect((await diskCache(dir).match(v))!.complete).toBe(false);
+    await entry.markComplete();
+    expect(await diskCacheBytes(dir)).toBeGreaterThanOrEqual(25);
+
+    // another cache over the same folder (a second visit)
+    const again = (await diskCache(dir).match(v))!;
+    expect(again.complete).toBe(true);
+    expect(await again.read(1, 8, 10)).toEqual(new Uint8Array([2, 2]));
+    expect(new Uint8Array(await (await again.blob()).arrayBuffer())).toEqual(
+      Uint8Array.from({ length: 25 }, (_, i) => (i < 10 ? 1 : i < 20 ? 2 : 3)),
+    );
+    expect(await diskCache(dir).match({ ...v, etag: '"f"' })).toBeNull();
+    expect(await diskCache(dir).match({ ...v, chunkBytes: 5 })).toBeNull();
+  });
+
+  it('replaces a version by a newer one of the same URL, and deletes only the version named', async () => {
+    const dir = path.join(root, 'b');
+    const cache = diskCache(dir);
+    await (await cache.put(v)).write(0, body(10, 1));
+    const newer = { ...v, etag: '"f"' };
+    await cache.put(newer);
+    expect(await cache.match(v)).toBeNull();
+    await cache.delete(v);
+    expect(await cache.match(newer)).not.toBeNull();
+    await cache.delete(newer);
+    expect(await cache.match(newer)).toBeNull();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
