@@ -42,7 +42,16 @@ export {
   type WebGpuLimits,
 } from './plan.ts';
 export { CONSISID_CONFIG } from './named-configs.ts';
-export { segmentOutcome, precisionFit, planFit, planAttention, type AdapterCaps, type PrecisionFit } from './fit.ts';
+export {
+  segmentOutcome,
+  precisionFit,
+  planFit,
+  planAttention,
+  memoryBudgetOn,
+  type AdapterCaps,
+  type PrecisionFit,
+} from './fit.ts';
+export { storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
@@ -79,6 +88,7 @@ export {
   openCache,
   cachedVersions,
   cachedFiles,
+  fileStorageRefusal,
   removeCachedFiles,
   deleteCachedFiles,
   type CachedFile,
