@@ -71,7 +71,8 @@ export function Component() {
   const storedBytes = info ? info.downloadBytes - info.missingBytes : 0;
   const convertedBytes = convertedTotals(cached ?? []).reduce((n, t) => n + t.bytes, 0);
   const room = useQuery(storageRoomQuery(storedBytes + convertedBytes)).data ?? null;
-  const storage = fitStorage(room, cached) ?? undefined;
+  // a refused checkpoint offers nothing to download: its table is the plan's alone
+  const storage = (info && !info.refused && fitStorage(room, cached)) || undefined;
   // each precision at the chosen latent size on the chosen device (planned in a worker, kept per shape)
   const fit = useQuery(
     fitQuery(

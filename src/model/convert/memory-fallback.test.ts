@@ -4,7 +4,8 @@ import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
 import { localSource } from '../loader/local-source.ts';
 import { memorySource } from '../loader/memory-source.ts';
 import { memoryCache } from '../loader/memory-cache.ts';
-import type { StoredFile, WeightCache } from '../loader/weight-cache.ts';
+import type { WeightCache } from '../loader/weight-cache.ts';
+import { wrappedCache } from '../test-support/wrapped-cache.ts';
 import { writeCheckpointFiles } from '../checkpoint-writer.ts';
 import { randomWeights } from '../random-weights.ts';
 import { formatBytes } from '../segment-plan.ts';
@@ -50,30 +51,16 @@ function refusingAfter(writes: number, streams: () => number) {
     state.refused = true;
     return Promise.reject(quota());
   };
-  const wrap = (f: StoredFile, url: string): StoredFile => ({
-    get complete() {
-      return f.complete;
-    },
-    get allPresent() {
-      return f.allPresent;
-    },
-    has: (i) => f.has(i),
+  const wrapped = wrappedCache(inner, (v, f) => ({
     write: (i, body) => (state.writes++ >= writes ? refuse() : f.write(i, body)),
-    read: (i, from, to) => f.read(i, from, to),
-    blob: () => f.blob(),
     markComplete: async () => {
       await f.markComplete();
-      if (!state.refused) state.completeBefore.add(url);
+      if (!state.refused) state.completeBefore.add(v.url);
     },
-    release: () => f.release(),
-  });
+  }));
   const cache: WeightCache = {
-    match: async (v) => {
-      const f = await inner.match(v);
-      return f && wrap(f, v.url);
-    },
-    put: async (v) => (state.refused || state.writes >= writes ? refuse() : wrap(await inner.put(v), v.url)),
-    delete: (v) => inner.delete(v),
+    ...wrapped,
+    put: (v) => (state.refused || state.writes >= writes ? refuse() : wrapped.put(v)),
   };
   return { cache, state };
 }
