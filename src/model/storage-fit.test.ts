@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
-import { planFit, type AdapterCaps, type PrecisionFit } from './fit.ts';
+import { planFit, type PrecisionFit } from './fit.ts';
 import type { GraphShape } from './graph/transformer.ts';
 import { CONSISID_CONFIG } from './named-configs.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
 import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
 import { storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
+import { roomy } from './test-support/fit-cases.ts';
 
 const GIB = 2 ** 30;
 const bytes = fc.integer({ min: 0, max: 16 * GIB });
@@ -88,12 +89,6 @@ describe('the storage rule: converted weights need room in the browser cache or 
   });
 
   it('the released ConsisID with 1.2 GB free: int4 and int8 are refused before download, naming the sizes; with room they fit', () => {
-    const roomy: AdapterCaps = {
-      limits: { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 31 - 4 },
-      shaderF16: false,
-      subgroups: true,
-      subgroupMinSize: 32,
-    };
     const shape: GraphShape = {
       batch: 1,
       frames: 2,
@@ -105,7 +100,7 @@ describe('the storage rule: converted weights need room in the browser cache or 
       face: null,
     };
     const config = parseConfig(CONSISID_CONFIG);
-    const plain = planFit(config, shape, 'webgpu', roomy);
+    const plain = planFit(config, shape, 'webgpu', { ...roomy, shaderF16: false });
     const int4 = plain.find((f) => f.weights === 'int4')!;
     expect(int4.fits).toBe(true);
     // float32 converts nothing: its files stream through as they are
