@@ -42,7 +42,16 @@ export {
   type WebGpuLimits,
 } from './plan.ts';
 export { CONSISID_CONFIG } from './named-configs.ts';
-export { segmentOutcome, precisionFit, planFit, planAttention, type AdapterCaps, type PrecisionFit } from './fit.ts';
+export {
+  segmentOutcome,
+  precisionFit,
+  planFit,
+  planAttention,
+  memoryBudgetOn,
+  type AdapterCaps,
+  type PrecisionFit,
+} from './fit.ts';
+export { storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {
@@ -79,6 +88,7 @@ export {
   openCache,
   cachedVersions,
   cachedFiles,
+  fileStorageRefusal,
   removeCachedFiles,
   deleteCachedFiles,
   type CachedFile,
@@ -95,6 +105,7 @@ export {
   type ConvertSource,
 } from './convert/weight-converter.ts';
 export { ConvertedCheckpoint, type ConvertedFile } from './convert/converted-checkpoint.ts';
+export { ConvertedMemoryError } from './convert/memory-fallback.ts';
 export { conversionPlan, type ConversionPlan } from './convert/conversion-plan.ts';
 export {
   convertSafetensorsStream,

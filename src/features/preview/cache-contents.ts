@@ -1,7 +1,8 @@
 // What the page says the browser cache holds of a checkpoint: its files' chunks (the Browser cache
 // figure) and, per precision, the files converted to it (cachedFiles in src/model/loader).
 import { formatBytes } from '../../components/ui/format.ts';
-import type { CachedFileState, WeightPrecision } from '../../model/index.ts';
+import type { BrowserStorage, CachedFileState, WeightPrecision } from '../../model/index.ts';
+import type { StorageRoom } from './preview-queries.ts';
 
 export interface ConvertedTotal {
   precision: WeightPrecision;
@@ -29,3 +30,17 @@ export const convertedLine = (totals: readonly { precision: string; bytes: numbe
 
 /** the cache holds something of these files: their chunks or a conversion */
 export const holdsAny = (files: readonly CachedFileState[]) => files.some((f) => f.bytes > 0 || f.converted.length > 0);
+
+/**
+ * What the fit checks of the browser's storage: the room it leaves, and per precision what the
+ * cache holds of this checkpoint (whole only when every file is stored whole); null while the
+ * listing is not read or when the browser says nothing.
+ */
+export function fitStorage(room: StorageRoom | null, files: readonly CachedFileState[] | null): BrowserStorage | null {
+  if (!room || !files || (room.free === null && room.unusable === null)) return null;
+  const whole = (p: WeightPrecision) => files.every((f) => f.converted.some((c) => c.precision === p && c.complete));
+  const cached = Object.fromEntries(
+    convertedTotals(files).map((t) => [t.precision, { bytes: t.bytes, complete: whole(t.precision) }]),
+  );
+  return { free: room.free ?? 0, unusable: room.unusable, cached };
+}

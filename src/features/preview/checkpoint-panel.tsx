@@ -164,7 +164,7 @@ function CheckpointSummary({
   busy: boolean;
   onRemoveCached(): void;
 }) {
-  const { data: room = null } = useQuery(storageRoomQuery(info.downloadBytes - info.missingBytes));
+  const room = useQuery(storageRoomQuery(info.downloadBytes - info.missingBytes)).data?.free ?? null;
   const several = Object.keys(info.dtypes).length > 1;
   const dtypes = Object.entries(info.dtypes)
     .map(([d, n]) => `${d}${several ? ` (${((100 * n) / info.params).toFixed(0)}%)` : ''}`)

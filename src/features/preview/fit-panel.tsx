@@ -1,10 +1,12 @@
 // The fit table: per weight precision, what a session on the chosen device needs (weights, the
 // activation peak at the chosen latent size, GPU memory, the WASM heap at once, the segments the
 // weights pass through it in on WebGPU) and whether it
-// fits this adapter, with the reason when not; read from the config and the adapter before any download.
+// fits this adapter and the browser's storage, with the reason when not; read from the config, the
+// adapter and the storage estimate before any download.
 import { formatBytes } from '../../components/ui/format.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import type { Device } from './protocol.ts';
+import type { StorageRoom } from './preview-queries.ts';
 import type { ProviderProbe } from './provider.ts';
 import { Section, TableHead } from './section.tsx';
 import type { PrecisionFit } from '../../model/index.ts';
@@ -28,6 +30,15 @@ function adapterLine(device: Device | null, probe: ProviderProbe | null): string
   return `WebGPU adapter limits: maxBufferSize ${mib(maxBufferSize)}, maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}; shader-f16 ${probe.shaderF16 ? 'yes' : 'no'}, subgroups ${probe.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
 }
 
+/** where converted weights go: the browser storage's free bytes, or memory within the budget */
+export function storageLine(room: StorageRoom | null, memoryBudget: number): string {
+  const memory = `at most ${formatBytes(memoryBudget)} of them are held in memory instead`;
+  if (room?.unusable)
+    return `Browser storage: none (${room.unusable}). Converted weights (float16, int8, int4): ${memory}.`;
+  if (!room || room.free === null) return 'Browser storage: the browser does not say how much is free.';
+  return `Browser storage: ${formatBytes(room.free)} free for this site. Converted weights (float16, int8, int4) are kept there; where they do not fit, ${memory}.`;
+}
+
 /** on WebGPU the largest segment's weights, none when no segment plan fits; on WASM everything */
 export const heapCell = (f: PrecisionFit): string =>
   f.device === 'webgpu' && f.segments === null ? '—' : formatBytes(f.heapBytes);
@@ -36,12 +47,18 @@ export function FitPanel({
   info,
   device,
   probe,
+  room,
+  memoryBudget,
   fits,
   error,
 }: {
   info: CheckpointInfo;
   device: Device | null;
   probe: ProviderProbe | null;
+  /** null while read */
+  room: StorageRoom | null;
+  /** the most converted bytes held in memory where the storage cannot take them */
+  memoryBudget: number;
   /** null while planned */
   fits: PrecisionFit[] | null;
   error: Error | null;
@@ -53,6 +70,9 @@ export function FitPanel({
       </p>
       <p className="mt-1 text-xs text-muted" data-testid="fit-limits">
         {adapterLine(device, probe)}
+      </p>
+      <p className="mt-1 text-xs text-muted" data-testid="fit-storage">
+        {storageLine(room, memoryBudget)}
       </p>
       {error ? (
         <p className="mt-2 text-sm" role="alert" data-testid="fit-error">

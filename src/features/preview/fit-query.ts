@@ -6,7 +6,7 @@ import { DEFAULT_VIT_TOKENS, defaultSpec, type InputSpec } from './inputs.ts';
 import type { Device, PlanApi } from './protocol.ts';
 import { adapterCaps, availableDevices, type ProviderProbe } from './provider.ts';
 import { rpcClient, type RpcClient } from './worker-rpc.ts';
-import type { ConsisIDConfig, GraphShape, PrecisionFit } from '../../model/index.ts';
+import type { BrowserStorage, ConsisIDConfig, GraphShape, PrecisionFit } from '../../model/index.ts';
 
 /** the graph a run of `spec` builds */
 export function fitShape(config: ConsisIDConfig, spec: InputSpec): GraphShape {
@@ -35,13 +35,17 @@ const plannerClient = () =>
     new Worker(new URL('./plan.worker.ts', import.meta.url), { type: 'module', name: 'consisid-plan' }),
   ));
 
-/** each precision of `config` at `spec` on `device`, as it fits this adapter (`heapBudget`: one WebGPU segment's) */
+/**
+ * Each precision of `config` at `spec` on `device`, as it fits this adapter (`heapBudget`: one
+ * WebGPU segment's) and, given `storage`, the browser's storage.
+ */
 export const fitOnDevice = (
   config: ConsisIDConfig,
   spec: InputSpec,
   device: Device,
   probe: ProviderProbe,
   heapBudget?: number,
+  storage?: BrowserStorage,
 ) =>
   plannerClient().call('fit', {
     config,
@@ -49,6 +53,7 @@ export const fitOnDevice = (
     device,
     adapter: device === 'webgpu' ? adapterCaps(probe) : null,
     heapBudget,
+    storage,
   });
 
 export const fitQuery = (
@@ -57,6 +62,7 @@ export const fitQuery = (
   device: Device | null,
   probe: ProviderProbe | null,
   heapBudget?: number,
+  storage?: BrowserStorage,
 ) =>
   queryOptions({
     queryKey: [
@@ -67,10 +73,11 @@ export const fitQuery = (
       device,
       probe && adapterCaps(probe),
       heapBudget ?? null,
+      storage ?? null,
     ] as const,
     queryFn:
       config && spec && device && probe
-        ? (): Promise<PrecisionFit[]> => fitOnDevice(config, spec, device, probe, heapBudget)
+        ? (): Promise<PrecisionFit[]> => fitOnDevice(config, spec, device, probe, heapBudget, storage)
         : skipToken,
     staleTime: Infinity,
     retry: false,

@@ -2,11 +2,11 @@
 // The preview's planner worker: each precision's plan of a config at a latent size (the graph the
 // model would build, never run) checked against the adapter, with each precision's segments on
 // WebGPU, in one pass per precision (planFit), kept per config, shape, device, adapter and heap
-// budget. The full ConsisID's plan takes seconds: the page's thread never waits for it.
+// budget; the browser storage's rule (withStorage) is applied to the kept plan on each call. The full ConsisID's plan takes seconds: the page's thread never waits for it.
 import '../../zod-jitless.ts';
 import type { PlanApi } from './protocol.ts';
 import { serveRpc } from './worker-rpc.ts';
-import { planFit, type PrecisionFit } from '../../model/index.ts';
+import { memoryBudgetOn, planFit, withStorage, type PrecisionFit } from '../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -15,7 +15,7 @@ const KEPT = 8;
 const fits = new Map<string, PrecisionFit[]>();
 
 serveRpc<PlanApi>(self, {
-  fit: async ({ config, shape, device, adapter, heapBudget }) => {
+  fit: async ({ config, shape, device, adapter, heapBudget, storage }) => {
     const key = JSON.stringify([config, shape, device, adapter, heapBudget ?? null]);
     let fit = fits.get(key);
     if (!fit) {
@@ -23,6 +23,7 @@ serveRpc<PlanApi>(self, {
       fits.set(key, fit);
       if (fits.size > KEPT) fits.delete(fits.keys().next().value!);
     }
-    return fit;
+    // the storage changes with every download: checked on the kept plan, which takes seconds to make
+    return storage ? withStorage(fit, storage, memoryBudgetOn(device, heapBudget)) : fit;
   },
 });

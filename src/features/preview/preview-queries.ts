@@ -3,7 +3,7 @@
 // browser leaves this site. The controller (use-preview-worker.ts) only writes the stored bytes
 // it knows without reading (a finished download, a cleared cache).
 import { queryOptions, skipToken } from '@tanstack/react-query';
-import { cachedFiles } from '../../model/index.ts';
+import { cachedFiles, fileStorageRefusal } from '../../model/index.ts';
 import { inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
 import { checkpointRefusal } from './fit-query.ts';
 import { probeWebGPU, type ProviderProbe } from './provider.ts';
@@ -86,13 +86,22 @@ export const cachedQuery = (info: CheckpointInfo | null, inspectedAt: number, bu
     enabled: !busy && !!info,
   });
 
-/** bytes the origin may still store (navigator.storage.estimate), null when the browser does not say */
+/** the room the browser leaves this site for the weights */
+export interface StorageRoom {
+  /** bytes the origin may still store (navigator.storage.estimate: quota less usage); null when the browser does not say */
+  free: number | null;
+  /** why the browser stores no files here (no OPFS, private mode); null when it does */
+  unusable: string | null;
+}
+
+/** the room the browser leaves this site, read again whenever the bytes stored change (`storedBytes`) */
 export const storageRoomQuery = (storedBytes: number) =>
   queryOptions({
     queryKey: previewKeys.storageRoom(storedBytes),
-    queryFn: async () => {
-      const e = await navigator.storage?.estimate?.();
-      return e?.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null;
+    queryFn: async (): Promise<StorageRoom> => {
+      const e = await navigator.storage?.estimate?.().catch(() => undefined);
+      const free = e?.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null;
+      return { free, unusable: await fileStorageRefusal() };
     },
     retry: false,
   });

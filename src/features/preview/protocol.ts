@@ -3,6 +3,7 @@ import type { CheckpointRef } from './checkpoint.ts';
 import type { F32Tensor, InputSpec } from './inputs.ts';
 import type {
   AdapterCaps,
+  BrowserStorage,
   ConsisIDConfig,
   GraphShape,
   HubFileEntry,
@@ -114,6 +115,8 @@ export interface FitRequest {
   adapter: AdapterCaps | null;
   /** the bytes one segment may pass through the heap (default SEGMENT_HEAP_BUDGET) */
   heapBudget?: number;
+  /** what the browser can store: converted weights need room there or within the memory budget; absent: not checked */
+  storage?: BrowserStorage;
 }
 
 /** the planner worker: the graph of a full-size config takes a second to plan, away from the page's thread */

@@ -13,14 +13,15 @@ import { InputsPanel, requestErrors, stepsValid } from './inputs-panel.tsx';
 import { OutputPanel } from './output-panel.tsx';
 import { FitPanel } from './fit-panel.tsx';
 import { fitQuery } from './fit-query.ts';
+import { convertedTotals, fitStorage } from './cache-contents.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
 import { chooseDevice, defaultPrecision, type ProviderChoice } from './provider.ts';
-import { webgpuProbeQuery } from './preview-queries.ts';
+import { storageRoomQuery, webgpuProbeQuery } from './preview-queries.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
-import { WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
+import { memoryBudgetOn, SEGMENT_HEAP_BUDGET, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
 
 /** WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default */
 function threadCount(asked: string | null): number {
@@ -66,9 +67,22 @@ export function Component() {
   const heapBudget = segmentHeapBudget(params.get('segmentHeap'));
   const device = probe ? chooseDevice(choice, probe) : null;
   const specErrors = info && request ? requestErrors(info.config, request) : [];
+  // the browser's storage, read again whenever what the cache holds of the checkpoint changes
+  const storedBytes = info ? info.downloadBytes - info.missingBytes : 0;
+  const convertedBytes = convertedTotals(cached ?? []).reduce((n, t) => n + t.bytes, 0);
+  const room = useQuery(storageRoomQuery(storedBytes + convertedBytes)).data ?? null;
+  // a refused checkpoint offers nothing to download: its table is the plan's alone
+  const storage = (info && !info.refused && fitStorage(room, cached)) || undefined;
   // each precision at the chosen latent size on the chosen device (planned in a worker, kept per shape)
   const fit = useQuery(
-    fitQuery(info?.config ?? null, specErrors.length ? null : (request?.spec ?? null), device, probe, heapBudget),
+    fitQuery(
+      info?.config ?? null,
+      specErrors.length ? null : (request?.spec ?? null),
+      device,
+      probe,
+      heapBudget,
+      storage,
+    ),
   );
   const fits = fit.data ?? null;
   const weights = precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
@@ -116,7 +130,17 @@ export function Component() {
         device={device}
         disabled={busy}
       />
-      {info && <FitPanel info={info} device={device} probe={probe} fits={fits} error={fit.error} />}
+      {info && (
+        <FitPanel
+          info={info}
+          device={device}
+          probe={probe}
+          room={room}
+          memoryBudget={(device && memoryBudgetOn(device, heapBudget)) ?? SEGMENT_HEAP_BUDGET}
+          fits={fits}
+          error={fit.error}
+        />
+      )}
       {info && request && !info.refused && (
         <InputsPanel info={info} request={request} weights={weights} onChange={setRequest} disabled={busy} />
       )}

@@ -13,7 +13,8 @@ import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../preci
 import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
 import { nodeBackend } from '../runtime/node.ts';
 import type { SessionModel } from '../runtime/types.ts';
-import type { FileVersion, StoredFile, WeightCache } from '../loader/weight-cache.ts';
+import type { WeightCache } from '../loader/weight-cache.ts';
+import { wrappedCache } from '../test-support/wrapped-cache.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
 import { convertedWeights } from './converted-session.ts';
@@ -190,18 +191,7 @@ type Fault = { file: number; chunk: number; after: number; kind: 'throw' | 'trun
 function faultyCache(cache: WeightCache, faults: readonly Fault[], urls: readonly string[]) {
   const reads = new Map<string, number>();
   const fired = new Set<string>();
-  const wrap = (v: FileVersion, f: StoredFile): StoredFile => ({
-    get complete() {
-      return f.complete;
-    },
-    get allPresent() {
-      return f.allPresent;
-    },
-    has: (i) => f.has(i),
-    write: (i, body) => f.write(i, body),
-    blob: () => f.blob(),
-    markComplete: () => f.markComplete(),
-    release: () => f.release(),
+  const faulty = wrappedCache(cache, (v, f) => ({
     async read(i, from, to) {
       const key = `${v.url} ${i}`;
       const n = (reads.get(key) ?? 0) + 1;
@@ -216,15 +206,7 @@ function faultyCache(cache: WeightCache, faults: readonly Fault[], urls: readonl
       const bytes = await f.read(i, from, to);
       return fault ? bytes.subarray(0, Math.max(0, bytes.length - 1 - (i % 7))) : bytes;
     },
-  });
-  const faulty: WeightCache = {
-    match: async (v) => {
-      const f = await cache.match(v);
-      return f && wrap(v, f);
-    },
-    put: async (v) => wrap(v, await cache.put(v)),
-    delete: (v) => cache.delete(v),
-  };
+  }));
   return { cache: faulty, fired };
 }
 

@@ -2,10 +2,10 @@
 // form is stored whole (same source version, precision, conversions) is read from the cache and
 // nothing from its source; otherwise its bytes stream from the source, are converted tensor by
 // tensor (stream-convert.ts) and written chunk by chunk into a new cache entry. A cache that
-// cannot store sends the conversion to memory (said once through onCacheError). A stored chunk
+// cannot store (said once through onCacheError) sends the files it does not hold whole to memory,
+// within a budget (memory-fallback.ts): past it, the run stops before downloading more. A stored chunk
 // that cannot be read back whole (evicted, cut short, a storage failure) drops its entry, and the
 // file's bytes are computed again from its tensors, read from the checkpoint (reconverted-file.ts).
-import { memoryCache } from '../loader/memory-cache.ts';
 import { convertedVersion } from '../loader/opfs-layout.ts';
 import {
   BrowserCacheError,
@@ -25,6 +25,8 @@ import { planForFile, type ConversionPlan } from './conversion-plan.ts';
 import { convertedFileLayout, parseConvertedHead } from './converted-file.ts';
 import { ConvertedCheckpoint, type ConvertedFile } from './converted-checkpoint.ts';
 import { reconvertedRanges, type PlannedTensor } from './reconverted-file.ts';
+import { SEGMENT_HEAP_BUDGET, formatBytes } from '../segment-plan.ts';
+import { ConvertedMemoryError, MemoryFallback } from './memory-fallback.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
 
 /** where a checkpoint file's bytes come from, and what identifies its version in the cache */
@@ -47,35 +49,79 @@ export interface WeightConverter {
 }
 
 export interface WeightConverterOptions {
-  /** null: converted into memory */
+  /** null: converted into memory (within `memoryBudget`) */
   cache: WeightCache | null;
   onCacheError?(e: BrowserCacheError): void;
   /** CHUNK_BYTES unless a test wants small chunks */
   chunkBytes?: number;
   /** what the stream converter holds (for tests) */
   memory?: ConverterMemory;
+  /** the most converted bytes held in memory when the cache cannot store them (default SEGMENT_HEAP_BUDGET) */
+  memoryBudget?: number;
+  /** the converted bytes held in memory now, and the most held (for tests) */
+  held?: ConverterMemory;
+}
+
+/** one converted file of a run: where it goes, and what the cache holds of it already */
+interface FileJob {
+  name: string;
+  tensors: readonly PlannedTensor[];
+  layout: ReturnType<typeof convertedFileLayout>;
+  version: FileVersion;
+  describe: string;
+  /** the cache's entry of this version, when there is one */
+  found: StoredFile | null;
 }
 
 export function weightConverter(source: ConvertSource, opts: WeightConverterOptions): WeightConverter {
-  let cache = opts.cache;
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
+  const budget = opts.memoryBudget ?? SEGMENT_HEAP_BUDGET;
+  const held = opts.held ?? { held: 0, peak: 0 };
+  /** why the cache cannot store (it refused, or there is none); null while it stores */
+  let refusal: string | null = opts.cache ? null : 'this browser gives the page no file storage';
   const done = new Map<WeightPrecision, Promise<ConvertedCheckpoint>>();
   /** the cache entries read or written, until `release` */
   let opened: StoredFile[] = [];
 
-  async function convertFile(
+  /** the cache the conversion of `precision` writes into: the browser's, or memory within the budget once it refused */
+  function target(precision: WeightPrecision): WeightCache {
+    if (refusal === null) return opts.cache!;
+    const cause = refusal;
+    return new MemoryFallback(
+      opts.cache,
+      budget,
+      (need) =>
+        new ConvertedMemoryError(
+          `The ${precision} weights cannot be kept: the browser cache cannot store them (${cause}), and the ${formatBytes(need)} of them it does not hold would pass the ${formatBytes(budget)} this page may hold in memory. Nothing more is downloaded; what the cache holds stays. Free browser storage, or choose a smaller precision.`,
+        ),
+      held,
+    );
+  }
+
+  async function prepare(
     into: WeightCache,
     name: string,
     tensors: readonly PlannedTensor[],
+    precision: WeightPrecision,
+  ): Promise<FileJob> {
+    const layout = convertedFileLayout(tensors, precision);
+    const id = source.identity(name);
+    const version = convertedVersion(id, precision, layout.size, chunkBytes);
+    const describe = `${id.url} (converted to ${precision})`;
+    const found = await storageOp(() => into.match(version));
+    if (found) opened.push(found);
+    return { name, tensors, layout, version, describe, found };
+  }
+
+  async function convertFile(
+    into: WeightCache,
+    { name, tensors, layout, version, describe, found }: FileJob,
     plan: ConversionPlan,
     precision: WeightPrecision,
     files: CheckpointFiles,
   ): Promise<ConvertedFile> {
-    const layout = convertedFileLayout(tensors, precision);
     const id = source.identity(name);
-    const version = convertedVersion(id, precision, layout.size, chunkBytes);
     const fileName = `${precision}/${name}`;
-    const describe = `${id.url} (converted to ${precision})`;
     const header = parseConvertedHead(layout.head, layout.size, describe);
     const stored = (entry: StoredFile) =>
       storedFile(entry, version, fileName, describe, {
@@ -89,8 +135,6 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
         },
         again: reconvertedRanges(layout, tensors, (t) => files.get(t.fileName)!.read(t.offset, t.length)),
       });
-    const found = await storageOp(() => into.match(version));
-    if (found) opened.push(found);
     if (found?.complete) {
       const file = stored(found);
       if (sameBytes(await file.read(0, layout.head.length), layout.head)) return { file, header };
@@ -124,15 +168,19 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     plan: ConversionPlan,
     checkpoint: { weights: WeightSet; files: CheckpointFiles },
   ): Promise<ConvertedCheckpoint> {
-    const files: ConvertedFile[] = [];
+    const jobs: FileJob[] = [];
     for (const name of checkpoint.files.keys()) {
       const tensors = planForFile(plan, checkpoint.weights, name).map((e) => ({
         source: e,
         conversion: plan.get(e.name)!,
       }));
-      if (!tensors.length) continue;
-      files.push(await convertFile(into, name, tensors, plan, precision, checkpoint.files));
+      if (tensors.length) jobs.push(await prepare(into, name, tensors, precision));
     }
+    // in memory, what the cache does not hold whole must fit the budget before a byte is downloaded
+    if (into instanceof MemoryFallback)
+      into.reserve(jobs.reduce((n, j) => n + (j.found?.complete ? 0 : j.layout.size), 0));
+    const files: ConvertedFile[] = [];
+    for (const job of jobs) files.push(await convertFile(into, job, plan, precision, checkpoint.files));
     return new ConvertedCheckpoint(checkpoint, files);
   }
 
@@ -142,12 +190,13 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       if (had?.covers(plan)) return had;
       const run = (async () => {
         try {
-          return await convertAll(cache ?? memoryCache(), precision, plan, checkpoint);
+          return await convertAll(target(precision), precision, plan, checkpoint);
         } catch (e) {
-          if (!(e instanceof BrowserCacheError) || !cache) throw e;
-          cache = null;
+          if (!(e instanceof BrowserCacheError) || refusal !== null) throw e;
+          // what the cache holds whole stays valid and is read from it; the rest goes to memory, within the budget
+          refusal = e.message;
           opts.onCacheError?.(e);
-          return convertAll(memoryCache(), precision, plan, checkpoint);
+          return convertAll(target(precision), precision, plan, checkpoint);
         }
       })();
       done.set(precision, run);

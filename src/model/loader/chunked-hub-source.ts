@@ -24,7 +24,10 @@ export const blobFile = (blob: Blob): RandomAccessFile => ({
 export function chunkedHubSource(
   repo: HubRepo,
   weights: readonly HubFileEntry[],
-  opts: ChunkOptions,
+  opts: ChunkOptions & {
+    /** the most converted bytes held in memory when the cache cannot store them (default SEGMENT_HEAP_BUDGET) */
+    memoryBudget?: number;
+  },
 ): FileSource & { converter: WeightConverter; complete(): Promise<boolean>; release(): Promise<void> } {
   const hub = hubSource(repo);
   // the first refusal sends every file uncached, said once
@@ -44,7 +47,12 @@ export function chunkedHubSource(
         return new ChunkedHubFile(repo, name, f.size, f.etag, { ...opts, cache: null }).stream();
       },
     },
-    { cache: opts.cache, onCacheError: opts.onCacheError, chunkBytes: opts.chunkBytes },
+    {
+      cache: opts.cache,
+      onCacheError: opts.onCacheError,
+      chunkBytes: opts.chunkBytes,
+      memoryBudget: opts.memoryBudget,
+    },
   );
   /** a session took a file's chunks (float32), not only converted weights */
   let chunksRead = false;

@@ -73,6 +73,15 @@ export async function openCache(): Promise<WeightCache> {
   return opfsCache(root);
 }
 
+/** why the browser stores no files for this page (no OPFS, private mode), or null when it does */
+export async function fileStorageRefusal(): Promise<string | null> {
+  if (!hasOpfs()) return 'this browser offers no file storage (OPFS) here';
+  return navigator.storage.getDirectory().then(
+    () => null,
+    (e: unknown) => (e as Error).message || String(e),
+  );
+}
+
 export interface CachedFile {
   url: string;
   etag: string | null;

@@ -17,7 +17,8 @@ export interface FitCase {
   heapBudget?: number;
 }
 
-const roomy: AdapterCaps = {
+/** a GPU with 2 GiB bindings (NVIDIA under Vulkan) */
+export const roomy: AdapterCaps = {
   limits: { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 31 - 4 },
   shaderF16: true,
   subgroups: true,

@@ -1,0 +1,60 @@
+// Whether a precision's converted weights have somewhere to go, decided before download: the
+// browser cache (what the origin may still store, plus what it holds of this checkpoint at that
+// precision already) or, where the cache cannot take them, memory within the budget a segment
+// passes through the heap (convert/memory-fallback.ts holds the run to the same budget). float32
+// converts nothing: its files stream through as they are.
+import type { PrecisionFit } from './fit.ts';
+import type { WeightPrecision } from './precision.ts';
+import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
+
+/** what the browser can store, read by the page (navigator.storage.estimate, the file storage, the cache's listing) */
+export interface BrowserStorage {
+  /** quota less usage: the bytes this site may still store */
+  free: number;
+  /** why the browser stores no files here (no OPFS, private mode); null when it does */
+  unusable: string | null;
+  /** per precision, the bytes of this checkpoint the cache holds converted already; complete: every file whole */
+  cached?: Partial<Record<WeightPrecision, { bytes: number; complete: boolean }>>;
+}
+
+/** the converted bytes of `weights` that still need room: none for float32 or when the cache holds them whole */
+export function storageNeed(weights: WeightPrecision, weightBytes: number, storage: BrowserStorage): number {
+  const cached = storage.cached?.[weights];
+  if (weights === 'float32' || cached?.complete) return 0;
+  return Math.max(0, weightBytes - (cached?.bytes ?? 0));
+}
+
+/** why `weights` cannot be converted here (more than the cache has room for, and more than memory may hold), or null */
+export function storageReason(
+  weights: WeightPrecision,
+  weightBytes: number,
+  storage: BrowserStorage,
+  memoryBudget = SEGMENT_HEAP_BUDGET,
+): string | null {
+  const need = storageNeed(weights, weightBytes, storage);
+  const free = storage.unusable === null ? storage.free : 0;
+  if (need <= free || need <= memoryBudget) return null;
+  const cached = weightBytes - need;
+  const of = `the ${weights} weights need ${formatBytes(need)} of browser storage${cached > 0 ? ` beside the ${formatBytes(cached)} cached already` : ''}`;
+  const room =
+    storage.unusable === null
+      ? `${formatBytes(free)} is free`
+      : `this browser stores no files here (${storage.unusable})`;
+  return `${of}; ${room}, and they are over the ${formatBytes(memoryBudget)} the page may hold in memory instead`;
+}
+
+/** the fits with the storage rule added: a precision refused by it names what to do (free space, or a precision that fits) */
+export function withStorage(
+  fits: readonly PrecisionFit[],
+  storage: BrowserStorage,
+  memoryBudget = SEGMENT_HEAP_BUDGET,
+): PrecisionFit[] {
+  const reasons = fits.map((f) => storageReason(f.weights, f.weightBytes, storage, memoryBudget));
+  const others = fits.filter((f, i) => f.fits && !reasons[i]).map((f) => f.weights);
+  return fits.map((f, i) => {
+    const why = reasons[i];
+    if (!why) return f;
+    const instead = others.length ? `free browser storage, or choose ${others.join(' or ')}` : 'free browser storage';
+    return { ...f, fits: false, reasons: [...f.reasons, `${why}: ${instead}`] };
+  });
+}
