@@ -51,7 +51,7 @@ export {
   type AdapterCaps,
   type PrecisionFit,
 } from './fit.ts';
-export { storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
+export { heldBudget, passingBytes, storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
 export { sessionModel } from './session-model.ts';
 export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
 export {

@@ -6,7 +6,7 @@ import type { GraphShape } from './graph/transformer.ts';
 import { CONSISID_CONFIG } from './named-configs.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
 import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
-import { storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
+import { storageNeed, storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
 import { roomy } from './test-support/fit-cases.ts';
 
 const GIB = 2 ** 30;
@@ -34,6 +34,24 @@ describe('the storage rule: converted weights need room in the browser cache or 
           expect(why).toContain(s.unusable === null ? `${formatBytes(s.free)} is free` : s.unusable);
           expect(why).toContain(formatBytes(budget));
         }
+      }),
+    );
+  });
+
+  it('the bytes held in memory and the largest segment passing beside them stay within the budget', () => {
+    fc.assert(
+      fc.property(precision, bytes, storage, bytes, bytes, (weights, weightBytes, s, budget, passing) => {
+        const why = storageReason(weights, weightBytes, s, budget, passing);
+        const need = storageNeed(weights, weightBytes, s);
+        const room = s.unusable === null ? s.free : 0;
+        // allowed exactly when the storage takes it, or memory holds it beside the passing segment
+        expect(why === null).toBe(need <= room || need + passing <= budget);
+        // a segment passing through takes from what memory may hold: never a refusal lifted by it
+        if (storageReason(weights, weightBytes, s, budget) !== null) expect(why).not.toBeNull();
+        if (why !== null && passing > 0 && passing < budget)
+          expect(why).toContain(
+            `(${formatBytes(budget)} less the ${formatBytes(passing)} a segment passes through it)`,
+          );
       }),
     );
   });
@@ -108,8 +126,11 @@ describe('the storage rule: converted weights need room in the browser cache or 
     const full = withStorage(plain, { free: 1.2e9, unusable: null });
     const refused = full.find((f) => f.weights === 'int4')!;
     expect(refused.fits).toBe(false);
+    // what memory may hold is the budget less the largest segment's weights, which pass through the heap beside it
+    expect(int4.heapBytes).toBeGreaterThan(0);
+    const held = SEGMENT_HEAP_BUDGET - int4.heapBytes;
     expect(refused.reasons).toEqual([
-      `the int4 weights need ${formatBytes(int4.weightBytes)} of browser storage; ${formatBytes(1.2e9)} is free, and they are over the ${formatBytes(SEGMENT_HEAP_BUDGET)} the page may hold in memory instead: free browser storage, or choose float32`,
+      `the int4 weights need ${formatBytes(int4.weightBytes)} of browser storage; ${formatBytes(1.2e9)} is free, and they are over the ${formatBytes(held)} the page may hold in memory instead (${formatBytes(SEGMENT_HEAP_BUDGET)} less the ${formatBytes(int4.heapBytes)} a segment passes through it): free browser storage, or choose float32`,
     ]);
     expect(full.find((f) => f.weights === 'int8')!.fits).toBe(false);
     expect(full.find((f) => f.weights === 'float32')!.fits).toBe(true);

@@ -1,8 +1,9 @@
 // Whether a precision's converted weights have somewhere to go, decided before download: the
 // browser cache (what the origin may still store, plus what it holds of this checkpoint at that
-// precision already) or, where the cache cannot take them, memory within the budget a segment
-// passes through the heap (convert/memory-fallback.ts holds the run to the same budget). float32
-// converts nothing: its files stream through as they are.
+// precision already) or, where the cache cannot take them, memory: the weights held there and the
+// largest segment's weights passing through the heap beside them stay within the budget of one
+// segment (convert/memory-fallback.ts holds the run to what is left: heldBudget). float32 converts
+// nothing: its files stream through as they are.
 import type { PrecisionFit } from './fit.ts';
 import type { WeightPrecision } from './precision.ts';
 import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
@@ -24,23 +25,33 @@ export function storageNeed(weights: WeightPrecision, weightBytes: number, stora
   return Math.max(0, weightBytes - (cached?.bytes ?? 0));
 }
 
-/** why `weights` cannot be converted here (more than the cache has room for, and more than memory may hold), or null */
+/** what converted weights may hold in memory: the budget less what one segment passes through the heap beside them */
+export const heldBudget = (memoryBudget: number, passing: number): number => Math.max(0, memoryBudget - passing);
+
+/**
+ * why `weights` cannot be converted here (more than the cache has room for, and more than memory may
+ * hold beside the `passing` bytes of the largest segment), or null
+ */
 export function storageReason(
   weights: WeightPrecision,
   weightBytes: number,
   storage: BrowserStorage,
   memoryBudget = SEGMENT_HEAP_BUDGET,
+  passing = 0,
 ): string | null {
   const need = storageNeed(weights, weightBytes, storage);
   const free = storage.unusable === null ? storage.free : 0;
-  if (need <= free || need <= memoryBudget) return null;
+  const held = heldBudget(memoryBudget, passing);
+  if (need <= free || need <= held) return null;
   const cached = weightBytes - need;
   const of = `the ${weights} weights need ${formatBytes(need)} of browser storage${cached > 0 ? ` beside the ${formatBytes(cached)} cached already` : ''}`;
   const room =
     storage.unusable === null
       ? `${formatBytes(free)} is free`
       : `this browser stores no files here (${storage.unusable})`;
-  return `${of}; ${room}, and they are over the ${formatBytes(memoryBudget)} the page may hold in memory instead`;
+  const beside =
+    passing > 0 ? ` (${formatBytes(memoryBudget)} less the ${formatBytes(passing)} a segment passes through it)` : '';
+  return `${of}; ${room}, and they are over the ${formatBytes(held)} the page may hold in memory instead${beside}`;
 }
 
 /** the fits with the storage rule added: a precision refused by it names what to do (free space, or a precision that fits) */
@@ -49,7 +60,7 @@ export function withStorage(
   storage: BrowserStorage,
   memoryBudget = SEGMENT_HEAP_BUDGET,
 ): PrecisionFit[] {
-  const reasons = fits.map((f) => storageReason(f.weights, f.weightBytes, storage, memoryBudget));
+  const reasons = fits.map((f) => storageReason(f.weights, f.weightBytes, storage, memoryBudget, passingBytes(f)));
   const others = fits.filter((f, i) => f.fits && !reasons[i]).map((f) => f.weights);
   return fits.map((f, i) => {
     const why = reasons[i];
@@ -58,3 +69,6 @@ export function withStorage(
     return { ...f, fits: false, reasons: [...f.reasons, `${why}: ${instead}`] };
   });
 }
+
+/** the weights one segment passes through the heap while converted weights are held: on WebGPU the largest segment's */
+export const passingBytes = (f: PrecisionFit): number => (f.device === 'webgpu' ? f.heapBytes : 0);

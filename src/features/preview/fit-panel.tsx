@@ -32,7 +32,7 @@ function adapterLine(device: Device | null, probe: ProviderProbe | null): string
 
 /** where converted weights go: the browser storage's free bytes, or memory within the budget */
 export function storageLine(room: StorageRoom | null, memoryBudget: number): string {
-  const memory = `at most ${formatBytes(memoryBudget)} of them are held in memory instead`;
+  const memory = `they are held in memory instead, with the largest segment's weights, within ${formatBytes(memoryBudget)}`;
   if (room?.unusable)
     return `Browser storage: none (${room.unusable}). Converted weights (float16, int8, int4): ${memory}.`;
   if (!room || room.free === null) return 'Browser storage: the browser does not say how much is free.';

@@ -14,6 +14,8 @@ export interface RunOptions {
   weights: WeightPrecision;
   /** WebGPU: segments fitted to the adapter's limits; null: one session */
   segmentLimits: SegmentLimits | null;
+  /** converted bytes held in memory where the cache cannot store them (LoadRequest.memoryBudget) */
+  memoryBudget: number | null;
 }
 
 const sameOptions = (a: RunOptions, b: RunOptions) =>
@@ -21,6 +23,7 @@ const sameOptions = (a: RunOptions, b: RunOptions) =>
   a.fallback === b.fallback &&
   a.threads === b.threads &&
   a.weights === b.weights &&
+  a.memoryBudget === b.memoryBudget &&
   JSON.stringify(a.segmentLimits) === JSON.stringify(b.segmentLimits);
 
 export class ModelWorker {

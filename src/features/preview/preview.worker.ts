@@ -28,7 +28,7 @@ let loaded: {
 } | null = null;
 
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
-async function weightSource({ ref, files, segmentLimits }: LoadRequest, ctx: RpcContext<LoadEvent>) {
+async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadRequest, ctx: RpcContext<LoadEvent>) {
   const uncached = (why: string) =>
     ctx.emit({
       type: 'notice',
@@ -41,8 +41,8 @@ async function weightSource({ ref, files, segmentLimits }: LoadRequest, ctx: Rpc
     cache,
     onFetched: (n) => ctx.emit({ type: 'download', loaded: (loaded += n), total }),
     onCacheError: (e) => uncached(e.message),
-    // converted weights the cache cannot store are held in memory within the budget a segment passes through the heap
-    memoryBudget: segmentLimits?.heapBudget,
+    // converted weights the cache cannot store are held in memory beside the largest segment passing through the heap
+    memoryBudget: memoryBudget ?? segmentLimits?.heapBudget,
   });
 }
 

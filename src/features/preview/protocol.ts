@@ -54,6 +54,12 @@ export interface LoadRequest {
   weights: WeightPrecision;
   /** WebGPU: the transformer runs in as few segments as fit these; null (WASM, whose heap keeps every segment): one session */
   segmentLimits: SegmentLimits | null;
+  /**
+   * the most converted bytes held in memory where the browser cache cannot store them: the segment's
+   * heap budget less the largest segment's weights, which pass through the heap beside them (null:
+   * the heap budget)
+   */
+  memoryBudget: number | null;
 }
 
 export interface Timings {

@@ -21,7 +21,14 @@ import { storageRoomQuery, webgpuProbeQuery } from './preview-queries.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
-import { memoryBudgetOn, SEGMENT_HEAP_BUDGET, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
+import {
+  heldBudget,
+  memoryBudgetOn,
+  passingBytes,
+  SEGMENT_HEAP_BUDGET,
+  WEIGHT_PRECISIONS,
+  type WeightPrecision,
+} from '../../model/index.ts';
 
 /** WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default */
 function threadCount(asked: string | null): number {
@@ -87,6 +94,8 @@ export function Component() {
   const fits = fit.data ?? null;
   const weights = precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
   const chosenFit = fits?.find((f) => f.weights === weights);
+  // the converted bytes memory may hold where the cache cannot store them (storage-fit.ts)
+  const memoryBudget = (device && memoryBudgetOn(device, heapBudget)) ?? SEGMENT_HEAP_BUDGET;
   const refusal = chosenFit && !chosenFit.fits ? `${weights} does not fit: ${chosenFit.reasons.join('; ')}` : null;
   const runOptions = device && {
     device,
@@ -94,6 +103,7 @@ export function Component() {
     threads: threadCount(params.get('threads')),
     weights,
     segmentLimits: device === 'webgpu' && probe ? { gpu: probe.limits, heapBudget } : null,
+    memoryBudget: chosenFit ? heldBudget(memoryBudget, passingBytes(chosenFit)) : null,
   };
 
   const inspect = (c: RepoChoice) =>
@@ -136,7 +146,7 @@ export function Component() {
           device={device}
           probe={probe}
           room={room}
-          memoryBudget={(device && memoryBudgetOn(device, heapBudget)) ?? SEGMENT_HEAP_BUDGET}
+          memoryBudget={memoryBudget}
           fits={fits}
           error={fit.error}
         />
