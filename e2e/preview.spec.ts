@@ -225,10 +225,12 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   await inspect(page);
   const weights = page.getByLabel('Weights');
   await expect(weights).toHaveValue('float32');
+  const sized = /\(([\d.]+) (B|KB|MB|GB)\)$/;
   const kb = async (precision: string) => {
-    const [, n, unit] = /\(([\d.]+) (B|KB|MB|GB)\)$/.exec(
-      (await weights.locator(`option[value="${precision}"]`).textContent())!.trim(),
-    )!;
+    // the sizes come with the fit, planned in a worker (again once the browser's storage is read)
+    const option = weights.locator(`option[value="${precision}"]`);
+    await expect(option).toHaveText(sized);
+    const [, n, unit] = sized.exec((await option.textContent())!.trim())!;
     return Number(n) * { B: 1e-3, KB: 1, MB: 1e3, GB: 1e6 }[unit as 'B']!;
   };
   const [f32, f16, int8, int4] = [await kb('float32'), await kb('float16'), await kb('int8'), await kb('int4')];
