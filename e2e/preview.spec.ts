@@ -227,7 +227,7 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   await expect(weights).toHaveValue('float32');
   const sized = /\(([\d.]+) (B|KB|MB|GB)\)$/;
   const kb = async (precision: string) => {
-    // the sizes come with the fit, planned in a worker (again once the browser's storage is read)
+    // the sizes come with the fit, planned in a worker
     const option = weights.locator(`option[value="${precision}"]`);
     await expect(option).toHaveText(sized);
     const [, n, unit] = sized.exec((await option.textContent())!.trim())!;

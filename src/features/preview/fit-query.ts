@@ -79,9 +79,23 @@ export const fitQuery = (
       config && spec && device && probe
         ? (): Promise<PrecisionFit[]> => fitOnDevice(config, spec, device, probe, heapBudget, storage)
         : skipToken,
+    // the same checkpoint, shape and device planned again (the browser's storage read, a cache
+    // change) keeps showing the last plan until the new one comes, instead of blinking empty
+    placeholderData: (previous, previousQuery) =>
+      previousQuery && samePlan(previousQuery.queryKey, config, spec, device) ? previous : undefined,
     staleTime: Infinity,
     retry: false,
   });
+
+const samePlan = (
+  key: readonly unknown[],
+  config: ConsisIDConfig | null,
+  spec: InputSpec | null,
+  device: Device | null,
+) =>
+  key[2] === config &&
+  JSON.stringify(key[3]) === JSON.stringify(spec && config && fitShape(config, spec)) &&
+  key[4] === device;
 
 /**
  * Why a checkpoint is refused before its weights are touched: no precision fits any device this
