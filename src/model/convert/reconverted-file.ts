@@ -2,10 +2,8 @@
 // session reads in place of a stored converted file that can no longer be read (evicted, cut short,
 // a failing disk). The header is the layout's; each tensor overlapping the range is read from its
 // checkpoint file (the hub, through the loader) and converted again, as the stream converter did.
-import { DTYPE_BYTES } from '../safetensors/dtype.ts';
 import type { WeightEntry } from '../safetensors/weight-set.ts';
-import { numel } from '../tensor.ts';
-import type { ConvertedFileLayout } from './converted-file.ts';
+import { partsBytes, type ConvertedFileLayout } from './converted-file.ts';
 import { convertTensor, convertedLayout, type TensorConversion } from './tensor-conversion.ts';
 
 export interface PlannedTensor {
@@ -28,10 +26,7 @@ export function reconvertedRanges(
   const spans: Span[] = [];
   let at = layout.head.length;
   for (const t of tensors) {
-    const bytes = convertedLayout(t.source, t.conversion).reduce(
-      (s, p) => s + numel(p.shape) * DTYPE_BYTES[p.dtype],
-      0,
-    );
+    const bytes = partsBytes(convertedLayout(t.source, t.conversion));
     spans.push({ ...t, start: at, end: at + bytes });
     at += bytes;
   }
