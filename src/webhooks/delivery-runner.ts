@@ -249,14 +249,18 @@ export class DeliveryRunner {
     const route = this.routes.get(routeName);
     if (this.stopping || !route || route.queue.length) return false;
     if (route.running >= route.concurrency || this.active >= this.concurrency) return false;
-    route.running++;
-    this.active++;
+    this.takeSlot(route);
     return true;
   }
 
   release(routeName: string): void {
     this.freeSlot(this.routes.get(routeName)!);
     this.pump();
+  }
+
+  private takeSlot(route: Route): void {
+    route.running++;
+    this.active++;
   }
 
   private freeSlot(route: Route): void {
@@ -286,8 +290,7 @@ export class DeliveryRunner {
       while (route.queue.length && route.running < route.concurrency && this.active < this.concurrency) {
         const d = route.queue.shift()!;
         this.queued.delete(d.id);
-        route.running++;
-        this.active++;
+        this.takeSlot(route);
         this.launch(route, d, false);
       }
     }
