@@ -1,5 +1,4 @@
 // The checkpoint panel: which repository to preview, and what it holds before anything downloads.
-import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Field, inputClass } from '../../components/ui/field.tsx';
@@ -9,7 +8,7 @@ import type { CheckpointInfo } from './checkpoint.ts';
 import { convertedLine, convertedTotals, holdsAny } from './cache-contents.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
-import { storageRoomQuery } from './preview-queries.ts';
+import type { StorageRoom } from './preview-queries.ts';
 import { Section, TableHead } from './section.tsx';
 
 export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
@@ -24,6 +23,7 @@ export function CheckpointPanel({
   initial,
   info,
   cached,
+  room,
   inspecting,
   busy,
   onInspect,
@@ -34,6 +34,8 @@ export function CheckpointPanel({
   info: CheckpointInfo | null;
   /** what the browser cache holds of the inspected files (null while listed) */
   cached: CachedFileState[] | null;
+  /** the browser's storage, as the fit reads it (null while read) */
+  room: StorageRoom | null;
   inspecting: boolean;
   busy: boolean;
   onInspect(c: RepoChoice): void;
@@ -120,7 +122,15 @@ export function CheckpointPanel({
           </Button>
         </div>
       )}
-      {info && <CheckpointSummary info={info} cached={cached} busy={busy} onRemoveCached={onRemoveCached} />}
+      {info && (
+        <CheckpointSummary
+          info={info}
+          cached={cached}
+          free={room?.free ?? null}
+          busy={busy}
+          onRemoveCached={onRemoveCached}
+        />
+      )}
     </Section>
   );
 }
@@ -156,15 +166,16 @@ function Figure({ label, testId, children }: { label: string; testId: string; ch
 function CheckpointSummary({
   info,
   cached,
+  free,
   busy,
   onRemoveCached,
 }: {
   info: CheckpointInfo;
   cached: CachedFileState[] | null;
+  free: number | null;
   busy: boolean;
   onRemoveCached(): void;
 }) {
-  const room = useQuery(storageRoomQuery(info.downloadBytes - info.missingBytes)).data?.free ?? null;
   const several = Object.keys(info.dtypes).length > 1;
   const dtypes = Object.entries(info.dtypes)
     .map(([d, n]) => `${d}${several ? ` (${((100 * n) / info.params).toFixed(0)}%)` : ''}`)
@@ -208,9 +219,9 @@ function CheckpointSummary({
           Remove this checkpoint from the browser cache
         </Button>
       )}
-      {!info.refused && room !== null && info.missingBytes > room && (
+      {!info.refused && free !== null && info.missingBytes > free && (
         <p className="text-sm text-accent" role="status">
-          The browser lets this site store about {formatBytes(room)} more, less than the{' '}
+          The browser lets this site store about {formatBytes(free)} more, less than the{' '}
           {formatBytes(info.missingBytes)} to download: the weights may not stay cached.
         </p>
       )}

@@ -124,6 +124,7 @@ export function Component() {
         initial={initial}
         info={info}
         cached={cached}
+        room={room}
         inspecting={phase.kind === 'inspecting'}
         busy={busy}
         onInspect={inspect}
