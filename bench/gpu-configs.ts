@@ -1,6 +1,7 @@
 // The named configs of `npm run bench -- gpu`: the model, the latent size of one forward, the
 // checkpoint as generated, each process's time limit, and whether the CPU reference is worth its time.
 import type { ConsisIDConfigInput } from '../src/model/config.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/demo-checkpoints.ts';
 import { CONSISID_CONFIG, PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
 import type { WeightDtype } from '../src/model/random-weights.ts';
 
@@ -115,6 +116,17 @@ export const GPU_CONFIGS: Readonly<Record<string, GpuBenchConfig>> = {
     limitS: 1800,
     cpuReference:
       'skipped: 23 GiB of float32 weights and about a minute a forward on 16 cores (21 x fullwidth-2); the float32 WebGPU run is the reference of the others',
+    cpuAdapter: false,
+  },
+  // the page's demo preview-s (4 layers of 4 x 16 heads, identity module, rotary) at the size of
+  // src/model/precision-family.test.ts: each precision's error on each checkpoint family (GPU_BENCH_FAMILY)
+  'demo-preview-s': {
+    config: CONSISID_PREVIEW_S_CONFIG,
+    shape: 'frames=2,height=8,width=8,text=8,vit=10',
+    dtype: 'float32',
+    shards: 1,
+    limitS: 900,
+    cpuReference: true,
     cpuAdapter: false,
   },
 };

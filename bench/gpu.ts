@@ -7,7 +7,8 @@
 //   fullwidth-2, fullwidth-2-full, consisid), GPU_BENCH_WEIGHTS=float32,float16,int4, GPU_BENCH_RUNS=3
 //   warm forwards, GPU_BENCH_DENOISE_STEPS=4, GPU_BENCH_RUN_TIMEOUT_S (overrides every config's limit),
 //   GPU_BENCH_SWIFTSHADER=1 (SwiftShader's Vulkan ICD: GPU_BENCH_SWIFTSHADER_DIR, default Chromium's),
-//   GPU_BENCH_DAWN_FLAGS (bench/dawn.ts); GPU_BENCH_MEMORY=1: the memory runs of bench/gpu-memory.ts instead
+//   GPU_BENCH_DAWN_FLAGS (bench/dawn.ts), GPU_BENCH_FAMILY=uniform|heavy|outliers (the generated checkpoint,
+//   docs/model-precision-family.md); GPU_BENCH_MEMORY=1: the memory runs of bench/gpu-memory.ts instead
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +26,7 @@ import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { relativeError } from '../src/model/tensor.ts';
 import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
+import { checkWeightFamily } from '../src/model/random-weights.ts';
 
 const BENCH = 'gpu';
 // bundled into the GPU kit (bench/gpu-kit.ts) the child is gpu-child.mjs beside this file; from source, tsx runs it
@@ -191,6 +193,7 @@ async function benchConfig(name: string, emit: (f: Figure) => void): Promise<voi
     else weights.push(w);
   }
   if (!weights.length) return;
+  const family = checkWeightFamily(process.env.GPU_BENCH_FAMILY ?? 'uniform', 'GPU_BENCH_FAMILY');
   const dir = await mkdtemp(path.join(tmpdir(), `bench-gpu-${name}-`));
   try {
     let t = performance.now();
@@ -198,8 +201,10 @@ async function benchConfig(name: string, emit: (f: Figure) => void): Promise<voi
       seed: 42,
       dtype: c.dtype,
       shards: c.shards,
+      family,
     });
-    emit(info(`${name} checkpoint`, `${(bytes / 2 ** 30).toFixed(2)} GiB of ${c.dtype} in ${c.shards} shard(s)`));
+    const generated = `${(bytes / 2 ** 30).toFixed(2)} GiB of ${c.dtype} in ${c.shards} shard(s), ${family} family`;
+    emit(info(`${name} checkpoint`, generated));
     emit(figure(BENCH, `${name} checkpoint generation`, (performance.now() - t) / 1000, 's'));
     await writeFile(
       path.join(dir, 'inputs.safetensors'),

@@ -17,19 +17,13 @@ import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { relativeError } from '../src/model/tensor.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
-import { WEIGHT_FAMILIES, isWeightFamily, type WeightFamily } from '../src/model/random-weights.ts';
-
-function checkWeightFamily(family: string): WeightFamily {
-  if (!isWeightFamily(family))
-    throw new Error(`MODEL_BENCH_FAMILY must be one of ${WEIGHT_FAMILIES.join(', ')}; got ${JSON.stringify(family)}`);
-  return family;
-}
+import { checkWeightFamily } from '../src/model/random-weights.ts';
 
 const BENCH = 'model';
 const ROUNDS = Number(process.env.MODEL_BENCH_ROUNDS ?? 2);
 const RUNS = Number(process.env.MODEL_BENCH_RUNS ?? 3);
 /** which generated checkpoint (docs/model-precision-family.md): the precisions' error differs by family */
-const FAMILY = checkWeightFamily(process.env.MODEL_BENCH_FAMILY ?? 'uniform');
+const FAMILY = checkWeightFamily(process.env.MODEL_BENCH_FAMILY ?? 'uniform', 'MODEL_BENCH_FAMILY');
 const REFERENCE_S = 3.6;
 const SHAPE = 'frames=4,height=30,width=44,text=226,vit=577';
 const root = path.resolve(import.meta.dirname, '..');

@@ -1,5 +1,7 @@
 // float16 and int8 hold float32's output within 3e-2 on every kind of generated checkpoint
-// (docs/model-precision-family.md): on onnxruntime-node CPU, and int8 on onnxruntime-web WASM.
+// (docs/model-precision-family.md): on onnxruntime-node CPU, and int8 on onnxruntime-web WASM (WebGPU:
+// e2e/precision-family.spec.ts, the page in Chromium).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkpointFromTensors } from './checkpoint-writer.ts';
 import { randomInputs } from './cli/generate-command.ts';
@@ -9,7 +11,7 @@ import { ConsisIDTransformer3DModel } from './consisid-model.ts';
 import { CONSISID_PREVIEW_S_CONFIG } from './demo-checkpoints.ts';
 import { argsFromNamedTensors } from './named-inputs.ts';
 import type { WeightPrecision } from './precision.ts';
-import { WEIGHT_FAMILIES, randomWeights } from './random-weights.ts';
+import { WEIGHT_FAMILIES, checkWeightFamily, randomWeights } from './random-weights.ts';
 import { nodeBackend } from './runtime/node.ts';
 import type { Device } from './runtime/types.ts';
 import { relativeError } from './tensor.ts';
@@ -65,5 +67,19 @@ describe('every precision on every kind of checkpoint', () => {
     expect(gain.filter((g) => g === 1)).toHaveLength(gain.length - 4);
     // everything else is the uniform checkpoint as it was
     expect(outliers!.get(ff)!.data).toEqual(uniform!.get(ff)!.data);
+  });
+
+  it('a family named by an option is itself; any other name is refused naming the option and the choices', () => {
+    for (const family of WEIGHT_FAMILIES) expect(checkWeightFamily(family, 'GPU_BENCH_FAMILY')).toBe(family);
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !(WEIGHT_FAMILIES as readonly string[]).includes(s)),
+        (name) => {
+          expect(() => checkWeightFamily(name, 'GPU_BENCH_FAMILY')).toThrow(
+            `GPU_BENCH_FAMILY must be one of uniform, heavy, outliers; got ${JSON.stringify(name)}`,
+          );
+        },
+      ),
+    );
   });
 });

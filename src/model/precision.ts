@@ -32,12 +32,13 @@ const INT4_AT_8_BITS: ReadonlySet<LinearRole> = new Set(['identity']);
 
 /**
  * The largest max|a - e| / max|e| against float32 measured on the generated checkpoint family
- * (uniform, heavy, outlier channels; preview-s and the demo size, cpu and wasm): what choosing each
- * precision implies. int4's is the heavy checkpoint's (1e-2 on the others).
+ * (uniform, heavy, outlier channels; preview-s and the demo size, cpu, wasm and WebGPU): what choosing
+ * each precision implies. int4's is the heavy checkpoint's at preview-s (at most 5.1e-2 at the demo size);
+ * float16's is WebGPU's on a GPU with shader-f16 (issue 23's H200, uniform preview-s), 1.8e-3 at most on cpu and wasm.
  */
 export const PRECISION_ERROR_VS_FLOAT32: Readonly<Record<WeightPrecision, number>> = {
   float32: 0,
-  float16: 1.8e-3,
+  float16: 4.8e-3,
   int8: 2.7e-2,
   int4: 1.5e-1,
 };

@@ -26,6 +26,13 @@ export type WeightFamily = (typeof WEIGHT_FAMILIES)[number];
 export const isWeightFamily = (name: string): name is WeightFamily =>
   (WEIGHT_FAMILIES as readonly string[]).includes(name);
 
+/** the family `option` (an environment variable of a bench) names, or an error naming the option and the choices */
+export function checkWeightFamily(family: string, option: string): WeightFamily {
+  if (!isWeightFamily(family))
+    throw new Error(`${option} must be one of ${WEIGHT_FAMILIES.join(', ')}; got ${JSON.stringify(family)}`);
+  return family;
+}
+
 const HEAVY_NOISE_STD = 0.05;
 const OUTLIER_GAIN = 32;
 /**

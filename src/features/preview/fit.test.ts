@@ -6,6 +6,7 @@ import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from '
 import {
   buildConsisIDGraph,
   parseConfig,
+  planFit,
   plannedWeights,
   CONSISID_PREVIEW_S_CONFIG,
   CONSISID_CONFIG,
@@ -72,6 +73,23 @@ describe('the fit of a run before downloading', () => {
           } else expect(chosen).toBe(old);
         },
       ),
+    );
+  });
+
+  it('on WebGPU without shader-f16 the page never starts on float16: the plan refuses it, the default passes over it, whatever else fits', () => {
+    const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
+    const shape = fitShape(face, { ...defaultSpec(face), vitTokens: 9 });
+    fc.assert(
+      fc.property(fc.integer({ min: 14, max: 31 }), fc.boolean(), (log2Binding, shaderF16) => {
+        const limits = { maxBufferSize: 2 ** log2Binding, maxStorageBufferBindingSize: 2 ** log2Binding };
+        const fits = planFit(face, shape, 'webgpu', { limits, shaderF16, subgroups: true, subgroupMinSize: 4 });
+        const chosen = defaultPrecision('webgpu', probe({ limits, shaderF16 }), fits);
+        if (!shaderF16) {
+          expect(fits.find((f) => f.weights === 'float16')!.fits).toBe(false);
+          expect(chosen).not.toBe('float16');
+        } else if (fits.find((f) => f.weights === 'float16')!.fits) expect(chosen).toBe('float16');
+      }),
+      { numRuns: 8 },
     );
   });
 

@@ -1,0 +1,105 @@
+// Every weight precision the page offers on WebGPU here (SwiftShader: float32, int8, int4; float16
+// needs shader-f16) on every kind of generated checkpoint (src/model/random-weights.ts), run the
+// page's own way: the checkpoint from a hub, converted in the browser, the page's worker on
+// onnxruntime-web's native WebGPU EP. Each output is held against onnxruntime-node CPU float32 of the
+// same checkpoint and inputs (docs/model-precision-family.md). PRECISION_FAMILY_ALL=1 runs float32
+// too and prints every error (the docs' WebGPU columns).
+import type { ChildProcess } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
+import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/demo-checkpoints.ts';
+import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
+import { PRECISION_ERROR_VS_FLOAT32, type WeightPrecision } from '../src/model/precision.ts';
+import { WEIGHT_FAMILIES, type WeightFamily } from '../src/model/random-weights.ts';
+import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
+import { downloadedOutput, openPreview, startFolderHub } from './preview-support.ts';
+
+// The config starts servers on E2E_PORT .. +3 (playwright.config.ts): this spec takes the next port.
+const PORT = Number(process.env.E2E_PORT ?? 4790) + 4;
+const FAMILY_BOUND = 3e-2;
+/** float32 on SwiftShader is about 1.2e-5 off the CPU: a quantized run is further off than this */
+const NOT_FLOAT32 = 1e-4;
+const ALL = process.env.PRECISION_FAMILY_ALL === '1';
+const PRECISIONS: WeightPrecision[] = ALL ? ['float32', 'int8', 'int4'] : ['int8', 'int4'];
+/** the shape of src/model/precision-family.test.ts: frames=2,height=8,width=8,text=8,vit=10 */
+const SHAPE = { frames: 2, height: 8, width: 8, textLength: 8, vitTokens: 10 };
+const repo = (family: WeightFamily) => `local/consisid-demo-preview-s-${family}`;
+const folder = (family: WeightFamily) => `tmp/e2e-checkpoints/demo-preview-s-${family}`;
+
+test.describe.configure({ mode: 'serial' });
+// SwiftShader compiles a WebGPU shader per kernel shape: a first WebGPU pass takes tens of seconds
+test.setTimeout(600_000);
+
+let server: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  for (const family of WEIGHT_FAMILIES)
+    await generatedCheckpoint(folder(family), CONSISID_PREVIEW_S_CONFIG, { seed: 42, family });
+  server = await startFolderHub(
+    PORT,
+    WEIGHT_FAMILIES.map((f) => `${repo(f)}=${folder(f)}`),
+  );
+});
+
+test.afterAll(() => {
+  server?.kill();
+});
+
+/** onnxruntime-node CPU float32 of the folder on the page's inputs */
+async function nodeFloat32(family: WeightFamily): Promise<Float32Array> {
+  const model = await ConsisIDTransformer3DModel.fromPretrained(`${folder(family)}/transformer`, { device: 'cpu' });
+  try {
+    const inputs = generateInputs(model.config, { ...defaultSpec(model.config), ...SHAPE });
+    const out = await model.forward({ ...forwardArgs(model.config, inputs), return_dict: true });
+    return out.sample.data as Float32Array;
+  } finally {
+    await model.release();
+  }
+}
+
+async function setShape(page: Page) {
+  await page.getByLabel('Latent height').fill(String(SHAPE.height));
+  await page.getByLabel('Latent width').fill(String(SHAPE.width));
+  await page.getByLabel('Latent frames').fill(String(SHAPE.frames));
+  await page.getByLabel('Text length').fill(String(SHAPE.textLength));
+  await page.getByLabel('ViT tokens per identity scale').fill(String(SHAPE.vitTokens));
+}
+
+for (const family of WEIGHT_FAMILIES) {
+  test(`${family} weights on WebGPU: int8 within ${FAMILY_BOUND} of CPU float32, int4 within the error the page states; float16 not offered without shader-f16`, async ({
+    browser,
+  }) => {
+    const reference = nodeFloat32(family);
+    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${PORT}` });
+    const page = await context.newPage();
+    await openPreview(page, repo(family), 'webgpu');
+    await page.getByRole('button', { name: 'Inspect' }).click();
+    await expect(page.getByTestId('checkpoint-summary')).toBeVisible();
+    await setShape(page);
+    const weights = page.getByLabel('Weights');
+    // SwiftShader has no shader-f16: the page starts on float32 and marks float16 as not fitting WebGPU
+    await expect(page.getByTestId('adapter-info')).toContainText('shader-f16 no');
+    await expect(weights).toHaveValue('float32');
+    await expect(weights.locator('option[value="float16"]')).toHaveText(/does not fit\)$/);
+    const errors: Partial<Record<WeightPrecision, number>> = {};
+    for (const precision of PRECISIONS) {
+      await weights.selectOption(precision);
+      await page.getByRole('button', { name: 'Run forward pass' }).click();
+      // the summary names the precision of the run it shows
+      await expect(page.getByTestId('output-summary')).toContainText(`"weights":"${precision}"`, { timeout: 540_000 });
+      await expect(page.getByTestId('provider-used')).toHaveText('webgpu');
+      await expect(page.getByTestId('preview-error')).toHaveCount(0);
+      errors[precision] = relativeError((await downloadedOutput(page)).data, await reference);
+    }
+    await context.close();
+    test
+      .info()
+      .annotations.push({ type: 'errors vs CPU float32', description: `${family}: ${JSON.stringify(errors)}` });
+    if (ALL) console.log(`${family} on WebGPU: ${JSON.stringify(errors)}`);
+    expect(errors.int8, 'int8').toBeLessThanOrEqual(FAMILY_BOUND);
+    expect(errors.int8, 'int8 ran float32').toBeGreaterThan(NOT_FLOAT32);
+    expect(errors.int4, 'int4').toBeLessThanOrEqual(PRECISION_ERROR_VS_FLOAT32.int4);
+    expect(errors.int4, 'int4 ran float32').toBeGreaterThan(NOT_FLOAT32);
+  });
+}
