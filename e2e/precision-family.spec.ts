@@ -20,7 +20,15 @@ const FAMILY_BOUND = 3e-2;
 /** float32 on SwiftShader is about 1.2e-5 off the CPU: a quantized run is further off than this */
 const NOT_FLOAT32 = 1e-4;
 const ALL = process.env.PRECISION_FAMILY_ALL === '1';
-const PRECISIONS: WeightPrecision[] = ALL ? ['float32', 'int8', 'int4'] : ['int8', 'int4'];
+/**
+ * what `npm test` runs: int8 (the 3e-2 contract) on the families the fixtures are not (the golden
+ * fixtures are uniform weights: e2e/model-precisions.spec.ts holds int8 and int4 on them), int4 where
+ * its error is largest. Each run is a fresh worker compiling SwiftShader's shaders (about 45 s).
+ */
+const CASES: Partial<Record<WeightFamily, WeightPrecision[]>> = ALL
+  ? Object.fromEntries(WEIGHT_FAMILIES.map((f) => [f, ['float32', 'int8', 'int4']]))
+  : { heavy: ['int8'], outliers: ['int8', 'int4'] };
+const FAMILIES = WEIGHT_FAMILIES.filter((f) => CASES[f]);
 /** the shape of src/model/precision-family.test.ts: frames=2,height=8,width=8,text=8,vit=10 */
 const SHAPE = { frames: 2, height: 8, width: 8, textLength: 8, vitTokens: 10 };
 const repo = (family: WeightFamily) => `local/consisid-demo-preview-s-${family}`;
@@ -34,11 +42,11 @@ let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  for (const family of WEIGHT_FAMILIES)
+  for (const family of FAMILIES)
     await generatedCheckpoint(folder(family), CONSISID_PREVIEW_S_CONFIG, { seed: 42, family });
   server = await startFolderHub(
     PORT,
-    WEIGHT_FAMILIES.map((f) => `${repo(f)}=${folder(f)}`),
+    FAMILIES.map((f) => `${repo(f)}=${folder(f)}`),
   );
 });
 
@@ -66,8 +74,9 @@ async function setShape(page: Page) {
   await page.getByLabel('ViT tokens per identity scale').fill(String(SHAPE.vitTokens));
 }
 
-for (const family of WEIGHT_FAMILIES) {
-  test(`${family} weights on WebGPU: int8 within ${FAMILY_BOUND} of CPU float32, int4 within the error the page states; float16 not offered without shader-f16`, async ({
+for (const family of FAMILIES) {
+  const precisions = CASES[family]!;
+  test(`${family} weights on WebGPU: ${precisions.join(', ')} within bounds of CPU float32 (int8 ${FAMILY_BOUND}, int4 the error the page states); float16 not offered without shader-f16`, async ({
     browser,
   }) => {
     const reference = nodeFloat32(family);
@@ -83,7 +92,7 @@ for (const family of WEIGHT_FAMILIES) {
     await expect(weights).toHaveValue('float32');
     await expect(weights.locator('option[value="float16"]')).toHaveText(/does not fit\)$/);
     const errors: Partial<Record<WeightPrecision, number>> = {};
-    for (const precision of PRECISIONS) {
+    for (const precision of precisions) {
       await weights.selectOption(precision);
       await page.getByRole('button', { name: 'Run forward pass' }).click();
       // the summary names the precision of the run it shows
@@ -97,9 +106,11 @@ for (const family of WEIGHT_FAMILIES) {
       .info()
       .annotations.push({ type: 'errors vs CPU float32', description: `${family}: ${JSON.stringify(errors)}` });
     if (ALL) console.log(`${family} on WebGPU: ${JSON.stringify(errors)}`);
-    expect(errors.int8, 'int8').toBeLessThanOrEqual(FAMILY_BOUND);
-    expect(errors.int8, 'int8 ran float32').toBeGreaterThan(NOT_FLOAT32);
-    expect(errors.int4, 'int4').toBeLessThanOrEqual(PRECISION_ERROR_VS_FLOAT32.int4);
-    expect(errors.int4, 'int4 ran float32').toBeGreaterThan(NOT_FLOAT32);
+    const bound = { int8: FAMILY_BOUND, int4: PRECISION_ERROR_VS_FLOAT32.int4 } as const;
+    for (const precision of ['int8', 'int4'] as const) {
+      if (!precisions.includes(precision)) continue;
+      expect(errors[precision], precision).toBeLessThanOrEqual(bound[precision]);
+      expect(errors[precision], `${precision} ran float32`).toBeGreaterThan(NOT_FLOAT32);
+    }
   });
 }
