@@ -36,6 +36,8 @@ const plan: fc.Arbitrary<PrecisionPlan> = fc
       buffers,
       weightBytes: weightBuffers.reduce((s, w) => s + w.bytes, 0),
       largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
+      livePeakBytes: p.activationPeakBytes,
+      bufferDemand: null,
       flops: 0,
     };
   });
