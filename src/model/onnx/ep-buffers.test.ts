@@ -7,7 +7,6 @@ import {
   bufferSize,
   DISPATCHES_PER_SUBMIT,
   heldBytes,
-  plannerBuffers,
   type BufferCacheMode,
   type TensorLife,
 } from './ep-buffers.ts';
@@ -172,37 +171,5 @@ describe('the WebGPU EP buffer bound', () => {
       [2048, 1],
     ]);
     expect(heldBytes([a, b])).toBe(3 * 1024 + 2048);
-  });
-
-  it("onnxruntime's planner: buffers cover every tensor alive, shared only by tensors of equal bytes one after another", () => {
-    const tensor = fc.record({
-      bytes: fc.constantFrom(16, 32, 48),
-      from: fc.integer({ min: 0, max: 30 }),
-      len: fc.integer({ min: 0, max: 8 }),
-      graphOutput: fc.boolean(),
-    });
-    fc.assert(
-      fc.property(fc.array(tensor, { maxLength: 30 }), (ts) => {
-        const tensors = ts
-          .map((t) => ({ bytes: t.bytes, from: t.from, to: t.from + t.len, graphOutput: t.graphOutput }))
-          .sort((a, b) => a.from - b.from);
-        const buffers = plannerBuffers(tensors);
-        expect(buffers.length).toBeLessThanOrEqual(tensors.length);
-        expect(buffers.length).toBeGreaterThanOrEqual(tensors.filter((t) => t.graphOutput).length);
-        for (let i = 0; i <= 40; i++)
-          for (const bytes of [16, 32, 48]) {
-            const alive = (x: TensorLife) => x.bytes === bytes && x.from <= i && i <= x.to;
-            expect(buffers.filter(alive).length).toBeGreaterThanOrEqual(tensors.filter(alive).length);
-          }
-      }),
-    );
-    const a = { bytes: 64, from: 0, to: 1, graphOutput: false };
-    expect(plannerBuffers([a, { bytes: 64, from: 2, to: 3, graphOutput: false }])).toEqual([
-      { bytes: 64, from: 0, to: 3 },
-    ]);
-    // read by node 2 itself, or of other bytes, or the caller's: a buffer of its own
-    expect(plannerBuffers([a, { bytes: 64, from: 1, to: 3, graphOutput: false }])).toHaveLength(2);
-    expect(plannerBuffers([a, { bytes: 80, from: 2, to: 3, graphOutput: false }])).toHaveLength(2);
-    expect(plannerBuffers([a, { bytes: 64, from: 2, to: 3, graphOutput: true }])).toHaveLength(2);
   });
 });

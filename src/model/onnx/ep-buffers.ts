@@ -139,36 +139,3 @@ export function heldBytes(demands: readonly Map<number, number>[]): number {
   for (const [k, v] of most) held += k === DESTROYED ? v : k * v;
   return held;
 }
-
-/** a node's output as onnxruntime's allocation planner sees it */
-export interface PlannedTensor extends TensorLife {
-  /** a graph output is the caller's: it never takes a freed buffer, nor hands its own on */
-  graphOutput: boolean;
-}
-
-/**
- * The buffers onnxruntime's allocation planner asks the EP for (allocation_planner.cc, the sequential
- * planner's reuse, which it does with or without memory patterns): an output takes the buffer of a
- * tensor of exactly its bytes whose last reader ran before its node, the most recently freed first,
- * and only a tensor that finds none gets a buffer of its own. `tensors` in node order; returns each
- * buffer's life, from its first tensor's node to its last tensor's last reader. (The planner also
- * lets some kernels write over their input in place: not counted, so this gives more buffers, never fewer.)
- */
-export function plannerBuffers(tensors: readonly PlannedTensor[]): TensorLife[] {
-  const buffers: TensorLife[] = [];
-  let active: TensorLife[] = [];
-  const free: TensorLife[] = [];
-  for (const t of tensors) {
-    const freed = active.filter((b) => b.to < t.from).sort((a, b) => a.to - b.to);
-    if (freed.length) {
-      active = active.filter((b) => b.to >= t.from);
-      free.push(...freed);
-    }
-    const at = t.graphOutput ? -1 : free.findLastIndex((b) => b.bytes === t.bytes);
-    const buffer = at >= 0 ? free.splice(at, 1)[0]! : { bytes: t.bytes, from: t.from, to: t.to };
-    if (at < 0) buffers.push(buffer);
-    buffer.to = Math.max(buffer.to, t.to);
-    if (!t.graphOutput) active.push(buffer);
-  }
-  return buffers;
-}

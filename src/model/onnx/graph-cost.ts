@@ -2,14 +2,7 @@
 // weight bytes a session holds, and the activation peak. The same walk serves the model (its
 // FLOP count), the benchmark and `consisid plan`.
 import { ELEM_TYPE_BYTES, tensorBytes, type ElemType, type GraphDef, type NodeDef } from './onnx-proto.ts';
-import {
-  bufferDemand,
-  heldBytes,
-  plannerBuffers,
-  type BufferCacheMode,
-  type PlannedTensor,
-  type TensorLife,
-} from './ep-buffers.ts';
+import { bufferDemand, heldBytes, type BufferCacheMode, type TensorLife } from './ep-buffers.ts';
 
 interface ValueShape {
   type: ElemType;
@@ -163,8 +156,6 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   };
   // the same tensors as buffers of the WebGPU EP: graph inputs are the caller's for the whole run
   const lives: TensorLife[] = [];
-  const outputs: PlannedTensor[] = [];
-  const graphOutputs = new Set(g.outputs.map((o) => o.name));
   const end = g.nodes.length;
   let current = 0;
   for (const v of g.inputs) {
@@ -183,7 +174,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
       const b = bytesOf(shape(o));
       const last = Math.max(lastUse.get(o) ?? -1, i);
       dieAt(last, b);
-      outputs.push({ bytes: b, from: i, to: last, graphOutput: graphOutputs.has(o) });
+      lives.push({ bytes: b, from: i, to: last });
       added += b;
       consider(o, b);
     }
@@ -200,9 +191,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   // each output's read-back staging buffer (BufferManager::Download)
   for (const o of g.outputs) lives.push({ bytes: bytesOf(shape(o.name)), from: end - 1, to: end });
   const dispatching = g.nodes.map((n, i) => runs[i]! && !VIEWS.has(n.opType));
-  const demand = opts.bufferCache
-    ? bufferDemand([...lives, ...plannerBuffers(outputs)], dispatching, opts.bufferCache)
-    : null;
+  const demand = opts.bufferCache ? bufferDemand(lives, dispatching, opts.bufferCache) : null;
   buffers.sort((a, b) => b.bytes - a.bytes);
   const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
