@@ -8,7 +8,9 @@
 // - 'bucket' (onnxruntime's default): sizes are rounded up to a bucket of BUCKET_LIMITS and kept up to
 //   the bucket's count; a size over the largest bucket is destroyed.
 // A new buffer is made only when the cache has none of the size, so the buffers of one size never
-// outnumber the most tensors of that size alive or pending at once. See docs/model-memory.md.
+// outnumber the most tensors of that size alive or pending at once. Each tensor counts as a buffer of
+// its own: onnxruntime's allocation planner may hand a freed buffer to a later output of the same bytes,
+// but in its own node order, so assuming it planned less than SwiftShader measured. See docs/model-memory.md.
 
 /** the storage-buffer cache mode of the WebGPU EP (onnxruntime-web's `storageBufferCacheMode`) */
 export type BufferCacheMode = 'lazyRelease' | 'simple' | 'bucket';
