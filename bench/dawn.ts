@@ -9,6 +9,8 @@ export interface AdapterFacts {
   description: string;
   fallback: boolean;
   shaderF16: boolean;
+  /** the adapter has 'subgroups': with subgroupMinSize, which attention kernel the model builds (attentionKernelFor) */
+  subgroups: boolean;
   subgroupMinSize: number | null;
   maxBufferSize: number;
   maxStorageBufferBindingSize: number;
@@ -93,6 +95,7 @@ export async function installDawn(): Promise<AdapterFacts | null> {
     description: a.info.description ?? '',
     fallback: Boolean(a.info.isFallbackAdapter ?? a.isFallbackAdapter),
     shaderF16: a.features.has('shader-f16'),
+    subgroups: a.features.has('subgroups'),
     subgroupMinSize: a.info.subgroupMinSize ?? null,
     maxBufferSize: a.limits.maxBufferSize ?? 0,
     maxStorageBufferBindingSize: a.limits.maxStorageBufferBindingSize ?? 0,

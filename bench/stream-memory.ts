@@ -115,7 +115,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   const adapterCaps = {
     limits,
     shaderF16: adapter.shaderF16,
-    subgroups: false,
+    subgroups: adapter.subgroups,
     subgroupMinSize: adapter.subgroupMinSize,
   };
   const fit = planFit(model.config, shape, 'webgpu', adapterCaps, heapBudget).find((f) => f.weights === weights)!;

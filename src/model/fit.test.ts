@@ -36,6 +36,8 @@ const plan: fc.Arbitrary<PrecisionPlan> = fc
       buffers,
       weightBytes: weightBuffers.reduce((s, w) => s + w.bytes, 0),
       largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
+      livePeakBytes: p.activationPeakBytes,
+      bufferDemand: null,
       flops: 0,
     };
   });
@@ -58,6 +60,7 @@ const outcome: fc.Arbitrary<SegmentOutcome> = fc.oneof(
         weightBytes,
         largestWeight: { name: 'w', bytes: weightBytes },
         activationPeakBytes: 0,
+        bufferDemand: null,
         flops: 0,
       })),
       device: 'webgpu' as const,
@@ -175,6 +178,11 @@ describe('planFit on built graphs', () => {
           expect(f.segments).toBe(plan.segments.length);
           expect(f.heapBytes).toBeLessThanOrEqual(heapBudget);
           expect(f.heapBytes).toBe(Math.max(...plan.segments.map((s) => s.weightBytes)));
+          // the segments share the EP's buffer cache: the page's activation peak bounds what each segment's session holds
+          expect(f.activationPeakBytes).toBeGreaterThanOrEqual(
+            Math.max(...plan.segments.map((s) => s.activationPeakBytes)),
+          );
+          expect(f.gpuBytes).toBe(f.weightBytes + f.activationPeakBytes);
         }
       }),
       { numRuns: 8 },

@@ -6,6 +6,7 @@
 import { bindingReason, wasmHeapReason, type PrecisionPlan, type WebGpuLimits } from './plan.ts';
 import { planSegments, rangeCosts, SegmentPlanError, type RangeCosts, type SegmentPlan } from './segment-plan.ts';
 import type { PlannedBuffer } from './onnx/graph-cost.ts';
+import { heldBytes } from './onnx/ep-buffers.ts';
 import type { GraphShape } from './graph/transformer.ts';
 import type { AttentionKernel } from './graph/attention.ts';
 import { attentionKernelFor } from './runtime/webgpu-features.ts';
@@ -91,13 +92,17 @@ export function precisionFit(
   if (binding) reasons.push(binding);
   if (webgpu && segments && 'refused' in segments) reasons.push(`WebGPU: ${segments.refused}`);
   const heapReason = !webgpu && wasmHeapReason(plan);
+  // the segments run one after another on one device, their sessions sharing the EP's buffer cache
+  const demands = planned?.map((p) => p.bufferDemand);
+  const activationPeakBytes =
+    demands?.length && demands.every((d) => d !== null) ? heldBytes(demands) : plan.activationPeakBytes;
   if (heapReason) reasons.push(heapReason);
   return {
     weights: plan.weights,
     device: plan.device,
     weightBytes: plan.weightBytes,
-    activationPeakBytes: plan.activationPeakBytes,
-    gpuBytes: webgpu ? plan.weightBytes + plan.activationPeakBytes : null,
+    activationPeakBytes,
+    gpuBytes: webgpu ? plan.weightBytes + activationPeakBytes : null,
     heapBytes: webgpu
       ? Math.max(0, ...(planned ?? []).map((p) => p.weightBytes))
       : plan.weightBytes + plan.activationPeakBytes,

@@ -8,7 +8,7 @@ import { nodeBackend } from './runtime/node.ts';
 import { GraphBuilder } from './onnx/graph-builder.ts';
 import { graphCost, graphFlops, nodeFlops } from './onnx/graph-cost.ts';
 import { tensorBytes, type ModelDef } from './onnx/onnx-proto.ts';
-import { relu, add, reshape, constF32 } from './onnx/ops.ts';
+import { relu, add, reshape, constF32, multiHeadAttention } from './onnx/ops.ts';
 import { quantizationFor } from './precision.ts';
 import { fixtureDir, loadFixture } from './test-support/fixtures.ts';
 import { main } from './cli.ts';
@@ -117,6 +117,27 @@ describe('graph cost', () => {
     const cost = graphCost(g.toModel().graph);
     expect(cost.activationPeakBytes).toBe(3 * 1024);
     expect(cost.weightBytes).toBe(1024 + 8 * 3);
+  });
+
+  it("on WebGPU: flash attention's copies of the keys and values, and what the EP's buffer cache holds", () => {
+    const g = new GraphBuilder('t');
+    const q = g.input('q', 'float32', [1, 64, 32]); // 8 KiB each
+    const k = relu(g, g.input('k', 'float32', [1, 64, 32]));
+    const v = relu(g, g.input('v', 'float32', [1, 64, 32]));
+    g.output(multiHeadAttention(g, q, k, v, 2), 'y');
+    const graph = g.toModel().graph;
+    const cpu = graphCost(graph);
+    // q, k, v inputs, the two relus and the output while attention runs; its (1, 2, 64, 64) probabilities on CPU
+    expect(cpu.livePeakBytes).toBe(4 * 8192 + 2 * 64 * 64 * 4);
+    const webgpu = graphCost(graph, { flashAttention: true });
+    expect(webgpu.livePeakBytes).toBe(4 * 8192 + 2 * 8192);
+    expect(webgpu.bufferDemand).toBeNull();
+    for (const bufferCache of ['lazyRelease', 'simple', 'bucket'] as const) {
+      const held = graphCost(graph, { flashAttention: true, bufferCache });
+      expect(held.livePeakBytes).toBe(webgpu.livePeakBytes);
+      // the inputs stay the caller's for the whole run, with their upload's staging copies
+      expect(held.activationPeakBytes, bufferCache).toBeGreaterThanOrEqual(webgpu.livePeakBytes + 2 * 8192);
+    }
   });
 
   it('consisid plan prints the full ConsisID as not fitting a browser, and a tiny config as fitting', async () => {

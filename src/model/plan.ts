@@ -5,7 +5,8 @@ import type { ConsisIDConfig } from './config.ts';
 import { expectedParameters } from './graph/parameters.ts';
 import { buildConsisIDGraph, type GraphShape } from './graph/transformer.ts';
 import type { AttentionKernel } from './graph/attention.ts';
-import { graphCost, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
+import { graphCost, type CostOptions, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
+import { WEBGPU_BUFFER_CACHE } from './onnx/ep-buffers.ts';
 import { DTYPE_BYTES, type SafetensorsDtype } from './safetensors/dtype.ts';
 import type { WeightEntry, WeightSet } from './safetensors/weight-set.ts';
 import { computeDtypeFor, quantizationFor, WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
@@ -22,6 +23,10 @@ export function plannedWeights(config: ConsisIDConfig, dtype: SafetensorsDtype =
   }
   return out;
 }
+
+/** how a graph on `device` is costed: on WebGPU, flash attention and what the EP's buffer cache holds */
+export const costOptionsFor = (device: Device): CostOptions =>
+  device === 'webgpu' ? { flashAttention: true, bufferCache: WEBGPU_BUFFER_CACHE } : {};
 
 export interface PrecisionPlan extends GraphCost {
   weights: WeightPrecision;
@@ -45,7 +50,7 @@ export function planPrecisions(
       quantization: quantizationFor(precision, device),
       attention,
     });
-    return { weights: precision, device, ...graphCost(built.model.graph, { flashAttention: device === 'webgpu' }) };
+    return { weights: precision, device, ...graphCost(built.model.graph, costOptionsFor(device)) };
   });
 }
 

@@ -6,7 +6,7 @@ import type { ConsisIDConfig } from './config.ts';
 import { buildTransformerBlocks, type BlockRange, type GraphShape } from './graph/transformer.ts';
 import { evenSegments } from './graph/segments.ts';
 import { graphCost, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
-import { plannedWeights, WASM_HEAP_BYTES, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from './plan.ts';
+import { costOptionsFor, plannedWeights, WASM_HEAP_BYTES, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from './plan.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { WeightSet } from './safetensors/weight-set.ts';
 import type { Device } from './runtime/types.ts';
@@ -61,7 +61,7 @@ export function rangeCosts(
     let c = costs.get(key(r));
     if (!c) {
       const built = buildTransformerBlocks(config, weightSet, shape, buildOpts, r);
-      c = graphCost(built.model.graph, { flashAttention: opts.device === 'webgpu' });
+      c = graphCost(built.model.graph, costOptionsFor(opts.device));
       costs.set(key(r), c);
     }
     return c;
@@ -75,6 +75,8 @@ export interface PlannedSegment extends BlockRange {
   /** its largest weight buffer */
   largestWeight: PlannedBuffer;
   activationPeakBytes: number;
+  /** on WebGPU, what the EP's buffer cache makes for its run-time tensors (graph-cost.ts) */
+  bufferDemand: Map<number, number> | null;
   flops: number;
 }
 
@@ -158,6 +160,7 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
       weightBytes: c.weightBytes,
       largestWeight: c.weightBuffers[0] ?? { name: '', bytes: 0 },
       activationPeakBytes: c.activationPeakBytes,
+      bufferDemand: c.bufferDemand,
       flops: c.flops,
     };
   });

@@ -2,6 +2,7 @@
 // weight bytes a session holds, and the activation peak. The same walk serves the model (its
 // FLOP count), the benchmark and `consisid plan`.
 import { ELEM_TYPE_BYTES, tensorBytes, type ElemType, type GraphDef, type NodeDef } from './onnx-proto.ts';
+import { bufferDemand, heldBytes, type BufferCacheMode, type TensorLife } from './ep-buffers.ts';
 
 interface ValueShape {
   type: ElemType;
@@ -65,23 +66,38 @@ const NOT_FOLDED = new Set(['DequantizeLinear']);
 
 /**
  * scratch a kernel allocates beyond its outputs: onnxruntime's CPU attention keeps the (B, H, S, L)
- * probabilities; its WebGPU EP's flash attention (every MultiHeadAttention of this model) keeps none
+ * probabilities; its WebGPU EP's flash attention (every MultiHeadAttention of this model) copies the
+ * keys and values into (B, H, L, D) tensors of its own (ApplyFlashAttention's internal present_key /
+ * present_value, onnxruntime/contrib_ops/webgpu/bert/flash_attention.cc)
  */
-function workspace(n: NodeDef, shape: (name: string) => ValueShape, flashAttention: boolean): number {
-  if (n.opType !== 'MultiHeadAttention' || flashAttention) return 0;
+function workspace(n: NodeDef, shape: (name: string) => ValueShape, flashAttention: boolean): PlannedBuffer[] {
+  if (n.opType !== 'MultiHeadAttention') return [];
+  if (flashAttention)
+    return [1, 2].map((i) => ({
+      name: `${n.name} (${i === 1 ? 'keys' : 'values'} copy)`,
+      bytes: bytesOf(shape(n.inputs[i]!)),
+    }));
   const heads = n.attributes.num_heads?.kind === 'int' ? n.attributes.num_heads.value : 1;
   const q = shape(n.inputs[0]!);
   const [b, s] = q.dims as [number, number];
   const l = shape(n.inputs[1]!).dims[1]!;
-  return b * heads * s * l * ELEM_TYPE_BYTES[q.type];
+  return [{ name: `${n.name} (attention probabilities)`, bytes: b * heads * s * l * ELEM_TYPE_BYTES[q.type] }];
 }
 
 export interface GraphCost {
   flops: number;
   /** bytes of the constants a session keeps: initializers, and what the constant subgraphs (casts, concats, transposes of weights) fold to */
   weightBytes: number;
-  /** the most bytes of run-time tensors (inputs, intermediates, kernel scratch) alive at once */
+  /**
+   * the most bytes of run-time tensors (inputs, intermediates, kernel scratch) the session holds at
+   * once: with `bufferCache`, what onnxruntime's WebGPU EP holds for them (ep-buffers.ts), else
+   * livePeakBytes
+   */
   activationPeakBytes: number;
+  /** the most bytes of run-time tensors alive at once, each freed after its last reader */
+  livePeakBytes: number;
+  /** with `bufferCache`: what the EP's cache makes for the run-time tensors (heldBytes merges those of several graphs) */
+  bufferDemand: Map<number, number> | null;
   /** the largest single buffer, weight or run-time (WebGPU binds each as one storage buffer) */
   largestBuffer: PlannedBuffer;
   /** every buffer, weight or run-time, largest first */
@@ -98,6 +114,8 @@ export interface PlannedBuffer {
 export interface CostOptions {
   /** attention runs as flash attention (onnxruntime's WebGPU EP): no (B, H, S, L) probabilities */
   flashAttention?: boolean;
+  /** the run-time tensors are buffers of onnxruntime's WebGPU EP, its cache in this mode */
+  bufferCache?: BufferCacheMode;
 }
 
 export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
@@ -136,11 +154,16 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     if (list) list.push(bytes);
     else dying.set(i, [bytes]);
   };
+  // the same tensors as buffers of the WebGPU EP: graph inputs are the caller's for the whole run
+  const lives: TensorLife[] = [];
+  const end = g.nodes.length;
   let current = 0;
   for (const v of g.inputs) {
     const b = bytesOf(shape(v.name));
     current += b;
     dieAt(Math.max(lastUse.get(v.name) ?? -1, firstRun), b);
+    // and its upload's staging buffer (onnxruntime's BufferManager::Upload)
+    lives.push({ bytes: b, from: 0, to: end }, { bytes: b, from: 0, to: 0 });
   }
   let peak = current;
   g.nodes.forEach((n, i) => {
@@ -149,22 +172,34 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     for (const o of n.outputs) {
       if (root.has(o)) continue;
       const b = bytesOf(shape(o));
-      dieAt(Math.max(lastUse.get(o) ?? -1, i), b);
+      const last = Math.max(lastUse.get(o) ?? -1, i);
+      dieAt(last, b);
+      lives.push({ bytes: b, from: i, to: last });
       added += b;
       consider(o, b);
     }
-    const scratch = workspace(n, shape, opts.flashAttention === true);
-    if (scratch) consider(`${n.name} (attention probabilities)`, scratch);
+    let scratch = 0;
+    for (const w of workspace(n, shape, opts.flashAttention === true)) {
+      consider(w.name, w.bytes);
+      lives.push({ bytes: w.bytes, from: i, to: i });
+      scratch += w.bytes;
+    }
     current += added;
     peak = Math.max(peak, current + scratch);
     for (const b of dying.get(i) ?? []) current -= b;
   });
+  // each output's read-back staging buffer (BufferManager::Download)
+  for (const o of g.outputs) lives.push({ bytes: bytesOf(shape(o.name)), from: end - 1, to: end });
+  const dispatching = g.nodes.map((n, i) => runs[i]! && !VIEWS.has(n.opType));
+  const demand = opts.bufferCache ? bufferDemand(lives, dispatching, opts.bufferCache) : null;
   buffers.sort((a, b) => b.bytes - a.bytes);
   const weightBuffers = [...held].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
   return {
     flops: flopsOf(g, shape),
     weightBytes: [...held.values()].reduce((a, b) => a + b, 0),
-    activationPeakBytes: peak,
+    activationPeakBytes: demand ? heldBytes([demand]) : peak,
+    livePeakBytes: peak,
+    bufferDemand: demand,
     largestBuffer: buffers[0] ?? { name: '', bytes: 0 },
     buffers,
     weightBuffers,

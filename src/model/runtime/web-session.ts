@@ -2,6 +2,7 @@
 // default one in Node, JSPI or the native WebGPU EP build in the browser bundle): wasm and webgpu.
 import type * as Ort from 'onnxruntime-web';
 import { encodeModel } from '../onnx/onnx-proto.ts';
+import { WEBGPU_BUFFER_CACHE } from '../onnx/ep-buffers.ts';
 import { wrapSession } from './ort-session.ts';
 import { RangeBlob } from '../loader/range-blob.ts';
 import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
@@ -49,7 +50,11 @@ export function ortWebBackend(ort: typeof Ort): InferenceBackend {
       let session: Ort.InferenceSession;
       try {
         session = await ort.InferenceSession.create(encodeModel(model.model), {
-          executionProviders: [device],
+          // the native WebGPU EP's storage buffers: the plan bounds what this cache mode holds (ep-buffers.ts);
+          // the JSEP build ignores the option
+          executionProviders: [
+            device === 'webgpu' ? { name: 'webgpu', storageBufferCacheMode: WEBGPU_BUFFER_CACHE } : device,
+          ],
           graphOptimizationLevel: 'all',
           ...(externalData.length ? { externalData } : {}),
           ...(device === 'webgpu' && deviceOutputs?.length
