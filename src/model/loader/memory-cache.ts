@@ -6,14 +6,22 @@ import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } fro
 
 const versionKey = (v: FileVersion) => JSON.stringify([v.url, v.etag]);
 
-export class MemoryStoredFile extends StoredChunks {
-  /** the stored chunks and their sums (tests reach in to damage them) */
-  readonly chunks = new Map<number, Uint8Array<ArrayBuffer>>();
-  readonly sums = new Map<number, string>();
-  private readonly aside = new Map<number, Uint8Array<ArrayBuffer>>();
+/** what the memory holds of one entry (tests reach in to damage it) */
+export interface MemoryEntry {
+  meta: StoredMeta;
+  chunks: Map<number, Uint8Array<ArrayBuffer>>;
+  sums: Map<number, string>;
+}
 
-  get version(): StoredMeta {
-    return this.meta;
+/** one opening of an entry, as a visit opens a stored file: its chunks are checked once per opening */
+class MemoryStoredFile extends StoredChunks {
+  private readonly aside = new Map<number, Uint8Array<ArrayBuffer>>();
+  private readonly chunks: MemoryEntry['chunks'];
+  private readonly sums: MemoryEntry['sums'];
+
+  constructor(private readonly entry: MemoryEntry) {
+    super(entry.meta);
+    ({ chunks: this.chunks, sums: this.sums } = entry);
   }
 
   protected async storedLength(i: number) {
@@ -51,7 +59,9 @@ export class MemoryStoredFile extends StoredChunks {
     this.sums.delete(i);
   }
 
-  protected async saveMeta() {}
+  protected async saveMeta(meta: StoredMeta) {
+    this.entry.meta = meta;
+  }
 
   async blob(): Promise<Blob> {
     const n = chunkCount(this.meta.size, this.meta.chunkBytes);
@@ -62,19 +72,19 @@ export class MemoryStoredFile extends StoredChunks {
 }
 
 /** the memory cache, and (for tests) its entries */
-export function memoryCache(): WeightCache & { entries: ReadonlyMap<string, MemoryStoredFile> } {
-  const entries = new Map<string, MemoryStoredFile>();
+export function memoryCache(): WeightCache & { entries: ReadonlyMap<string, MemoryEntry> } {
+  const entries = new Map<string, MemoryEntry>();
   return {
     entries,
     async match(v) {
       const e = entries.get(versionKey(v));
-      return e && e.version.size === v.size && e.version.chunkBytes === v.chunkBytes ? e : null;
+      return e && e.meta.size === v.size && e.meta.chunkBytes === v.chunkBytes ? new MemoryStoredFile(e) : null;
     },
     async put(v) {
-      for (const [key, e] of entries) if (e.version.url === v.url) entries.delete(key);
-      const e = new MemoryStoredFile(newMeta(v));
+      for (const [key, e] of entries) if (e.meta.url === v.url) entries.delete(key);
+      const e: MemoryEntry = { meta: newMeta(v), chunks: new Map(), sums: new Map() };
       entries.set(versionKey(v), e);
-      return e;
+      return new MemoryStoredFile(e);
     },
     async delete(v) {
       entries.delete(versionKey(v));
