@@ -118,6 +118,7 @@ export { convertTensor, type TensorConversion } from './convert/tensor-conversio
 export {
   loadCheckpoint,
   readSafetensorsHeaderFrom,
+  readSafetensorsHead,
   fileFromBytes,
   CheckpointError,
   type Checkpoint,

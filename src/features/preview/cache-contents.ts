@@ -2,6 +2,7 @@
 // figure) and, per precision, the files converted to it (cachedFiles in src/model/loader).
 import { formatBytes } from '../../components/ui/format.ts';
 import type { BrowserStorage, CachedFileState, WeightPrecision } from '../../model/index.ts';
+import type { WeightFile } from './checkpoint.ts';
 import type { StorageRoom } from './preview-queries.ts';
 
 export interface ConvertedTotal {
@@ -43,4 +44,26 @@ export function fitStorage(room: StorageRoom | null, files: readonly CachedFileS
     convertedTotals(files).map((t) => [t.precision, { bytes: t.bytes, complete: whole(t.precision) }]),
   );
   return { free: room.free ?? 0, unusable: room.unusable, cached };
+}
+
+/** what Download offers for the chosen precision: the bytes it fetches, or why there are none (null: nothing to say) */
+export type DownloadOffer = { bytes: number } | { nothing: string } | null;
+
+/**
+ * float32 sessions read the files themselves: Download stores the bytes the cache lacks. Any other
+ * precision reads its converted files: Download converts the files whose conversion is not stored
+ * whole (each streams whole from the hub, its chunks never stored), and with all of them stored
+ * there is nothing to fetch. `cached`: the cache's listing (null while it is read).
+ */
+export function downloadOffer(
+  info: { files: readonly Pick<WeightFile, 'url' | 'size'>[]; missingBytes: number },
+  cached: readonly CachedFileState[] | null,
+  weights: WeightPrecision,
+): DownloadOffer {
+  if (weights === 'float32') return info.missingBytes > 0 ? { bytes: info.missingBytes } : null;
+  const stored = (url: string) =>
+    cached?.find((c) => c.url === url)?.converted.some((c) => c.precision === weights && c.complete) ?? false;
+  const bytes = info.files.reduce((n, f) => n + (stored(f.url) ? 0 : f.size), 0);
+  if (bytes > 0) return { bytes };
+  return info.files.length ? { nothing: `converted ${weights} cached: nothing to download` } : null;
 }

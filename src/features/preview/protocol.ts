@@ -44,7 +44,7 @@ export interface SegmentLimits {
 
 export interface LoadRequest {
   ref: CheckpointRef;
-  /** the weight files as inspected (size and ETag) */
+  /** the weight files as inspected (size, ETag and the header's bytes) */
   files: HubFileEntry[];
   device: Device;
   threads: number;

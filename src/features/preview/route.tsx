@@ -13,7 +13,7 @@ import { InputsPanel, requestErrors, stepsValid } from './inputs-panel.tsx';
 import { OutputPanel } from './output-panel.tsx';
 import { FitPanel } from './fit-panel.tsx';
 import { fitQuery } from './fit-query.ts';
-import { convertedTotals, fitStorage } from './cache-contents.ts';
+import { convertedTotals, downloadOffer, fitStorage } from './cache-contents.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
 import { chooseDevice, defaultPrecision, type ProviderChoice } from './provider.ts';
@@ -165,6 +165,7 @@ export function Component() {
           runLabel={request.mode === 'forward' ? 'Run forward pass' : `Run ${request.steps} denoising steps`}
           runBlocked={specErrors.length > 0 || !stepsValid(request) || !chosenFit?.fits}
           refusal={refusal}
+          offer={downloadOffer(info, cached, weights)}
           onDownload={() => runOptions && void preview.download(info, runOptions)}
           onRun={() => runOptions && void preview.run(info, request, runOptions)}
           onCancel={preview.cancel}
