@@ -50,6 +50,13 @@ describe('what the panel says is converted in the cache', () => {
       unusable: 'private mode',
       cached: {},
     });
+    // the converted bytes planned from the headers go with it
+    expect(fitStorage({ free: 5, unusable: null }, [], { int4: 700 })).toEqual({
+      free: 5,
+      unusable: null,
+      cached: {},
+      converted: { int4: 700 },
+    });
     // nothing to check: the listing is not read yet, or the browser says nothing
     expect(fitStorage({ free: 5, unusable: null }, null)).toBeNull();
     expect(fitStorage({ free: null, unusable: null }, files)).toBeNull();

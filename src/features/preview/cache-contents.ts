@@ -33,17 +33,22 @@ export const convertedLine = (totals: readonly { precision: string; bytes: numbe
 export const holdsAny = (files: readonly CachedFileState[]) => files.some((f) => f.bytes > 0 || f.converted.length > 0);
 
 /**
- * What the fit checks of the browser's storage: the room it leaves, and per precision what the
- * cache holds of this checkpoint (whole only when every file is stored whole); null while the
- * listing is not read or when the browser says nothing.
+ * What the fit checks of the browser's storage: the room it leaves, per precision what the cache
+ * holds of this checkpoint (whole only when every file is stored whole) and, once planned, the
+ * bytes its conversion takes (`converted`); null while the listing is not read or when the
+ * browser says nothing.
  */
-export function fitStorage(room: StorageRoom | null, files: readonly CachedFileState[] | null): BrowserStorage | null {
+export function fitStorage(
+  room: StorageRoom | null,
+  files: readonly CachedFileState[] | null,
+  converted?: BrowserStorage['converted'],
+): BrowserStorage | null {
   if (!room || !files || (room.free === null && room.unusable === null)) return null;
   const whole = (p: WeightPrecision) => files.every((f) => f.converted.some((c) => c.precision === p && c.complete));
   const cached = Object.fromEntries(
     convertedTotals(files).map((t) => [t.precision, { bytes: t.bytes, complete: whole(t.precision) }]),
   );
-  return { free: room.free ?? 0, unusable: room.unusable, cached };
+  return { free: room.free ?? 0, unusable: room.unusable, cached, ...(converted ? { converted } : {}) };
 }
 
 /** what Download offers for the chosen precision: the bytes it fetches, or why there are none (null: nothing to say) */

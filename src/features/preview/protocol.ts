@@ -10,6 +10,7 @@ import type {
   PrecisionFit,
   WebGpuLimits,
   WeightPrecision,
+  WeightSet,
 } from '../../model/index.ts';
 
 export type Device = 'webgpu' | 'wasm';
@@ -125,7 +126,17 @@ export interface FitRequest {
   storage?: BrowserStorage;
 }
 
+export interface ConvertedRequest {
+  config: ConsisIDConfig;
+  shape: GraphShape;
+  device: Device;
+  /** the checkpoint's tensors as its headers describe them */
+  weights: WeightSet;
+}
+
 /** the planner worker: the graph of a full-size config takes a second to plan, away from the page's thread */
 export type PlanApi = {
   fit: { args: FitRequest; result: PrecisionFit[]; event: never };
+  /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
+  converted: { args: ConvertedRequest; result: Partial<Record<WeightPrecision, number>>; event: never };
 };
