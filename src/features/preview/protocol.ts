@@ -104,8 +104,12 @@ export interface RunResult {
 
 /** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */
 export type LoadEvent = { type: 'notice'; text: string } | { type: 'download'; loaded: number; total: number };
+/** `notice`: the browser cache refused while the run read the weights (sessions are made on the first run) */
 export type RunEvent =
-  { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
+  | { type: 'stage'; stage: string }
+  | { type: 'fallback'; reason: string }
+  | { type: 'notice'; text: string }
+  | ({ type: 'step' } & StepFrame);
 
 export type PreviewApi = {
   load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };

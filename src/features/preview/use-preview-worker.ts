@@ -129,6 +129,7 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
     try {
       const result = await w.run(request, (e) => {
         if (e.type === 'stage') dispatch({ type: 'stage', stage: e.stage });
+        else if (e.type === 'notice') dispatch({ type: 'notice', notice: e.text });
         else if (e.type === 'fallback')
           dispatch({
             type: 'notice',

@@ -107,6 +107,19 @@ async function convertedSession(
   return sessionModel(build(weights).model, files, { precomputed });
 }
 
+/** the initializers' bytes of the session model over the weights converted from `source` through `cache` */
+const convertedBytes = async (
+  build: ReturnType<typeof buildFor>,
+  checkpoint: Checkpoint,
+  precision: WeightPrecision,
+  source: ConvertSource,
+  cache: WeightCache,
+  chunkBytes: number,
+) =>
+  initializerBytes(
+    await convertedSession(build, checkpoint, precision, weightConverter(source, { cache, chunkBytes })),
+  );
+
 describe('weights converted as they stream in, in place of computing them when the session is made', () => {
   for (const precision of ['int8', 'int4'] as const)
     it(`${precision}: the session model is byte for byte the one computed from the checkpoint`, async () => {
@@ -248,14 +261,7 @@ describe('a stored converted chunk that cannot be read back', () => {
         }));
         const faulty = faultyCache(cache, faults, urls);
         const source = pieces(files);
-        const got = await initializerBytes(
-          await convertedSession(
-            build,
-            checkpoint,
-            precision,
-            weightConverter(source, { cache: faulty.cache, chunkBytes }),
-          ),
-        );
+        const got = await convertedBytes(build, checkpoint, precision, source, faulty.cache, chunkBytes);
         // nothing streamed whole from the hub: only the tensors of the bad entries were read again
         expect(source.streamed).toBe(0);
         const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
@@ -301,14 +307,7 @@ describe('a stored converted chunk whose bytes changed in place', () => {
             byteAt % chunk.length
           ]! ^= xor;
           const source = pieces(files);
-          const got = await initializerBytes(
-            await convertedSession(
-              build,
-              checkpoint,
-              precision,
-              weightConverter(source, { cache: damaged, chunkBytes }),
-            ),
-          );
+          const got = await convertedBytes(build, checkpoint, precision, source, damaged, chunkBytes);
           const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
           expect(differ.map(([name]) => name)).toEqual([]);
           // only the damaged file's tensors were read again, none streamed whole; its entry went, the other stayed
