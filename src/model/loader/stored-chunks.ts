@@ -6,7 +6,7 @@
 import { memoizePromise } from '../memoize-promise.ts';
 import { CHUNK_SUM, ChunkSum, summed } from './chunk-sum.ts';
 import {
-  BrowserCacheError,
+  ChunkSumError,
   checkWhole,
   chunkCount,
   chunkLength,
@@ -98,7 +98,7 @@ export abstract class StoredChunks implements StoredFile {
     if (want !== null && sum.digest() === want) return;
     this.present.delete(i);
     await this.remove(i).catch(() => undefined);
-    throw new BrowserCacheError(
+    throw new ChunkSumError(
       `${this.meta.url}: chunk ${i + 1} of the browser cache ${want === null ? 'has lost its checksum' : 'does not match its checksum'}`,
     );
   }
