@@ -1,6 +1,10 @@
 // `npm run bench -- convert`: a bfloat16 safetensors file of the real model's Linear shapes streamed
 // through the converter in 8 MiB pieces (as Range chunks hand it out), per target precision: the
-// throughput, and the most the converter held against one tensor plus one piece.
+// throughput, and the most the converter held against one tensor plus one piece. Then what the
+// browser cache's chunk checksum costs per GiB over the same bytes (src/model/loader/chunk-sum.ts),
+// beside SHA-256 through crypto.subtle per 64 MiB chunk, the alternative it was chosen over.
+import { webcrypto } from 'node:crypto';
+import { ChunkSum } from '../src/model/loader/chunk-sum.ts';
 import { convertSafetensorsStream } from '../src/model/convert/stream-convert.ts';
 import type { TensorConversion } from '../src/model/convert/tensor-conversion.ts';
 import { f32ToBf16 } from '../src/model/safetensors/dtype.ts';
@@ -76,5 +80,34 @@ export default async function run(): Promise<Figure[]> {
       ),
     );
   }
+  out.push(await checksumCost(file), await sha256Cost(file));
   return out;
+}
+
+/** seconds per GiB of `pass` over `bytes`, median of RUNS */
+async function secondsPerGiB(bytes: Uint8Array, pass: () => unknown): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const t0 = performance.now();
+    await pass();
+    times.push((performance.now() - t0) / 1000);
+  }
+  return median(times) / (bytes.length / 2 ** 30);
+}
+
+async function checksumCost(file: Uint8Array): Promise<Figure> {
+  const s = await secondsPerGiB(file, () => {
+    const sum = new ChunkSum();
+    for (let o = 0; o < file.length; o += PIECE) sum.update(file.subarray(o, o + PIECE));
+    return sum.digest();
+  });
+  return figure('convert', `chunk checksum (${PIECE / 2 ** 20} MiB pieces), median of ${RUNS}`, s, 's/GiB');
+}
+
+async function sha256Cost(file: Uint8Array): Promise<Figure> {
+  const CHUNK = 64 * 2 ** 20;
+  const s = await secondsPerGiB(file, async () => {
+    for (let o = 0; o < file.length; o += CHUNK) await webcrypto.subtle.digest('SHA-256', file.subarray(o, o + CHUNK));
+  });
+  return figure('convert', `crypto.subtle SHA-256 (64 MiB chunks, for comparison), median of ${RUNS}`, s, 's/GiB');
 }

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserCacheError, storageOp, type FileVersion } from '../src/model/loader/weight-cache.ts';
+import { BrowserCacheError, ChunkSumError, storageOp, type FileVersion } from '../src/model/loader/weight-cache.ts';
 import { diskCache, diskCacheBytes } from './disk-cache.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'disk-cache-'));
@@ -50,5 +50,21 @@ describe('the weight cache on disk', () => {
     await cache.delete(newer);
     expect(await cache.match(newer)).toBeNull();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('finds a chunk changed on disk at its size by its checksum, and removes it', async () => {
+    const dir = path.join(root, 'c');
+    const entry = await diskCache(dir).put(v);
+    for (const [i, n] of [10, 10, 5].entries()) await entry.write(i, body(n, i + 1));
+    await entry.markComplete();
+    const [folder] = readdirSync(dir);
+    const chunk = path.join(dir, folder!, '1');
+    const bytes = readFileSync(chunk);
+    bytes[3]! ^= 0x10;
+    writeFileSync(chunk, bytes);
+    const again = (await diskCache(dir).match(v))!;
+    expect(await again.read(0, 0, 2)).toEqual(new Uint8Array([1, 1]));
+    await expect(storageOp(() => again.read(1, 0, 2))).rejects.toThrow(ChunkSumError);
+    expect(await (await diskCache(dir).match(v))!.has(1)).toBe(false);
   });
 });

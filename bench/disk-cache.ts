@@ -5,51 +5,31 @@ import { createHash } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  BrowserCacheError,
-  checkWhole,
-  chunkCount,
-  chunkLength,
-  type FileVersion,
-  type StoredFile,
-  type WeightCache,
-} from '../src/model/loader/weight-cache.ts';
+import { newMeta, StoredChunks, type StoredMeta } from '../src/model/loader/stored-chunks.ts';
+import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from '../src/model/loader/weight-cache.ts';
 
 const folderName = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 const META = 'meta.json';
 
-interface Meta extends FileVersion {
-  complete: boolean;
-}
-
-class DiskStoredFile implements StoredFile {
-  private readonly present = new Set<number>();
-
+class DiskStoredFile extends StoredChunks {
   constructor(
     private readonly dir: string,
-    private meta: Meta,
-  ) {}
-
-  get complete(): boolean {
-    return this.meta.complete;
+    meta: StoredMeta,
+  ) {
+    super(meta);
   }
 
-  get allPresent(): boolean {
-    return this.present.size === chunkCount(this.meta.size, this.meta.chunkBytes);
+  private file(name: string | number): string {
+    return path.join(this.dir, String(name));
   }
 
-  async has(i: number): Promise<boolean> {
-    if (this.present.has(i)) return true;
-    const s = await stat(path.join(this.dir, String(i))).catch(() => null);
-    if (s?.size !== chunkLength(this.meta, i)) return false;
-    this.present.add(i);
-    return true;
+  protected async storedLength(i: number) {
+    return (await stat(this.file(i)).catch(() => null))?.size ?? null;
   }
 
-  /** written to a side file, renamed into place once whole: a chunk is stored whole or not at all */
-  async write(i: number, body: ReadableStream<Uint8Array>): Promise<number> {
-    const part = path.join(this.dir, `${i}.part`);
-    const fh = await open(part, 'w');
+  /** written to a side file (renamed into place by `keep`): a chunk is stored whole or not at all */
+  protected async writeAside(i: number, body: ReadableStream<Uint8Array>) {
+    const fh = await open(this.file(`${i}.part`), 'w');
     let n = 0;
     try {
       const reader = body.getReader();
@@ -60,38 +40,48 @@ class DiskStoredFile implements StoredFile {
     } finally {
       await fh.close();
     }
-    if (n !== chunkLength(this.meta, i)) {
-      await rm(part, { force: true });
-      return n;
-    }
-    await rename(part, path.join(this.dir, String(i)));
-    this.present.add(i);
     return n;
   }
 
-  async read(i: number, from: number, to: number): Promise<Uint8Array> {
-    const fh = await open(path.join(this.dir, String(i)), 'r').catch((e: Error) => {
+  protected async dropAside(i: number) {
+    await rm(this.file(`${i}.part`), { force: true });
+  }
+
+  protected async keep(i: number, sum: string | null) {
+    if (sum !== null) await writeFile(this.file(`${i}.sum`), sum);
+    await rename(this.file(`${i}.part`), this.file(i));
+  }
+
+  protected async readRange(i: number, from: number, to: number) {
+    const fh = await open(this.file(i), 'r').catch((e: Error) => {
       throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} is not on disk (${e.message})`);
     });
     try {
       const out = new Uint8Array(to - from);
       const { bytesRead } = await fh.read(out, 0, out.length, from);
-      return checkWhole(this.meta, i, from, to, out.subarray(0, bytesRead));
+      return out.subarray(0, bytesRead);
     } finally {
       await fh.close();
     }
   }
 
+  protected async readSum(i: number) {
+    return readFile(this.file(`${i}.sum`), 'utf8').catch(() => null);
+  }
+
+  protected async remove(i: number) {
+    await rm(this.file(i), { force: true });
+    await rm(this.file(`${i}.sum`), { force: true });
+  }
+
+  protected async saveMeta(meta: StoredMeta) {
+    await writeFile(this.file(META), JSON.stringify(meta));
+  }
+
   /** one Blob over the chunk files, read from disk only as it is read */
   async blob(): Promise<Blob> {
     const n = chunkCount(this.meta.size, this.meta.chunkBytes);
-    const parts = await Promise.all(Array.from({ length: n }, (_, i) => openAsBlob(path.join(this.dir, String(i)))));
-    return new Blob(parts);
-  }
-
-  async markComplete(): Promise<void> {
-    this.meta = { ...this.meta, complete: true };
-    await writeFile(path.join(this.dir, META), JSON.stringify(this.meta));
+    return new Blob(await Promise.all(Array.from({ length: n }, (_, i) => openAsBlob(this.file(i)))));
   }
 
   async release(): Promise<void> {}
@@ -100,8 +90,8 @@ class DiskStoredFile implements StoredFile {
 /** a WeightCache in `root` (made when missing): one folder per URL, holding its one stored version */
 export function diskCache(root: string): WeightCache {
   const dirOf = (v: FileVersion) => path.join(root, folderName(v.url));
-  const readMeta = async (dir: string): Promise<Meta | null> =>
-    JSON.parse(await readFile(path.join(dir, META), 'utf8').catch(() => 'null')) as Meta | null;
+  const readMeta = async (dir: string): Promise<StoredMeta | null> =>
+    JSON.parse(await readFile(path.join(dir, META), 'utf8').catch(() => 'null')) as StoredMeta | null;
   return {
     async match(v) {
       const meta = await readMeta(dirOf(v));
@@ -112,7 +102,7 @@ export function diskCache(root: string): WeightCache {
       const dir = dirOf(v);
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
-      const meta: Meta = { url: v.url, etag: v.etag, size: v.size, chunkBytes: v.chunkBytes, complete: false };
+      const meta = newMeta(v);
       await writeFile(path.join(dir, META), JSON.stringify(meta));
       return new DiskStoredFile(dir, meta);
     },

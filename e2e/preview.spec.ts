@@ -298,6 +298,37 @@ test('weight precisions: sizes before loading, int8 runs on WASM, its error agai
   await expect(page.getByTestId('cache-converted')).toHaveText('none');
 });
 
+/** each stored entry's first chunk whose URL ends with `suffix`, damaged at its size (`flip`) or cut short */
+const damageStoredChunk = (page: Page, suffix: string, how: 'truncate' | 'flip') =>
+  page.evaluate(
+    async ([suffix, how]) => {
+      type Dir = FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
+      const root = (await (
+        await navigator.storage.getDirectory()
+      ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
+      for await (const urlDir of root.values())
+        for await (const version of (urlDir as Dir).values()) {
+          const dir = version as Dir;
+          const meta = JSON.parse(await (await (await dir.getFileHandle('meta.json')).getFile()).text()) as {
+            url: string;
+          };
+          if (!meta.url.endsWith(suffix)) continue;
+          const chunk = await dir.getFileHandle('0');
+          const file = await chunk.getFile();
+          const w = await chunk.createWritable({ keepExistingData: true });
+          if (how === 'truncate') await w.truncate(file.size - 100);
+          else {
+            // bytes in the middle of the chunk (tensor data, not the header), same size
+            const at = Math.floor(file.size / 2);
+            const bytes = new Uint8Array(await file.slice(at, at + 3).arrayBuffer()).map((b) => b ^ 0x5a);
+            await w.write({ type: 'write', position: at, data: bytes });
+          }
+          await w.close();
+        }
+    },
+    [suffix, how] as const,
+  );
+
 test('a converted chunk the browser cache cut short is converted again from the hub: the same output, the entry dropped', async ({
   page,
 }) => {
@@ -311,25 +342,7 @@ test('a converted chunk the browser cache cut short is converted again from the 
   await page.reload();
   await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
   expect(await storedEntries(page)).toContain(converted);
-  await page.evaluate(async (suffix) => {
-    type Dir = FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
-    const root = (await (
-      await navigator.storage.getDirectory()
-    ).getDirectoryHandle('hub-console-preview-weights-v4')) as Dir;
-    for await (const urlDir of root.values())
-      for await (const version of (urlDir as Dir).values()) {
-        const dir = version as Dir;
-        const meta = JSON.parse(await (await (await dir.getFileHandle('meta.json')).getFile()).text()) as {
-          url: string;
-        };
-        if (!meta.url.endsWith(suffix)) continue;
-        const chunk = await dir.getFileHandle('0');
-        const size = (await chunk.getFile()).size;
-        const w = await chunk.createWritable({ keepExistingData: true });
-        await w.truncate(size - 100);
-        await w.close();
-      }
-  }, '#converted-int4');
+  await damageStoredChunk(page, '#converted-int4', 'truncate');
   await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
   await inspect(page);
   await page.getByLabel('Weights').selectOption('int4');
@@ -337,6 +350,46 @@ test('a converted chunk the browser cache cut short is converted again from the 
   await expect(page.getByTestId('preview-error')).toHaveCount(0);
   expect((await downloadedOutput(page)).data).toEqual(first.data);
   // the bad entry is gone (the next visit converts the file into the cache again)
+  expect(await storedEntries(page)).not.toContain(converted);
+});
+
+test('a second int4 visit downloads nothing; bytes of its stored chunk flipped in place fail the checksum and are converted again', async ({
+  page,
+}) => {
+  const converted = 'diffusion_pytorch_model.safetensors#converted-int4';
+  await openPreview(page, TINY, 'wasm', '&weights=int4');
+  await inspect(page);
+  await expect(page.getByRole('button', { name: /^Download / })).toBeVisible();
+  await runForward(page, 'wasm');
+  const first = await downloadedOutput(page);
+  // the conversion streamed the file through: none of its chunks were stored
+  expect(await storedEntries(page)).toEqual([converted]);
+
+  const weightRequests: string[] = [];
+  page.on('request', (r) => {
+    if (isWeightGet(r)) weightRequests.push(`${r.url()} ${r.headers()['range'] ?? ''}`);
+  });
+  const visit = async () => {
+    await page.reload();
+    await expect(page.getByTestId('provider-reason')).not.toHaveText(/Checking/);
+    await inspect(page);
+    await expect(page.getByTestId('download-offer')).toHaveText('converted int4 cached: nothing to download');
+    await expect(page.getByRole('button', { name: /^Download / })).toHaveCount(0);
+    weightRequests.length = 0;
+  };
+  await visit();
+  await runForward(page, 'wasm');
+  expect((await downloadedOutput(page)).data).toEqual(first.data);
+  expect(weightRequests, 'weight requests of the second int4 load').toEqual([]);
+  expect(await storedEntries(page)).toEqual([converted]);
+
+  // bytes changed in place, at the chunk's size: the checksum finds them, the file is converted again
+  await damageStoredChunk(page, '#converted-int4', 'flip');
+  await visit();
+  await runForward(page, 'wasm');
+  await expect(page.getByTestId('preview-error')).toHaveCount(0);
+  expect((await downloadedOutput(page)).data).toEqual(first.data);
+  expect(weightRequests.length, 'the tensors converted again come from the hub').toBeGreaterThan(0);
   expect(await storedEntries(page)).not.toContain(converted);
 });
 

@@ -105,6 +105,7 @@ export {
   type ConvertSource,
 } from './convert/weight-converter.ts';
 export { ConvertedCheckpoint, type ConvertedFile } from './convert/converted-checkpoint.ts';
+export { convertedSizes } from './convert/converted-size.ts';
 export { ConvertedMemoryError } from './convert/memory-fallback.ts';
 export { conversionPlan, type ConversionPlan } from './convert/conversion-plan.ts';
 export {
@@ -118,6 +119,7 @@ export { convertTensor, type TensorConversion } from './convert/tensor-conversio
 export {
   loadCheckpoint,
   readSafetensorsHeaderFrom,
+  readSafetensorsHead,
   fileFromBytes,
   CheckpointError,
   type Checkpoint,

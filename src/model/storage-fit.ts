@@ -16,13 +16,22 @@ export interface BrowserStorage {
   unusable: string | null;
   /** per precision, the bytes of this checkpoint the cache holds converted already; complete: every file whole */
   cached?: Partial<Record<WeightPrecision, { bytes: number; complete: boolean }>>;
+  /**
+   * per precision, the bytes the converter writes for this checkpoint (convert/converted-size.ts,
+   * from its headers); where absent (headers not read, not planned yet) the plan's weight bytes stand in
+   */
+  converted?: Partial<Record<WeightPrecision, number>>;
 }
+
+/** the converted bytes of `weights` all told: the converter's exact figure where known, else the plan's `weightBytes` */
+export const convertedTotal = (weights: WeightPrecision, weightBytes: number, storage: BrowserStorage): number =>
+  storage.converted?.[weights] ?? weightBytes;
 
 /** the converted bytes of `weights` that still need room: none for float32 or when the cache holds them whole */
 export function storageNeed(weights: WeightPrecision, weightBytes: number, storage: BrowserStorage): number {
   const cached = storage.cached?.[weights];
   if (weights === 'float32' || cached?.complete) return 0;
-  return Math.max(0, weightBytes - (cached?.bytes ?? 0));
+  return Math.max(0, convertedTotal(weights, weightBytes, storage) - (cached?.bytes ?? 0));
 }
 
 /** what converted weights may hold in memory: the budget less what one segment passes through the heap beside them */
@@ -43,7 +52,7 @@ export function storageReason(
   const free = storage.unusable === null ? storage.free : 0;
   const held = heldBudget(memoryBudget, passing);
   if (need <= free || need <= held) return null;
-  const cached = weightBytes - need;
+  const cached = convertedTotal(weights, weightBytes, storage) - need;
   const of = `the ${weights} weights need ${formatBytes(need)} of browser storage${cached > 0 ? ` beside the ${formatBytes(cached)} cached already` : ''}`;
   const room =
     storage.unusable === null

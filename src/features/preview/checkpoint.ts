@@ -9,7 +9,7 @@ import {
   HubFileError,
   openCache,
   openHubFile,
-  readSafetensorsHeaderFrom,
+  readSafetensorsHead,
   storageOp,
   cachedFiles,
   type HubRepo,
@@ -37,6 +37,8 @@ export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfol
 export interface WeightFile {
   name: string;
   header: SafetensorsHeader;
+  /** the bytes the header was read from: the worker reads them from here instead of asking the hub again */
+  head: Uint8Array;
   url: string;
   size: number;
   etag: string | null;
@@ -106,27 +108,28 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
     const etag = head?.headers.get('etag');
     const hit = versions.find((v) => !etag || !v.etag || v.etag === etag);
     // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
-    const header = hit
-      ? await storageOp(async () => readSafetensorsHeaderFrom(blobFile(await hit.blob()), name)).catch(cacheUnavailable)
+    const read = hit
+      ? await storageOp(async () => readSafetensorsHead(blobFile(await hit.blob()), name)).catch(cacheUnavailable)
       : null;
-    if (hit && header)
+    if (hit && read)
       return {
         name,
-        header,
+        ...read,
         url,
         size: hit.size,
         etag: hit.etag,
-        ...summarizeHeader(header),
+        ...summarizeHeader(read.header),
         cached: true,
         storedBytes: hit.size,
       };
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
-  const header = await readSafetensorsHeaderFrom(f, name);
+  const { header, head } = await readSafetensorsHead(f, name);
   return {
     name,
     header,
+    head,
     url,
     size: f.size,
     etag: f.etag,

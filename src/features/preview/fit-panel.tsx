@@ -9,7 +9,7 @@ import type { Device } from './protocol.ts';
 import type { StorageRoom } from './preview-queries.ts';
 import type { ProviderProbe } from './provider.ts';
 import { Section, TableHead } from './section.tsx';
-import type { PrecisionFit } from '../../model/index.ts';
+import type { BrowserStorage, PrecisionFit } from '../../model/index.ts';
 
 const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Segments', 'Fits'];
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
@@ -30,13 +30,26 @@ function adapterLine(device: Device | null, probe: ProviderProbe | null): string
   return `WebGPU adapter limits: maxBufferSize ${mib(maxBufferSize)}, maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}; shader-f16 ${probe.shaderF16 ? 'yes' : 'no'}, subgroups ${probe.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
 }
 
-/** where converted weights go: the browser storage's free bytes, or memory within the budget */
-export function storageLine(room: StorageRoom | null, memoryBudget: number): string {
+/** 'float16, int8, int4', with each one's converted bytes once planned from the checkpoint's headers */
+const convertedList = (converted: BrowserStorage['converted']) => {
+  const known = CONVERTED.filter((p) => converted?.[p] !== undefined);
+  return known.length === CONVERTED.length
+    ? `${known.map((p) => `${p} ${formatBytes(converted![p]!)}`).join(', ')}, from the checkpoint's headers`
+    : CONVERTED.join(', ');
+};
+const CONVERTED = ['float16', 'int8', 'int4'] as const;
+
+/** where converted weights go (their exact bytes once known): the browser storage's free bytes, or memory within the budget */
+export function storageLine(
+  room: StorageRoom | null,
+  memoryBudget: number,
+  converted?: BrowserStorage['converted'],
+): string {
   const memory = `they are held in memory instead, with the largest segment's weights, within ${formatBytes(memoryBudget)}`;
-  if (room?.unusable)
-    return `Browser storage: none (${room.unusable}). Converted weights (float16, int8, int4): ${memory}.`;
+  const weights = `Converted weights (${convertedList(converted)})`;
+  if (room?.unusable) return `Browser storage: none (${room.unusable}). ${weights}: ${memory}.`;
   if (!room || room.free === null) return 'Browser storage: the browser does not say how much is free.';
-  return `Browser storage: ${formatBytes(room.free)} free for this site. Converted weights (float16, int8, int4) are kept there; where they do not fit, ${memory}.`;
+  return `Browser storage: ${formatBytes(room.free)} free for this site. ${weights} are kept there; where they do not fit, ${memory}.`;
 }
 
 /** on WebGPU the largest segment's weights, none when no segment plan fits; on WASM everything */
@@ -49,6 +62,7 @@ export function FitPanel({
   probe,
   room,
   memoryBudget,
+  converted,
   fits,
   error,
 }: {
@@ -59,6 +73,8 @@ export function FitPanel({
   room: StorageRoom | null;
   /** the most converted bytes held in memory where the storage cannot take them */
   memoryBudget: number;
+  /** each precision's converted bytes, once planned from the headers */
+  converted?: BrowserStorage['converted'];
   /** null while planned */
   fits: PrecisionFit[] | null;
   error: Error | null;
@@ -72,7 +88,7 @@ export function FitPanel({
         {adapterLine(device, probe)}
       </p>
       <p className="mt-1 text-xs text-muted" data-testid="fit-storage">
-        {storageLine(room, memoryBudget)}
+        {storageLine(room, memoryBudget, converted)}
       </p>
       {error ? (
         <p className="mt-2 text-sm" role="alert" data-testid="fit-error">

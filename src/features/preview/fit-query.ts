@@ -3,6 +3,7 @@
 // as a query the fit table, the precision default and the run button read.
 import { queryOptions, skipToken } from '@tanstack/react-query';
 import { DEFAULT_VIT_TOKENS, defaultSpec, type InputSpec } from './inputs.ts';
+import type { CheckpointInfo } from './checkpoint.ts';
 import type { Device, PlanApi } from './protocol.ts';
 import { adapterCaps, availableDevices, type ProviderProbe } from './provider.ts';
 import { rpcClient, type RpcClient } from './worker-rpc.ts';
@@ -96,6 +97,34 @@ const samePlan = (
   key[2] === config &&
   JSON.stringify(key[3]) === JSON.stringify(spec && config && fitShape(config, spec)) &&
   key[4] === device;
+
+/**
+ * Per precision, the bytes its converted files will take in the browser cache: exact, from the
+ * inspected headers (planned in the planner worker); the fit's storage rule uses them in place of
+ * the plan's weight bytes. Kept per checkpoint version, shape and device.
+ */
+export const convertedQuery = (info: CheckpointInfo | null, spec: InputSpec | null, device: Device | null) =>
+  queryOptions({
+    queryKey: [
+      'preview',
+      'converted',
+      info && info.files.map((f) => [f.url, f.etag]),
+      info && spec && fitShape(info.config, spec),
+      device,
+    ] as const,
+    queryFn:
+      info && !info.refused && info.files.length && spec && device
+        ? () =>
+            plannerClient().call('converted', {
+              config: info.config,
+              shape: fitShape(info.config, spec),
+              device,
+              weights: info.weights,
+            })
+        : skipToken,
+    staleTime: Infinity,
+    retry: false,
+  });
 
 /**
  * Why a checkpoint is refused before its weights are touched: no precision fits any device this

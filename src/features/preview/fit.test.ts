@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { storageLine } from './fit-panel.tsx';
 import { fitShape } from './fit-query.ts';
 import { defaultSpec, generateInputs, validateSpec } from './inputs.ts';
 import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
@@ -108,5 +109,16 @@ describe('the fit of a run before downloading', () => {
     });
     expect(adapterCaps(await probeWebGPU(gpu(null)))).toBeNull();
     expect(adapterCaps(await probeWebGPU({}))).toBeNull();
+  });
+});
+
+describe('the fit panel line on browser storage', () => {
+  it("names each precision's converted bytes once planned from the headers, and only the precisions before", () => {
+    const room = { free: 10_000, unusable: null };
+    expect(storageLine(room, 1000)).toContain('Converted weights (float16, int8, int4) are kept there');
+    expect(storageLine(room, 1000, { int4: 300 })).toContain('Converted weights (float16, int8, int4) are kept there');
+    expect(storageLine(room, 1000, { float16: 2000, int8: 1100, int4: 650 })).toBe(
+      "Browser storage: 10.0 KB free for this site. Converted weights (float16 2.0 KB, int8 1.1 KB, int4 650 B, from the checkpoint's headers) are kept there; where they do not fit, they are held in memory instead, with the largest segment's weights, within 1.0 KB.",
+    );
   });
 });

@@ -54,7 +54,7 @@ export class ModelWorker {
 
   /** the model of the inspected checkpoint; the worker streams what is not cached (caching it as it goes) */
   async load(info: CheckpointInfo, onEvent: (e: LoadEvent) => void): Promise<Device> {
-    const files = info.files.map(({ name, size, etag }) => ({ name, size, etag }));
+    const files = info.files.map(({ name, size, etag, head }) => ({ name, size, etag, head }));
     const { device } = await this.rpc.call('load', { ref: info.ref, files, ...this.options }, onEvent);
     this.#loaded = true;
     return device;

@@ -6,7 +6,14 @@
 import '../../zod-jitless.ts';
 import type { PlanApi } from './protocol.ts';
 import { serveRpc } from './worker-rpc.ts';
-import { memoryBudgetOn, planFit, withStorage, type PrecisionFit } from '../../model/index.ts';
+import {
+  convertedSizes,
+  memoryBudgetOn,
+  planFit,
+  WEIGHT_PRECISIONS,
+  withStorage,
+  type PrecisionFit,
+} from '../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -26,4 +33,7 @@ serveRpc<PlanApi>(self, {
     // the storage changes with every download: checked on the kept plan, which takes seconds to make
     return storage ? withStorage(fit, storage, memoryBudgetOn(device, heapBudget)) : fit;
   },
+  // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
+  converted: async ({ config, shape, device, weights }) =>
+    convertedSizes(config, weights, shape, device, WEIGHT_PRECISIONS),
 });

@@ -14,6 +14,7 @@ const info: CheckpointInfo = {
     {
       name: 'w.safetensors',
       header: { file: 'w', metadata: {}, tensors: new Map(), dataStart: 8 },
+      head: new Uint8Array(8),
       url: 'http://h/w',
       size: 10,
       etag: null,

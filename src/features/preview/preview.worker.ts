@@ -27,10 +27,16 @@ let loaded: {
   req: LoadRequest;
 } | null = null;
 
+/**
+ * Where a notice goes: the call in progress. The weights are read when a session is made, on the
+ * first run, after the load has returned (the headers come with the load request).
+ */
+let notify: (e: { type: 'notice'; text: string }) => void = () => undefined;
+
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
 async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadRequest, ctx: RpcContext<LoadEvent>) {
   const uncached = (why: string) =>
-    ctx.emit({
+    notify({
       type: 'notice',
       text: `The browser cache could not keep the weights (${why}): they stream from the hub uncached.`,
     });
@@ -47,6 +53,7 @@ async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadReq
 }
 
 async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
+  notify = (e) => ctx.emit(e);
   const t0 = performance.now();
   const source = await weightSource(req, ctx);
   const model = await openModel(req, source, req.weights);
@@ -129,6 +136,7 @@ function events(timings: Timings, ctx: RpcContext<RunEvent>): ModelEvents {
 async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: RpcContext<RunEvent>) {
   // like the sessions' creation, the load counts for the first run on the model only; later runs reuse both
   const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
+  notify = (e) => ctx.emit(e);
   l.loadMs = 0;
   const on = events(timings, ctx);
   // the last forward's arguments: their shape tells how many segments the session has

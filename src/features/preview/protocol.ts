@@ -10,6 +10,7 @@ import type {
   PrecisionFit,
   WebGpuLimits,
   WeightPrecision,
+  WeightSet,
 } from '../../model/index.ts';
 
 export type Device = 'webgpu' | 'wasm';
@@ -44,7 +45,7 @@ export interface SegmentLimits {
 
 export interface LoadRequest {
   ref: CheckpointRef;
-  /** the weight files as inspected (size and ETag) */
+  /** the weight files as inspected (size, ETag and the header's bytes) */
   files: HubFileEntry[];
   device: Device;
   threads: number;
@@ -103,8 +104,12 @@ export interface RunResult {
 
 /** `download`: weight bytes that arrived from the hub so far (the rest came from the cache) */
 export type LoadEvent = { type: 'notice'; text: string } | { type: 'download'; loaded: number; total: number };
+/** `notice`: the browser cache refused while the run read the weights (sessions are made on the first run) */
 export type RunEvent =
-  { type: 'stage'; stage: string } | { type: 'fallback'; reason: string } | ({ type: 'step' } & StepFrame);
+  | { type: 'stage'; stage: string }
+  | { type: 'fallback'; reason: string }
+  | { type: 'notice'; text: string }
+  | ({ type: 'step' } & StepFrame);
 
 export type PreviewApi = {
   load: { args: LoadRequest; result: { device: Device; loadMs: number }; event: LoadEvent };
@@ -125,7 +130,17 @@ export interface FitRequest {
   storage?: BrowserStorage;
 }
 
+export interface ConvertedRequest {
+  config: ConsisIDConfig;
+  shape: GraphShape;
+  device: Device;
+  /** the checkpoint's tensors as its headers describe them */
+  weights: WeightSet;
+}
+
 /** the planner worker: the graph of a full-size config takes a second to plan, away from the page's thread */
 export type PlanApi = {
   fit: { args: FitRequest; result: PrecisionFit[]; event: never };
+  /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
+  converted: { args: ConvertedRequest; result: Partial<Record<WeightPrecision, number>>; event: never };
 };

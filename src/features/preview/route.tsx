@@ -12,8 +12,8 @@ import { defaultSpec } from './inputs.ts';
 import { InputsPanel, requestErrors, stepsValid } from './inputs-panel.tsx';
 import { OutputPanel } from './output-panel.tsx';
 import { FitPanel } from './fit-panel.tsx';
-import { fitQuery } from './fit-query.ts';
-import { convertedTotals, fitStorage } from './cache-contents.ts';
+import { convertedQuery, fitQuery } from './fit-query.ts';
+import { convertedTotals, downloadOffer, fitStorage } from './cache-contents.ts';
 import { isBusy } from './preview-state.ts';
 import type { RunRequest } from './protocol.ts';
 import { chooseDevice, defaultPrecision, type ProviderChoice } from './provider.ts';
@@ -79,7 +79,8 @@ export function Component() {
   const convertedBytes = convertedTotals(cached ?? []).reduce((n, t) => n + t.bytes, 0);
   const room = useQuery(storageRoomQuery(storedBytes + convertedBytes)).data ?? null;
   // a refused checkpoint offers nothing to download: its table is the plan's alone
-  const storage = (info && !info.refused && fitStorage(room, cached)) || undefined;
+  const converted = useQuery(convertedQuery(info, specErrors.length ? null : (request?.spec ?? null), device)).data;
+  const storage = (info && !info.refused && fitStorage(room, cached, converted)) || undefined;
   // each precision at the chosen latent size on the chosen device (planned in a worker, kept per shape)
   const fit = useQuery(
     fitQuery(
@@ -148,6 +149,7 @@ export function Component() {
           probe={probe}
           room={room}
           memoryBudget={memoryBudget}
+          converted={converted}
           fits={fits}
           error={fit.error}
         />
@@ -165,6 +167,7 @@ export function Component() {
           runLabel={request.mode === 'forward' ? 'Run forward pass' : `Run ${request.steps} denoising steps`}
           runBlocked={specErrors.length > 0 || !stepsValid(request) || !chosenFit?.fits}
           refusal={refusal}
+          offer={downloadOffer(info, cached, weights)}
           onDownload={() => runOptions && void preview.download(info, runOptions)}
           onRun={() => runOptions && void preview.run(info, request, runOptions)}
           onCancel={preview.cancel}

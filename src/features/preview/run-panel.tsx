@@ -1,6 +1,7 @@
 // The run panel: download, run, cancel, clear the cache; and one line saying what is happening.
 import { Button } from '../../components/ui/button.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
+import type { DownloadOffer } from './cache-contents.ts';
 import type { CheckpointInfo } from './checkpoint.ts';
 import type { Phase } from './preview-state.ts';
 import type { Device } from './protocol.ts';
@@ -18,6 +19,8 @@ export interface RunPanelProps {
   runBlocked: boolean;
   /** the chosen precision does not fit: download and run are off, and this says why */
   refusal: string | null;
+  /** what Download fetches for the chosen precision */
+  offer: DownloadOffer;
   onDownload(): void;
   onRun(): void;
   onCancel(): void;
@@ -28,10 +31,15 @@ export function RunPanel(p: RunPanelProps) {
   return (
     <Section title="Run the model">
       <div className="flex flex-wrap items-center gap-2">
-        {p.info.missingBytes > 0 && (
+        {p.offer && 'bytes' in p.offer && (
           <Button onClick={p.onDownload} disabled={p.busy || !p.device || p.refusal !== null}>
-            Download {formatBytes(p.info.missingBytes)}
+            Download {formatBytes(p.offer.bytes)}
           </Button>
+        )}
+        {p.offer && 'nothing' in p.offer && (
+          <span className="text-sm" data-testid="download-offer">
+            {p.offer.nothing}
+          </span>
         )}
         <Button variant="primary" onClick={p.onRun} disabled={p.busy || !p.device || p.runBlocked}>
           {p.runLabel}

@@ -129,6 +129,7 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
     try {
       const result = await w.run(request, (e) => {
         if (e.type === 'stage') dispatch({ type: 'stage', stage: e.stage });
+        else if (e.type === 'notice') dispatch({ type: 'notice', notice: e.text });
         else if (e.type === 'fallback')
           dispatch({
             type: 'notice',
@@ -191,10 +192,15 @@ export function usePreviewWorker(probe: ProviderProbe | null) {
       return held;
     });
 
-  /** the Download button: everything into the cache first (with progress), then the model */
+  /**
+   * The Download button: for float32 every file into the cache first (with progress), then the
+   * model. Any other precision is converted as the model loads, into the cache: the files' chunks
+   * would be downloaded for nothing (the conversion streams each file again), and a precision whose
+   * converted files are all stored fetches nothing at all.
+   */
   const downloadAndLoad = async (info: CheckpointInfo, opts: RunOptions) => {
     dispatch({ type: 'notice', notice: null });
-    if (await downloadWeights(info)) await load(info, opts);
+    if (opts.weights !== 'float32' || (await downloadWeights(info))) await load(info, opts);
   };
 
   const { loadedDevice, ran, steps, result, notice } = state;

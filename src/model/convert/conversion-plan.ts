@@ -39,9 +39,16 @@ export function conversionPlan(model: ModelDef, weights: WeightSet, precision: W
   return plan;
 }
 
-/** the plan's tensors that lie in one checkpoint file, in file order */
-export function planForFile(plan: ConversionPlan, weights: WeightSet, fileName: string): WeightEntry[] {
+/** a checkpoint tensor and the form the plan takes it in */
+export interface PlannedTensor {
+  source: WeightEntry;
+  conversion: TensorConversion;
+}
+
+/** the plan's tensors that lie in one checkpoint file, in file order, each with its conversion */
+export function planForFile(plan: ConversionPlan, weights: WeightSet, fileName: string): PlannedTensor[] {
   return [...weights.values()]
     .filter((e) => e.fileName === fileName && plan.has(e.name))
-    .sort((a, b) => a.offset - b.offset);
+    .sort((a, b) => a.offset - b.offset)
+    .map((source) => ({ source, conversion: plan.get(source.name)! }));
 }

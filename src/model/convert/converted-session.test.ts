@@ -107,6 +107,19 @@ async function convertedSession(
   return sessionModel(build(weights).model, files, { precomputed });
 }
 
+/** the initializers' bytes of the session model over the weights converted from `source` through `cache` */
+const convertedBytes = async (
+  build: ReturnType<typeof buildFor>,
+  checkpoint: Checkpoint,
+  precision: WeightPrecision,
+  source: ConvertSource,
+  cache: WeightCache,
+  chunkBytes: number,
+) =>
+  initializerBytes(
+    await convertedSession(build, checkpoint, precision, weightConverter(source, { cache, chunkBytes })),
+  );
+
 describe('weights converted as they stream in, in place of computing them when the session is made', () => {
   for (const precision of ['int8', 'int4'] as const)
     it(`${precision}: the session model is byte for byte the one computed from the checkpoint`, async () => {
@@ -248,14 +261,7 @@ describe('a stored converted chunk that cannot be read back', () => {
         }));
         const faulty = faultyCache(cache, faults, urls);
         const source = pieces(files);
-        const got = await initializerBytes(
-          await convertedSession(
-            build,
-            checkpoint,
-            precision,
-            weightConverter(source, { cache: faulty.cache, chunkBytes }),
-          ),
-        );
+        const got = await convertedBytes(build, checkpoint, precision, source, faulty.cache, chunkBytes);
         // nothing streamed whole from the hub: only the tensors of the bad entries were read again
         expect(source.streamed).toBe(0);
         const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
@@ -263,6 +269,53 @@ describe('a stored converted chunk that cannot be read back', () => {
         for (const v of versions) expect(!!(await cache.match(v))?.complete).toBe(!faulty.fired.has(v.url));
       }),
       { numRuns: 12 },
+    );
+  });
+});
+
+describe('a stored converted chunk whose bytes changed in place', () => {
+  it('is found by its checksum and converted again: any single flipped byte, the same session weights as a clean conversion', async () => {
+    const { checkpoint, files } = await bf16Checkpoint();
+    const precision = 'int4';
+    const build = buildFor(checkpoint, precision);
+    const plan = conversionPlan(build(checkpoint.weights).model, checkpoint.weights, precision);
+    const chunkBytes = 3000;
+    // a first visit converts into the cache; every property run damages a copy of it
+    const cache = memoryCache();
+    await weightConverter(pieces(files), { cache, chunkBytes }).convert(precision, plan, checkpoint);
+    const want = await initializerBytes(
+      await convertedSession(build, checkpoint, precision, weightConverter(pieces(files), { cache, chunkBytes })),
+    );
+    const entries = [...cache.entries.values()].filter((e) => e.meta.url.endsWith(`#converted-${precision}`));
+    expect(entries).toHaveLength(2);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(entries.length - 1),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        async (file, chunkAt, byteAt, xor) => {
+          const damaged = memoryCache();
+          for (const e of entries) {
+            const copy = await damaged.put(e.meta);
+            for (const [i, bytes] of e.chunks) await copy.write(i, new Blob([bytes]).stream());
+            await copy.markComplete();
+          }
+          const hit = entries[file]!;
+          const chunk = [...hit.chunks.values()][chunkAt % hit.chunks.size]!;
+          damaged.entries.get(JSON.stringify([hit.meta.url, hit.meta.etag]))!.chunks.get(chunkAt % hit.chunks.size)![
+            byteAt % chunk.length
+          ]! ^= xor;
+          const source = pieces(files);
+          const got = await convertedBytes(build, checkpoint, precision, source, damaged, chunkBytes);
+          const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
+          expect(differ.map(([name]) => name)).toEqual([]);
+          // only the damaged file's tensors were read again, none streamed whole; its entry went, the other stayed
+          expect(source.streamed).toBe(0);
+          for (const e of entries) expect(!!(await damaged.match(e.meta))?.complete).toBe(e !== hit);
+        },
+      ),
+      { numRuns: 8 },
     );
   });
 });

@@ -3,13 +3,9 @@
 // a failing disk). The header is the layout's; each tensor overlapping the range is read from its
 // checkpoint file (the hub, through the loader) and converted again, as the stream converter did.
 import type { WeightEntry } from '../safetensors/weight-set.ts';
+import type { PlannedTensor } from './conversion-plan.ts';
 import { partsBytes, type ConvertedFileLayout } from './converted-file.ts';
-import { convertTensor, convertedLayout, type TensorConversion } from './tensor-conversion.ts';
-
-export interface PlannedTensor {
-  source: WeightEntry;
-  conversion: TensorConversion;
-}
+import { convertTensor, convertedLayout } from './tensor-conversion.ts';
 
 interface Span extends PlannedTensor {
   /** bytes [start, end) of the converted file that the tensor's parts fill */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint, type Checkpoint } from '../loader/load-checkpoint.ts';
+import { loadCheckpoint, readSafetensorsHead, type Checkpoint } from '../loader/load-checkpoint.ts';
 import { localSource } from '../loader/local-source.ts';
 import { memorySource } from '../loader/memory-source.ts';
 import { memoryCache } from '../loader/memory-cache.ts';
@@ -150,6 +150,41 @@ describe('weights converted per precision, kept in the browser cache', () => {
     expect(await f.blob!().slice(0, 100).arrayBuffer()).toEqual(bytes.slice(0, 100).buffer);
     expect(await s.complete()).toBe(true);
     expect(hub.asked.length).toBeGreaterThan(converted);
+  });
+
+  it('a second visit whose precision is converted in the cache asks the hub nothing: headers as inspected, the converted files, no file chunk after the run', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const hub = rangeHub(bytes);
+    const cache = memoryCache();
+    const plan = planOf(checkpoint, INT4, KEEP);
+    const first = hubSourceOf(hub, bytes, cache, '"e"');
+    const inspected = await readSafetensorsHead((await first.open!(WEIGHTS_NAME))!, WEIGHTS_NAME);
+    await first.converter.convert('int4', plan, checkpoint);
+    expect(await first.complete()).toBe(false);
+    await first.release();
+    hub.asked.length = 0;
+    // the page hands the worker the headers it inspected
+    const again = chunkedHubSource(
+      hub.repo,
+      [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"', head: inspected.head }],
+      {
+        cache,
+        chunkBytes: 4096,
+      },
+    );
+    const read = await readSafetensorsHead((await again.open!(WEIGHTS_NAME))!, WEIGHTS_NAME);
+    expect(read.head).toEqual(bytes.subarray(0, inspected.head.length));
+    await again.converter.convert('int4', plan, checkpoint);
+    expect(await again.complete()).toBe(false);
+    expect(hub.asked).toEqual([]);
+    // no chunk of the file itself was stored by either visit
+    const raw = await cache.match({
+      url: `${hub.repo.hubUrl}/${hub.repo.repoId}/resolve/main/${WEIGHTS_NAME}`,
+      etag: '"e"',
+      size: bytes.length,
+      chunkBytes: 4096,
+    });
+    expect(raw === null || !(await raw.has(0))).toBe(true);
   });
 
   it('in the browser file storage: the converted file is an entry of its own beside the file, read back with no request', async () => {

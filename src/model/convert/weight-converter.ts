@@ -21,10 +21,10 @@ import type { CheckpointFile, CheckpointFiles } from '../loader/load-checkpoint.
 import { RangeBlob, chunkedStream } from '../loader/range-blob.ts';
 import type { WeightSet } from '../safetensors/weight-set.ts';
 import type { WeightPrecision } from '../precision.ts';
-import { planForFile, type ConversionPlan } from './conversion-plan.ts';
+import { planForFile, type ConversionPlan, type PlannedTensor } from './conversion-plan.ts';
 import { convertedFileLayout, parseConvertedHead } from './converted-file.ts';
 import { ConvertedCheckpoint, type ConvertedFile } from './converted-checkpoint.ts';
-import { reconvertedRanges, type PlannedTensor } from './reconverted-file.ts';
+import { reconvertedRanges } from './reconverted-file.ts';
 import { SEGMENT_HEAP_BUDGET, formatBytes } from '../segment-plan.ts';
 import { ConvertedMemoryError, MemoryFallback } from './memory-fallback.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
@@ -170,10 +170,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
   ): Promise<ConvertedCheckpoint> {
     const jobs: FileJob[] = [];
     for (const name of checkpoint.files.keys()) {
-      const tensors = planForFile(plan, checkpoint.weights, name).map((e) => ({
-        source: e,
-        conversion: plan.get(e.name)!,
-      }));
+      const tensors = planForFile(plan, checkpoint.weights, name);
       if (tensors.length) jobs.push(await prepare(into, name, tensors, precision));
     }
     // in memory, what the cache does not hold whole must fit the budget before a byte is downloaded

@@ -6,6 +6,7 @@ import { HubFileError } from './hub-files.ts';
 import { requestChunk, type ChunkedFileRef } from './hub-chunk-request.ts';
 import {
   BrowserCacheError,
+  ChunkSumError,
   chunkBounds,
   chunkCount,
   storageOp,
@@ -34,11 +35,15 @@ export class SharedCache {
     return this.cache;
   }
 
-  /** a cache operation; when the storage fails, the cache is refused (said once) and `instead` answers */
+  /**
+   * A cache operation; when the storage fails, the cache is refused (said once) and `instead`
+   * answers. A chunk that failed its checksum is gone from a storage that works: only `instead`.
+   */
   async attempt<T, U>(op: () => Promise<T>, instead: () => U | Promise<U>, signal?: AbortSignal): Promise<T | U> {
     try {
       return await storageOp(op, signal);
     } catch (e) {
+      if (e instanceof ChunkSumError) return instead();
       if (!(e instanceof BrowserCacheError)) throw e;
       const had = this.cache;
       this.cache = null;
@@ -146,7 +151,8 @@ export class ChunkCachePolicy {
   /** a chunk in the cache; with the last one there, the file is marked complete */
   private async storedChunk(store: StoredFile, i: number): Promise<Chunk> {
     if (store.allPresent && !store.complete) await this.cache.tolerate(() => store.markComplete());
-    // a stored chunk that cannot be read back (removed by another tab, cut short) comes from the hub
+    // a stored chunk that cannot be read back (removed by another tab, cut short) comes from the hub;
+    // one that failed its checksum was removed, and comes from the hub into the cache again
     const chunk: Chunk = {
       read: (from, to) =>
         this.attempt(

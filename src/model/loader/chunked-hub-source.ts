@@ -12,6 +12,8 @@ export interface HubFileEntry {
   name: string;
   size: number;
   etag: string | null;
+  /** the file's first bytes as an inspection read them (its safetensors header): reads within them ask no one */
+  head?: Uint8Array;
 }
 
 /** a Blob read in parts (safetensors headers) and handed whole to a session */
@@ -33,6 +35,7 @@ export function chunkedHubSource(
   // the first refusal sends every file uncached, said once
   const cache = new SharedCache(opts.cache, opts.onCacheError);
   const files = new Map(weights.map((w) => [w.name, new ChunkedHubFile(repo, w.name, w.size, w.etag, opts, cache)]));
+  const heads = new Map(weights.map((w) => [w.name, w.head ?? new Uint8Array(0)]));
   const file = (name: string) => {
     const f = files.get(name);
     if (!f) throw new Error(`${hub.describe(name)} is not a weight file of this checkpoint`);
@@ -64,9 +67,12 @@ export function chunkedHubSource(
     async open(name) {
       const f = files.get(name);
       if (!f) return null;
+      const head = heads.get(name)!;
       return {
         size: f.size,
-        read: (offset, length) => f.read(offset, length),
+        // the header the page inspected: a visit whose weights are all converted in the cache asks the hub nothing
+        read: async (offset, length) =>
+          offset + length <= head.length ? head.slice(offset, offset + length) : f.read(offset, length),
         blob: () => {
           chunksRead = true;
           return f.blob();

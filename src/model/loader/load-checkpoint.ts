@@ -71,14 +71,27 @@ async function openWeightFile(source: FileSource, name: string, opts: LoadOption
 
 /** the safetensors header of a file read in parts: its first 8 bytes, then the JSON */
 export async function readSafetensorsHeaderFrom(f: RandomAccessFile, describe: string): Promise<SafetensorsHeader> {
+  return (await readSafetensorsHead(f, describe)).header;
+}
+
+/** the header, and the bytes it was read from (its 8-byte length and the JSON): what a later reader of the file may be handed */
+export async function readSafetensorsHead(
+  f: RandomAccessFile,
+  describe: string,
+): Promise<{ header: SafetensorsHeader; head: Uint8Array }> {
   if (f.size < 8)
     throw new SafetensorsError(`${describe}: truncated, ${f.size} bytes is shorter than the 8-byte header length`);
-  const n = readHeaderLength(await f.read(0, 8), describe);
+  const length = await f.read(0, 8);
+  const n = readHeaderLength(length, describe);
   if (8 + n > f.size)
     throw new SafetensorsError(
       `${describe}: truncated, header says ${n} bytes but the file has ${f.size - 8} after the length`,
     );
-  return parseSafetensorsHeader(await f.read(8, n), f.size, describe);
+  const json = await f.read(8, n);
+  const head = new Uint8Array(8 + n);
+  head.set(length);
+  head.set(json, 8);
+  return { header: parseSafetensorsHeader(json, f.size, describe), head };
 }
 
 async function readWeightFile(f: CheckpointFile): Promise<WeightFile> {

@@ -1,68 +1,90 @@
 // The weight cache in memory: the same entries as the browser's file storage, for code that has
 // none (Node, tests of what reads through a cache). Chunks are kept until their entry is replaced
 // or deleted.
-import {
-  BrowserCacheError,
-  checkWhole,
-  chunkCount,
-  chunkLength,
-  type FileVersion,
-  type StoredFile,
-  type WeightCache,
-} from './weight-cache.ts';
+import { newMeta, StoredChunks, type StoredMeta } from './stored-chunks.ts';
+import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from './weight-cache.ts';
 
 const versionKey = (v: FileVersion) => JSON.stringify([v.url, v.etag]);
 
-class MemoryStoredFile implements StoredFile {
-  readonly chunks = new Map<number, Uint8Array<ArrayBuffer>>();
-  complete = false;
+/** what the memory holds of one entry (tests reach in to damage it) */
+export interface MemoryEntry {
+  meta: StoredMeta;
+  chunks: Map<number, Uint8Array<ArrayBuffer>>;
+  sums: Map<number, string>;
+}
 
-  constructor(readonly version: FileVersion) {}
+/** one opening of an entry, as a visit opens a stored file: its chunks are checked once per opening */
+class MemoryStoredFile extends StoredChunks {
+  private readonly aside = new Map<number, Uint8Array<ArrayBuffer>>();
+  private readonly chunks: MemoryEntry['chunks'];
+  private readonly sums: MemoryEntry['sums'];
 
-  get allPresent(): boolean {
-    return this.chunks.size === chunkCount(this.version.size, this.version.chunkBytes);
+  constructor(private readonly entry: MemoryEntry) {
+    super(entry.meta);
+    ({ chunks: this.chunks, sums: this.sums } = entry);
   }
 
-  async has(i: number): Promise<boolean> {
-    return this.chunks.has(i);
+  protected async storedLength(i: number) {
+    return this.chunks.get(i)?.length ?? null;
   }
 
-  async write(i: number, body: ReadableStream<Uint8Array>): Promise<number> {
+  protected async writeAside(i: number, body: ReadableStream<Uint8Array>) {
     const bytes = new Uint8Array(await new Response(body).arrayBuffer());
-    if (bytes.length === chunkLength(this.version, i)) this.chunks.set(i, bytes);
+    this.aside.set(i, bytes);
     return bytes.length;
   }
 
-  async read(i: number, from: number, to: number): Promise<Uint8Array> {
+  protected async dropAside(i: number) {
+    this.aside.delete(i);
+  }
+
+  protected async keep(i: number, sum: string | null) {
+    if (sum !== null) this.sums.set(i, sum);
+    this.chunks.set(i, this.aside.get(i)!);
+    this.aside.delete(i);
+  }
+
+  protected async readRange(i: number, from: number, to: number) {
     const chunk = this.chunks.get(i);
-    if (!chunk) throw new BrowserCacheError(`${this.version.url}: chunk ${i + 1} is not in the memory cache`);
-    return checkWhole(this.version, i, from, to, chunk.slice(from, to));
+    if (!chunk) throw new BrowserCacheError(`${this.meta.url}: chunk ${i + 1} is not in the memory cache`);
+    return chunk.slice(from, to);
+  }
+
+  protected async readSum(i: number) {
+    return this.sums.get(i) ?? null;
+  }
+
+  protected async remove(i: number) {
+    this.chunks.delete(i);
+    this.sums.delete(i);
+  }
+
+  protected async saveMeta(meta: StoredMeta) {
+    this.entry.meta = meta;
   }
 
   async blob(): Promise<Blob> {
-    const n = chunkCount(this.version.size, this.version.chunkBytes);
+    const n = chunkCount(this.meta.size, this.meta.chunkBytes);
     return new Blob(Array.from({ length: n }, (_, i) => this.chunks.get(i) ?? new Uint8Array(0)));
-  }
-
-  async markComplete(): Promise<void> {
-    this.complete = true;
   }
 
   async release(): Promise<void> {}
 }
 
-export function memoryCache(): WeightCache {
-  const entries = new Map<string, MemoryStoredFile>();
+/** the memory cache, and (for tests) its entries */
+export function memoryCache(): WeightCache & { entries: ReadonlyMap<string, MemoryEntry> } {
+  const entries = new Map<string, MemoryEntry>();
   return {
+    entries,
     async match(v) {
       const e = entries.get(versionKey(v));
-      return e && e.version.size === v.size && e.version.chunkBytes === v.chunkBytes ? e : null;
+      return e && e.meta.size === v.size && e.meta.chunkBytes === v.chunkBytes ? new MemoryStoredFile(e) : null;
     },
     async put(v) {
-      for (const [key, e] of entries) if (e.version.url === v.url) entries.delete(key);
-      const e = new MemoryStoredFile({ url: v.url, etag: v.etag, size: v.size, chunkBytes: v.chunkBytes });
+      for (const [key, e] of entries) if (e.meta.url === v.url) entries.delete(key);
+      const e: MemoryEntry = { meta: newMeta(v), chunks: new Map(), sums: new Map() };
       entries.set(versionKey(v), e);
-      return e;
+      return new MemoryStoredFile(e);
     },
     async delete(v) {
       entries.delete(versionKey(v));

@@ -20,6 +20,7 @@ import {
   writeMeta,
 } from './opfs-layout.ts';
 import { OpfsStoredFile } from './opfs-stored-file.ts';
+import { newMeta } from './stored-chunks.ts';
 import {
   BrowserCacheError,
   CHUNK_BYTES,
@@ -49,7 +50,7 @@ function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
         const version = await versionFolderName(v.etag);
         const dir = await urlDir.getDirectoryHandle(version, { create: true });
         for (const [name] of await entriesOf(dir)) await dir.removeEntry(name);
-        const meta = { url: v.url, etag: v.etag, size: v.size, chunkBytes: v.chunkBytes, complete: false };
+        const meta = newMeta(v);
         await writeMeta(dir, meta);
         // older versions go, unless another tab still reads or writes them
         for (const [name] of await entriesOf(urlDir))

@@ -6,6 +6,7 @@
 // Folder names are SHA-256 digests: URLs and ETags hold characters file names may not.
 import { BrowserCacheError, CHUNK_BYTES, storageOp, type FileVersion } from './weight-cache.ts';
 import { CONVERSION_FORMAT } from '../convert/converted-file.ts';
+import type { StoredMeta } from './stored-chunks.ts';
 
 export const ROOT = 'hub-console-preview-weights-v4';
 /** Cache Storage layouts before v3: deleted with the cache */
@@ -28,9 +29,7 @@ export const convertedVersion = (
 export const convertedUrl = (url: string, precision: string) => `${url}#converted-${precision}`;
 export const convertedEtag = (etag: string | null) => `${etag ?? '(none)'} ${CONVERSION_FORMAT}`;
 
-export interface Meta extends FileVersion {
-  complete: boolean;
-}
+export type Meta = StoredMeta;
 
 export const hasOpfs = () => typeof navigator !== 'undefined' && typeof navigator.storage?.getDirectory === 'function';
 
@@ -73,9 +72,13 @@ export async function readMeta(dir: FileSystemDirectoryHandle): Promise<Meta | n
   }
 }
 
-export async function writeMeta(dir: FileSystemDirectoryHandle, meta: Meta): Promise<void> {
-  const w = await (await dir.getFileHandle('meta.json', { create: true })).createWritable();
-  await w.write(JSON.stringify(meta));
+export const writeMeta = (dir: FileSystemDirectoryHandle, meta: Meta) =>
+  writeText(dir, 'meta.json', JSON.stringify(meta));
+
+/** a small file written whole (atomic on close) */
+export async function writeText(dir: FileSystemDirectoryHandle, name: string, text: string): Promise<void> {
+  const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
+  await w.write(text);
   await w.close();
 }
 

@@ -6,8 +6,9 @@
 // Measured in Chromium 156: an open sync handle of any mode keeps a file from being removed, moved
 // or written by anyone else, a read-write one also from other sync handles; getFile() is never refused.
 import { memoizePromise } from '../memoize-promise.ts';
-import { writeMeta, type Meta } from './opfs-layout.ts';
-import { checkWhole, chunkCount, chunkLength, type StoredFile } from './weight-cache.ts';
+import { writeMeta, writeText, type Meta } from './opfs-layout.ts';
+import { StoredChunks } from './stored-chunks.ts';
+import { chunkCount } from './weight-cache.ts';
 
 /** the parts of FileSystemSyncAccessHandle used here (workers only) */
 interface SyncHandle {
@@ -23,67 +24,80 @@ type FileHandle = FileSystemFileHandle & {
   move?(name: string): Promise<void>;
 };
 
-export class OpfsStoredFile implements StoredFile {
+/** the file beside chunk `i` that holds its checksum */
+const sumName = (i: number) => `${i}.sum`;
+
+export class OpfsStoredFile extends StoredChunks {
   /** read-only handles of the chunks read so far: each lookup is a round trip to the browser process */
   private readonly handles = new Map<number, Promise<SyncHandle | null>>();
-  private readonly present = new Set<number>();
 
   constructor(
     private readonly dir: FileSystemDirectoryHandle,
-    private meta: Meta,
-  ) {}
-
-  get complete(): boolean {
-    return this.meta.complete;
+    meta: Meta,
+  ) {
+    super(meta);
   }
 
-  get allPresent(): boolean {
-    return this.present.size === chunkCount(this.meta.size, this.meta.chunkBytes);
-  }
-
-  async has(i: number): Promise<boolean> {
-    if (this.present.has(i)) return true;
+  protected async storedLength(i: number) {
     const f = await this.dir.getFileHandle(String(i)).catch(() => null);
-    if (!f || (await f.getFile()).size !== chunkLength(this.meta, i)) return false;
-    this.present.add(i);
-    return true;
+    return f ? (await f.getFile()).size : null;
   }
 
   /**
-   * Written beside the chunk, then renamed, so a chunk is whole or absent. When the write fails
-   * (quota, a lost connection) the body is cancelled and the partial file removed.
+   * Written beside the chunk (renamed by `keep`), so a chunk is whole or absent. When the write
+   * fails (quota, a lost connection) the body is cancelled and the partial file removed.
    */
-  async write(i: number, body: ReadableStream<Uint8Array>): Promise<number> {
-    const part = `${i}.part`;
+  protected async writeAside(i: number, body: ReadableStream<Uint8Array>) {
     const reader = body.getReader();
     try {
-      const f = (await this.dir.getFileHandle(part, { create: true })) as FileHandle;
-      const written = await writeFrom(reader, f);
-      if (written !== chunkLength(this.meta, i)) {
-        await this.dir.removeEntry(part).catch(() => undefined);
-        return written;
-      }
-      await this.dir.removeEntry(String(i)).catch(() => undefined);
-      await f.move!(String(i));
-      this.present.add(i);
-      return written;
+      const f = (await this.dir.getFileHandle(partName(i), { create: true })) as FileHandle;
+      return await writeFrom(reader, f);
     } catch (e) {
       await reader.cancel().catch(() => undefined);
-      await this.dir.removeEntry(part).catch(() => undefined);
+      await this.dropAside(i);
       throw e;
     }
   }
 
-  async read(i: number, from: number, to: number): Promise<Uint8Array> {
+  protected async dropAside(i: number) {
+    await this.dir.removeEntry(partName(i)).catch(() => undefined);
+  }
+
+  protected async keep(i: number, sum: string | null) {
+    if (sum !== null) await writeText(this.dir, sumName(i), sum);
+    await this.dir.removeEntry(String(i)).catch(() => undefined);
+    const f = (await this.dir.getFileHandle(partName(i))) as FileHandle;
+    await f.move!(String(i));
+  }
+
+  protected async readRange(i: number, from: number, to: number) {
     const h = await memoizePromise(this.handles, i, () => this.readOnlyHandle(i));
     if (!h) {
       // the file handle is kept referenced while its file is asked for (see readOnlyHandle)
       const f = await this.dir.getFileHandle(String(i));
       const file = await f.getFile();
-      return checkWhole(this.meta, i, from, to, new Uint8Array(await file.slice(from, to).arrayBuffer()));
+      return new Uint8Array(await file.slice(from, to).arrayBuffer());
     }
     const out = new Uint8Array(to - from);
-    return checkWhole(this.meta, i, from, to, out.subarray(0, h.read(out, { at: from })));
+    return out.subarray(0, h.read(out, { at: from }));
+  }
+
+  protected async readSum(i: number) {
+    const f = await this.dir.getFileHandle(sumName(i)).catch(() => null);
+    return f ? (await f.getFile()).text() : null;
+  }
+
+  /** the chunk's handle is let go of first: an open one keeps the file */
+  protected async remove(i: number) {
+    const h = this.handles.get(i);
+    this.handles.delete(i);
+    (await h?.catch(() => null))?.close();
+    await this.dir.removeEntry(String(i));
+    await this.dir.removeEntry(sumName(i)).catch(() => undefined);
+  }
+
+  protected async saveMeta(meta: Meta) {
+    await writeMeta(this.dir, meta);
   }
 
   /**
@@ -108,12 +122,6 @@ export class OpfsStoredFile implements StoredFile {
     return new Blob(parts);
   }
 
-  async markComplete(): Promise<void> {
-    const meta = { ...this.meta, complete: true };
-    await writeMeta(this.dir, meta);
-    this.meta = meta;
-  }
-
   /** closes the sync handles (each keeps its chunk file from being removed, so from a cleared cache) */
   async release(): Promise<void> {
     const open = [...this.handles.values()];
@@ -121,6 +129,8 @@ export class OpfsStoredFile implements StoredFile {
     for (const h of await Promise.allSettled(open)) if (h.status === 'fulfilled') h.value?.close();
   }
 }
+
+const partName = (i: number) => `${i}.part`;
 
 /** the reader's bytes into file `f` (emptied first); returns how many were written */
 async function writeFrom(reader: ReadableStreamDefaultReader<Uint8Array>, f: FileHandle): Promise<number> {

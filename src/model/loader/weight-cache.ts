@@ -11,6 +11,11 @@ export class BrowserCacheError extends Error {
   override name = 'BrowserCacheError';
 }
 
+/** a stored chunk whose bytes differ from the checksum it was stored with: the chunk is gone, the storage itself works */
+export class ChunkSumError extends BrowserCacheError {
+  override name = 'ChunkSumError';
+}
+
 /** one version of a hub file, and the chunks it is stored in */
 export interface FileVersion {
   url: string;
@@ -42,7 +47,7 @@ export interface StoredFile {
   has(i: number): Promise<boolean>;
   /** chunk `i` from its body, stored whole or not at all; returns the bytes the body had */
   write(i: number, body: ReadableStream<Uint8Array>): Promise<number>;
-  /** bytes [from, to) of stored chunk `i` */
+  /** bytes [from, to) of stored chunk `i`; its first read checks it whole against its checksum (ChunkSumError) */
   read(i: number, from: number, to: number): Promise<Uint8Array>;
   /** the whole file as one Blob over the stored chunks */
   blob(): Promise<Blob>;
