@@ -108,19 +108,28 @@ async function compareWithFloat32(
 
 const deviceName = (d: string) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
 
-/** the model's stage events as the page's stage lines and timings */
-function events(timings: Timings, ctx: RpcContext<RunEvent>): ModelEvents {
+/**
+ * The model's stage events as the page's stage lines and timings. `running()` is the run's own
+ * stage (the forward pass, a denoising step), shown again once the session is made.
+ */
+function events(timings: Timings, ctx: RpcContext<RunEvent>, running: () => string | null): ModelEvents {
+  const stage = (stage: string) => ctx.emit({ type: 'stage', stage });
   return {
     onStage(e) {
       if (e.state === 'start') {
-        if (e.stage === 'graph') ctx.emit({ type: 'stage', stage: 'building the ONNX graph' });
-        if (e.stage === 'session') ctx.emit({ type: 'stage', stage: `creating the ${deviceName(e.device)} session` });
+        if (e.stage === 'graph') stage('building the ONNX graph');
+        if (e.stage === 'session') stage(`creating the ${deviceName(e.device)} session`);
         return;
       }
       if (e.stage === 'graph') timings.graphBuildMs.push(e.ms);
-      if (e.stage === 'session') timings.sessionCreateMs.push(e.ms);
+      if (e.stage === 'session') {
+        timings.sessionCreateMs.push(e.ms);
+        const run = running();
+        if (run) stage(run);
+      }
       if (e.stage === 'forward') timings.forwardMs.push(e.ms);
     },
+    onSegment: (e) => stage(`creating the ${deviceName(e.device)} session: segment ${e.index + 1} of ${e.count}`),
     onFallback: (e) => ctx.emit({ type: 'fallback', reason: e.reason }),
   };
 }
@@ -130,7 +139,8 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
   // like the sessions' creation, the load counts for the first run on the model only; later runs reuse both
   const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
   l.loadMs = 0;
-  const on = events(timings, ctx);
+  let running: string | null = null;
+  const on = events(timings, ctx, () => running);
   // the last forward's arguments: their shape tells how many segments the session has
   const ran: { args?: ForwardArgs } = {};
   const out = await runPreview(l.model.config, req, timings, {
@@ -138,7 +148,7 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     ...(req.deviceLatents === false
       ? {}
       : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
-    stage: (stage) => ctx.emit({ type: 'stage', stage }),
+    stage: (stage) => ctx.emit({ type: 'stage', stage: (running = stage) }),
     step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.latents ? [frame.latents.buffer] : []),
   });
   const session = ran.args && (await l.model.session(ran.args));
