@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  byKind,
   overall,
   PAGE_LIMIT_BYTES,
   pageMemory,
@@ -79,6 +80,38 @@ describe("the page's memory from measureUserAgentSpecificMemory()", () => {
       ],
     });
     expect(m).toEqual({ total: 1000, window: 100, workers: 850 });
+  });
+});
+
+describe("the processes' memory by kind", () => {
+  it("counts the largest renderer as the page's and Chromium's other renderers with the rest", () => {
+    const m = byKind([
+      { kind: 'browser', pss: 100, rss: 150 },
+      { kind: 'renderer', pss: 40, rss: 70 },
+      { kind: 'renderer', pss: 900, rss: 1000 },
+      { kind: 'gpu', pss: 500, rss: 600 },
+      { kind: 'other', pss: 10, rss: 20 },
+      { kind: 'other', pss: 5, rss: 5 },
+    ]);
+    expect(m).toEqual({
+      browser: { pss: 100, rss: 150 },
+      renderer: { pss: 900, rss: 1000 },
+      gpu: { pss: 500, rss: 600 },
+      other: { pss: 55, rss: 95 },
+    });
+  });
+
+  it('loses no bytes, for any processes', () => {
+    const kind = fc.constantFrom('browser' as const, 'renderer' as const, 'gpu' as const, 'other' as const);
+    fc.assert(
+      fc.property(fc.array(fc.record({ kind, pss: fc.nat(10 ** 9), rss: fc.nat(10 ** 9) })), (ps) => {
+        const m = byKind(ps);
+        const sum = (f: 'pss' | 'rss') => Object.values(m).reduce((s, k) => s + k[f], 0);
+        expect(sum('pss')).toBe(ps.reduce((s, p) => s + p.pss, 0));
+        expect(sum('rss')).toBe(ps.reduce((s, p) => s + p.rss, 0));
+        expect(m.renderer.pss).toBe(Math.max(0, ...ps.filter((p) => p.kind === 'renderer').map((p) => p.pss)));
+      }),
+    );
   });
 });
 

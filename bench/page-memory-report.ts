@@ -58,6 +58,26 @@ export function pageMemory(r: MeasureMemoryResult): PageMemory {
 
 export type ProcessMemory = Record<ProcessKind, { pss: number; rss: number }>;
 
+/**
+ * The processes' memory by kind. `renderer` is the page's: the renderer with the most PSS (the
+ * page and its workers run there); Chromium's other renderers (its WebUI, a spare) count in `other`.
+ */
+export function byKind(processes: readonly { kind: ProcessKind; pss: number; rss: number }[]): ProcessMemory {
+  const m: ProcessMemory = {
+    browser: { pss: 0, rss: 0 },
+    renderer: { pss: 0, rss: 0 },
+    gpu: { pss: 0, rss: 0 },
+    other: { pss: 0, rss: 0 },
+  };
+  const renderers = processes.filter((p) => p.kind === 'renderer').sort((a, b) => b.pss - a.pss);
+  for (const p of processes) {
+    const k = p.kind !== 'renderer' ? m[p.kind] : p === renderers[0] ? m.renderer : m.other;
+    k.pss += p.pss;
+    k.rss += p.rss;
+  }
+  return m;
+}
+
 export interface Reading<T> {
   /** seconds since the run was started */
   t: number;

@@ -29,6 +29,7 @@ import { figure, type Figure } from './figure.ts';
 import { gpuConfig } from './gpu-configs.ts';
 import { sizedToLatents } from './gpu-memory.ts';
 import {
+  byKind,
   finalFigures,
   pageMemory,
   pageMemoryFigures,
@@ -75,18 +76,7 @@ const measurePage = (page: Page) =>
   );
 
 async function processMemory(pids: Map<number, ProcessKind>): Promise<ProcessMemory> {
-  const m: ProcessMemory = {
-    browser: { pss: 0, rss: 0 },
-    renderer: { pss: 0, rss: 0 },
-    gpu: { pss: 0, rss: 0 },
-    other: { pss: 0, rss: 0 },
-  };
-  for (const [pid, u] of await usage([...pids.keys()])) {
-    const k = m[pids.get(pid)!];
-    k.pss += u.pss;
-    k.rss += u.rss;
-  }
-  return m;
+  return byKind([...(await usage([...pids.keys()]))].map(([pid, u]) => ({ ...u, kind: pids.get(pid)! })));
 }
 
 /** samples the run until `done` says it is over; the trace so far, whatever ends it */
@@ -148,29 +138,44 @@ async function openPreview(page: Page, repoId: string, heapBudget: string | unde
   await page.getByRole('button', { name: 'Inspect' }).click();
   await page.getByTestId('checkpoint-summary').waitFor({ timeout: 120_000 });
   await page.getByLabel('Weights').selectOption('int4');
-  const spec = new Map(SHAPE.split(',').map((kv) => kv.split('=') as [string, string]));
-  await page.getByLabel('Latent frames').fill(spec.get('frames')!);
-  await page.getByLabel('Latent height').fill(spec.get('height')!);
-  await page.getByLabel('Latent width').fill(spec.get('width')!);
-  await page.getByLabel('Text length').fill(spec.get('text')!);
-  const vit = page.getByLabel('ViT tokens per identity scale');
-  if (await vit.count()) await vit.fill(spec.get('vit')!);
+  // the least size the page allows: a learned positional table pins the latent size and the text length
+  const fields = {
+    frames: 'Latent frames',
+    height: 'Latent height',
+    width: 'Latent width',
+    text: 'Text length',
+    vit: 'ViT tokens per identity scale',
+  };
+  const least = new Map(SHAPE.split(',').map((kv) => kv.split('=') as [string, string]));
+  const used: string[] = [];
+  for (const [key, label] of Object.entries(fields)) {
+    const field = page.getByLabel(label);
+    if (!(await field.count())) continue;
+    const min = Number((await field.getAttribute('min')) ?? 0);
+    if (await field.isEnabled()) await field.fill(String(Math.max(min, Number(least.get(key)))));
+    used.push(`${key}=${await field.inputValue()}`);
+  }
   const cells = page.getByTestId('fit-int4').locator('td');
   // the plan for this adapter at this size, before anything downloads (its last cell: "yes", or why not)
   await cells
     .last()
     .filter({ hasText: /^(yes|no)/ })
-    .waitFor({ timeout: 120_000 });
+    .waitFor({ timeout: 900_000 })
+    .catch(async () => {
+      const panel = await page.locator('main').innerText();
+      throw new Error(`no int4 plan in 900 s; the page reads: ${panel.replace(/\s+/g, ' ').slice(0, 3000)}`);
+    });
   const [weights, , gpu, , segments, fits] = await cells.allTextContents();
   if (fits !== 'yes') throw new Error(`the page does not plan int4 on this adapter: ${fits}`);
   return [
+    figure(BENCH, `${repoId} inputs`, used.join(','), ''),
     figure(BENCH, `${repoId} plan: converted weights`, weights ?? '', ''),
     figure(BENCH, `${repoId} plan: GPU memory`, gpu ?? '', ''),
     figure(BENCH, `${repoId} plan: segments`, Number(segments), ''),
   ];
 }
 
-/** one checkpoint through the page: its figures, and its trace in `traceDir` */
+/** one checkpoint through the page: its figures (and its trace into PAGE_MEMORY_TRACE) */
 async function measureConfig(name: string, url: string): Promise<Figure[]> {
   const repoId = `local/${name}`;
   const forward = process.env.PAGE_MEMORY_FORWARD !== '0';
