@@ -182,7 +182,7 @@ export function pageMemoryFigures(bench: string, label: string, stages: readonly
     out.push(
       figure(bench, `${label} peak page JS + WASM`, mib(o.page.total), 'MiB', {
         op: '<',
-        value: mib(PAGE_LIMIT_BYTES),
+        value: Number(mib(PAGE_LIMIT_BYTES).toFixed(1)),
       }),
       figure(bench, `${label} peak page JS + WASM: the workers' part then`, mib(o.page.workers), 'MiB'),
     );
