@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, TARGETS } from './bench-args.ts';
 
 describe('npm run bench arguments', () => {
-  it('runs every target but gpu when none is named, else the named ones in their usual order', () => {
-    expect(parseBenchArgs([])).toEqual(TARGETS.filter((t) => t !== 'gpu'));
+  it('runs every target but gpu and page-memory when none is named, else the named ones in their usual order', () => {
+    expect(parseBenchArgs([])).toEqual(TARGETS.filter((t) => t !== 'gpu' && t !== 'page-memory'));
     expect(parseBenchArgs(['gpu'])).toEqual(['gpu']);
+    expect(parseBenchArgs(['page-memory'])).toEqual(['page-memory']);
     expect(parseBenchArgs(['model', 'webhooks'])).toEqual(['webhooks', 'model']);
   });
 

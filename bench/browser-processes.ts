@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 const read = (pid: number, file: string) => readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => '');
 
 /** the browser process started with this --user-data-dir (not its helpers, which carry it too), and every process under it */
-async function processTree(userDataDir: string): Promise<number[]> {
+export async function processTree(userDataDir: string): Promise<number[]> {
   const pids = (await readdir('/proc')).filter((d) => /^\d+$/.test(d)).map(Number);
   const kids = new Map<number, number[]>();
   let root: number | undefined;
@@ -28,20 +28,44 @@ async function processTree(userDataDir: string): Promise<number[]> {
   return out;
 }
 
-async function usage(pids: readonly number[]): Promise<Map<number, { pss: number; cpu: number }>> {
-  const out = new Map<number, { pss: number; cpu: number }>();
+export interface ProcessUsage {
+  pss: number;
+  rss: number;
+  /** CPU seconds, user + system */
+  cpu: number;
+}
+
+export async function usage(pids: readonly number[]): Promise<Map<number, ProcessUsage>> {
+  const out = new Map<number, ProcessUsage>();
+  const kb = (smaps: string, field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(smaps)?.[1] ?? 0) * 1024;
   await Promise.all(
     pids.map(async (pid) => {
       const [smaps, stat] = await Promise.all([read(pid, 'smaps_rollup'), read(pid, 'stat')]);
       if (!stat) return;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, {
-        pss: Number(/^Pss:\s+(\d+) kB/m.exec(smaps)?.[1] ?? 0) * 1024,
-        cpu: (Number(f[11]) + Number(f[12])) / 100,
-      });
+      out.set(pid, { pss: kb(smaps, 'Pss'), rss: kb(smaps, 'Rss'), cpu: (Number(f[11]) + Number(f[12])) / 100 });
     }),
   );
   return out;
+}
+
+/** what a Chromium process is, from its command line (`--type=`; the browser process has none) */
+export type ProcessKind = 'browser' | 'renderer' | 'gpu' | 'other';
+
+export function processKind(cmdline: string): ProcessKind {
+  const type = /(?:^|\0| )--type=([\w-]+)/.exec(cmdline)?.[1];
+  if (type === undefined) return 'browser';
+  if (type === 'renderer') return 'renderer';
+  if (type === 'gpu-process') return 'gpu';
+  return 'other';
+}
+
+/** each process of the browser started with this --user-data-dir, with its kind */
+export async function processKinds(userDataDir: string): Promise<Map<number, ProcessKind>> {
+  const pids = await processTree(userDataDir);
+  const cmds = await Promise.all(pids.map((pid) => read(pid, 'cmdline')));
+  return new Map(pids.map((pid, i) => [pid, processKind(cmds[i]!)]));
 }
 
 /**
@@ -53,7 +77,7 @@ export async function sampleBrowser(
 ): Promise<{ stop(): Promise<{ peakPss: number; cpuSeconds: number }> }> {
   let pids = await processTree(userDataDir);
   const first = await usage(pids);
-  const last = new Map(first);
+  const last = new Map<number, ProcessUsage>(first);
   let peak = 0;
   let ticks = 0;
   let busy = false;

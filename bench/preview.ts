@@ -52,7 +52,10 @@ const LOCAL_REPOS = {
   },
 };
 
-export async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
+/** `folders`: the local checkpoint folders served as hub repos (repo id -> folder; default this bench's) */
+export async function startServer(
+  folders: Record<string, string> = Object.fromEntries(Object.entries(LOCAL_REPOS).map(([id, r]) => [id, r.dir])),
+): Promise<{ url: string; close(): Promise<void> }> {
   // routes are mounted once the port (and so the mock hub's base URL) is known, before any request
   const app = new Hono();
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -60,7 +63,7 @@ export async function startServer(): Promise<{ url: string; close(): Promise<voi
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mock = await createMockHub({ baseUrl: url });
   for (const d of demoCheckpoints()) mock.registerRepoFiles(d.repoId, d.files);
-  for (const [repoId, r] of Object.entries(LOCAL_REPOS)) mock.registerRepoFolder(repoId, r.dir);
+  for (const [repoId, dir] of Object.entries(folders)) mock.registerRepoFolder(repoId, dir);
   app.use('*', async (c, next) => {
     await next();
     for (const [k, v] of Object.entries(securityHeaders)) c.res.headers.set(k, v);

@@ -48,6 +48,14 @@ export interface ModelEvents {
   onStage?: (e: StageEvent) => void;
   /** the session could not be created on the device and was created on the fallback device */
   onFallback?: (e: FallbackEvent) => void;
+  /** a segmented session: segment `index` (from 0) of `count` starts, its weights read and its session made */
+  onSegment?: (e: SegmentEvent) => void;
+}
+
+export interface SegmentEvent {
+  index: number;
+  count: number;
+  device: Device;
 }
 
 /** the transformer as several sessions of consecutive blocks (docs/model-segments.md) */
@@ -133,6 +141,7 @@ const PASSED_RUNTIME_OPTIONS = [
   'maxSessions',
   'onStage',
   'onFallback',
+  'onSegment',
   'segments',
   'segmentLimits',
   'keepOnDevice',
@@ -157,6 +166,10 @@ function mergeEvents(a: ModelEvents, b: ModelEvents | undefined): ModelEvents {
     onFallback: (e) => {
       a.onFallback?.(e);
       b.onFallback?.(e);
+    },
+    onSegment: (e) => {
+      a.onSegment?.(e);
+      b.onSegment?.(e);
     },
   };
 }
@@ -326,7 +339,10 @@ export class ConsisIDTransformer3DModel {
           outputShape: built.at(-1)!.outputShape,
           open: (opts) =>
             createSegmentedSession(
-              built.map((b) => () => sessionModel(b.model, files, { blobsInParts: true, precomputed })),
+              built.map((b, index) => () => {
+                events.onSegment?.({ index, count: built.length, device: opts.device });
+                return sessionModel(b.model, files, { blobsInParts: true, precomputed });
+              }),
               // a segment's outputs feed the next one: where the sample stays on the device, so do they
               (model) =>
                 backend.createSession(model, {

@@ -8,6 +8,7 @@ export {
   type ModelStage,
   type StageEvent,
   type FallbackEvent,
+  type SegmentEvent,
   type ModelEvents,
   type SessionInfo,
   type SegmentOptions,

@@ -24,7 +24,12 @@ describe('ConsisIDTransformer3DModel in segments', () => {
     const f = loadFixture('tiny-face');
     const whole = (await (await open()).forward(f.args)).sample.data as Float32Array;
     const stages: string[] = [];
-    const m = await open({ segments: 3, onStage: (e: StageEvent) => e.state === 'end' && stages.push(e.stage) });
+    const m = await open({
+      segments: 3,
+      onStage: (e: StageEvent) => void (e.state === 'end' && stages.push(e.stage)),
+      // each segment's turn, between the session stage's start and its end
+      onSegment: (e) => void stages.push(`segment ${e.index + 1} of ${e.count} on ${e.device}`),
+    });
     expect(m.segmentsFor(prepareForward(m.config, f.args).shape)).toEqual([
       { from: 0, to: 2 },
       { from: 2, to: 3 },
@@ -33,10 +38,30 @@ describe('ConsisIDTransformer3DModel in segments', () => {
     const out = await m.forward(f.args);
     expect(out.sample.shape).toEqual(f.expectedShape);
     expect(relativeError(out.sample.data as Float32Array, whole)).toBeLessThanOrEqual(1e-6);
-    expect(stages).toEqual(['weights', 'graph', 'session', 'forward']);
+    expect(stages).toEqual([
+      'weights',
+      'graph',
+      'segment 1 of 3 on cpu',
+      'segment 2 of 3 on cpu',
+      'segment 3 of 3 on cpu',
+      'session',
+      'forward',
+    ]);
     // the cached segmented session serves the next forward
     expect(relativeError((await m.forward(f.args)).sample.data as Float32Array, whole)).toBeLessThanOrEqual(1e-6);
     expect(stages.filter((s) => s === 'session')).toHaveLength(1);
+  });
+
+  it("a forward's own listener hears each segment's turn once, when its session is made; a one-session model none", async () => {
+    const f = loadFixture('tiny-face');
+    const heard: string[] = [];
+    const onSegment = (e: { index: number; count: number }) => void heard.push(`${e.index}/${e.count}`);
+    const m = await open({ segments: 2 });
+    await m.forward(f.args, { onSegment });
+    await m.forward(f.args, { onSegment });
+    expect(heard).toEqual(['0/2', '1/2']);
+    await (await open()).forward(f.args, { onSegment });
+    expect(heard).toHaveLength(2);
   });
 
   it("auto: as many segments as the heap budget needs; one when everything fits (today's single graph)", async () => {

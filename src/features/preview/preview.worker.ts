@@ -4,6 +4,7 @@
 import '../../zod-jitless.ts';
 import { relativeError } from './inputs.ts';
 import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, RunRequest, Timings } from './protocol.ts';
+import { runEvents } from './run-events.ts';
 import { runPreview } from './run-preview.ts';
 import { asError, serveRpc, type RpcContext } from './worker-rpc.ts';
 import {
@@ -12,7 +13,6 @@ import {
   openCache,
   type FileSource,
   ConsisIDTransformer3DModel,
-  type ModelEvents,
   type ModelEnvironment,
   type ForwardArgs,
   type WeightPrecision,
@@ -113,32 +113,13 @@ async function compareWithFloat32(
   }
 }
 
-const deviceName = (d: string) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
-
-/** the model's stage events as the page's stage lines and timings */
-function events(timings: Timings, ctx: RpcContext<RunEvent>): ModelEvents {
-  return {
-    onStage(e) {
-      if (e.state === 'start') {
-        if (e.stage === 'graph') ctx.emit({ type: 'stage', stage: 'building the ONNX graph' });
-        if (e.stage === 'session') ctx.emit({ type: 'stage', stage: `creating the ${deviceName(e.device)} session` });
-        return;
-      }
-      if (e.stage === 'graph') timings.graphBuildMs.push(e.ms);
-      if (e.stage === 'session') timings.sessionCreateMs.push(e.ms);
-      if (e.stage === 'forward') timings.forwardMs.push(e.ms);
-    },
-    onFallback: (e) => ctx.emit({ type: 'fallback', reason: e.reason }),
-  };
-}
-
 /** one run request on the loaded model: the forward (its session made on the first), and the comparison when asked */
 async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: RpcContext<RunEvent>) {
   // like the sessions' creation, the load counts for the first run on the model only; later runs reuse both
   const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
   notify = (e) => ctx.emit(e);
   l.loadMs = 0;
-  const on = events(timings, ctx);
+  const { events: on, runStage } = runEvents(timings, (e) => ctx.emit(e));
   // the last forward's arguments: their shape tells how many segments the session has
   const ran: { args?: ForwardArgs } = {};
   const out = await runPreview(l.model.config, req, timings, {
@@ -146,7 +127,7 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
     ...(req.deviceLatents === false
       ? {}
       : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
-    stage: (stage) => ctx.emit({ type: 'stage', stage }),
+    stage: runStage,
     step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.latents ? [frame.latents.buffer] : []),
   });
   const session = ran.args && (await l.model.session(ran.args));
