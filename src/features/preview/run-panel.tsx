@@ -94,7 +94,8 @@ function PhaseLine({
     phase.kind === 'loading'
       ? phase.fetched
         ? `Loading the model on ${deviceName(device)}: ${formatBytes(phase.fetched.loaded)} of ${formatBytes(phase.fetched.total)} streamed from the hub…`
-        : `Loading the model from the browser cache on ${deviceName(device)}…`
+        : // nothing streamed yet: from the cache, or before the first downloaded chunk arrives
+          `Loading the model on ${deviceName(device)}…`
       : phase.kind === 'running'
         ? `Running: ${phase.stage}…`
         : phase.kind === 'clearing'
