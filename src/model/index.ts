@@ -88,6 +88,7 @@ export { BrowserCacheError, storageOp, type WeightCache } from './loader/weight-
 export {
   openCache,
   cachedVersions,
+  cachedHeads,
   cachedFiles,
   fileStorageRefusal,
   removeCachedFiles,

@@ -2,6 +2,7 @@ import {
   BrowserCacheError,
   blobFile,
   cachedVersions,
+  cachedHeads,
   ChunkedHubFile,
   hubFetch,
   hubFetchRequired,
@@ -99,13 +100,30 @@ const storedBytesOf = async (url: string, etag: string | null, size: number) =>
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
   const url = hubFileUrl(ref, name);
   const versions = await cachedVersions(url);
-  if (versions.length) {
+  // the file cached only converted: its head was kept beside it (cached-head.ts)
+  const heads = versions.length ? [] : await cachedHeads(url);
+  if (versions.length || heads.length) {
     // a cached version is used while the hub has its ETag, or cannot be asked
     const head = await hubFetch(ref, name, { method: 'HEAD', signal }).catch((e: Error) => {
       if (e.name === 'AbortError') throw e;
       return null;
     });
     const etag = head?.headers.get('etag');
+    const known = heads.find((h) => !etag || !h.etag || h.etag === etag);
+    if (known) {
+      const read = await readSafetensorsHead(known.file, name).catch(() => null);
+      if (read)
+        return {
+          name,
+          ...read,
+          url,
+          size: known.file.size,
+          etag: known.etag,
+          ...summarizeHeader(read.header),
+          cached: false,
+          storedBytes: await storedBytesOf(url, known.etag, known.file.size),
+        };
+    }
     const hit = versions.find((v) => !etag || !v.etag || v.etag === etag);
     // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
     const read = hit

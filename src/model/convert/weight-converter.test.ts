@@ -3,10 +3,10 @@ import { loadCheckpoint, readSafetensorsHead, type Checkpoint } from '../loader/
 import { localSource } from '../loader/local-source.ts';
 import { memorySource } from '../loader/memory-source.ts';
 import { memoryCache } from '../loader/memory-cache.ts';
-import { cachedFiles, cachedVersions, openCache, removeCachedFiles } from '../loader/opfs-cache.ts';
+import { cachedFiles, cachedHeads, cachedVersions, openCache, removeCachedFiles } from '../loader/opfs-cache.ts';
 import { entriesOf, ROOT } from '../loader/opfs-layout.ts';
 import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
-import { chunkedHubSource } from '../loader/chunked-hub-source.ts';
+import { blobFile, chunkedHubSource } from '../loader/chunked-hub-source.ts';
 import type { WeightCache } from '../loader/weight-cache.ts';
 import { writeCheckpointFiles } from '../checkpoint-writer.ts';
 import { randomWeights } from '../random-weights.ts';
@@ -210,6 +210,40 @@ describe('weights converted per precision, kept in the browser cache', () => {
       expect((await cachedVersions(`${url}#converted-int4`)).map((v) => v.etag)).toEqual([
         '"e" hub-console-converted-v1',
       ]);
+    } finally {
+      opfs.restore();
+    }
+  });
+});
+
+describe('the head the page inspected, kept with the converted file', () => {
+  it('is stored beside the converted file for the next inspection (not by a source without it), and removed with the files', async () => {
+    const opfs = installMemoryOpfs();
+    try {
+      const { checkpoint, bytes } = await hubCheckpoint();
+      const hub = rangeHub(bytes);
+      const url = `${hub.repo.hubUrl}/${hub.repo.repoId}/resolve/main/${WEIGHTS_NAME}`;
+      const plan = planOf(checkpoint, INT4, KEEP);
+      const { head } = await readSafetensorsHead(blobFile(new Blob([bytes.slice()])), WEIGHTS_NAME);
+      const without = hubSourceOf(hub, bytes, await openCache(), '"e"');
+      await without.converter.convert('int4', plan, checkpoint);
+      await without.release();
+      expect(await cachedHeads(url)).toEqual([]);
+      const s = chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"', head }], {
+        cache: await openCache(),
+        chunkBytes: 4096,
+      });
+      await s.converter.convert('int4', plan, checkpoint);
+      await s.release();
+      const kept = await cachedHeads(url);
+      expect(kept.map((h) => [h.etag, h.file.size])).toEqual([['"e"', bytes.length]]);
+      const read = await readSafetensorsHead(kept[0]!.file, WEIGHTS_NAME);
+      expect(read.head).toEqual(head);
+      expect([...read.header.tensors.keys()].sort()).toEqual([...checkpoint.weights.keys()].sort());
+      await removeCachedFiles([url]);
+      expect(await cachedHeads(url)).toEqual([]);
+      const top = await navigator.storage.getDirectory();
+      expect(await entriesOf(await top.getDirectoryHandle(ROOT))).toEqual([]);
     } finally {
       opfs.restore();
     }

@@ -6,6 +6,7 @@
 // within a budget (memory-fallback.ts): past it, the run stops before downloading more. A stored chunk
 // that cannot be read back whole (evicted, cut short, a storage failure) drops its entry, and the
 // file's bytes are computed again from its tensors, read from the checkpoint (reconverted-file.ts).
+import { storeHead } from '../loader/cached-head.ts';
 import { convertedVersion } from '../loader/opfs-layout.ts';
 import {
   BrowserCacheError,
@@ -35,6 +36,8 @@ export interface ConvertSource {
   identity(file: string): { url: string; etag: string | null; size: number };
   /** the file's bytes from its first, as they arrive */
   stream(file: string): ReadableStream<Uint8Array>;
+  /** the file's head (length and header) as the page read it, kept in the cache with the converted file (cached-head.ts) */
+  head?(file: string): Uint8Array | undefined;
 }
 
 export interface WeightConverter {
@@ -137,7 +140,10 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       });
     if (found?.complete) {
       const file = stored(found);
-      if (sameBytes(await file.read(0, layout.head.length), layout.head)) return { file, header };
+      if (sameBytes(await file.read(0, layout.head.length), layout.head)) {
+        await keepHead(into, name);
+        return { file, header };
+      }
     }
     const entry = await storageOp(() => into.put(version));
     opened.push(entry);
@@ -159,7 +165,15 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     }
     await out.end();
     await storageOp(() => entry.markComplete());
+    await keepHead(into, name);
     return { file: stored(entry), header };
+  }
+
+  /** the source file's head beside its converted form in the browser's cache; one not kept only costs a later visit its header's request */
+  async function keepHead(into: WeightCache, name: string): Promise<void> {
+    const head = source.head?.(name);
+    if (!head?.length || into !== opts.cache) return;
+    await storeHead(into, source.identity(name), head).catch(() => undefined);
   }
 
   async function convertAll(

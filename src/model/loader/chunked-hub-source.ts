@@ -49,6 +49,7 @@ export function chunkedHubSource(
         const f = file(name);
         return new ChunkedHubFile(repo, name, f.size, f.etag, { ...opts, cache: null }).stream();
       },
+      head: (name) => heads.get(name),
     },
     {
       cache: opts.cache,

@@ -1,7 +1,7 @@
 // The weight cache in the browser's origin private file system (layout: opfs-layout.ts, chunk
 // files: opfs-stored-file.ts), and what the page asks of it without opening it for writing: the
 // complete versions of a file, the bytes of a version stored so far (its chunks and each precision
-// it was converted to), and removing a checkpoint's files or clearing it all.
+// it was converted to), the heads kept with converted files, and removing a checkpoint's files or clearing it all.
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
 import {
   ROOT,
@@ -11,6 +11,7 @@ import {
   entriesOf,
   folders,
   hasOpfs,
+  headUrl,
   readMeta,
   rootDir,
   sameVersion,
@@ -20,6 +21,8 @@ import {
   writeMeta,
 } from './opfs-layout.ts';
 import { OpfsStoredFile } from './opfs-stored-file.ts';
+import { decodeHead } from './cached-head.ts';
+import type { RandomAccessFile } from './file-source.ts';
 import { newMeta } from './stored-chunks.ts';
 import {
   BrowserCacheError,
@@ -105,6 +108,22 @@ export async function cachedVersions(url: string): Promise<CachedFile[]> {
   }
 }
 
+/** the heads of the file kept with its converted forms (cached-head.ts), per version (none when there is no store) */
+export async function cachedHeads(url: string): Promise<{ etag: string | null; file: RandomAccessFile }[]> {
+  const heads = await cachedVersions(headUrl(url));
+  const read = await Promise.all(
+    heads.map(async (h) => {
+      try {
+        const bytes = new Uint8Array(await (await h.blob()).arrayBuffer());
+        return [{ etag: h.etag, file: decodeHead(bytes, url) }];
+      } catch {
+        return []; // an unreadable head: the header is read from the hub
+      }
+    }),
+  );
+  return read.flat();
+}
+
 /** bytes of a file version's chunks stored whole so far (by a stopped download, a run); 0 without a store */
 export async function storedBytes(
   url: string,
@@ -186,7 +205,7 @@ export async function cachedFiles(
 export async function removeCachedFiles(urls: readonly string[]): Promise<void> {
   if (!hasOpfs()) return;
   const root = await rootDir();
-  const names = urls.flatMap((url) => [url, ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))]);
+  const names = urls.flatMap((url) => [url, headUrl(url), ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))]);
   for (const name of names) {
     const folder = await urlFolderName(name);
     await retried('The files could not be removed from the browser cache', () =>
@@ -217,7 +236,9 @@ export async function deleteCachedFiles(): Promise<number> {
   const top = await storageOp(() => navigator.storage.getDirectory());
   const root = await top.getDirectoryHandle(ROOT).catch(() => null);
   if (!root) return files;
-  for (const urlDir of await folders(root)) files += (await versionsIn(urlDir)).filter((v) => v.meta?.complete).length;
+  // a head (cached-head.ts) is not a file of its own to the user
+  for (const urlDir of await folders(root))
+    files += (await versionsIn(urlDir)).filter((v) => v.meta?.complete && !v.meta.url.endsWith('#head')).length;
   // a worker that was just stopped lets go of its chunk files a moment later
   await retried('The browser cache could not be cleared', () => top.removeEntry(ROOT, { recursive: true }));
   return files;

@@ -2,7 +2,7 @@
 // file URL (the URL carries the revision) with a folder per version of the file (its ETag),
 // holding `meta.json` (the version, and whether every chunk is there) and one file per chunk.
 // Versions never share a folder, so two tabs reading two versions cannot mix their chunks.
-// A file converted for a precision is an entry of its own (convertedVersion).
+// A file converted for a precision is an entry of its own (convertedVersion), and so is its head (headVersion).
 // Folder names are SHA-256 digests: URLs and ETags hold characters file names may not.
 import { BrowserCacheError, CHUNK_BYTES, storageOp, type FileVersion } from './weight-cache.ts';
 import { CONVERSION_FORMAT } from '../convert/converted-file.ts';
@@ -27,6 +27,18 @@ export const convertedVersion = (
 ): FileVersion => ({ url: convertedUrl(source.url, precision), etag: convertedEtag(source.etag), size, chunkBytes });
 
 export const convertedUrl = (url: string, precision: string) => `${url}#converted-${precision}`;
+
+/**
+ * The entry of a file's safetensors head (cached-head.ts), kept when the file is stored converted:
+ * a later visit reads the header from it, asking the hub for the ETag alone.
+ */
+export const headVersion = (source: { url: string; etag: string | null }, bytes: number): FileVersion => ({
+  url: headUrl(source.url),
+  etag: source.etag,
+  size: bytes,
+  chunkBytes: CHUNK_BYTES,
+});
+export const headUrl = (url: string) => `${url}#head`;
 export const convertedEtag = (etag: string | null) => `${etag ?? '(none)'} ${CONVERSION_FORMAT}`;
 
 export type Meta = StoredMeta;
