@@ -4,7 +4,7 @@
 // digests only a whole buffer). Two lanes of MurmurHash3's 32-bit block step over alternate words:
 // each step is a bijection of the lane's state for a fixed word and of the word for a fixed state,
 // so bytes that differ within one word (any single flipped byte) always give another sum.
-// About 2 GiB/s in Node 20 (`npm run bench -- chunk-sum`); not a defence against a forger.
+// Its cost per GiB is measured by `npm run bench -- convert` (docs/model-streaming.md); not a defence against a forger.
 
 /** the checksum's name, recorded in an entry's meta: an entry without it was stored by older code */
 export const CHUNK_SUM = 'murmur3x2-v1';
