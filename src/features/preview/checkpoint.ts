@@ -97,64 +97,62 @@ const cacheUnavailable = (e: unknown) => {
 const storedBytesOf = async (url: string, etag: string | null, size: number) =>
   (await cachedFiles([{ url, etag, size }]))[0]!.bytes;
 
+/** the weight file as its head describes it, with the version read and what the cache holds of it */
+const describedFile = (
+  name: string,
+  url: string,
+  read: { header: SafetensorsHeader; head: Uint8Array },
+  version: { size: number; etag: string | null },
+  stored: StoredState,
+): WeightFile => ({
+  name,
+  ...read,
+  url,
+  // only these two: a cached version or a hub file carries functions, which a worker message cannot
+  size: version.size,
+  etag: version.etag,
+  ...summarizeHeader(read.header),
+  ...stored,
+});
+
+/** a cached version is used while the hub has its ETag, or cannot be asked */
+const sameVersionAs =
+  (etag: string | null | undefined) =>
+  (v: { etag: string | null }): boolean =>
+    !etag || !v.etag || v.etag === etag;
+
+const uncached = async (url: string, v: { size: number; etag: string | null }): Promise<StoredState> => ({
+  cached: false,
+  storedBytes: await storedBytesOf(url, v.etag, v.size),
+});
+
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
   const url = hubFileUrl(ref, name);
   const versions = await cachedVersions(url);
   // the file cached only converted: its head was kept beside it (cached-head.ts)
   const heads = versions.length ? [] : await cachedHeads(url);
   if (versions.length || heads.length) {
-    // a cached version is used while the hub has its ETag, or cannot be asked
     const head = await hubFetch(ref, name, { method: 'HEAD', signal }).catch((e: Error) => {
       if (e.name === 'AbortError') throw e;
       return null;
     });
-    const etag = head?.headers.get('etag');
-    const known = heads.find((h) => !etag || !h.etag || h.etag === etag);
+    const matches = sameVersionAs(head?.headers.get('etag'));
+    const known = heads.find(matches);
     if (known) {
       const read = await readSafetensorsHead(known.file, name).catch(() => null);
-      if (read)
-        return {
-          name,
-          ...read,
-          url,
-          size: known.file.size,
-          etag: known.etag,
-          ...summarizeHeader(read.header),
-          cached: false,
-          storedBytes: await storedBytesOf(url, known.etag, known.file.size),
-        };
+      const version = { size: known.file.size, etag: known.etag };
+      if (read) return describedFile(name, url, read, version, await uncached(url, version));
     }
-    const hit = versions.find((v) => !etag || !v.etag || v.etag === etag);
+    const hit = versions.find(matches);
     // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
     const read = hit
       ? await storageOp(async () => readSafetensorsHead(blobFile(await hit.blob()), name)).catch(cacheUnavailable)
       : null;
-    if (hit && read)
-      return {
-        name,
-        ...read,
-        url,
-        size: hit.size,
-        etag: hit.etag,
-        ...summarizeHeader(read.header),
-        cached: true,
-        storedBytes: hit.size,
-      };
+    if (hit && read) return describedFile(name, url, read, hit, { cached: true, storedBytes: hit.size });
   }
   const f = await openHubFile(ref, name, signal);
   if (!f) throw new HubFileError(name, url, 404, 'not found on the hub (HTTP 404); the shard index names it');
-  const { header, head } = await readSafetensorsHead(f, name);
-  return {
-    name,
-    header,
-    head,
-    url,
-    size: f.size,
-    etag: f.etag,
-    ...summarizeHeader(header),
-    cached: false,
-    storedBytes: await storedBytesOf(url, f.etag, f.size),
-  };
+  return describedFile(name, url, await readSafetensorsHead(f, name), f, await uncached(url, f));
 }
 
 export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
