@@ -16,8 +16,8 @@ RES=$OUT/results.jsonl
 LOG=$OUT/log.txt
 say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$LOG" >&2; }
 
-# the Vulkan loader: the machine's, else the kit's copy
-if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan.so.1 '; then
+# the Vulkan loader and the GL dispatch libraries NVIDIA's driver links against: the machine's, else the kit's
+if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan.so.1 ' || ! ldconfig -p 2>/dev/null | grep -q 'libGLdispatch.so.0 '; then
   export LD_LIBRARY_PATH=$K/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   say "vulkan loader: the kit's ($K/lib)"
 fi
@@ -26,6 +26,8 @@ NV_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [ -z "${VK_DRIVER_FILES:-}" ] && [ "${GPU_BENCH_SWIFTSHADER:-0}" != 1 ] && [ -f "$NV_ICD" ]; then
   export VK_DRIVER_FILES=$NV_ICD VK_ICD_FILENAMES=$NV_ICD
   for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do [ -d "$d" ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d; done
+  NV_EGL=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [ -f "$NV_EGL" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$NV_EGL
   say "vulkan ICD: $NV_ICD"
 fi
 command -v nvidia-smi >/dev/null && timeout 20 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >>"$LOG" 2>&1

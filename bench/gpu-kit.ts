@@ -107,6 +107,13 @@ const loader = firstFile([
   '/usr/lib/chromium/libvulkan.so.1',
 ]);
 if (loader) copy(loader, path.join(kit, 'lib/libvulkan.so.1'));
+// NVIDIA's Vulkan driver (libGLX_nvidia) links against the GL vendor-neutral dispatch libraries, which a bare
+// machine lacks as well: without them Dawn finds no adapter
+const glvnd = ['libGLdispatch.so.0', 'libGLX.so.0', 'libEGL.so.1', 'libOpenGL.so.0', 'libGL.so.1'];
+for (const lib of glvnd) {
+  const found = firstFile([`/usr/lib/x86_64-linux-gnu/${lib}`, `/lib/x86_64-linux-gnu/${lib}`]);
+  if (found) copy(found, path.join(kit, 'lib', lib));
+}
 const swiftshader = '/usr/lib/chromium';
 if (existsSync(path.join(swiftshader, 'libvk_swiftshader.so')))
   for (const f of ['libvk_swiftshader.so', 'vk_swiftshader_icd.json'])
