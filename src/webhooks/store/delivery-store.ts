@@ -2,6 +2,7 @@
 // record, on disk before the call resolves. Bounded: finished deliveries beyond the newest
 // `maxDeliveries`, or older than `maxAgeDays`, are dropped at the next compaction; a delivery still
 // queued, running or waiting for a retry is never dropped.
+import type { JournalDamage } from './journal-open.ts';
 import { Journal, type AppendOptions, type JournalOptions } from './journal.ts';
 import { encodeRecord } from './record-codec.ts';
 import {
@@ -46,7 +47,8 @@ export class DeliveryStore {
   private constructor(
     private readonly journal: Journal,
     private readonly deliveries: Map<string, Delivery>,
-    readonly droppedBytes: number,
+    /** What damage on disk cost when the store was opened (logged then): empty when nothing. */
+    readonly damage: readonly JournalDamage[],
     private readonly maxDeliveries: number,
     private readonly maxAgeMs: number,
     private readonly now: () => number,
@@ -57,14 +59,17 @@ export class DeliveryStore {
   }
 
   static open(dir: string, options: DeliveryStoreOptions = {}): DeliveryStore {
-    const { journal, records, droppedBytes } = Journal.open(dir, options);
-    const deliveries = new Map<string, Delivery>();
+    const { journal, records, damage } = Journal.open(dir, options);
+    let deliveries = new Map<string, Delivery>();
     for (const r of records) applyRecord(deliveries, r);
-    // Compaction writes in arrival order; records appended after it can only add newer ones.
+    // Compaction writes in arrival order and records appended after it can only add newer ones; only
+    // segments merged after damage can hold an older arrival after a newer one.
+    if ([...deliveries.values()].some((d, i, all) => i > 0 && d.seq < all[i - 1]!.seq))
+      deliveries = new Map([...deliveries].sort(([, a], [, b]) => a.seq - b.seq));
     return new DeliveryStore(
       journal,
       deliveries,
-      droppedBytes,
+      damage,
       options.maxDeliveries ?? 10_000,
       (options.maxAgeDays ?? 30) * DAY_MS,
       options.now ?? Date.now,

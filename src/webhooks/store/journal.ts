@@ -1,5 +1,5 @@
-// An append-only journal in one folder: one file per segment (`segment-<n>.wal`), records as in
-// record-codec.ts. Appends resolve once the record is on disk: the segment is opened with O_DSYNC,
+// An append-only journal in one folder: one file per segment (segment-file.ts), records as in
+// record-codec.ts; opening it reads what damage left (journal-open.ts). Appends resolve once the record is on disk: the segment is opened with O_DSYNC,
 // so each write returns once its bytes are synced (one system call per batch, not a write and an
 // fdatasync). With group commit, the records appended since the last write started go out as one
 // batch, and up to MAX_WRITES_IN_FLIGHT batches are written at once, each at the offset it was given
@@ -10,20 +10,21 @@
 // with the next eager one, or after LAZY_COMMIT_MS, or once no write is in flight; with none in
 // flight it goes out at once, with whatever else was appended in that turn. Either way it resolves
 // only once it is on disk. Compaction writes the live set into the next segment as `.tmp`, syncs it,
-// renames it into place (atomic) and drops the older segments: a crash at any point leaves either
+// renames it into place (atomic) and drops the older segment: a crash at any point leaves either
 // the old segment or the whole new one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { decodeRecords, encodeRecord, type JournalRecord } from './record-codec.ts';
+import { consoleLogger, type WebhooksLogger } from '../logger.ts';
+import { openSegments, type JournalDamage } from './journal-open.ts';
+import { encodeRecord, type JournalRecord } from './record-codec.ts';
+import { segmentName, writeAt, writeSegment } from './segment-file.ts';
 
-const writeAt = (fd: number, buffer: Buffer, position: number) =>
-  new Promise<number>((resolve, reject) =>
-    fs.write(fd, buffer, 0, buffer.length, position, (err, n) => (err ? reject(err) : resolve(n))),
-  );
 const fdatasync = promisify(fs.fdatasync);
 
 export interface JournalOptions {
+  /** Where damage found on open is reported (default: the console). */
+  logger?: WebhooksLogger;
   /** Batch the fsyncs of concurrent appends (default true); false syncs each record on its own. */
   groupCommit?: boolean;
   /** Sync to disk before an append resolves (default true); false only for tests of other things. */
@@ -41,12 +42,9 @@ export const LAZY_COMMIT_MS = 10;
 export interface OpenedJournal {
   journal: Journal;
   records: JournalRecord[];
-  /** Bytes of a torn or corrupt tail that were cut off the segment on open (0 when it was whole). */
-  droppedBytes: number;
+  /** What damage or a torn tail cost, as logged (empty when every byte read whole). */
+  damage: JournalDamage[];
 }
-
-const SEGMENT = /^segment-(\d{8})\.wal$/;
-const segmentName = (n: number) => `segment-${String(n).padStart(8, '0')}.wal`;
 
 interface Pending {
   bytes: Buffer;
@@ -74,16 +72,7 @@ export const MAX_WRITES_IN_FLIGHT = 4;
 // Where the platform has no O_DSYNC (Windows), each batch's write is followed by an fdatasync. No
 // O_APPEND: every write names its offset (Linux ignores the offset of a write to an O_APPEND file).
 const O_DSYNC = fs.constants.O_DSYNC ?? 0;
-const openFlags = (sync: boolean) => fs.constants.O_CREAT | fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
-
-function syncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+const openFlags = (sync: boolean) => fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
 
 export class Journal {
   private pending: Pending[] = [];
@@ -115,41 +104,18 @@ export class Journal {
     /** Bytes of whole records on disk, every one acknowledged. */
     private size: number,
     recordCount: number,
-    private readonly options: Required<JournalOptions>,
+    private readonly options: Required<Omit<JournalOptions, 'logger'>>,
   ) {
     this.recordCount = recordCount;
     this.end = size;
   }
 
-  /** Opens (or creates) the journal in `dir` and reads its records; a torn tail is cut off. */
+  /** Opens (or creates) the journal in `dir` and reads its records, skipping and logging what is damaged. */
   static open(dir: string, options: JournalOptions = {}): OpenedJournal {
-    fs.mkdirSync(dir, { recursive: true });
-    const names = fs.readdirSync(dir);
-    for (const n of names) if (n.endsWith('.wal.tmp')) fs.rmSync(path.join(dir, n), { force: true });
-    const segments = names
-      .map((n) => SEGMENT.exec(n))
-      .filter((m) => m !== null)
-      .map((m) => Number(m[1]))
-      .sort((a, b) => a - b);
-    const segment = segments.at(-1) ?? 1;
-    // Only the newest segment is live: an older one is left only by a crash between a compaction's
-    // rename and its cleanup, and the newer one holds everything it had.
-    for (const old of segments.slice(0, -1)) fs.rmSync(path.join(dir, segmentName(old)), { force: true });
-    const file = path.join(dir, segmentName(segment));
     const resolved = { groupCommit: options.groupCommit ?? true, fsync: options.fsync ?? true };
-    const fd = fs.openSync(file, openFlags(resolved.fsync));
-    const data = fs.readFileSync(file);
-    const { records, validBytes } = decodeRecords(data);
-    if (validBytes < data.length) {
-      fs.ftruncateSync(fd, validBytes);
-      fs.fsyncSync(fd);
-    }
-    if (segments.length === 0) syncDir(dir);
-    return {
-      journal: new Journal(dir, segment, fd, validBytes, records.length, resolved),
-      records,
-      droppedBytes: data.length - validBytes,
-    };
+    const { segment, size, records, damage } = openSegments(dir, resolved.fsync, options.logger ?? consoleLogger);
+    const fd = fs.openSync(path.join(dir, segmentName(segment)), openFlags(resolved.fsync));
+    return { journal: new Journal(dir, segment, fd, size, records.length, resolved), records, damage };
   }
 
   /** Appends one record; resolves once it, and every record appended before it, is on disk. */
@@ -274,29 +240,15 @@ export class Journal {
     this.holding = new Promise<void>((r) => (release = r));
     try {
       await this.drained();
-      const records = snapshot();
+      const records = snapshot().map((r) => (Buffer.isBuffer(r) ? r : encodeRecord(r)));
       const next = this.segment + 1;
-      const file = path.join(this.dir, segmentName(next));
-      const tmp = `${file}.tmp`;
-      const bytes = Buffer.concat(records.map((r) => (Buffer.isBuffer(r) ? r : encodeRecord(r))));
-      const fd = fs.openSync(tmp, 'w');
-      try {
-        let written = 0;
-        while (written < bytes.length) written += await writeAt(fd, bytes.subarray(written), written);
-        if (this.options.fsync) await fdatasync(fd);
-      } catch (err) {
-        fs.closeSync(fd);
-        fs.rmSync(tmp, { force: true });
-        throw err;
-      }
-      fs.closeSync(fd);
-      fs.renameSync(tmp, file);
-      if (this.options.fsync) syncDir(this.dir);
+      const header = { segment: next, from: this.segment, snapshot: records.length };
+      const { file, size } = await writeSegment(this.dir, header, records, this.options.fsync);
       const old = this.segment;
       fs.closeSync(this.fd);
       this.fd = fs.openSync(file, openFlags(this.options.fsync));
       this.segment = next;
-      this.size = this.end = bytes.length;
+      this.size = this.end = size;
       this.cutTo = undefined;
       this.recordCount = records.length;
       fs.rmSync(path.join(this.dir, segmentName(old)), { force: true });
