@@ -56,11 +56,12 @@ function scan(data: Buffer, readAt: ReadAt, next: NextCandidate, header: number)
       found = readAt(data, at);
       continue;
     }
-    // Damaged from here: every candidate start that fails its check is part of the damage.
+    // Damaged from here. Each magic that fails its check starts a damaged record (a legacy candidate,
+    // any `{`, does not: its ids would be ones from payloads).
     const starts = [at];
     let candidate = next(data, at + 1);
     while (candidate !== -1 && !(found = readAt(data, candidate))) {
-      starts.push(candidate);
+      if (next === nextMagic) starts.push(candidate);
       candidate = next(data, candidate + 1);
     }
     const end = candidate === -1 ? data.length : candidate;
