@@ -3,7 +3,7 @@
 // `maxDeliveries`, or older than `maxAgeDays`, are dropped at the next compaction; a delivery still
 // queued, running or waiting for a retry is never dropped.
 import type { JournalDamage } from './journal-open.ts';
-import { Journal, type AppendOptions, type JournalOptions } from './journal.ts';
+import { Journal, type JournalOptions } from './journal.ts';
 import { encodeRecord } from './record-codec.ts';
 import {
   applyRecord,
@@ -142,16 +142,13 @@ export class DeliveryStore {
     );
   }
 
-  /**
-   * Replaces the changing part of a delivery; resolves once the change is on disk. A lazy change
-   * (one no request waits on) shares the next write instead of starting one.
-   */
-  update(id: string, progress: Partial<DeliveryProgress>, options?: AppendOptions): Promise<void> {
+  /** Replaces the changing part of a delivery; resolves once the change is on disk. */
+  update(id: string, progress: Partial<DeliveryProgress>): Promise<void> {
     const d = this.deliveries.get(id);
     if (!d) return Promise.reject(new Error(`No delivery ${id} in the store.`));
     Object.assign(d, progress);
     this.encoded.delete(d);
-    const written = this.journal.append(progressRecord(id, d), options);
+    const written = this.journal.append(progressRecord(id, d));
     this.maybeCompact();
     return written;
   }

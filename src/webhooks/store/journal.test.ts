@@ -48,46 +48,26 @@ describe('journal', () => {
     await j2.close();
   });
 
-  it('a lazy append is in the file once it resolves: with the next eager write, alone, or at close', async () => {
+  it('records appended in one turn share one write, and each is in the file once its append resolves', async () => {
     const dir = tempDir();
     const { journal } = Journal.open(dir);
     const file = path.join(dir, segments(dir)[0]!);
     const header = fs.statSync(file).size;
     const bytes = (...rs: JournalRecord[]) => rs.reduce((n, r) => n + encodeRecord(r).length, header);
-    const written = [rec(1, 'lazy'), rec(2, 'eager'), rec(3), rec(4)];
-    const lazy = journal.append(written[0]!, { lazy: true });
-    await journal.append(written[1]!);
-    await lazy;
-    expect(fs.statSync(file).size).toBe(bytes(written[0]!, written[1]!));
-    await journal.append(written[2]!, { lazy: true });
-    expect(fs.statSync(file).size).toBe(bytes(...written.slice(0, 3)));
-    const atClose = journal.append(written[3]!, { lazy: true });
+    const writes = vi.spyOn(fs, 'write');
+    const turn = [rec(1, 'a'), rec(2), rec(3, 'c')];
+    await Promise.all(turn.map((r) => journal.append(r)));
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(fs.statSync(file).size).toBe(bytes(...turn));
+    await journal.append(rec(4));
+    expect(fs.statSync(file).size).toBe(bytes(...turn, rec(4)));
+    writes.mockRestore();
+    const atClose = journal.append(rec(5));
     await journal.close();
     await atClose;
     const again = Journal.open(dir);
-    expect(again.records).toEqual(written);
+    expect(again.records).toEqual([...turn, rec(4), rec(5)]);
     await again.journal.close();
-  });
-
-  it('a lazy append goes out without waiting for a timer when no write is in flight, and after the one that is', async () => {
-    // With timers frozen, the LAZY_COMMIT_MS fallback never fires: what resolves did not wait for it.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const dir = tempDir();
-      const { journal } = Journal.open(dir);
-      await journal.append(rec(1), { lazy: true });
-      const eager = journal.append(rec(2, 'eager'));
-      // Appended while the eager record's write is in flight: it waits for that write, then goes out.
-      await new Promise((r) => setImmediate(r));
-      const behind = journal.append(rec(3), { lazy: true });
-      await Promise.all([eager, behind]);
-      await journal.close();
-      const again = Journal.open(dir);
-      expect(again.records).toEqual([rec(1), rec(2, 'eager'), rec(3)]);
-      await again.journal.close();
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   it('a segment cut at any byte reads as the whole records before the cut; only the torn rest is dropped', async () => {

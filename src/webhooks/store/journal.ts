@@ -1,15 +1,13 @@
 // An append-only journal in one folder: one file per segment (segment-file.ts), records as in
-// record-codec.ts; opening it reads what damage left (journal-open.ts). Appends resolve once the record is on disk: the segment is opened with O_DSYNC,
-// so each write returns once its bytes are synced (one system call per batch, not a write and an
-// fdatasync). With group commit, the records appended since the last write started go out as one
-// batch, and up to MAX_WRITES_IN_FLIGHT batches are written at once, each at the offset it was given
-// when it started; a batch resolves only once it and every batch before it are on disk, and a failed
-// batch cuts the file back to the last acknowledged record (taking the later batches with it), so the
-// file never holds a torn or reordered record before an acknowledged one. A lazy append (a state
-// change nobody waits on to answer a request) starts no write while one is in flight: it goes out
-// with the next eager one, or after LAZY_COMMIT_MS, or once no write is in flight; with none in
-// flight it goes out at once, with whatever else was appended in that turn. Either way it resolves
-// only once it is on disk. Compaction writes the live set into the next segment as `.tmp`, syncs it,
+// record-codec.ts; opening it reads what damage left (journal-open.ts). Every record goes to disk one
+// way: `append` queues it, and the records queued in one turn of the event loop go out as one batch
+// write. The segment is opened with O_DSYNC, so a write returns once its bytes are synced (one system
+// call per batch, not a write and an fdatasync), and an append resolves only then. With group commit,
+// up to MAX_WRITES_IN_FLIGHT batches are written at once, each at the offset it was given when it
+// started, and what is queued while that many are in flight goes out as one batch in the next free
+// write; a batch resolves only once it and every batch before it are on disk, and a failed batch cuts
+// the file back to the last acknowledged record (taking the later batches with it), so the file never
+// holds a torn or reordered record before an acknowledged one. Compaction writes the live set into the next segment as `.tmp`, syncs it,
 // renames it into place (atomic) and drops the older segment: a crash at any point leaves either
 // the old segment or the whole new one.
 import fs from 'node:fs';
@@ -31,14 +29,6 @@ export interface JournalOptions {
   fsync?: boolean;
 }
 
-export interface AppendOptions {
-  /** Start no write for this record: it waits (at most LAZY_COMMIT_MS) to share the next one. */
-  lazy?: boolean;
-}
-
-/** How long a lazy record waits for an eager one to share its write. */
-export const LAZY_COMMIT_MS = 10;
-
 export interface OpenedJournal {
   journal: Journal;
   records: JournalRecord[];
@@ -48,7 +38,6 @@ export interface OpenedJournal {
 
 interface Pending {
   bytes: Buffer;
-  lazy: boolean;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -76,12 +65,7 @@ const openFlags = (sync: boolean) => fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
 
 export class Journal {
   private pending: Pending[] = [];
-  /** Pending records that are not lazy: while there is one, batches keep being written. */
-  private eager = 0;
-  private lazyTimer: NodeJS.Timeout | undefined;
   private kickSoon: NodeJS.Immediate | undefined;
-  /** A lazy record has waited LAZY_COMMIT_MS (or the journal is closing): write whatever is pending. */
-  private lazyDue = false;
   /** Batches being written, in file order; each resolves once it and every one before it is on disk. */
   private inFlight: Batch[] = [];
   /** Where the next batch goes: the end of the last batch started. */
@@ -119,17 +103,14 @@ export class Journal {
   }
 
   /** Appends one record; resolves once it, and every record appended before it, is on disk. */
-  append(record: JournalRecord, { lazy = false }: AppendOptions = {}): Promise<void> {
+  append(record: JournalRecord): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The delivery journal is closed.'));
     const bytes = encodeRecord(record);
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ bytes, lazy, resolve, reject });
-      // While a write is in flight a lazy record waits to share the next one; with none, there is
-      // nothing to wait for (a route working through a backlog alone would wait 10 ms per record).
-      if (lazy && (this.inFlight.length || this.holding)) return this.kick();
-      if (!lazy) this.eager++;
+      this.pending.push({ bytes, resolve, reject });
       // Records appended in the same turn of the event loop (the requests read from every socket that
-      // was ready) share one write: under load that is many per write, when idle it costs no wait.
+      // was ready, the handlers that ended) share one write: under load that is many per write, when
+      // idle it costs no wait.
       this.kickSoon ??= setImmediate(() => {
         this.kickSoon = undefined;
         this.kick();
@@ -138,20 +119,13 @@ export class Journal {
   }
 
   /**
-   * Starts batches while an eager record waits (or a lazy one is due), up to the cap on writes in
-   * flight; what arrives while the cap is reached goes out together in the next free write.
+   * Starts batches while records are queued, up to the cap on writes in flight; what is queued while
+   * the cap is reached goes out together in the next free write.
    */
   private kick(): void {
     const cap = this.options.groupCommit ? MAX_WRITES_IN_FLIGHT : 1;
-    while (
-      this.pending.length &&
-      (this.eager > 0 || this.lazyDue || !this.inFlight.length) &&
-      this.inFlight.length < cap &&
-      !this.failing &&
-      !this.holding
-    ) {
+    while (this.pending.length && this.inFlight.length < cap && !this.failing && !this.holding) {
       const entries = this.options.groupCommit ? this.pending.splice(0) : this.pending.splice(0, 1);
-      for (const p of entries) if (!p.lazy) this.eager--;
       const bytes = entries.length === 1 ? entries[0]!.bytes : Buffer.concat(entries.map((p) => p.bytes));
       const batch: Batch = { entries, bytes, offset: this.end, outcome: undefined };
       this.end += bytes.length;
@@ -160,17 +134,6 @@ export class Journal {
         () => this.settle(batch, { ok: true }),
         (error: unknown) => this.settle(batch, { ok: false, error }),
       );
-    }
-    if (!this.pending.length) {
-      this.lazyDue = false;
-      clearTimeout(this.lazyTimer);
-      this.lazyTimer = undefined;
-    } else if (!this.lazyDue && !this.closed) {
-      this.lazyTimer ??= setTimeout(() => {
-        this.lazyTimer = undefined;
-        this.lazyDue = true;
-        this.kick();
-      }, LAZY_COMMIT_MS);
     }
   }
 
@@ -255,8 +218,7 @@ export class Journal {
     } finally {
       this.holding = undefined;
       release();
-      // What waited, lazy or not, goes out now.
-      if (this.pending.length) this.lazyDue = true;
+      // What waited goes out now.
       this.kick();
     }
   }
@@ -265,13 +227,11 @@ export class Journal {
   async close(): Promise<void> {
     while (this.pending.length || this.inFlight.length || this.holding) {
       if (this.holding) await this.holding;
-      this.lazyDue = true;
       this.kick();
       await this.drained();
     }
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.lazyTimer);
     clearImmediate(this.kickSoon);
     fs.closeSync(this.fd);
   }
