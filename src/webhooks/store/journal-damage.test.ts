@@ -76,4 +76,29 @@ describe('delivery store after damage', () => {
     expect(again.size).toBe(50);
     await again.close();
   });
+
+  it('a garbage newer segment beside a live one with a torn tail: the tail is cut, the live one stays', async () => {
+    const dir = dirs.make();
+    await finishedStore(dir, 20);
+    const [live] = segmentFiles(dir);
+    const file = path.join(dir, live!);
+    fs.writeFileSync(file, fs.readFileSync(file).subarray(0, -5));
+    const n = Number(/\d+/.exec(live!)![0]);
+    const garbage = `segment-${String(n + 3).padStart(8, '0')}.wal`;
+    fs.writeFileSync(path.join(dir, garbage), 'not a journal');
+    const logger = recordingLogger();
+    const store = DeliveryStore.open(dir, { fsync: false, logger });
+    // The last record (d19's outcome) was cut: d19 is back to its arrival state.
+    expect(store.list({ state: 'done' }).length).toBe(19);
+    expect(store.get('d19')?.state).toBe('queued');
+    const log = logger.lines.map((l) => l.message).join('\n');
+    expect(log).toMatch(
+      new RegExp(
+        `${live}: dropped its last \\d+ bytes \\(offset \\d+\\), a record cut short by a stop mid-write \\(delivery d19\\)`,
+      ),
+    );
+    expect(log).toContain(`kept ${garbage} aside as ${garbage}.damaged-`);
+    expect(segmentFiles(dir)).toEqual([live]);
+    await store.close();
+  });
 });

@@ -41,17 +41,20 @@ interface Segment {
 
 const damagedName = (name: string) => `${name}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
 
-function readSegment(dir: string, n: number, newest: boolean): Segment {
+function readSegment(dir: string, n: number): Segment {
   const name = segmentName(n);
   const file = path.join(dir, name);
   const data = fs.readFileSync(file);
   const scan = scanSegment(data);
-  const damage = scan.damaged.map((d) => ({
-    ...d,
-    segment: name,
-    tornTail: newest && scan.records.length > 0 && d.offset + d.bytes === data.length,
-  }));
+  const damage = scan.damaged.map((d) => ({ ...d, segment: name, tornTail: false }));
   return { n, name, file, data, size: data.length, scan, damage };
+}
+
+/** Marks the bytes after the last whole record of the newest segment that has one as its torn tail. */
+function markTornTail(segments: Segment[]): void {
+  const newest = segments.filter((s) => s.scan.records.length).at(-1);
+  const last = newest?.damage.at(-1);
+  if (last && last.offset + last.bytes === newest!.size) last.tornTail = true;
 }
 
 const lost = (s: Segment) => s.damage.filter((d) => !d.tornTail);
@@ -100,7 +103,8 @@ export function openSegments(dir: string, fsync: boolean, logger: WebhooksLogger
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
   const next = (numbers.at(-1) ?? 0) + 1;
-  let segments = numbers.map((n, i) => readSegment(dir, n, i === numbers.length - 1));
+  let segments = numbers.map((n) => readSegment(dir, n));
+  markTornTail(segments);
   const damage = segments.flatMap((s) => s.damage);
   for (const d of damage) logDamage(d, logger);
 
