@@ -2,7 +2,6 @@
 // record, on disk before the call resolves. Bounded: finished deliveries beyond the newest
 // `maxDeliveries`, or older than `maxAgeDays`, are dropped at the next compaction; a delivery still
 // queued, running or waiting for a retry is never dropped.
-import type { JournalDamage } from './journal-open.ts';
 import { Journal, type JournalOptions } from './journal.ts';
 import { encodeRecord } from './record-codec.ts';
 import {
@@ -47,8 +46,6 @@ export class DeliveryStore {
   private constructor(
     private readonly journal: Journal,
     private readonly deliveries: Map<string, Delivery>,
-    /** What damage on disk cost when the store was opened (logged then): empty when nothing. */
-    readonly damage: readonly JournalDamage[],
     private readonly maxDeliveries: number,
     private readonly maxAgeMs: number,
     private readonly now: () => number,
@@ -59,17 +56,13 @@ export class DeliveryStore {
   }
 
   static open(dir: string, options: DeliveryStoreOptions = {}): DeliveryStore {
-    const { journal, records, damage } = Journal.open(dir, options);
-    let deliveries = new Map<string, Delivery>();
+    const { journal, records } = Journal.open(dir, options);
+    const deliveries = new Map<string, Delivery>();
     for (const r of records) applyRecord(deliveries, r);
-    // Compaction writes in arrival order and records appended after it can only add newer ones; only
-    // segments merged after damage can hold an older arrival after a newer one.
-    if ([...deliveries.values()].some((d, i, all) => i > 0 && d.seq < all[i - 1]!.seq))
-      deliveries = new Map([...deliveries].sort(([, a], [, b]) => a.seq - b.seq));
+    // Compaction writes in arrival order; records appended after it can only add newer ones.
     return new DeliveryStore(
       journal,
       deliveries,
-      damage,
       options.maxDeliveries ?? 10_000,
       (options.maxAgeDays ?? 30) * DAY_MS,
       options.now ?? Date.now,
