@@ -34,13 +34,6 @@ interface Route {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-/**
- * The runner's own state changes wait for a write that an acknowledgement starts (or a few ms):
- * nobody is waiting on them to answer, and a change lost to a crash only means a delivery runs again.
- * Each is still on disk before what follows it (the handler after `running`, the next attempt after
- * an outcome), so a side effect never precedes the record of the attempt that made it.
- */
-const LAZY = { lazy: true };
 /** Deliveries waiting for their turn whose payload, parsed on arrival, is kept for their first attempt. */
 const MAX_PARSED_KEPT = 256;
 /** The longest result kept with a delivery; a longer one is kept as a note. */
@@ -164,7 +157,7 @@ export class DeliveryRunner {
             : a,
         );
         this.options.store
-          .update(d.id, { state: 'queued', attempts }, LAZY)
+          .update(d.id, { state: 'queued', attempts })
           .catch((err: unknown) => this.options.logger.error(`Delivery ${d.id}: ${errorText(err)}`));
       }
       if (d.state === 'queued' || d.state === 'failed') requeued++;
@@ -274,7 +267,7 @@ export class DeliveryRunner {
     if (this.stopping) {
       // Shut down while it was being written: its attempt never began, so it is not one.
       this.options.store
-        .update(d.id, { state: 'queued', attempts: d.attempts.slice(0, -1) }, LAZY)
+        .update(d.id, { state: 'queued', attempts: d.attempts.slice(0, -1) })
         .catch((err: unknown) => this.options.logger.error(`Delivery ${d.id}: ${errorText(err)}`));
       this.freeSlot(route);
       this.notifyIdle();
@@ -315,11 +308,12 @@ export class DeliveryRunner {
     if (!stored) {
       try {
         // On disk before the handler runs: after a crash the attempt counts and shows as interrupted.
-        await store.update(
-          d.id,
-          { state: 'running', attempts: [...d.attempts, started], error: undefined, nextAttemptAt: undefined },
-          LAZY,
-        );
+        await store.update(d.id, {
+          state: 'running',
+          attempts: [...d.attempts, started],
+          error: undefined,
+          nextAttemptAt: undefined,
+        });
       } catch (err) {
         logger.error(`Delivery ${d.id} could not be marked running (${errorText(err)}); it stays queued.`);
         setTimeout(() => this.enqueue(d), 1000).unref();
@@ -362,24 +356,24 @@ export class DeliveryRunner {
       if (outcome.ok) {
         const { value } = outcome;
         const result = value instanceof Response ? await responseResult(value) : storableResult(value);
-        await store.update(d.id, { state: 'done', attempts: [...others, ended], result }, LAZY);
+        await store.update(d.id, { state: 'done', attempts: [...others, ended], result });
         return;
       }
       const error = errorText(outcome.error);
       if (outcome.error instanceof ShutdownAbort) {
-        await store.update(d.id, { state: 'queued', attempts: [...others, { ...ended, error }] }, LAZY);
+        await store.update(d.id, { state: 'queued', attempts: [...others, { ...ended, error }] });
         return;
       }
       const failures = d.attempts.length - d.budgetFrom;
       const attempts = [...others, { ...ended, error }];
       if (failures >= this.retry.attempts) {
         logger.error(`Delivery ${d.id} to /webhooks/${d.route} is dead after ${failures} attempts: ${error}`);
-        await store.update(d.id, { state: 'dead', attempts, error }, LAZY);
+        await store.update(d.id, { state: 'dead', attempts, error });
         return;
       }
       const nextAttemptAt = Date.now() + retryDelayMs(failures, this.retry, this.options.random);
       logger.warn(`Delivery ${d.id} to /webhooks/${d.route} failed (attempt ${started.n}): ${error}; retrying.`);
-      await store.update(d.id, { state: 'failed', attempts, error, nextAttemptAt }, LAZY);
+      await store.update(d.id, { state: 'failed', attempts, error, nextAttemptAt });
       this.schedule(d);
     } catch (err) {
       logger.error(`Delivery ${d.id}: recording the attempt failed: ${errorText(err)}`);

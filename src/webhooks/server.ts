@@ -81,9 +81,7 @@ function errorMessage(err: unknown): string {
 }
 
 function openStore(folder: string, options: WebhooksServerOptions, logger: WebhooksLogger) {
-  const store = DeliveryStore.open(folder, options.storeOptions);
-  if (store.droppedBytes)
-    logger.warn(`Delivery store: dropped a torn last record (${store.droppedBytes} bytes) left by a crash.`);
+  const store = DeliveryStore.open(folder, { ...options.storeOptions, logger });
   const runner = new DeliveryRunner({ store, logger, concurrency: options.concurrency, retry: options.retry });
   const { requeued, interrupted } = runner.resume();
   logger.info(

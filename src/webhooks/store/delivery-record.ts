@@ -83,9 +83,10 @@ export function progressRecord(id: string, p: DeliveryProgress): JournalRecord {
 export function applyRecord(deliveries: Map<string, Delivery>, { meta, payload }: JournalRecord): void {
   const id = meta.id;
   if (typeof id !== 'string') return;
-  // The parsed meta object becomes the delivery itself: reading 10,000 deliveries copies nothing.
+  // The parsed meta object becomes the delivery itself: reading 10,000 deliveries copies nothing. A
+  // later arrival record of the same delivery (a compaction's, or one written again after it) holds
+  // its state as of that record, so it replaces the earlier one; the delivery keeps its place.
   if (meta.k === 'D') {
-    if (deliveries.has(id)) return;
     meta.k = undefined;
     lazyBody(meta, payload);
     deliveries.set(id, meta as unknown as Delivery);

@@ -2,7 +2,7 @@
 // record, on disk before the call resolves. Bounded: finished deliveries beyond the newest
 // `maxDeliveries`, or older than `maxAgeDays`, are dropped at the next compaction; a delivery still
 // queued, running or waiting for a retry is never dropped.
-import { Journal, type AppendOptions, type JournalOptions } from './journal.ts';
+import { Journal, type JournalOptions } from './journal.ts';
 import { encodeRecord } from './record-codec.ts';
 import {
   applyRecord,
@@ -46,7 +46,6 @@ export class DeliveryStore {
   private constructor(
     private readonly journal: Journal,
     private readonly deliveries: Map<string, Delivery>,
-    readonly droppedBytes: number,
     private readonly maxDeliveries: number,
     private readonly maxAgeMs: number,
     private readonly now: () => number,
@@ -57,14 +56,13 @@ export class DeliveryStore {
   }
 
   static open(dir: string, options: DeliveryStoreOptions = {}): DeliveryStore {
-    const { journal, records, droppedBytes } = Journal.open(dir, options);
+    const { journal, records } = Journal.open(dir, options);
     const deliveries = new Map<string, Delivery>();
     for (const r of records) applyRecord(deliveries, r);
     // Compaction writes in arrival order; records appended after it can only add newer ones.
     return new DeliveryStore(
       journal,
       deliveries,
-      droppedBytes,
       options.maxDeliveries ?? 10_000,
       (options.maxAgeDays ?? 30) * DAY_MS,
       options.now ?? Date.now,
@@ -137,16 +135,13 @@ export class DeliveryStore {
     );
   }
 
-  /**
-   * Replaces the changing part of a delivery; resolves once the change is on disk. A lazy change
-   * (one no request waits on) shares the next write instead of starting one.
-   */
-  update(id: string, progress: Partial<DeliveryProgress>, options?: AppendOptions): Promise<void> {
+  /** Replaces the changing part of a delivery; resolves once the change is on disk. */
+  update(id: string, progress: Partial<DeliveryProgress>): Promise<void> {
     const d = this.deliveries.get(id);
     if (!d) return Promise.reject(new Error(`No delivery ${id} in the store.`));
     Object.assign(d, progress);
     this.encoded.delete(d);
-    const written = this.journal.append(progressRecord(id, d), options);
+    const written = this.journal.append(progressRecord(id, d));
     this.maybeCompact();
     return written;
   }

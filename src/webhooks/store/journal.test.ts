@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from './journal.ts';
+import { recordingLogger } from '../test-logger.ts';
 import { encodeRecord, type JournalRecord } from './record-codec.ts';
 
 const dirs: string[] = [];
@@ -32,7 +33,7 @@ describe('journal', () => {
     await journal.close();
     const again = Journal.open(dir);
     expect(again.records).toEqual(written);
-    expect(again.droppedBytes).toBe(0);
+    expect(again.damage).toEqual([]);
     await again.journal.close();
   });
 
@@ -47,79 +48,85 @@ describe('journal', () => {
     await j2.close();
   });
 
-  it('a lazy append is in the file once it resolves: with the next eager write, alone, or at close', async () => {
+  it('records appended in one turn share one write, and each is in the file once its append resolves', async () => {
     const dir = tempDir();
     const { journal } = Journal.open(dir);
     const file = path.join(dir, segments(dir)[0]!);
-    const bytes = (...rs: JournalRecord[]) => rs.reduce((n, r) => n + encodeRecord(r).length, 0);
-    const written = [rec(1, 'lazy'), rec(2, 'eager'), rec(3), rec(4)];
-    const lazy = journal.append(written[0]!, { lazy: true });
-    await journal.append(written[1]!);
-    await lazy;
-    expect(fs.statSync(file).size).toBe(bytes(written[0]!, written[1]!));
-    await journal.append(written[2]!, { lazy: true });
-    expect(fs.statSync(file).size).toBe(bytes(...written.slice(0, 3)));
-    const atClose = journal.append(written[3]!, { lazy: true });
+    const header = fs.statSync(file).size;
+    const bytes = (...rs: JournalRecord[]) => rs.reduce((n, r) => n + encodeRecord(r).length, header);
+    const writes = vi.spyOn(fs, 'write');
+    const turn = [rec(1, 'a'), rec(2), rec(3, 'c')];
+    await Promise.all(turn.map((r) => journal.append(r)));
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(fs.statSync(file).size).toBe(bytes(...turn));
+    await journal.append(rec(4));
+    expect(fs.statSync(file).size).toBe(bytes(...turn, rec(4)));
+    writes.mockRestore();
+    const atClose = journal.append(rec(5));
     await journal.close();
     await atClose;
     const again = Journal.open(dir);
-    expect(again.records).toEqual(written);
+    expect(again.records).toEqual([...turn, rec(4), rec(5)]);
     await again.journal.close();
   });
 
-  it('a lazy append goes out without waiting for a timer when no write is in flight, and after the one that is', async () => {
-    // With timers frozen, the LAZY_COMMIT_MS fallback never fires: what resolves did not wait for it.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const dir = tempDir();
-      const { journal } = Journal.open(dir);
-      await journal.append(rec(1), { lazy: true });
-      const eager = journal.append(rec(2, 'eager'));
-      // Appended while the eager record's write is in flight: it waits for that write, then goes out.
-      await new Promise((r) => setImmediate(r));
-      const behind = journal.append(rec(3), { lazy: true });
-      await Promise.all([eager, behind]);
-      await journal.close();
-      const again = Journal.open(dir);
-      expect(again.records).toEqual([rec(1), rec(2, 'eager'), rec(3)]);
-      await again.journal.close();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('a segment cut at any byte reads as the whole records before the cut; the torn rest is dropped', async () => {
+  it('a segment cut at any byte reads as the whole records before the cut; only the torn rest is dropped', async () => {
     const dir = tempDir();
     const written = [rec(1, 'first'), rec(2), rec(3, '{"third":true}'), rec(4, 'last')];
-    const full = Buffer.concat(written.map(encodeRecord));
-    const ends = written.reduce<number[]>((acc, r) => [...acc, (acc.at(-1) ?? 0) + encodeRecord(r).length], []);
+    const { journal } = Journal.open(dir);
+    for (const r of written) await journal.append(r);
+    await journal.close();
+    const full = fs.readFileSync(path.join(dir, 'segment-00000001.wal'));
+    const header = full.length - written.reduce((n, r) => n + encodeRecord(r).length, 0);
+    const ends = written.reduce<number[]>((acc, r) => [...acc, (acc.at(-1) ?? header) + encodeRecord(r).length], []);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: full.length }), (cut) => {
         fs.rmSync(dir, { recursive: true, force: true });
         fs.mkdirSync(dir);
         fs.writeFileSync(path.join(dir, 'segment-00000001.wal'), full.subarray(0, cut));
-        const { journal, records, droppedBytes } = Journal.open(dir);
+        const { journal, records, damage } = Journal.open(dir, { logger: recordingLogger() });
         const whole = ends.filter((e) => e <= cut).length;
+        const kept = cut < header ? 0 : (ends[whole - 1] ?? header);
         expect(records).toEqual(written.slice(0, whole));
-        expect(droppedBytes).toBe(cut - (ends[whole - 1] ?? 0));
-        // The cut is gone from the file, so the next append follows the last whole record.
-        expect(fs.statSync(path.join(dir, 'segment-00000001.wal')).size).toBe(ends[whole - 1] ?? 0);
+        expect(damage.reduce((n, d) => n + d.bytes, 0)).toBe(cut - kept);
+        // The cut is gone from the file, so the next append follows the last whole record; a segment cut
+        // inside its header holds nothing whole: it is set aside (if not empty) and a fresh one started.
+        if (cut >= header) expect(fs.statSync(path.join(dir, 'segment-00000001.wal')).size).toBe(kept);
+        else expect(segments(dir)).toEqual(['segment-00000002.wal']);
         void journal.close();
       }),
       { numRuns: 60 },
     );
   });
 
-  it('stops at a record whose checksum fails (a flipped bit), keeping what came before', async () => {
+  it('skips a record whose checksum fails (a flipped bit), keeps the ones after it, and sets the file aside', async () => {
     const dir = tempDir();
-    const a = encodeRecord(rec(1, 'kept'));
-    const b = encodeRecord(rec(2, 'flipped'));
-    b.writeUInt8(b.readUInt8(b.length - 2) ^ 0x01, b.length - 2);
-    fs.writeFileSync(path.join(dir, 'segment-00000001.wal'), Buffer.concat([a, b]));
-    const { records, droppedBytes, journal } = Journal.open(dir);
-    expect(records).toEqual([rec(1, 'kept')]);
-    expect(droppedBytes).toBe(b.length);
+    const { journal } = Journal.open(dir);
+    for (const r of [rec(1, 'kept'), rec(2, 'flipped'), rec(3, 'after')]) await journal.append(r);
     await journal.close();
+    const file = path.join(dir, 'segment-00000001.wal');
+    const data = fs.readFileSync(file);
+    const at = data.length - encodeRecord(rec(3, 'after')).length - 2;
+    data[at]! ^= 0x01;
+    fs.writeFileSync(file, data);
+    const logger = recordingLogger();
+    const opened = Journal.open(dir, { logger });
+    expect(opened.records).toEqual([rec(1, 'kept'), rec(3, 'after')]);
+    expect(opened.damage).toMatchObject([
+      { segment: 'segment-00000001.wal', bytes: encodeRecord(rec(2, 'flipped')).length, ids: ['d2'], tornTail: false },
+    ]);
+    expect(logger.lines.map((l) => l.message).join('\n')).toMatch(
+      /segment-00000001\.wal: skipped \d+ damaged bytes at offset \d+ \(lost: the records there, delivery d2\)/,
+    );
+    // The good records are in a fresh segment; the damaged file is kept for inspection.
+    expect(segments(dir)).toEqual(['segment-00000002.wal']);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('segment-00000001.wal.damaged-'))).toHaveLength(1);
+    await opened.journal.append(rec(4));
+    await opened.journal.close();
+    const again = Journal.open(dir);
+    expect(again.records).toEqual([rec(1, 'kept'), rec(3, 'after'), rec(4)]);
+    expect(again.damage).toEqual([]);
+    await again.journal.close();
   });
 
   it('compaction replaces the segment with the snapshot; appends made meanwhile follow it', async () => {
@@ -137,12 +144,20 @@ describe('journal', () => {
     await j2.close();
   });
 
-  it('on open, a compaction cut short (a .tmp) is discarded and a left-over older segment removed', async () => {
+  it('on open, a compaction cut short (a .tmp) is discarded and an older segment the newer one replaced removed', async () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'segment-00000001.wal'), encodeRecord(rec(1, 'old')));
-    fs.writeFileSync(path.join(dir, 'segment-00000002.wal'), encodeRecord(rec(2, 'new')));
+    const header = (segment: number, from: number | undefined, snapshot: number) =>
+      encodeRecord({ meta: { k: 'S', segment, from, snapshot } });
+    fs.writeFileSync(
+      path.join(dir, 'segment-00000001.wal'),
+      Buffer.concat([header(1, undefined, 0), encodeRecord(rec(1, 'old'))]),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'segment-00000002.wal'),
+      Buffer.concat([header(2, 1, 1), encodeRecord(rec(2, 'new'))]),
+    );
     fs.writeFileSync(path.join(dir, 'segment-00000003.wal.tmp'), encodeRecord(rec(3, 'partial')).subarray(0, 9));
-    const { records, journal } = Journal.open(dir);
+    const { records, journal } = Journal.open(dir, { logger: recordingLogger() });
     expect(records).toEqual([rec(2, 'new')]);
     expect(fs.readdirSync(dir)).toEqual(['segment-00000002.wal']);
     await journal.close();

@@ -1,56 +1,43 @@
-// An append-only journal in one folder: one file per segment (`segment-<n>.wal`), records as in
-// record-codec.ts. Appends resolve once the record is on disk: the segment is opened with O_DSYNC,
-// so each write returns once its bytes are synced (one system call per batch, not a write and an
-// fdatasync). With group commit, the records appended since the last write started go out as one
-// batch, and up to MAX_WRITES_IN_FLIGHT batches are written at once, each at the offset it was given
-// when it started; a batch resolves only once it and every batch before it are on disk, and a failed
-// batch cuts the file back to the last acknowledged record (taking the later batches with it), so the
-// file never holds a torn or reordered record before an acknowledged one. A lazy append (a state
-// change nobody waits on to answer a request) starts no write while one is in flight: it goes out
-// with the next eager one, or after LAZY_COMMIT_MS, or once no write is in flight; with none in
-// flight it goes out at once, with whatever else was appended in that turn. Either way it resolves
-// only once it is on disk. Compaction writes the live set into the next segment as `.tmp`, syncs it,
-// renames it into place (atomic) and drops the older segments: a crash at any point leaves either
+// An append-only journal in one folder: one file per segment (segment-file.ts), records as in
+// record-codec.ts; opening it reads what damage left (journal-open.ts). Every record goes to disk one
+// way: `append` queues it, and the records queued in one turn of the event loop go out as one batch
+// write. The segment is opened with O_DSYNC, so a write returns once its bytes are synced (one system
+// call per batch, not a write and an fdatasync), and an append resolves only then. With group commit,
+// up to MAX_WRITES_IN_FLIGHT batches are written at once, each at the offset it was given when it
+// started, and what is queued while that many are in flight goes out as one batch in the next free
+// write; a batch resolves only once it and every batch before it are on disk, and a failed batch cuts
+// the file back to the last acknowledged record (taking the later batches with it), so the file never
+// holds a torn or reordered record before an acknowledged one. Compaction writes the live set into the next segment as `.tmp`, syncs it,
+// renames it into place (atomic) and drops the older segment: a crash at any point leaves either
 // the old segment or the whole new one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { decodeRecords, encodeRecord, type JournalRecord } from './record-codec.ts';
+import { consoleLogger, type WebhooksLogger } from '../logger.ts';
+import { openSegments, type JournalDamage } from './journal-open.ts';
+import { encodeRecord, type JournalRecord } from './record-codec.ts';
+import { segmentName, writeAt, writeSegment } from './segment-file.ts';
 
-const writeAt = (fd: number, buffer: Buffer, position: number) =>
-  new Promise<number>((resolve, reject) =>
-    fs.write(fd, buffer, 0, buffer.length, position, (err, n) => (err ? reject(err) : resolve(n))),
-  );
 const fdatasync = promisify(fs.fdatasync);
 
 export interface JournalOptions {
+  /** Where damage found on open is reported (default: the console). */
+  logger?: WebhooksLogger;
   /** Batch the fsyncs of concurrent appends (default true); false syncs each record on its own. */
   groupCommit?: boolean;
   /** Sync to disk before an append resolves (default true); false only for tests of other things. */
   fsync?: boolean;
 }
 
-export interface AppendOptions {
-  /** Start no write for this record: it waits (at most LAZY_COMMIT_MS) to share the next one. */
-  lazy?: boolean;
-}
-
-/** How long a lazy record waits for an eager one to share its write. */
-export const LAZY_COMMIT_MS = 10;
-
 export interface OpenedJournal {
   journal: Journal;
   records: JournalRecord[];
-  /** Bytes of a torn or corrupt tail that were cut off the segment on open (0 when it was whole). */
-  droppedBytes: number;
+  /** What damage or a torn tail cost, as logged (empty when every byte read whole). */
+  damage: JournalDamage[];
 }
-
-const SEGMENT = /^segment-(\d{8})\.wal$/;
-const segmentName = (n: number) => `segment-${String(n).padStart(8, '0')}.wal`;
 
 interface Pending {
   bytes: Buffer;
-  lazy: boolean;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -74,25 +61,11 @@ export const MAX_WRITES_IN_FLIGHT = 4;
 // Where the platform has no O_DSYNC (Windows), each batch's write is followed by an fdatasync. No
 // O_APPEND: every write names its offset (Linux ignores the offset of a write to an O_APPEND file).
 const O_DSYNC = fs.constants.O_DSYNC ?? 0;
-const openFlags = (sync: boolean) => fs.constants.O_CREAT | fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
-
-function syncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+const openFlags = (sync: boolean) => fs.constants.O_RDWR | (sync ? O_DSYNC : 0);
 
 export class Journal {
   private pending: Pending[] = [];
-  /** Pending records that are not lazy: while there is one, batches keep being written. */
-  private eager = 0;
-  private lazyTimer: NodeJS.Timeout | undefined;
   private kickSoon: NodeJS.Immediate | undefined;
-  /** A lazy record has waited LAZY_COMMIT_MS (or the journal is closing): write whatever is pending. */
-  private lazyDue = false;
   /** Batches being written, in file order; each resolves once it and every one before it is on disk. */
   private inFlight: Batch[] = [];
   /** Where the next batch goes: the end of the last batch started. */
@@ -115,55 +88,29 @@ export class Journal {
     /** Bytes of whole records on disk, every one acknowledged. */
     private size: number,
     recordCount: number,
-    private readonly options: Required<JournalOptions>,
+    private readonly options: Required<Omit<JournalOptions, 'logger'>>,
   ) {
     this.recordCount = recordCount;
     this.end = size;
   }
 
-  /** Opens (or creates) the journal in `dir` and reads its records; a torn tail is cut off. */
+  /** Opens (or creates) the journal in `dir` and reads its records, skipping and logging what is damaged. */
   static open(dir: string, options: JournalOptions = {}): OpenedJournal {
-    fs.mkdirSync(dir, { recursive: true });
-    const names = fs.readdirSync(dir);
-    for (const n of names) if (n.endsWith('.wal.tmp')) fs.rmSync(path.join(dir, n), { force: true });
-    const segments = names
-      .map((n) => SEGMENT.exec(n))
-      .filter((m) => m !== null)
-      .map((m) => Number(m[1]))
-      .sort((a, b) => a - b);
-    const segment = segments.at(-1) ?? 1;
-    // Only the newest segment is live: an older one is left only by a crash between a compaction's
-    // rename and its cleanup, and the newer one holds everything it had.
-    for (const old of segments.slice(0, -1)) fs.rmSync(path.join(dir, segmentName(old)), { force: true });
-    const file = path.join(dir, segmentName(segment));
     const resolved = { groupCommit: options.groupCommit ?? true, fsync: options.fsync ?? true };
-    const fd = fs.openSync(file, openFlags(resolved.fsync));
-    const data = fs.readFileSync(file);
-    const { records, validBytes } = decodeRecords(data);
-    if (validBytes < data.length) {
-      fs.ftruncateSync(fd, validBytes);
-      fs.fsyncSync(fd);
-    }
-    if (segments.length === 0) syncDir(dir);
-    return {
-      journal: new Journal(dir, segment, fd, validBytes, records.length, resolved),
-      records,
-      droppedBytes: data.length - validBytes,
-    };
+    const { segment, size, records, damage } = openSegments(dir, resolved.fsync, options.logger ?? consoleLogger);
+    const fd = fs.openSync(path.join(dir, segmentName(segment)), openFlags(resolved.fsync));
+    return { journal: new Journal(dir, segment, fd, size, records.length, resolved), records, damage };
   }
 
   /** Appends one record; resolves once it, and every record appended before it, is on disk. */
-  append(record: JournalRecord, { lazy = false }: AppendOptions = {}): Promise<void> {
+  append(record: JournalRecord): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The delivery journal is closed.'));
     const bytes = encodeRecord(record);
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ bytes, lazy, resolve, reject });
-      // While a write is in flight a lazy record waits to share the next one; with none, there is
-      // nothing to wait for (a route working through a backlog alone would wait 10 ms per record).
-      if (lazy && (this.inFlight.length || this.holding)) return this.kick();
-      if (!lazy) this.eager++;
+      this.pending.push({ bytes, resolve, reject });
       // Records appended in the same turn of the event loop (the requests read from every socket that
-      // was ready) share one write: under load that is many per write, when idle it costs no wait.
+      // was ready, the handlers that ended) share one write: under load that is many per write, when
+      // idle it costs no wait.
       this.kickSoon ??= setImmediate(() => {
         this.kickSoon = undefined;
         this.kick();
@@ -172,20 +119,13 @@ export class Journal {
   }
 
   /**
-   * Starts batches while an eager record waits (or a lazy one is due), up to the cap on writes in
-   * flight; what arrives while the cap is reached goes out together in the next free write.
+   * Starts batches while records are queued, up to the cap on writes in flight; what is queued while
+   * the cap is reached goes out together in the next free write.
    */
   private kick(): void {
     const cap = this.options.groupCommit ? MAX_WRITES_IN_FLIGHT : 1;
-    while (
-      this.pending.length &&
-      (this.eager > 0 || this.lazyDue || !this.inFlight.length) &&
-      this.inFlight.length < cap &&
-      !this.failing &&
-      !this.holding
-    ) {
+    while (this.pending.length && this.inFlight.length < cap && !this.failing && !this.holding) {
       const entries = this.options.groupCommit ? this.pending.splice(0) : this.pending.splice(0, 1);
-      for (const p of entries) if (!p.lazy) this.eager--;
       const bytes = entries.length === 1 ? entries[0]!.bytes : Buffer.concat(entries.map((p) => p.bytes));
       const batch: Batch = { entries, bytes, offset: this.end, outcome: undefined };
       this.end += bytes.length;
@@ -194,17 +134,6 @@ export class Journal {
         () => this.settle(batch, { ok: true }),
         (error: unknown) => this.settle(batch, { ok: false, error }),
       );
-    }
-    if (!this.pending.length) {
-      this.lazyDue = false;
-      clearTimeout(this.lazyTimer);
-      this.lazyTimer = undefined;
-    } else if (!this.lazyDue && !this.closed) {
-      this.lazyTimer ??= setTimeout(() => {
-        this.lazyTimer = undefined;
-        this.lazyDue = true;
-        this.kick();
-      }, LAZY_COMMIT_MS);
     }
   }
 
@@ -274,37 +203,22 @@ export class Journal {
     this.holding = new Promise<void>((r) => (release = r));
     try {
       await this.drained();
-      const records = snapshot();
+      const records = snapshot().map((r) => (Buffer.isBuffer(r) ? r : encodeRecord(r)));
       const next = this.segment + 1;
-      const file = path.join(this.dir, segmentName(next));
-      const tmp = `${file}.tmp`;
-      const bytes = Buffer.concat(records.map((r) => (Buffer.isBuffer(r) ? r : encodeRecord(r))));
-      const fd = fs.openSync(tmp, 'w');
-      try {
-        let written = 0;
-        while (written < bytes.length) written += await writeAt(fd, bytes.subarray(written), written);
-        if (this.options.fsync) await fdatasync(fd);
-      } catch (err) {
-        fs.closeSync(fd);
-        fs.rmSync(tmp, { force: true });
-        throw err;
-      }
-      fs.closeSync(fd);
-      fs.renameSync(tmp, file);
-      if (this.options.fsync) syncDir(this.dir);
+      const header = { segment: next, from: this.segment, snapshot: records.length };
+      const { file, size } = await writeSegment(this.dir, header, records, this.options.fsync);
       const old = this.segment;
       fs.closeSync(this.fd);
       this.fd = fs.openSync(file, openFlags(this.options.fsync));
       this.segment = next;
-      this.size = this.end = bytes.length;
+      this.size = this.end = size;
       this.cutTo = undefined;
       this.recordCount = records.length;
       fs.rmSync(path.join(this.dir, segmentName(old)), { force: true });
     } finally {
       this.holding = undefined;
       release();
-      // What waited, lazy or not, goes out now.
-      if (this.pending.length) this.lazyDue = true;
+      // What waited goes out now.
       this.kick();
     }
   }
@@ -313,13 +227,11 @@ export class Journal {
   async close(): Promise<void> {
     while (this.pending.length || this.inFlight.length || this.holding) {
       if (this.holding) await this.holding;
-      this.lazyDue = true;
       this.kick();
       await this.drained();
     }
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.lazyTimer);
     clearImmediate(this.kickSoon);
     fs.closeSync(this.fd);
   }
