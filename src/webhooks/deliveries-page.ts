@@ -1,10 +1,25 @@
 // The deliveries part of the landing page: recent deliveries per route, one delivery in full, and
 // the sign-in form when a secret guards them. Server-rendered, no script.
+import { MAX_PAYLOAD_DEPTH } from './arrival.ts';
+import { nestsDeeperThan } from './json-depth.ts';
 import { escapeHtml } from './landing-page.ts';
 import type { Delivery } from './store/delivery-record.ts';
 import { detail, summarize } from './store/delivery-summary.ts';
 
 export const RECENT_PER_ROUTE = 20;
+
+/**
+ * The payload as the page and the API show it: parsed, or the raw text when it nests deeper than a
+ * receiver accepts now (stored by an older version), since rendering it would overflow the stack.
+ */
+export function shownPayload(d: Delivery): unknown {
+  if (nestsDeeperThan(d.body, MAX_PAYLOAD_DEPTH)) return d.body;
+  try {
+    return JSON.parse(d.body) as unknown;
+  } catch {
+    return d.body;
+  }
+}
 
 export function renderSignIn(failed = false): string {
   return `<h2>Deliveries</h2>
@@ -65,5 +80,5 @@ export function renderDelivery(d: Delivery): string {
     <h3>Headers</h3>
     <pre>${escapeHtml(JSON.stringify(full.headers, null, 2))}</pre>
     <h3>Payload</h3>
-    <pre>${escapeHtml(JSON.stringify(full.payload, null, 2))}</pre>`;
+    <pre>${escapeHtml(JSON.stringify(shownPayload(d), null, 2))}</pre>`;
 }

@@ -1,13 +1,12 @@
 // Runs stored deliveries in the background: per-route queues in arrival order, a per-route and a
 // global concurrency cap, a per-route timeout, retries with backoff, and a shutdown that lets running
 // handlers finish up to a deadline and then aborts them (they run again on the next start).
-import { lazyDeliveryRequest, type DeliveryContext, type DeliveryRequest } from './delivery-context.ts';
+import { errorText, storableResult } from './attempt-result.ts';
 import type { WebhooksLogger } from './logger.ts';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './retry-backoff.ts';
 import type { Attempt, Delivery } from './store/delivery-record.ts';
 import type { DeliveryStore } from './store/delivery-store.ts';
-
-export type StoredHandler = (payload: never, request: DeliveryRequest) => unknown;
+import { runHandler, type StoredHandler } from './run-handler.ts';
 
 export interface RouteOptions {
   /** Handlers of this route running at once (default 1: one after another, in arrival order). */
@@ -25,6 +24,21 @@ export interface RunnerOptions {
   random?: () => number;
 }
 
+/** A delivery as it arrives: checked (secret, JSON, payload shape) but not yet stored. */
+export interface Arrival {
+  id: string;
+  route: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the sender is told: the delivery's id, its state, and whether it was seen before. */
+export interface Acceptance {
+  deliveryId: string;
+  state: Delivery['state'];
+  duplicate?: true;
+}
+
 interface Route {
   handler: StoredHandler;
   concurrency: number;
@@ -34,104 +48,17 @@ interface Route {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-/** Deliveries waiting for their turn whose payload, parsed on arrival, is kept for their first attempt. */
-const MAX_PARSED_KEPT = 256;
-/** The longest result kept with a delivery; a longer one is kept as a note. */
-const MAX_RESULT_CHARS = 64 * 1024;
 
 class ShutdownAbort extends Error {
   override name = 'ShutdownAbort';
 }
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  (typeof v === 'object' || typeof v === 'function') &&
-  v !== null &&
-  typeof (v as PromiseLike<unknown>).then === 'function';
-
-/**
- * How an attempt ends early (its timeout, a shutdown). The handler's `signal` is made only when the
- * handler (or its request) asks for it, and the handler's promise races a promise of this abort
- * rather than a listener on the signal: most handlers never look at the signal, and an AbortSignal
- * with a listener costs more than the rest of a quick attempt's bookkeeping.
- */
-class AttemptAbort {
-  private controller: AbortController | undefined;
-  private rejectRace: ((reason: unknown) => void) | undefined;
-  private aborted = false;
-  private reason: unknown;
-
-  get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.aborted) this.controller.abort(this.reason);
-    return this.controller.signal;
-  }
-
-  context(deliveryId: string, attempt: number): DeliveryContext {
-    return new AttemptContext(deliveryId, attempt, this);
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    // Rejected before the signal fires, so a handler that settles on `abort` does not win the race.
-    this.rejectRace?.(reason);
-    this.controller?.abort(reason);
-  }
-
-  throwIfAborted(): void {
-    if (this.aborted) throw this.reason;
-  }
-
-  race<T>(handler: PromiseLike<T>): Promise<T> {
-    if (this.aborted) return Promise.reject(this.reason as Error);
-    const aborted = new Promise<never>((_, reject) => (this.rejectRace = reject));
-    return Promise.race([handler, aborted]);
-  }
-}
-
-class AttemptContext implements DeliveryContext {
-  readonly #abort: AttemptAbort;
-
-  constructor(
-    readonly deliveryId: string,
-    readonly attempt: number,
-    abort: AttemptAbort,
-  ) {
-    this.#abort = abort;
-  }
-
-  get signal(): AbortSignal {
-    return this.#abort.signal;
-  }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
-}
-
-const responseResult = async (r: Response) => storableResult({ status: r.status, body: await r.text() });
-
-function storableResult(value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-  if (json.length > MAX_RESULT_CHARS) return `(result of ${json.length} characters, longer than the store keeps)`;
-  return JSON.parse(json) as unknown;
-}
-
 export class DeliveryRunner {
   private readonly routes = new Map<string, Route>();
-  private readonly running = new Map<string, { abort: AttemptAbort; done: Promise<void> }>();
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Ids in some route's queue, so scheduling the same delivery twice is a no-op at any queue length. */
   private readonly queued = new Set<string>();
-  /** Payloads parsed when they arrived, for their first attempt (later ones parse the stored body again). */
-  private readonly parsed = new Map<string, unknown>();
   private readonly idleWaiters: (() => void)[] = [];
   private active = 0;
   private stopping = false;
@@ -177,15 +104,25 @@ export class DeliveryRunner {
     this.pump();
   }
 
-  /** Queues a delivery that was just stored (with its body as parsed on arrival), or one a replay reset. */
-  enqueue(d: Delivery, payload?: unknown): void {
-    if (payload !== undefined && !this.stopping) this.parsed.set(d.id, payload);
+  /**
+   * Takes a delivery that arrived: a delivery id seen before counts as a duplicate and runs nothing;
+   * a new one is stored (on disk when this resolves) and queued. Throws when it could not be stored.
+   */
+  async accept(arrival: Arrival): Promise<Acceptance> {
+    const { store } = this.options;
+    const seen = store.get(arrival.id);
+    if (seen) {
+      await store.update(seen.id, { duplicates: seen.duplicates + 1 });
+      return { deliveryId: seen.id, state: seen.state, duplicate: true };
+    }
+    const stored = await store.add(arrival);
+    this.enqueue(stored);
+    return { deliveryId: stored.id, state: this.running.has(stored.id) ? 'running' : 'queued' };
+  }
+
+  private enqueue(d: Delivery): void {
     this.schedule(d);
     this.pump();
-    // Kept for the first MAX_PARSED_KEPT waiting deliveries only: a parsed payload is many small
-    // objects, and holding one per queued delivery (thousands behind slow handlers) makes every
-    // garbage collection longer; under a burst of quick ones, parsing each body twice costs more.
-    if (this.parsed.size > MAX_PARSED_KEPT && this.queued.has(d.id)) this.parsed.delete(d.id);
   }
 
   /** Runs a stored delivery again with a fresh retry budget, whatever its state (unless it is running). */
@@ -232,25 +169,6 @@ export class DeliveryRunner {
     this.queued.add(d.id);
   }
 
-  /**
-   * Takes a slot for a delivery of `route` that is about to be stored, when it could start at once
-   * (nothing of the route waiting, a slot free): it is then stored as running, its first attempt in
-   * its arrival record, and handed to `runStored` once on disk, so it costs one record less than a
-   * queued one. Give the slot back with `release` if storing it fails.
-   */
-  startsNow(routeName: string): boolean {
-    const route = this.routes.get(routeName);
-    if (this.stopping || !route || route.queue.length) return false;
-    if (route.running >= route.concurrency || this.active >= this.concurrency) return false;
-    this.takeSlot(route);
-    return true;
-  }
-
-  release(routeName: string): void {
-    this.freeSlot(this.routes.get(routeName)!);
-    this.pump();
-  }
-
   private takeSlot(route: Route): void {
     route.running++;
     this.active++;
@@ -261,22 +179,6 @@ export class DeliveryRunner {
     this.active--;
   }
 
-  /** Runs a delivery `startsNow` reserved a slot for, now on disk as running (with its parsed payload). */
-  runStored(d: Delivery, payload: unknown): void {
-    const route = this.routes.get(d.route)!;
-    if (this.stopping) {
-      // Shut down while it was being written: its attempt never began, so it is not one.
-      this.options.store
-        .update(d.id, { state: 'queued', attempts: d.attempts.slice(0, -1) })
-        .catch((err: unknown) => this.options.logger.error(`Delivery ${d.id}: ${errorText(err)}`));
-      this.freeSlot(route);
-      this.notifyIdle();
-      return;
-    }
-    this.parsed.set(d.id, payload);
-    this.launch(route, d, true);
-  }
-
   private pump(): void {
     if (this.stopping) return;
     for (const route of this.routes.values()) {
@@ -284,16 +186,16 @@ export class DeliveryRunner {
         const d = route.queue.shift()!;
         this.queued.delete(d.id);
         this.takeSlot(route);
-        this.launch(route, d, false);
+        this.launch(route, d);
       }
     }
     this.notifyIdle();
   }
 
-  /** Runs an attempt in a slot already taken; `stored` when its running state is already on disk. */
-  private launch(route: Route, d: Delivery, stored: boolean): void {
-    const abort = new AttemptAbort();
-    const done = this.attempt(route, d, abort, stored).finally(() => {
+  /** Runs an attempt in a slot already taken. */
+  private launch(route: Route, d: Delivery): void {
+    const abort = new AbortController();
+    const done = this.attempt(route, d, abort).finally(() => {
       this.freeSlot(route);
       this.running.delete(d.id);
       this.pump();
@@ -302,60 +204,28 @@ export class DeliveryRunner {
     this.running.set(d.id, { abort, done });
   }
 
-  private async attempt(route: Route, d: Delivery, abort: AttemptAbort, stored: boolean): Promise<void> {
+  private async attempt(route: Route, d: Delivery, abort: AbortController): Promise<void> {
     const { store, logger } = this.options;
-    const started: Attempt = stored ? d.attempts.at(-1)! : { n: d.attempts.length + 1, startedAt: Date.now() };
-    if (!stored) {
-      try {
-        // On disk before the handler runs: after a crash the attempt counts and shows as interrupted.
-        await store.update(d.id, {
-          state: 'running',
-          attempts: [...d.attempts, started],
-          error: undefined,
-          nextAttemptAt: undefined,
-        });
-      } catch (err) {
-        logger.error(`Delivery ${d.id} could not be marked running (${errorText(err)}); it stays queued.`);
-        setTimeout(() => this.enqueue(d), 1000).unref();
-        return;
-      }
-    }
-    // Only a handler that returns a promise can run past its timeout: no timer for one that returns a value.
-    let timeout: NodeJS.Timeout | undefined;
-    let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+    const started: Attempt = { n: d.attempts.length + 1, startedAt: Date.now() };
     try {
-      const request = lazyDeliveryRequest(
-        () =>
-          new Request(`http://receiver.invalid/webhooks/${d.route}`, {
-            method: 'POST',
-            headers: d.headers,
-            body: d.body,
-            signal: abort.signal,
-          }),
-        abort.context(d.id, started.n),
-      );
-      const payload = this.parsed.get(d.id) ?? JSON.parse(d.body);
-      this.parsed.delete(d.id);
-      abort.throwIfAborted();
-      const returned = route.handler(payload as never, request);
-      let value = returned;
-      if (isThenable(returned)) {
-        const ms = route.timeoutMs;
-        timeout = setTimeout(() => abort.abort(new Error(`timed out after ${ms} ms`)), ms);
-        value = await abort.race(returned);
-      }
-      outcome = { ok: true, value };
-    } catch (error) {
-      outcome = { ok: false, error };
-    } finally {
-      clearTimeout(timeout);
+      // On disk before the handler runs: after a crash the attempt counts and shows as interrupted.
+      await store.update(d.id, {
+        state: 'running',
+        attempts: [...d.attempts, started],
+        error: undefined,
+        nextAttemptAt: undefined,
+      });
+    } catch (err) {
+      logger.error(`Delivery ${d.id} could not be marked running (${errorText(err)}); it stays queued.`);
+      setTimeout(() => this.enqueue(d), 1000).unref();
+      return;
     }
+    const outcome = await runHandler(route.handler, d, started.n, abort, route.timeoutMs);
     const ended: Attempt = { n: started.n, startedAt: started.startedAt, endedAt: Date.now() };
     const others = d.attempts.slice(0, -1);
     try {
       if (outcome.ok) {
-        const { value } = outcome;
-        const result = value instanceof Response ? await responseResult(value) : storableResult(value);
+        const result = await storableResult(outcome.value);
         await store.update(d.id, { state: 'done', attempts: [...others, ended], result });
         return;
       }

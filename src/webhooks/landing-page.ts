@@ -7,6 +7,17 @@ export interface LandingPageInput {
   more?: string;
 }
 
+/**
+ * Sent with every page: it has no script, style or frame of its own, its forms post to this server,
+ * and no other site may frame it (a framed sign-in form or replay button invites clickjacking).
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

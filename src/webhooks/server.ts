@@ -2,16 +2,18 @@ import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_PAYLOAD_BYTES, readPayload } from './arrival.ts';
 import { addDeliveriesApi } from './deliveries-api.ts';
 import { RECENT_PER_ROUTE, renderDelivery, renderRecent, renderSignIn } from './deliveries-page.ts';
 import { withDeliveryContext, type DeliveryRequest } from './delivery-context.ts';
-import { DeliveryRunner, type RouteOptions, type StoredHandler } from './delivery-runner.ts';
-import { renderLandingPage } from './landing-page.ts';
+import { DeliveryRunner, type RouteOptions } from './delivery-runner.ts';
+import { PAGE_HEADERS, renderLandingPage } from './landing-page.ts';
 import { listen, type Listening } from './listen.ts';
 import { consoleLogger, type WebhooksLogger } from './logger.ts';
 import { isSignedIn } from './page-auth.ts';
-import { receivedWebhookPayloadSchema, type ReceivedWebhookPayload } from './payload-schema.ts';
+import type { ReceivedWebhookPayload } from './payload-schema.ts';
 import type { RetryPolicy } from './retry-backoff.ts';
+import type { StoredHandler } from './run-handler.ts';
 import { checkSecret, resolveSecret, SECRET_HEADER } from './secret.ts';
 import { RecentIds, signingKey, verifySignature } from './standard-webhooks.ts';
 import { deliveryIdOf } from './store/delivery-id.ts';
@@ -43,8 +45,9 @@ export interface WebhooksServerOptions {
   /** Retries with a store (default 5 attempts, 1 s doubling, jittered, capped at 5 minutes). */
   retry?: Partial<RetryPolicy>;
   /**
-   * Verify Standard Webhooks signatures (`whsec_...` key) instead of X-Webhook-Secret, for deliveries
-   * that come through a relay which signs. Off by default.
+   * Verify Standard Webhooks signatures instead of X-Webhook-Secret, for deliveries that come through
+   * a relay which signs: the secret as the sender shows it (`whsec_<base64>`, or the base64 alone).
+   * Off when absent; a value that is not a key (empty, not base64) stops the server from starting.
    */
   standardWebhooksSecret?: string;
 }
@@ -68,8 +71,7 @@ export interface WebhooksServer {
 
 const ROUTE_NAME = /^[A-Za-z0-9._~-]+$/;
 
-/** Hub payloads are a few KB; anything far larger is not one. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+export { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './arrival.ts';
 
 /** The headers as received, where @hono/node-server serves the request (reading them builds no `Headers`). */
 function rawHeaders(c: Context): readonly string[] | undefined {
@@ -92,11 +94,46 @@ function openStore(folder: string, options: WebhooksServerOptions, logger: Webho
   return { store, runner };
 }
 
+/**
+ * Runs the handler inside the hub's request (no store). A Standard Webhooks id counts as handled
+ * only once its handler succeeds: a sender's retry after a failure runs it again, and a retry that
+ * arrives while it runs gets 409 and comes back later.
+ */
+async function runInRequest(
+  c: Context,
+  handler: WebhookHandler,
+  payload: ReceivedWebhookPayload,
+  deliveryId: string,
+  webhookId: string | undefined,
+  ids: RecentIds,
+  logger: WebhooksLogger,
+): Promise<Response> {
+  if (webhookId !== undefined) {
+    const known = ids.begin(deliveryId);
+    if (known === 'handled') return c.json({ deliveryId, duplicate: true });
+    if (known === 'in-progress')
+      return c.json({ error: `Delivery ${deliveryId} is being handled; send it again once it ends.` }, 409);
+  }
+  let ok = false;
+  try {
+    const result = await handler(payload, withDeliveryContext(c.req.raw, deliveryId, 1));
+    ok = !(result instanceof Response) || result.ok;
+    if (result instanceof Response) return result;
+    return c.json((result ?? null) as object);
+  } catch (err) {
+    logger.error(`Webhook handler ${c.req.path} failed: ${errorMessage(err)}`);
+    return c.json({ error: errorMessage(err) }, 500);
+  } finally {
+    if (webhookId !== undefined) ids.settle(deliveryId, ok);
+  }
+}
+
 export function createWebhooksServer(options: WebhooksServerOptions = {}): WebhooksServer {
   const logger = options.logger ?? consoleLogger;
   const secret = resolveSecret(options.secret);
   const handlers = new Map<string, WebhookHandler>();
-  const signature = options.standardWebhooksSecret ? signingKey(options.standardWebhooksSecret) : undefined;
+  const signature =
+    options.standardWebhooksSecret === undefined ? undefined : signingKey(options.standardWebhooksSecret);
   const recentIds = new RecentIds();
   const listening: Listening[] = [];
 
@@ -114,6 +151,7 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
   const routes = () => [...handlers.keys()].map((n) => `/webhooks/${n}`);
 
   const page = (c: Context, signInFailed = false) => {
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
     const input = { origin: new URL(c.req.url).origin, routes: routes(), secured: secret !== undefined };
     if (!store) return c.html(renderLandingPage(input));
     if (!isSignedIn(secret, c)) return c.html(renderLandingPage({ ...input, more: renderSignIn(signInFailed) }));
@@ -160,63 +198,21 @@ export function createWebhooksServer(options: WebhooksServerOptions = {}): Webho
       if (!check.ok) return c.json({ error: check.error }, check.status);
       webhookId = check.webhookId;
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return c.json({ error: 'Request body is not valid JSON.' }, 400);
-    }
-    const parsed = receivedWebhookPayloadSchema.safeParse(body);
-    if (!parsed.success) {
-      return c.json(
-        {
-          error: 'Request body is not a webhook payload: it needs an "event" object and a "repo" object.',
-          issues: parsed.error.issues,
-        },
-        422,
-      );
-    }
-
+    const read = readPayload(text);
+    if (!read.ok) return c.json(read.body, read.status);
     const deliveryId = deliveryIdOf(name, text, webhookId);
-    if (store && runner) {
-      const seen = store.get(deliveryId);
+
+    if (runner) {
+      const headers = storedHeaders(rawHeaders(c) ?? c.req.raw.headers);
       try {
-        if (seen) {
-          await store.update(deliveryId, { duplicates: seen.duplicates + 1 });
-          return c.json({ deliveryId, state: seen.state, duplicate: true });
-        }
-        const now = runner.startsNow(name);
-        const arrival = {
-          id: deliveryId,
-          route: name,
-          headers: storedHeaders(rawHeaders(c) ?? c.req.raw.headers),
-          body: text,
-        };
-        let stored: Delivery;
-        try {
-          stored = await store.add(arrival, now);
-        } catch (err) {
-          if (now) runner.release(name);
-          throw err;
-        }
-        if (now) runner.runStored(stored, body);
-        else runner.enqueue(stored, body);
-        return c.json({ deliveryId, state: now ? 'running' : 'queued' }, 202);
+        const accepted = await runner.accept({ id: deliveryId, route: name, headers, body: text });
+        return c.json(accepted, accepted.duplicate ? 200 : 202);
       } catch (err) {
         logger.error(`Could not store a delivery to ${c.req.path}: ${errorMessage(err)}`);
         return c.json({ error: `The delivery could not be stored: ${errorMessage(err)}` }, 503);
       }
     }
-    if (webhookId !== undefined && !recentIds.first(deliveryId)) return c.json({ deliveryId, duplicate: true });
-
-    try {
-      const result = await handler(parsed.data, withDeliveryContext(c.req.raw, deliveryId, 1));
-      if (result instanceof Response) return result;
-      return c.json((result ?? null) as object);
-    } catch (err) {
-      logger.error(`Webhook handler ${c.req.path} failed: ${errorMessage(err)}`);
-      return c.json({ error: errorMessage(err) }, 500);
-    }
+    return runInRequest(c, handler, read.payload, deliveryId, webhookId, recentIds, logger);
   });
   app.notFound((c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c) => c.json({ error: errorMessage(err) }, 500));

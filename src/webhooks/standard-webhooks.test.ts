@@ -71,6 +71,36 @@ describe('a server verifying Standard Webhooks', () => {
     expect(calls).toBe(1);
   });
 
+  it('without a store: a handler that throws leaves the webhook-id unhandled, so the retry runs it', async () => {
+    const server = createWebhooksServer({ logger: recordingLogger(), standardWebhooksSecret: KEY });
+    let calls = 0;
+    server.add(() => {
+      if (++calls === 1) throw new Error('downstream is down');
+      return 'handled';
+    }, 'h');
+    const headers = signed('msg_retry', now(), [KEY]);
+    expect((await post(server, headers)).status).toBe(500);
+    const retry = await post(server, headers);
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toBe('handled');
+    expect(await (await post(server, headers)).json()).toMatchObject({ duplicate: true });
+    expect(calls).toBe(2);
+  });
+
+  it('without a store: a retry that arrives while the handler runs gets 409, not a second run', async () => {
+    const server = createWebhooksServer({ logger: recordingLogger(), standardWebhooksSecret: KEY });
+    let release!: () => void;
+    let calls = 0;
+    server.add(() => (calls++, new Promise<string>((r) => (release = () => r('done')))), 'h');
+    const headers = signed('msg_busy', now(), [KEY]);
+    const first = post(server, headers);
+    while (calls === 0) await new Promise((r) => setTimeout(r, 1));
+    expect((await post(server, headers)).status).toBe(409);
+    release();
+    expect((await first).status).toBe(200);
+    expect(calls).toBe(1);
+  });
+
   it('with a store: the delivery id follows webhook-id, so the same body under a new id is a new delivery', async () => {
     const server = createWebhooksServer({
       logger: recordingLogger(),

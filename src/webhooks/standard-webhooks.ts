@@ -1,13 +1,27 @@
 // Standard Webhooks signatures (standardwebhooks.com), for deliveries that reach the receiver through
 // a relay that signs: HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>` with the shared key,
 // base64, sent as `v1,<signature>` in `webhook-signature` (several, space-separated, while keys rotate).
+// Svix, the reference sender, names the same headers `svix-id`, `svix-timestamp` and `svix-signature`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const TOLERANCE_SECONDS = 5 * 60;
 
-/** The key: `whsec_<base64>` as Standard Webhooks writes it, or any other string taken as its UTF-8 bytes. */
-export function signingKey(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret);
+const SECRET_PREFIX = 'whsec_';
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The key: the base64 after an optional `whsec_`, as every reference library reads it. A secret that
+ * is not base64 or decodes to no bytes throws, naming the option: an empty key would let anyone sign.
+ */
+export function signingKey(secret: string, option = 'standardWebhooksSecret'): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  const key = BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+  if (key.length === 0)
+    throw new Error(
+      `${option} must be the signing secret as the sender shows it, "whsec_" and base64 bytes (or the base64 alone); ` +
+        `got ${secret ? 'a value that is not base64 or decodes to no bytes' : 'an empty string'}.`,
+    );
+  return key;
 }
 
 export function sign(key: Buffer, id: string, timestamp: string, body: string): string {
@@ -16,25 +30,29 @@ export function sign(key: Buffer, id: string, timestamp: string, body: string): 
 
 export type SignatureCheck = { ok: true; webhookId: string } | { ok: false; status: 400 | 401; error: string };
 
+type HeaderReader = { get(name: string): string | null | undefined };
+
+const header = (headers: HeaderReader, name: string) => headers.get(`webhook-${name}`) || headers.get(`svix-${name}`);
+
 export function verifySignature(
   key: Buffer,
-  headers: { get(name: string): string | null | undefined },
+  headers: HeaderReader,
   body: string,
-  nowSeconds = Date.now() / 1000,
+  nowSeconds = Math.floor(Date.now() / 1000),
 ): SignatureCheck {
-  const id = headers.get('webhook-id');
-  const timestamp = headers.get('webhook-timestamp');
-  const signatures = headers.get('webhook-signature');
+  const id = header(headers, 'id');
+  const timestamp = header(headers, 'timestamp');
+  const signatures = header(headers, 'signature');
   if (!id || !timestamp || !signatures)
     return {
       ok: false,
       status: 401,
-      error: 'webhook-id, webhook-timestamp and webhook-signature headers are required.',
+      error: 'webhook-id, webhook-timestamp and webhook-signature headers (or their svix- names) are required.',
     };
-  const seconds = Number(timestamp);
   if (!/^\d+$/.test(timestamp))
     return { ok: false, status: 400, error: 'webhook-timestamp is not a number of seconds.' };
-  if (Math.abs(nowSeconds - seconds) > TOLERANCE_SECONDS)
+  // Whole seconds on both sides, as the reference libraries compare them.
+  if (Math.abs(Math.floor(nowSeconds) - Number(timestamp)) > TOLERANCE_SECONDS)
     return { ok: false, status: 401, error: 'webhook-timestamp is more than 5 minutes away from now.' };
   const expected = Buffer.from(sign(key, id, timestamp, body), 'base64');
   // Every candidate is compared in full, so the time taken does not tell which one came close.
@@ -48,19 +66,31 @@ export function verifySignature(
   return match ? { ok: true, webhookId: id } : { ok: false, status: 401, error: 'No valid webhook-signature.' };
 }
 
-/** Remembers webhook-ids for the tolerance window, so a relay's redelivery is handled once (no store). */
+/**
+ * The webhook-ids handled within the tolerance window (without a store), so a relay's redelivery of
+ * a handled message runs nothing. An id counts as handled only once its handler succeeded; while it
+ * runs, the id is in progress.
+ */
 export class RecentIds {
-  private readonly seen = new Map<string, number>();
+  private readonly handled = new Map<string, number>();
+  private readonly inProgress = new Set<string>();
   constructor(private readonly windowMs = 2 * TOLERANCE_SECONDS * 1000) {}
 
-  /** True the first time an id is seen within the window. */
-  first(id: string, now = Date.now()): boolean {
-    for (const [k, at] of this.seen) {
+  /** What is known of an id: handled, in progress, or new (then it is in progress until `settle`). */
+  begin(id: string, now = Date.now()): 'handled' | 'in-progress' | 'new' {
+    for (const [k, at] of this.handled) {
       if (at >= now - this.windowMs) break;
-      this.seen.delete(k);
+      this.handled.delete(k);
     }
-    if (this.seen.has(id)) return false;
-    this.seen.set(id, now);
-    return true;
+    if (this.handled.has(id)) return 'handled';
+    if (this.inProgress.has(id)) return 'in-progress';
+    this.inProgress.add(id);
+    return 'new';
+  }
+
+  /** Ends `begin`'s claim: a success marks the id handled, a failure forgets it so a retry runs. */
+  settle(id: string, succeeded: boolean, now = Date.now()): void {
+    this.inProgress.delete(id);
+    if (succeeded) this.handled.set(id, now);
   }
 }
