@@ -50,7 +50,12 @@ function proxyError(status: number, message: string): Response {
 /** Answers that carry no body however the hub sends them. */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-export function createHubProxy(opts: HubProxyOptions): (req: Request) => Promise<Response> {
+/** The page's own connection, where the server has one (@hono/node-server's `outgoing`). */
+interface PageConnection {
+  destroy(): void;
+}
+
+export function createHubProxy(opts: HubProxyOptions): (req: Request, page?: PageConnection) => Promise<Response> {
   const hub = new URL(opts.hubUrl);
   const prefix = hub.pathname.replace(/\/+$/, '');
   const hubName = `${hub.origin}${prefix}`;
@@ -58,7 +63,7 @@ export function createHubProxy(opts: HubProxyOptions): (req: Request) => Promise
   const allowed = opts.redirectAddressAllowed ?? isPublicAddress;
   const log = opts.log ?? ((line: string) => console.error(line));
 
-  return async (req) => {
+  return async (req, page) => {
     const url = new URL(req.url);
     const target = new URL(`${hub.origin}${prefix}${url.pathname}${url.search}`);
     // GET and HEAD carry no body; the others stream theirs on, whatever its size (the hub decides).
@@ -80,24 +85,33 @@ export function createHubProxy(opts: HubProxyOptions): (req: Request) => Promise
         const lookup = sameOrigin ? undefined : offHubLookup(at, allowed);
         answer = await send(req.method, at, nextHeaders, null, { ...timing, lookup });
       }
-      return toResponse(answer, req.method, `${hubName}/`);
+      // A hub that breaks off mid-answer: one line, and the page's connection closes as the hub's did.
+      const brokeOff = (e: Error) => {
+        log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} broke off its answer (${reason(e)})`);
+        page?.destroy();
+      };
+      return toResponse(answer, req.method, `${hubName}/`, page ? brokeOff : undefined);
     } catch (e) {
       if (req.signal.aborted) return proxyError(499, 'the page closed the request');
       if (e instanceof RedirectRefused) {
         log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} was not followed: ${e.message}`);
         return proxyError(502, `the hub at ${hubName} was not followed: ${e.message}`);
       }
-      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} did not answer (${reason})`);
-      return proxyError(502, `the hub at ${hubName} did not answer (${reason})`);
+      log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} did not answer (${reason(e)})`);
+      return proxyError(502, `the hub at ${hubName} did not answer (${reason(e)})`);
     }
   };
 }
 
+const reason = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+
 /** For the console's server: the hub's routes go to the hub, everything else (the page) on to `next`. */
 export function hubProxyMiddleware(opts: HubProxyOptions): MiddlewareHandler {
   const proxy = createHubProxy(opts);
-  return (c, next) => (isHubPath(c.req.path) ? proxy(c.req.raw) : next());
+  return (c, next) => {
+    if (!isHubPath(c.req.path)) return next();
+    return proxy(c.req.raw, (c.env as { outgoing?: PageConnection } | undefined)?.outgoing);
+  };
 }
 
 function isRedirect(answer: IncomingMessage): boolean {
@@ -174,14 +188,40 @@ function send(
   });
 }
 
-function toResponse(answer: IncomingMessage, method: string, hubBase: string): Response {
+function toResponse(answer: IncomingMessage, method: string, hubBase: string, brokeOff?: (e: Error) => void): Response {
   const headers = answerHeaders(answer.headers, hubBase);
   const status = answer.statusCode ?? 502;
   if (status < 200) return proxyError(502, `the hub answered ${status}, which this console does not pass on`);
+  const init = { status, statusText: answer.statusMessage ?? '', headers };
   if (method === 'HEAD' || NO_BODY.has(status)) {
     answer.resume();
-    return new Response(null, { status, statusText: answer.statusMessage ?? '', headers });
+    return new Response(null, init);
   }
-  const body = Readable.toWeb(answer) as ReadableStream<Uint8Array>;
-  return new Response(body, { status, statusText: answer.statusMessage ?? '', headers });
+  const source = (Readable.toWeb(answer) as ReadableStream<Uint8Array>).getReader();
+  // `ended`: the page went (cancelled) or the hub broke off; nothing more is read or reported.
+  let ended = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (ended) return;
+        try {
+          const { done, value } = await source.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (e) {
+          if (ended) return;
+          // With the page's connection at hand, closing it ends this stream (its reader is cancelled).
+          ended = true;
+          if (brokeOff) brokeOff(e as Error);
+          else controller.error(e);
+        }
+      },
+      cancel: (why) => {
+        ended = true;
+        return source.cancel(why).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, init);
 }
