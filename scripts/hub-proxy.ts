@@ -156,27 +156,34 @@ function send(
       signal,
       ...(lookup ? { lookup } : {}),
     });
+    // One timer at a time, named by what it waits for: the connection, then the answer.
     let timer: NodeJS.Timeout | undefined;
+    let waitingFor = '';
     const wait = (what: string) => {
       clearTimeout(timer);
+      waitingFor = what;
       timer = setTimeout(() => request.destroy(new Error(`${what} within ${answerTimeoutMs} ms`)), answerTimeoutMs);
+    };
+    const stop = (what = waitingFor) => {
+      if (what === waitingFor) clearTimeout(timer);
     };
     wait('no connection');
     request.once('socket', (socket) => {
-      if (socket.connecting) socket.once('connect', () => clearTimeout(timer));
-      else clearTimeout(timer);
+      if (socket.connecting) socket.once('connect', () => stop('no connection'));
+      else stop('no connection');
     });
-    // 'finish': the last byte of the request (body included) is handed to the connection.
+    // 'finish': the last byte of the request (body included) is handed to the connection; it can
+    // come before the connection opens, and then the wait for the answer covers that too.
     let answered = false;
     request.once('finish', () => answered || wait('no answer'));
     request.once('response', (answer) => {
       answered = true;
-      clearTimeout(timer);
+      stop();
       resolve(answer);
     });
     // `on`, not `once`: the connection can still fail after the answer began (the body then ends with it).
     request.on('error', (e) => {
-      clearTimeout(timer);
+      stop();
       reject(e);
     });
     if (!body) request.end();
