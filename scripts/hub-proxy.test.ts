@@ -1,90 +1,11 @@
-import { serve } from '@hono/node-server';
-import fc from 'fast-check';
-import { Hono } from 'hono';
-import {
-  createServer,
-  request,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HubApiError } from '../src/hub/errors.ts';
 import { createTransport } from '../src/hub/transport.ts';
-import { endToEndHeaders, hubProxyMiddleware, isHubPath, type HubProxyOptions } from './hub-proxy.ts';
+import { isHubPath } from './hub-proxy.ts';
+import { call, closeAll, closeNewest, json, startConsole, startHub, TOKEN } from './hub-proxy-test-kit.ts';
 
-const TOKEN = 'hf_proxyTestToken123';
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
-
-/** A throwaway hub on 127.0.0.1 that hands every request (headers and the whole body) to `handle`. */
-async function startHub(handle: Handler): Promise<{ url: string; seen: IncomingMessage[] }> {
-  const seen: IncomingMessage[] = [];
-  const server = createServer((req, res) => {
-    seen.push(req);
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, Buffer.concat(chunks), res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => {
-    server.closeAllConnections();
-    return new Promise((resolve) => server.close(() => resolve()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
-/** The console's server as serve.ts builds it: the proxy first, the page behind it. */
-async function startConsole(opts: HubProxyOptions): Promise<{ port: number; url: string }> {
-  const app = new Hono();
-  app.use('*', hubProxyMiddleware(opts));
-  app.get('*', (c) => c.text('the page'));
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  closers.push(() => {
-    (server as Server).closeAllConnections();
-    return new Promise((resolve) => server.close(() => resolve()));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { port, url: `http://127.0.0.1:${port}` };
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A raw HTTP call (fetch would hide Transfer-Encoding and Connection). */
-function call(
-  port: number,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.end(init.body);
-  });
-}
-
-const json = (res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(value));
-};
+afterEach(closeAll);
 
 describe('which paths go to the hub', () => {
   it('the API and the repository file routes, with or without a namespace and a datasets/spaces prefix', () => {
@@ -100,40 +21,6 @@ describe('which paths go to the hub', () => {
       expect(isHubPath(path), path).toBe(true);
     for (const path of ['/', '/inbox', '/orgs/acme/audit-log', '/assets/index-abc.js', '/apiary', '/a/b/c/resolve/x'])
       expect(isHubPath(path), path).toBe(false);
-  });
-});
-
-describe('end-to-end headers', () => {
-  const HOP = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authorization'];
-  const name = fc.stringMatching(/^x-[a-z0-9-]{1,12}$/);
-
-  it('keeps every end-to-end header in order and drops hop-by-hop ones, those Connection names, host and cookies', () => {
-    fc.assert(
-      fc.property(
-        fc.uniqueArray(fc.tuple(name, fc.string({ maxLength: 20 })), { selector: ([k]) => k, maxLength: 8 }),
-        fc.subarray(HOP),
-        fc.boolean(),
-        (kept, hop, nameOne) => {
-          const named = nameOne && kept.length > 0 ? kept[0]![0] : undefined;
-          const input: [string, string][] = [
-            ...hop.map((k): [string, string] => [k, k === 'connection' ? `keep-alive, ${named ?? 'close'}` : 'x']),
-            ['Host', '127.0.0.1:4700'],
-            ['Cookie', 'a=b'],
-            ['Set-Cookie', 'c=d'],
-            ...kept,
-          ];
-          if (named && !hop.includes('connection')) input.push(['Connection', named]);
-          expect(endToEndHeaders(input)).toEqual(kept.filter(([k]) => k !== named));
-        },
-      ),
-    );
-  });
-
-  it('passes each value of a repeated header', () => {
-    expect(endToEndHeaders([['x-a', ['1', '2']]])).toEqual([
-      ['x-a', '1'],
-      ['x-a', '2'],
-    ]);
   });
 });
 
@@ -296,7 +183,8 @@ describe('the hub proxy', () => {
       });
       res.end();
     });
-    const console_ = await startConsole({ hubUrl: hub.url });
+    // The CDN is on 127.0.0.1 here, so this console lets redirects reach it (public addresses only by default).
+    const console_ = await startConsole({ hubUrl: hub.url, redirectAddressAllowed: (a) => a === '127.0.0.1' });
     const answer = await call(console_.port, '/alice/ckpt/resolve/main/w.safetensors', {
       headers: { authorization: `Bearer ${TOKEN}`, range: 'bytes=0-1' },
     });
@@ -344,7 +232,7 @@ describe('the hub proxy', () => {
 
   it('a hub that is down: 502 with "the hub at <url> did not answer" as the client shows it; no token in the log', async () => {
     const gone = await startHub(() => {});
-    await closers.pop()!();
+    await closeNewest();
     const lines: string[] = [];
     const console_ = await startConsole({ hubUrl: gone.url, log: (l) => lines.push(l) });
     const transport = createTransport({ baseUrl: console_.url, token: TOKEN, maxRetries: 0 });

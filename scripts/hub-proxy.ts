@@ -1,12 +1,20 @@
 // `npm start -- --hub-url <url>`: the console's server passes the hub's API and file routes through
 // to that hub, so the page talks only to its own origin and the hub needs no CORS. Bodies stream
 // both ways untouched (compressed stays compressed, Range and server-sent events pass as they come).
-// The user's Authorization header goes on as sent and is never stored or logged. See docs/hub-proxy.md.
+// The user's Authorization header goes on as sent and is never stored or logged. A client or a hub
+// that breaks off, lies about lengths or redirects inwards costs one request, never the server.
+// See docs/hub-proxy.md.
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { MiddlewareHandler } from 'hono';
+import { answerHeaders, requestHeaders } from './hub-proxy-headers.ts';
+import { allowedOnlyLookup, isPublicAddress, literalAddress, RedirectRefused } from './hub-proxy-redirects.ts';
+
+export { endToEndHeaders } from './hub-proxy-headers.ts';
 
 /** What the hub serves and the console calls: its API and the repository file routes. */
 const HUB_PATH = /^\/(?:api(?:\/|$)|(?:(?:datasets|spaces)\/)?[^/]+(?:\/[^/]+)?\/resolve\/)/;
@@ -15,49 +23,20 @@ export function isHubPath(path: string): boolean {
   return HUB_PATH.test(path);
 }
 
-/** Headers of one connection, not of the message (RFC 9110 §7.6.1): never passed on. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'http2-settings',
-]);
-/** Cookies of the console's origin are not the hub's, and the hub's would land on the console's origin. */
-const NOT_PASSED = new Set(['host', 'cookie', 'set-cookie']);
-
 const MAX_REDIRECTS = 5;
 
 export interface HubProxyOptions {
   /** The hub, e.g. https://huggingface.co (a path prefix is kept). */
   hubUrl: string;
-  /** How long to wait for the hub's answer headers (the body then streams as long as it lasts). */
+  /**
+   * How long to wait for the hub's answer headers once the request is sent, its body included (an
+   * upload takes as long as it takes), and for the connection to the hub to open.
+   */
   answerTimeoutMs?: number;
+  /** The addresses a redirect off the hub's origin may reach: public ones (tests widen it to loopback). */
+  redirectAddressAllowed?: (address: string) => boolean;
   /** Where a failed call is reported, one line without headers or query; stderr by default. */
   log?: (line: string) => void;
-}
-
-/** The headers of `from` worth passing on: no hop-by-hop ones, none that `Connection` names, no cookies. */
-export function endToEndHeaders(from: Iterable<[string, string | string[] | undefined]>): [string, string][] {
-  const entries = [...from];
-  const named = new Set(
-    entries
-      .filter(([k]) => k.toLowerCase() === 'connection')
-      .flatMap(([, v]) => [v ?? ''].flat().flatMap((s) => s.split(',')))
-      .map((s) => s.trim().toLowerCase()),
-  );
-  const out: [string, string][] = [];
-  for (const [key, value] of entries) {
-    const k = key.toLowerCase();
-    if (value === undefined || HOP_BY_HOP.has(k) || NOT_PASSED.has(k) || named.has(k)) continue;
-    for (const v of [value].flat()) out.push([k, v]);
-  }
-  return out;
 }
 
 /** A JSON error the console shows as it shows the hub's own (`{ error }`, and X-Error-Message). */
@@ -71,60 +50,99 @@ function proxyError(status: number, message: string): Response {
 /** Answers that carry no body however the hub sends them. */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-export function createHubProxy(opts: HubProxyOptions): (req: Request) => Promise<Response> {
+/** The page's own connection, where the server has one (@hono/node-server's `outgoing`). */
+interface PageConnection {
+  destroy(): void;
+}
+
+export function createHubProxy(opts: HubProxyOptions): (req: Request, page?: PageConnection) => Promise<Response> {
   const hub = new URL(opts.hubUrl);
   const prefix = hub.pathname.replace(/\/+$/, '');
   const hubName = `${hub.origin}${prefix}`;
   const answerTimeoutMs = opts.answerTimeoutMs ?? 30_000;
+  const allowed = opts.redirectAddressAllowed ?? isPublicAddress;
   const log = opts.log ?? ((line: string) => console.error(line));
 
-  return async (req) => {
+  return async (req, page) => {
     const url = new URL(req.url);
     const target = new URL(`${hub.origin}${prefix}${url.pathname}${url.search}`);
-    const headers = endToEndHeaders(req.headers.entries());
     // GET and HEAD carry no body; the others stream theirs on, whatever its size (the hub decides).
     const body = req.body && req.method !== 'GET' && req.method !== 'HEAD' ? req.body : null;
+    const headers = requestHeaders(req.headers.entries(), body !== null);
+    const timing = { answerTimeoutMs, signal: req.signal };
     try {
       // The hub's resolve routes answer 302 to a CDN: followed here, so the page stays same-origin.
-      let answer = await send(req.method, target, headers, body, req.signal, answerTimeoutMs);
+      let answer = await send(req.method, target, headers, body, timing);
       let at = target;
       for (let hops = 0; isRedirect(answer) && (req.method === 'GET' || req.method === 'HEAD'); hops++) {
+        answer.resume();
         if (hops === MAX_REDIRECTS)
           return proxyError(502, `the hub at ${hubName} redirected more than ${MAX_REDIRECTS} times`);
         at = new URL(answer.headers.location!, at);
-        answer.resume();
         // A signed CDN address needs no token, and another host must not get the user's.
-        const sameHost = at.origin === hub.origin;
-        const nextHeaders = headers.filter(([k]) => sameHost || k !== 'authorization');
-        answer = await send(req.method, at, nextHeaders, null, req.signal, answerTimeoutMs);
+        const sameOrigin = at.origin === hub.origin;
+        const nextHeaders = headers.filter(([k]) => sameOrigin || k !== 'authorization');
+        const lookup = sameOrigin ? undefined : offHubLookup(at, allowed);
+        answer = await send(req.method, at, nextHeaders, null, { ...timing, lookup });
       }
-      return toResponse(answer, req.method, hub.origin, prefix);
+      // A hub that breaks off mid-answer: one line, and the page's connection closes as the hub's did.
+      const brokeOff = (e: Error) => {
+        log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} broke off its answer (${reason(e)})`);
+        page?.destroy();
+      };
+      return toResponse(answer, req.method, `${hubName}/`, page ? brokeOff : undefined);
     } catch (e) {
       if (req.signal.aborted) return proxyError(499, 'the page closed the request');
-      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} did not answer (${reason})`);
-      return proxyError(502, `the hub at ${hubName} did not answer (${reason})`);
+      if (e instanceof RedirectRefused) {
+        log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} was not followed: ${e.message}`);
+        return proxyError(502, `the hub at ${hubName} was not followed: ${e.message}`);
+      }
+      log(`[hub-proxy] ${req.method} ${url.pathname}: the hub at ${hubName} did not answer (${reason(e)})`);
+      return proxyError(502, `the hub at ${hubName} did not answer (${reason(e)})`);
     }
   };
 }
 
+const reason = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+
 /** For the console's server: the hub's routes go to the hub, everything else (the page) on to `next`. */
 export function hubProxyMiddleware(opts: HubProxyOptions): MiddlewareHandler {
   const proxy = createHubProxy(opts);
-  return (c, next) => (isHubPath(c.req.path) ? proxy(c.req.raw) : next());
+  return (c, next) => {
+    if (!isHubPath(c.req.path)) return next();
+    return proxy(c.req.raw, (c.env as { outgoing?: PageConnection } | undefined)?.outgoing);
+  };
 }
 
 function isRedirect(answer: IncomingMessage): boolean {
   return [301, 302, 303, 307, 308].includes(answer.statusCode ?? 0) && !!answer.headers.location;
 }
 
+/** Off the hub's origin, only http(s) and allowed addresses: a literal is judged here, a name as it resolves. */
+function offHubLookup(at: URL, allowed: (address: string) => boolean): LookupFunction {
+  if (at.protocol !== 'http:' && at.protocol !== 'https:') throw new RedirectRefused(at.protocol, 'another scheme');
+  const literal = literalAddress(at.hostname);
+  if (literal !== undefined && !allowed(literal)) throw new RedirectRefused(at.origin, literal);
+  return allowedOnlyLookup(at.origin, allowed);
+}
+
+interface Timing {
+  answerTimeoutMs: number;
+  signal: AbortSignal;
+  lookup?: LookupFunction | undefined;
+}
+
+/**
+ * One request to the hub; resolves with its answer headers. The wait is bounded twice: for the
+ * connection to open, and from the last byte of the request body to the first of the answer. A body
+ * that fails (the page broke off) destroys the request, so the hub's connection is never reused half-sent.
+ */
 function send(
   method: string,
   target: URL,
   headers: [string, string][],
   body: ReadableStream<Uint8Array> | null,
-  signal: AbortSignal,
-  answerTimeoutMs: number,
+  { answerTimeoutMs, signal, lookup }: Timing,
 ): Promise<IncomingMessage> {
   const outgoing: OutgoingHttpHeaders = { host: target.host };
   for (const [k, v] of headers) {
@@ -136,41 +154,81 @@ function send(
       method,
       headers: outgoing,
       signal,
+      ...(lookup ? { lookup } : {}),
     });
-    const timer = setTimeout(
-      () => request.destroy(new Error(`no answer within ${answerTimeoutMs} ms`)),
-      answerTimeoutMs,
-    );
-    request.once('response', (answer) => {
+    // One timer at a time, named by what it waits for: the connection, then the answer.
+    let timer: NodeJS.Timeout | undefined;
+    let waitingFor = '';
+    const wait = (what: string) => {
       clearTimeout(timer);
+      waitingFor = what;
+      timer = setTimeout(() => request.destroy(new Error(`${what} within ${answerTimeoutMs} ms`)), answerTimeoutMs);
+    };
+    const stop = (what = waitingFor) => {
+      if (what === waitingFor) clearTimeout(timer);
+    };
+    wait('no connection');
+    request.once('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => stop('no connection'));
+      else stop('no connection');
+    });
+    // 'finish': the last byte of the request (body included) is handed to the connection; it can
+    // come before the connection opens, and then the wait for the answer covers that too.
+    let answered = false;
+    request.once('finish', () => answered || wait('no answer'));
+    request.once('response', (answer) => {
+      answered = true;
+      stop();
       resolve(answer);
     });
     // `on`, not `once`: the connection can still fail after the answer began (the body then ends with it).
     request.on('error', (e) => {
-      clearTimeout(timer);
+      stop();
       reject(e);
     });
-    if (body) Readable.fromWeb(body as NodeReadableStream).pipe(request);
-    else request.end();
+    if (!body) request.end();
+    else
+      pipeline(Readable.fromWeb(body as NodeReadableStream), request).catch((e: unknown) => {
+        // pipeline has destroyed the request; the page's own abort is answered by its signal.
+        request.destroy(e as Error);
+      });
   });
 }
 
-function toResponse(answer: IncomingMessage, method: string, hubOrigin: string, prefix: string): Response {
-  const headers = new Headers();
-  for (const [k, v] of endToEndHeaders(Object.entries(answer.headers))) headers.append(k, v);
-  // Addresses on the hub become paths on the console: a redirect that is not followed (a write), and
-  // the next page of a list (`Link: <https://hub/api/...>; rel="next"`, which the client follows on its own origin only).
-  const hubBase = `${hubOrigin}${prefix}/`;
-  const location = headers.get('location');
-  if (location?.startsWith(hubBase)) headers.set('location', location.slice(hubBase.length - 1));
-  const link = headers.get('link');
-  if (link) headers.set('link', link.split(`<${hubBase}`).join('</'));
+function toResponse(answer: IncomingMessage, method: string, hubBase: string, brokeOff?: (e: Error) => void): Response {
+  const headers = answerHeaders(answer.headers, hubBase);
   const status = answer.statusCode ?? 502;
   if (status < 200) return proxyError(502, `the hub answered ${status}, which this console does not pass on`);
+  const init = { status, statusText: answer.statusMessage ?? '', headers };
   if (method === 'HEAD' || NO_BODY.has(status)) {
     answer.resume();
-    return new Response(null, { status, statusText: answer.statusMessage ?? '', headers });
+    return new Response(null, init);
   }
-  const body = Readable.toWeb(answer) as ReadableStream<Uint8Array>;
-  return new Response(body, { status, statusText: answer.statusMessage ?? '', headers });
+  const source = (Readable.toWeb(answer) as ReadableStream<Uint8Array>).getReader();
+  // `ended`: the page went (cancelled) or the hub broke off; nothing more is read or reported.
+  let ended = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (ended) return;
+        try {
+          const { done, value } = await source.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (e) {
+          if (ended) return;
+          // With the page's connection at hand, closing it ends this stream (its reader is cancelled).
+          ended = true;
+          if (brokeOff) brokeOff(e as Error);
+          else controller.error(e);
+        }
+      },
+      cancel: (why) => {
+        ended = true;
+        return source.cancel(why).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, init);
 }

@@ -10,7 +10,7 @@ import { stopOnSignals } from '../src/mock-hub/shutdown.ts';
 import { withProxiedHubMeta } from '../src/components/session/proxied-hub.ts';
 import { createDemoHub, demoHubLines } from './demo-hub.ts';
 import { hubProxyMiddleware } from './hub-proxy.ts';
-import { proxiedSecurityHeaders, securityHeaders } from './security-headers.ts';
+import { proxiedSecurityHeaders, securityHeaders, withSecurityHeaders } from './security-headers.ts';
 import { serveArgsOrExit } from './serve-args.ts';
 
 const args = serveArgsOrExit(process.argv.slice(2), process.env);
@@ -19,11 +19,7 @@ const repoFolders = args.repoFolders ?? [];
 
 const app = new Hono();
 const pageHeaders = hubUrl ? proxiedSecurityHeaders : securityHeaders;
-app.use('*', async (c, next) => {
-  await next();
-  // The hub sets its own CORP (cross-origin) on API and file answers; keep what a route chose.
-  for (const [k, v] of Object.entries(pageHeaders)) if (!c.res.headers.has(k)) c.res.headers.set(k, v);
-});
+app.use('*', withSecurityHeaders(pageHeaders));
 const demo = hubUrl
   ? undefined
   : await createDemoHub({ dataDir, baseUrl: `http://${host}:${port}`, specOnly, cors: args.cors ?? true }, repoFolders);
