@@ -162,4 +162,24 @@ describe('journal', () => {
     expect(fs.readdirSync(dir)).toEqual(['segment-00000002.wal']);
     await journal.close();
   });
+
+  it('a stop after carrying records out of a damaged segment, before setting it aside: the next open finishes the job', async () => {
+    const dir = tempDir();
+    const header = (segment: number, from: number | undefined, snapshot: number) =>
+      encodeRecord({ meta: { k: 'S', segment, from, snapshot } });
+    const damaged = Buffer.concat([header(1, undefined, 0), encodeRecord(rec(1, 'a')), encodeRecord(rec(2, 'b'))]);
+    damaged[damaged.length - 3]! ^= 0xff;
+    fs.writeFileSync(path.join(dir, 'segment-00000001.wal'), damaged);
+    fs.writeFileSync(
+      path.join(dir, 'segment-00000002.wal'),
+      Buffer.concat([header(2, 1, 1), encodeRecord(rec(1, 'a'))]),
+    );
+    const logger = recordingLogger();
+    const { records, journal } = Journal.open(dir, { logger });
+    expect(records).toEqual([rec(1, 'a')]);
+    // Replaced by the newer segment, but with damaged bytes in it: renamed, not deleted.
+    expect(segments(dir)).toEqual(['segment-00000002.wal']);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('segment-00000001.wal.damaged-'))).toHaveLength(1);
+    await journal.close();
+  });
 });

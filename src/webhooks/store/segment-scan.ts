@@ -37,16 +37,26 @@ const nextLegacy: NextCandidate = (data, from) => {
 
 export function scanSegment(data: Buffer): ScannedSegment {
   if (!data.length) return { format: 'empty', records: [], damaged: [] };
-  const current = scan(data, recordAt, nextMagic, 12);
-  if (current.records.length) return { format: 'current', ...current };
-  const legacy = scan(data, legacyRecordAt, nextLegacy, 8);
-  if (legacy.records.length) return { format: 'legacy', ...legacy };
-  return { format: 'current', ...current };
+  // Ids are looked for only in the format the segment turns out to have.
+  const named = (format: 'current' | 'legacy', { records, damaged }: ReturnType<typeof scan>, header: number) => ({
+    format,
+    records,
+    damaged: damaged.map(({ offset, bytes, starts }) => ({
+      offset,
+      bytes,
+      ids: idsAt(data, starts, offset + bytes, header),
+    })),
+  });
+  const current = scan(data, recordAt, nextMagic);
+  if (current.records.length) return named('current', current, 12);
+  const legacy = scan(data, legacyRecordAt, nextLegacy);
+  if (legacy.records.length) return named('legacy', legacy, 8);
+  return named('current', current, 12);
 }
 
-function scan(data: Buffer, readAt: ReadAt, next: NextCandidate, header: number) {
+function scan(data: Buffer, readAt: ReadAt, next: NextCandidate) {
   const records: ScannedRecord[] = [];
-  const damaged: DamagedRange[] = [];
+  const damaged: { offset: number; bytes: number; starts: number[] }[] = [];
   let at = 0;
   let found = readAt(data, 0);
   while (at < data.length) {
@@ -65,7 +75,7 @@ function scan(data: Buffer, readAt: ReadAt, next: NextCandidate, header: number)
       candidate = next(data, candidate + 1);
     }
     const end = candidate === -1 ? data.length : candidate;
-    damaged.push({ offset: at, bytes: end - at, ids: idsAt(data, starts, end, header) });
+    damaged.push({ offset: at, bytes: end - at, starts });
     at = end;
   }
   return { records, damaged };
@@ -83,7 +93,7 @@ function idsAt(data: Buffer, starts: number[], end: number, header: number): str
   const ids = new Set<string>();
   const seen = new Set<number>();
   for (let at of starts) {
-    while (at + header + 4 <= end && !seen.has(at) && ids.size < 100) {
+    while (at + header + 4 <= end && !seen.has(at) && seen.size < 1000) {
       seen.add(at);
       const meta = at + header + 4;
       const id = ID_AT_META_START.exec(data.toString('latin1', meta, Math.min(meta + 240, end)))?.[1];
