@@ -64,8 +64,6 @@ export interface WebhooksServer {
 
 const ROUTE_NAME = /^[A-Za-z0-9._~-]+$/;
 
-export { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './arrival.ts';
-
 /** The headers as received, where @hono/node-server serves the request (reading them builds no `Headers`). */
 function rawHeaders(c: Context): readonly string[] | undefined {
   return (c.env as { incoming?: Pick<IncomingMessage, 'rawHeaders'> } | undefined)?.incoming?.rawHeaders;
