@@ -2,7 +2,8 @@
 // limit; one an older version stored anyway is still shown by the page and the API, never a 500.
 import { afterEach, describe, expect, it } from 'vitest';
 import { samplePayload } from './sample-payload.ts';
-import { createWebhooksServer, MAX_PAYLOAD_DEPTH, type WebhooksServer } from './server.ts';
+import { MAX_PAYLOAD_DEPTH } from './arrival.ts';
+import { createWebhooksServer, type WebhooksServer } from './server.ts';
 import { DeliveryStore } from './store/delivery-store.ts';
 import { storeDirs } from './store/test-store-dir.ts';
 import { recordingLogger } from './test-logger.ts';

@@ -1,3 +1,5 @@
+import type { ReceivedWebhookPayload } from './payload-schema.ts';
+
 /** What a handler gets besides the payload. */
 export interface DeliveryContext {
   /** The delivery's stable id (see store/delivery-id.ts). */
@@ -53,3 +55,10 @@ class LazyRequest implements ProxyHandler<DeliveryRequest> {
     return Request.prototype;
   }
 }
+
+/**
+ * Gets the validated payload and the request (with `deliveryId`, `attempt` and `signal`). Without a
+ * store it runs inside the hub's request and what it returns is the JSON response (a `Response` is
+ * sent as is); with one it runs in the background and what it returns is kept as the delivery's result.
+ */
+export type WebhookHandler = (payload: ReceivedWebhookPayload, request: DeliveryRequest) => unknown;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from './listen.ts';
 import { samplePayload } from './sample-payload.ts';
-import { createWebhooksServer, MAX_PAYLOAD_BYTES } from './server.ts';
+import { MAX_PAYLOAD_BYTES } from './arrival.ts';
+import { createWebhooksServer } from './server.ts';
 import { recordingLogger } from './test-logger.ts';
 
 describe('webhooks server over loopback', () => {

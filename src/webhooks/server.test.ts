@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceivedWebhookPayload } from './payload-schema.ts';
 import { samplePayload } from './sample-payload.ts';
-import { createWebhooksServer, MAX_PAYLOAD_BYTES } from './server.ts';
+import { MAX_PAYLOAD_BYTES } from './arrival.ts';
+import { createWebhooksServer } from './server.ts';
 import { recordingLogger } from './test-logger.ts';
 
 function post(body: unknown, headers: Record<string, string> = {}) {

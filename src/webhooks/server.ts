@@ -5,28 +5,21 @@ import { bodyLimit } from 'hono/body-limit';
 import { MAX_PAYLOAD_BYTES, readPayload } from './arrival.ts';
 import { addDeliveriesApi } from './deliveries-api.ts';
 import { RECENT_PER_ROUTE, renderDelivery, renderRecent, renderSignIn } from './deliveries-page.ts';
-import { withDeliveryContext, type DeliveryRequest } from './delivery-context.ts';
+import type { WebhookHandler } from './delivery-context.ts';
 import { DeliveryRunner, type RouteOptions } from './delivery-runner.ts';
 import { PAGE_HEADERS, renderLandingPage } from './landing-page.ts';
 import { listen, type Listening } from './listen.ts';
 import { consoleLogger, type WebhooksLogger } from './logger.ts';
 import { isSignedIn } from './page-auth.ts';
-import type { ReceivedWebhookPayload } from './payload-schema.ts';
 import type { RetryPolicy } from './retry-backoff.ts';
 import type { StoredHandler } from './run-handler.ts';
+import { runInRequest } from './run-in-request.ts';
 import { checkSecret, resolveSecret, SECRET_HEADER } from './secret.ts';
 import { RecentIds, signingKey, verifySignature } from './standard-webhooks.ts';
 import { deliveryIdOf } from './store/delivery-id.ts';
 import type { Delivery } from './store/delivery-record.ts';
 import { DeliveryStore, type DeliveryStoreOptions } from './store/delivery-store.ts';
 import { storedHeaders } from './store/stored-headers.ts';
-
-/**
- * Gets the validated payload and the request (with `deliveryId`, `attempt` and `signal`). Without a
- * store it runs inside the hub's request and what it returns is the JSON response (a `Response` is
- * sent as is); with one it runs in the background and what it returns is kept as the delivery's result.
- */
-export type WebhookHandler = (payload: ReceivedWebhookPayload, request: DeliveryRequest) => unknown;
 
 export interface WebhooksServerOptions {
   /** Overrides `WEBHOOK_SECRET`. */
@@ -71,8 +64,6 @@ export interface WebhooksServer {
 
 const ROUTE_NAME = /^[A-Za-z0-9._~-]+$/;
 
-export { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './arrival.ts';
-
 /** The headers as received, where @hono/node-server serves the request (reading them builds no `Headers`). */
 function rawHeaders(c: Context): readonly string[] | undefined {
   return (c.env as { incoming?: Pick<IncomingMessage, 'rawHeaders'> } | undefined)?.incoming?.rawHeaders;
@@ -92,40 +83,6 @@ function openStore(folder: string, options: WebhooksServerOptions, logger: Webho
       '. Each delivery is on disk before it is acknowledged.',
   );
   return { store, runner };
-}
-
-/**
- * Runs the handler inside the hub's request (no store). A Standard Webhooks id counts as handled
- * only once its handler succeeds: a sender's retry after a failure runs it again, and a retry that
- * arrives while it runs gets 409 and comes back later.
- */
-async function runInRequest(
-  c: Context,
-  handler: WebhookHandler,
-  payload: ReceivedWebhookPayload,
-  deliveryId: string,
-  webhookId: string | undefined,
-  ids: RecentIds,
-  logger: WebhooksLogger,
-): Promise<Response> {
-  if (webhookId !== undefined) {
-    const known = ids.begin(deliveryId);
-    if (known === 'handled') return c.json({ deliveryId, duplicate: true });
-    if (known === 'in-progress')
-      return c.json({ error: `Delivery ${deliveryId} is being handled; send it again once it ends.` }, 409);
-  }
-  let ok = false;
-  try {
-    const result = await handler(payload, withDeliveryContext(c.req.raw, deliveryId, 1));
-    ok = !(result instanceof Response) || result.ok;
-    if (result instanceof Response) return result;
-    return c.json((result ?? null) as object);
-  } catch (err) {
-    logger.error(`Webhook handler ${c.req.path} failed: ${errorMessage(err)}`);
-    return c.json({ error: errorMessage(err) }, 500);
-  } finally {
-    if (webhookId !== undefined) ids.settle(deliveryId, ok);
-  }
 }
 
 export function createWebhooksServer(options: WebhooksServerOptions = {}): WebhooksServer {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { samplePayload } from './sample-payload.ts';
 import { createWebhooksServer, type WebhooksServer } from './server.ts';
-import { sign, signingKey, verifySignature } from './standard-webhooks.ts';
+import { RecentIds, sign, signingKey, verifySignature } from './standard-webhooks.ts';
 import { storeDirs } from './store/test-store-dir.ts';
 import { recordingLogger } from './test-logger.ts';
 
@@ -116,5 +116,20 @@ describe('a server verifying Standard Webhooks', () => {
     expect((await post(server, signed('msg_c', now(), [KEY]))).status).toBe(202);
     await server.idle();
     expect(calls).toBe(2);
+  });
+});
+
+describe('RecentIds', () => {
+  it('holds an id in progress for the window at most, handled ones for the window, failed ones not at all', () => {
+    const ids = new RecentIds(1000);
+    expect(ids.begin('a', 0)).toBe('new');
+    expect(ids.begin('a', 999)).toBe('in-progress');
+    // A handler that never settled: after the window its id can run again.
+    expect(ids.begin('a', 1001)).toBe('new');
+    ids.settle('a', false, 1002);
+    expect(ids.begin('a', 1003)).toBe('new');
+    ids.settle('a', true, 1004);
+    expect(ids.begin('a', 2000)).toBe('handled');
+    expect(ids.begin('a', 2005)).toBe('new');
   });
 });

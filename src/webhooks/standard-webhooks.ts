@@ -69,11 +69,12 @@ export function verifySignature(
 /**
  * The webhook-ids handled within the tolerance window (without a store), so a relay's redelivery of
  * a handled message runs nothing. An id counts as handled only once its handler succeeded; while it
- * runs, the id is in progress.
+ * runs, the id is in progress (for the window at most, so a handler that never settles does not
+ * hold its id forever).
  */
 export class RecentIds {
   private readonly handled = new Map<string, number>();
-  private readonly inProgress = new Set<string>();
+  private readonly inProgress = new Map<string, number>();
   constructor(private readonly windowMs = 2 * TOLERANCE_SECONDS * 1000) {}
 
   /** What is known of an id: handled, in progress, or new (then it is in progress until `settle`). */
@@ -83,8 +84,9 @@ export class RecentIds {
       this.handled.delete(k);
     }
     if (this.handled.has(id)) return 'handled';
-    if (this.inProgress.has(id)) return 'in-progress';
-    this.inProgress.add(id);
+    const since = this.inProgress.get(id);
+    if (since !== undefined && since >= now - this.windowMs) return 'in-progress';
+    this.inProgress.set(id, now);
     return 'new';
   }
 
