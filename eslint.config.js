@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import prettierConfig from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import noImportCycle from './scripts/eslint/no-import-cycle.js';
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
 // schemas; model imports nothing from hub or features; features never import each other, and reach the
@@ -50,14 +51,15 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
-    plugins: { import: importX, 'react-hooks': reactHooks },
+    plugins: { import: importX, 'react-hooks': reactHooks, local: { rules: { 'no-import-cycle': noImportCycle } } },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'import/no-cycle': ['error', { maxDepth: 10 }],
+      // import-x's no-cycle skips type-only imports; local/no-import-cycle counts them (scripts/eslint/no-import-cycle.js)
+      'local/no-import-cycle': 'error',
       'import/no-restricted-paths': [
         'error',
         {

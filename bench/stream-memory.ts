@@ -97,6 +97,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   let t = performance.now();
   const model = await ConsisIDTransformer3DModel.fromPretrained(values.repo, {
     source,
+    converter: source.converter,
     environment: { backend: async () => backend, localSource: async () => null, defaultDevice: 'webgpu' },
     device: 'webgpu',
     weights,

@@ -24,7 +24,7 @@ import type { HostTensor } from './tensor.ts';
 import type { BackendSession, Device, InferenceBackend, SessionOptions } from './runtime/types.ts';
 import { deviceForward, type DeviceForward } from './device-forward.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
-import type { AttentionKernel } from './graph/attention.ts';
+import type { AttentionKernel } from './graph/context.ts';
 import type { WeightConverter } from './convert/weight-converter.ts';
 import { convertedWeights, type GraphWeights } from './convert/converted-session.ts';
 import type { WeightSet } from './safetensors/weight-set.ts';
@@ -88,6 +88,8 @@ export interface FromPretrainedOptions extends LoadOptions, ModelEvents, Segment
   environment?: ModelEnvironment;
   /** read files from here instead of resolving repoIdOrPath */
   source?: FileSource;
+  /** converts the weights for a precision other than float32 as they download, kept per precision (hub sources) */
+  converter?: WeightConverter;
   /** sessions leave `sample` on the device (WebGPU) for deviceForward(); forward() reads it back */
   keepOnDevice?: boolean;
 }
@@ -261,7 +263,7 @@ export class ConsisIDTransformer3DModel {
       device,
       dtype,
       weights,
-      converter: source.converter,
+      converter: opts.converter,
       ...passed,
     });
   }

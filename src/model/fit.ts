@@ -8,7 +8,7 @@ import { planSegments, rangeCosts, SegmentPlanError, type RangeCosts, type Segme
 import type { PlannedBuffer } from './onnx/graph-cost.ts';
 import { heldBytes } from './onnx/ep-buffers.ts';
 import type { GraphShape } from './graph/transformer.ts';
-import type { AttentionKernel } from './graph/attention.ts';
+import type { AttentionKernel } from './graph/context.ts';
 import { attentionKernelFor } from './runtime/webgpu-features.ts';
 import type { ConsisIDConfig } from './config.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';

@@ -4,7 +4,7 @@
 import type { ConsisIDConfig } from './config.ts';
 import { expectedParameters } from './graph/parameters.ts';
 import { buildConsisIDGraph, type GraphShape } from './graph/transformer.ts';
-import type { AttentionKernel } from './graph/attention.ts';
+import type { AttentionKernel } from './graph/context.ts';
 import { graphCost, type CostOptions, type GraphCost, type PlannedBuffer } from './onnx/graph-cost.ts';
 import { WEBGPU_BUFFER_CACHE } from './onnx/ep-buffers.ts';
 import { DTYPE_BYTES, type SafetensorsDtype } from './safetensors/dtype.ts';

@@ -10,7 +10,7 @@ import { costOptionsFor, plannedWeights, WASM_HEAP_BYTES, WEBGPU_DEFAULT_LIMITS,
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { WeightSet } from './safetensors/weight-set.ts';
 import type { Device } from './runtime/types.ts';
-import type { AttentionKernel } from './graph/attention.ts';
+import type { AttentionKernel } from './graph/context.ts';
 
 /**
  * Weight bytes one segment may pass through the page's memory at once: the page's JavaScript +

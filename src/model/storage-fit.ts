@@ -4,9 +4,20 @@
 // largest segment's weights passing through the heap beside them stay within the budget of one
 // segment (convert/memory-fallback.ts holds the run to what is left: heldBudget). float32 converts
 // nothing: its files stream through as they are.
-import type { PrecisionFit } from './fit.ts';
+import type { Device } from './runtime/types.ts';
 import type { WeightPrecision } from './precision.ts';
 import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
+
+/** the part of a precision's fit the storage rule reads, and extends with its reason */
+export interface FitVerdict {
+  weights: WeightPrecision;
+  device: Device;
+  weightBytes: number;
+  /** the most bytes the WASM heap holds at once (on WebGPU the largest segment's weights) */
+  heapBytes: number;
+  fits: boolean;
+  reasons: string[];
+}
 
 /** what the browser can store, read by the page (navigator.storage.estimate, the file storage, the cache's listing) */
 export interface BrowserStorage {
@@ -64,11 +75,11 @@ export function storageReason(
 }
 
 /** the fits with the storage rule added: a precision refused by it names what to do (free space, or a precision that fits) */
-export function withStorage(
-  fits: readonly PrecisionFit[],
+export function withStorage<F extends FitVerdict>(
+  fits: readonly F[],
   storage: BrowserStorage,
   memoryBudget = SEGMENT_HEAP_BUDGET,
-): PrecisionFit[] {
+): F[] {
   const reasons = fits.map((f) => storageReason(f.weights, f.weightBytes, storage, memoryBudget, passingBytes(f)));
   const others = fits.filter((f, i) => f.fits && !reasons[i]).map((f) => f.weights);
   return fits.map((f, i) => {
@@ -80,4 +91,4 @@ export function withStorage(
 }
 
 /** the weights one segment passes through the heap while converted weights are held: on WebGPU the largest segment's */
-export const passingBytes = (f: PrecisionFit): number => (f.device === 'webgpu' ? f.heapBytes : 0);
+export const passingBytes = (f: FitVerdict): number => (f.device === 'webgpu' ? f.heapBytes : 0);

@@ -8,7 +8,7 @@ import { localSource } from '../loader/local-source.ts';
 import { prepareForward } from '../forward-inputs.ts';
 import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
 import { buildConsisIDGraph } from './transformer.ts';
-import type { AttentionKernel } from './attention.ts';
+import type { AttentionKernel } from './context.ts';
 
 describe('attention: decomposed equals fused', () => {
   for (const name of FIXTURE_CASES) {

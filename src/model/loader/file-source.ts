@@ -1,5 +1,4 @@
 // Where checkpoint files come from: a local folder (node) or a hub over fetch (anywhere).
-import type { WeightConverter } from '../convert/weight-converter.ts';
 
 export interface DownloadProgress {
   file: string;
@@ -31,6 +30,4 @@ export interface FileSource {
   read(file: string, opts?: ReadOptions): Promise<Uint8Array | null>;
   /** the file for reads in parts (null when it does not exist); sources without it are read whole */
   open?(file: string, opts?: ReadOptions): Promise<RandomAccessFile | null>;
-  /** converts the weight files for a precision as they stream in, keeping the result per precision (hub sources) */
-  converter?: WeightConverter;
 }

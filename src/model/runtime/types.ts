@@ -1,6 +1,6 @@
 // Provider-agnostic inference interface: the model code only sees these types.
 import type { ModelDef } from '../onnx/onnx-proto.ts';
-import type { AttentionKernel } from '../graph/attention.ts';
+import type { AttentionKernel } from '../graph/context.ts';
 
 export type Device = 'cpu' | 'wasm' | 'webgpu';
 

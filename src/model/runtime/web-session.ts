@@ -8,7 +8,7 @@ import { RangeBlob } from '../loader/range-blob.ts';
 import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
 import { webgpuAttentionKernel, webgpuHasShaderF16 } from './webgpu-features.ts';
 import { gpuAccess, type GpuAccess, type GpuDeviceLike } from './webgpu-buffers.ts';
-import type { OrtTensorLike } from './ort-session.ts';
+import type { OrtTensorLike } from './ort-like.ts';
 
 function firstBlobFailure(model: SessionModel): unknown {
   for (const s of model.externalData.values())

@@ -1,5 +1,5 @@
 // What the WebGPU adapter can do, asked before a graph is built or a session is made on it.
-import type { AttentionKernel } from '../graph/attention.ts';
+import type { AttentionKernel } from '../graph/context.ts';
 
 interface AdapterLike {
   features: { has(name: string): boolean };
