@@ -1,10 +1,10 @@
 // `consisid forward`: inputs.safetensors (fixture names) -> out.safetensors with `sample`.
 import { readFile, writeFile } from 'node:fs/promises';
 import { ConsisIDTransformer3DModel } from '../node.ts';
-import { argsFromNamedTensors } from '../named-inputs.ts';
-import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
-import { writeSafetensors } from '../safetensors/write.ts';
-import type { StageEvent } from '../consisid-model.ts';
+import { argsFromNamedTensors } from '../models/consisid/named-inputs.ts';
+import { entryToHost, parseSafetensors } from '../io/safetensors/read.ts';
+import { writeSafetensors } from '../io/safetensors/write.ts';
+import type { StageEvent } from '../runtime/events.ts';
 import { UsageError, type Command, type Flags } from './flags.ts';
 import {
   checkModelArg,
@@ -18,8 +18,8 @@ import {
   weightPrecision,
 } from './model-options.ts';
 import { checkOutputFile, writeInPlace } from './output-files.ts';
-import { relativeError, type HostTensor } from '../tensor.ts';
-import type { WeightPrecision } from '../precision.ts';
+import { relativeError, type HostTensor } from '../io/tensor.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
 
 const ms = (v: number): string => `${v.toFixed(0)} ms`;
 

@@ -1,9 +1,9 @@
 // What every graph-building function gets: the builder, the config and the weights. Weights enter
 // the graph as references to where they lie in the checkpoint files (ONNX external data); any
 // layout or dtype change is a graph op that onnxruntime folds when it creates the session.
-import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
-import { bf16ToF16, bf16ToF32, DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../safetensors/dtype.ts';
-import type { ConsisIDConfig } from '../config.ts';
+import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
+import { bf16ToF16, bf16ToF32, DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../io/safetensors/dtype.ts';
+import type { ConsisIDConfig } from './config.ts';
 import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
 import type { ElemType, ExternalLocation } from '../onnx/onnx-proto.ts';
 import { cast, constF32 } from '../onnx/ops.ts';

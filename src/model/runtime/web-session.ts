@@ -4,7 +4,7 @@ import type * as Ort from 'onnxruntime-web';
 import { encodeModel } from '../onnx/onnx-proto.ts';
 import { WEBGPU_BUFFER_CACHE } from '../onnx/ep-buffers.ts';
 import { wrapSession } from './ort-session.ts';
-import { RangeBlob } from '../loader/range-blob.ts';
+import { RangeBlob } from '../io/range-blob.ts';
 import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
 import { webgpuAttentionKernel, webgpuHasShaderF16 } from './webgpu-features.ts';
 import { gpuAccess, type GpuAccess, type GpuDeviceLike } from './webgpu-buffers.ts';
