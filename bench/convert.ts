@@ -1,7 +1,7 @@
 // `npm run bench -- convert`: a bfloat16 safetensors file of the real model's Linear shapes streamed
 // through the converter in 8 MiB pieces (as Range chunks hand it out), per target precision: the
 // throughput, and the most the converter held against one tensor plus one piece. Then what the
-// browser cache's chunk checksum costs per GiB over the same bytes (src/model/loader/chunk-sum.ts),
+// browser cache's chunk checksum costs per GiB over the same bytes (src/model/cache/chunk-sum.ts),
 // beside SHA-256 through crypto.subtle per 64 MiB chunk, the alternative it was chosen over.
 import { webcrypto } from 'node:crypto';
 import { ChunkSum } from '../src/model/cache/chunk-sum.ts';

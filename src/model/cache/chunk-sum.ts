@@ -6,7 +6,7 @@
 // so bytes that differ within one word (any single flipped byte) always give another sum.
 // Its cost per GiB is measured by `npm run bench -- convert` (docs/model-streaming.md); not a defence against a forger.
 
-/** the checksum's name, recorded in an entry's meta: an entry without it was stored by older code */
+/** the checksum's name, recorded in an entry's meta: an entry without it (or with another) is not read */
 export const CHUNK_SUM = 'murmur3x2-v1';
 
 /** bytes hashed per pass over the scratch buffer */

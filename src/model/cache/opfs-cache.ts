@@ -1,7 +1,6 @@
 // The weight cache in the browser's origin private file system (layout: opfs-layout.ts, chunk
 // files: opfs-stored-file.ts), and what the page asks of it without opening it for writing: the
-// complete versions of a file, the bytes of a version stored so far (its chunks and each precision
-// it was converted to), the heads kept with converted files, and removing a checkpoint's files or clearing it all.
+// complete versions of a file, the bytes of a version stored so far, and removing files or clearing it all.
 import {
   ROOT,
   entriesOf,

@@ -1,10 +1,9 @@
 // One version of a hub file in the origin private file system: a folder with a file per chunk.
 // A worker writes chunks through sync access handles and reads them through read-only ones, which
-// other readers may share: Chromium read preview-s's 869 MB back from Cache Storage at about
-// 195 MB/s (4.5 s of a reload's 8.6 s session), from OPFS in about a second. The page, which has
-// no sync handles, writes through a writable stream (atomic on close) and reads through getFile().
-// Measured in Chromium 156: an open sync handle of any mode keeps a file from being removed, moved
-// or written by anyone else, a read-write one also from other sync handles; getFile() is never refused.
+// other readers may share (the fast way back: docs/model-preview.md). The page, which has no sync
+// handles, writes through a writable stream (atomic on close) and reads through getFile().
+// An open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
+// a read-write one also from other sync handles; getFile() is never refused.
 import { memoizePromise } from '../io/memoize-promise.ts';
 import { writeMeta, writeText, type Meta } from './opfs-layout.ts';
 import { StoredChunks } from './stored-chunks.ts';

@@ -13,8 +13,8 @@ import { cast, constF32 } from '../onnx/ops.ts';
  *   attention (unpacked Q/K/V, no bias, equal Q/K/V head sizes that are a multiple of 4: every
  *   attention of this model), so no (B, H, S, L) tensor exists; the CPU kernel keeps the probabilities.
  * - `decomposed`: MatMul, Softmax, MatMul per head: exact everywhere, with the (B, H, S, L) scores a
- *   real tensor. For WebGPU adapters whose subgroups are narrower than 8 lanes (SwiftShader: 4), where
- *   onnxruntime-web 1.30's flash attention shader returns wrong values (0.8 off on SwiftShader).
+ *   real tensor. For WebGPU adapters whose subgroups are narrower than 8 lanes, where onnxruntime-web's
+ *   flash attention shader returns wrong values (docs/model-webgpu.md).
  */
 export type AttentionKernel = 'fused' | 'decomposed';
 

@@ -11,9 +11,9 @@ export type WeightPrecision = (typeof WEIGHT_PRECISIONS)[number];
 /**
  * int8 is weight-only on every device: int8 weights with one scale per output row, dequantized
  * for a float Gemm. Activations quantized at run time (com.microsoft DynamicQuantizeMatMul, one
- * scale per tensor) were 1.2e-1 off float32 on the heavy checkpoint, 5.7e-2 with the modulation at
- * 8 bits, and on AVX2 CPUs without VNNI its uint8 x int8 kernel saturates 16-bit pair sums (2.5e-1
- * off on one product); MatMulNBits at 8 bits with float compute was as close and 1.5x slower.
+ * scale per tensor) are far less exact, and on AVX2 CPUs without VNNI its uint8 x int8 kernel
+ * saturates 16-bit pair sums; MatMulNBits at 8 bits with float compute is as close and slower
+ * (docs/model-precision-family.md).
  */
 const INT8: QuantizedMatMul = { op: 'DequantizeLinear' };
 const int4For = (device: Device): QuantizedMatMul => ({
@@ -33,8 +33,7 @@ const INT4_AT_8_BITS: ReadonlySet<LinearRole> = new Set(['identity']);
 /**
  * The largest max|a - e| / max|e| against float32 measured on the generated checkpoint family
  * (uniform, heavy, outlier channels; preview-s and the demo size, cpu, wasm and WebGPU): what choosing
- * each precision implies. int4's is the heavy checkpoint's at preview-s (at most 5.1e-2 at the demo size);
- * float16's is WebGPU's on a GPU with shader-f16 (issue 23's H200, uniform preview-s), 1.8e-3 at most on cpu and wasm.
+ * each precision implies (where each figure comes from: docs/model-precision-family.md).
  */
 export const PRECISION_ERROR_VS_FLOAT32: Readonly<Record<WeightPrecision, number>> = {
   float32: 0,

@@ -37,8 +37,8 @@ const HEAVY_NOISE_STD = 0.05;
 const OUTLIER_GAIN = 32;
 /**
  * The transformer blocks' norm gains: what the attention and feed-forward products read. (Outliers
- * in the identity module's norms too made its attention, which has no query/key norm, near an
- * argmax on random weights: float16 alone was 1.8e-1 off float32 there.)
+ * in the identity module's norms too would make its attention, which has no query/key norm, near an
+ * argmax on random weights, far from any real checkpoint: docs/model-precision-family.md.)
  */
 const OUTLIER_NORMS = /^transformer_blocks\.\d+\.norm[12]\.norm\.weight$/;
 /** where the outlier channels sit, as fractions of the width (4 channels at any width from 4) */
