@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import prettierConfig from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import noImportCycle from './scripts/eslint/no-import-cycle.js';
 
 // Import direction: schemas <- client <- features <- app; mock-hub and webhooks import only
 // schemas; model imports nothing from hub or features; features never import each other, and reach the
@@ -29,6 +30,159 @@ const featureZones = featureDirs.map((name) => ({
   message: 'Features must not import each other; move shared code to src/components or src/hub.',
 }));
 
+// The model's parts the preview still imports past the public entry: what its inspection (checkpoint.ts), uploads
+// and tests use. They go as the preview's model work moves behind its worker.
+const previewModelParts = [
+  './cache/hub-file-chunks.ts',
+  './cache/opfs-cache.ts',
+  './cache/weight-cache.ts',
+  './convert/chunked-hub-source.ts',
+  './graph/config.ts',
+  './graph/parameters.ts',
+  './graph/sampler-step.ts',
+  './graph/transformer.ts',
+  './io/checkpoint-file.ts',
+  './io/hub-files.ts',
+  './io/memory-source.ts',
+  './io/safetensors/index-file.ts',
+  './io/safetensors/read.ts',
+  './io/safetensors/weight-set.ts',
+  './io/safetensors/write.ts',
+  './models/consisid/demo-checkpoints.ts',
+  './models/consisid/named-configs.ts',
+  './models/consisid/prng.ts',
+  './plan/plan.ts',
+  './plan/segment-plan.ts',
+  './plan/storage-fit.ts',
+  './runtime/environment.ts',
+  './runtime/types.ts',
+];
+
+// The model library's layers, lowest first: a folder imports only from the folders before it
+// (graph/ and onnx/ are one layer). Tests may use the whole library; see docs/architecture.md.
+const modelLayers = [
+  ['io'],
+  ['cache'],
+  ['graph', 'onnx'],
+  ['runtime'],
+  ['plan'],
+  ['convert'],
+  ['models'],
+  ['pipeline'],
+];
+const modelTop = ['./src/model/index.ts', './src/model/node.ts', './src/model/cli.ts', './src/model/cli'];
+const modelLayerZones = modelLayers.slice(0, -1).map((layer, i) => ({
+  target: layer.map((d) => `./src/model/${d}`),
+  from: [
+    ...modelLayers
+      .slice(i + 1)
+      .flat()
+      .map((d) => `./src/model/${d}`),
+    ...modelTop,
+  ],
+  message: `src/model/${layer.join(', ')} is below ${modelLayers
+    .slice(i + 1)
+    .map((l) => l.join('/'))
+    .join(', ')}: a lower layer does not import a higher one (docs/architecture.md).`,
+}));
+
+const zones = [
+  {
+    target: './src/cli',
+    from: [
+      './src/hub',
+      './src/features',
+      './src/app',
+      './src/mock-hub',
+      './src/webhooks',
+      './src/model',
+      './src/components',
+    ],
+    message: 'Command-line helpers import nothing from src: every layer may use them.',
+  },
+  {
+    target: './src/hub/schemas',
+    from: [
+      './src/hub/client.ts',
+      './src/hub/queries.ts',
+      './src/features',
+      './src/app',
+      './src/mock-hub',
+      './src/webhooks',
+      './src/model',
+      './src/components',
+    ],
+    message: 'Schemas are the bottom layer.',
+  },
+  {
+    target: './src/hub',
+    from: ['./src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model'],
+    message: 'The hub client does not depend on the app.',
+  },
+  {
+    target: './src/mock-hub',
+    from: [
+      './src/hub/client.ts',
+      './src/hub/queries.ts',
+      './src/features',
+      './src/app',
+      './src/model',
+      './src/components',
+    ],
+    message: 'The mock hub imports only schemas (and webhooks payload schema).',
+  },
+  {
+    target: './src/webhooks',
+    from: [
+      './src/hub/client.ts',
+      './src/hub/queries.ts',
+      './src/features',
+      './src/app',
+      './src/mock-hub',
+      './src/model',
+      './src/components',
+    ],
+    message: 'Webhooks import only schemas.',
+  },
+  {
+    target: './src/model',
+    from: ['./src/hub', './src/features', './src/app', './src/mock-hub', './src/webhooks', './src/components'],
+    message: 'The model imports nothing from hub or features.',
+  },
+  {
+    target: './src/test-support',
+    from: ['./src/features', './src/app', './src/components'],
+    message: 'Test support serves the hub client and the mock hub, not the UI.',
+  },
+  {
+    target: './src/features',
+    from: ['./src/app', './src/mock-hub'],
+    message: 'Features do not import the app shell or the mock hub.',
+  },
+  {
+    target: [
+      ...featureDirs.filter((d) => d !== 'preview').map((d) => `./src/features/${d}`),
+      './src/components',
+      './src/app',
+    ],
+    from: './src/model',
+    except: ['./index.ts'],
+    message: 'The UI reaches the model only through its public entry, src/model/index.ts.',
+  },
+  {
+    target: './src/features/preview',
+    from: './src/model',
+    except: ['./index.ts', ...previewModelParts],
+    message: 'The preview reaches the model through src/model/index.ts (and the parts listed in previewModelParts).',
+  },
+  {
+    target: './src/components',
+    from: ['./src/features', './src/app', './src/mock-hub'],
+    message: 'Shared UI does not import features.',
+  },
+  ...featureZones,
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -50,114 +204,27 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
-    plugins: { import: importX, 'react-hooks': reactHooks },
+    plugins: { import: importX, 'react-hooks': reactHooks, local: { rules: { 'no-import-cycle': noImportCycle } } },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'import/no-cycle': ['error', { maxDepth: 10 }],
+      // import-x's no-cycle skips type-only imports; local/no-import-cycle counts them (scripts/eslint/no-import-cycle.js)
+      'local/no-import-cycle': 'error',
       'import/no-restricted-paths': [
         'error',
         {
-          zones: [
-            {
-              target: './src/cli',
-              from: [
-                './src/hub',
-                './src/features',
-                './src/app',
-                './src/mock-hub',
-                './src/webhooks',
-                './src/model',
-                './src/components',
-              ],
-              message: 'Command-line helpers import nothing from src: every layer may use them.',
-            },
-            {
-              target: './src/hub/schemas',
-              from: [
-                './src/hub/client.ts',
-                './src/hub/queries.ts',
-                './src/features',
-                './src/app',
-                './src/mock-hub',
-                './src/webhooks',
-                './src/model',
-                './src/components',
-              ],
-              message: 'Schemas are the bottom layer.',
-            },
-            {
-              target: './src/hub',
-              from: ['./src/features', './src/app', './src/mock-hub', './src/webhooks', './src/model'],
-              message: 'The hub client does not depend on the app.',
-            },
-            {
-              target: './src/mock-hub',
-              from: [
-                './src/hub/client.ts',
-                './src/hub/queries.ts',
-                './src/features',
-                './src/app',
-                './src/model',
-                './src/components',
-              ],
-              message: 'The mock hub imports only schemas (and webhooks payload schema).',
-            },
-            {
-              target: './src/webhooks',
-              from: [
-                './src/hub/client.ts',
-                './src/hub/queries.ts',
-                './src/features',
-                './src/app',
-                './src/mock-hub',
-                './src/model',
-                './src/components',
-              ],
-              message: 'Webhooks import only schemas.',
-            },
-            {
-              target: './src/model',
-              from: [
-                './src/hub',
-                './src/features',
-                './src/app',
-                './src/mock-hub',
-                './src/webhooks',
-                './src/components',
-              ],
-              message: 'The model imports nothing from hub or features.',
-            },
-            {
-              target: './src/test-support',
-              from: ['./src/features', './src/app', './src/components'],
-              message: 'Test support serves the hub client and the mock hub, not the UI.',
-            },
-            {
-              target: './src/features',
-              from: ['./src/app', './src/mock-hub'],
-              message: 'Features do not import the app shell or the mock hub.',
-            },
-            {
-              target: ['./src/features', './src/components', './src/app'],
-              from: './src/model',
-              except: ['./index.ts'],
-              message:
-                'The UI reaches the model only through its public entry, src/model/index.ts (export what is missing there).',
-            },
-            {
-              target: './src/components',
-              from: ['./src/features', './src/app', './src/mock-hub'],
-              message: 'Shared UI does not import features.',
-            },
-            ...featureZones,
-          ],
+          zones,
         },
       ],
     },
+  },
+  {
+    files: ['src/model/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/model/test-support/**'],
+    rules: { 'import/no-restricted-paths': ['error', { zones: [...zones, ...modelLayerZones] }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],

@@ -1,15 +1,15 @@
 // `npm run bench -- convert`: a bfloat16 safetensors file of the real model's Linear shapes streamed
 // through the converter in 8 MiB pieces (as Range chunks hand it out), per target precision: the
 // throughput, and the most the converter held against one tensor plus one piece. Then what the
-// browser cache's chunk checksum costs per GiB over the same bytes (src/model/loader/chunk-sum.ts),
+// browser cache's chunk checksum costs per GiB over the same bytes (src/model/cache/chunk-sum.ts),
 // beside SHA-256 through crypto.subtle per 64 MiB chunk, the alternative it was chosen over.
 import { webcrypto } from 'node:crypto';
-import { ChunkSum } from '../src/model/loader/chunk-sum.ts';
+import { ChunkSum } from '../src/model/cache/chunk-sum.ts';
 import { convertSafetensorsStream } from '../src/model/convert/stream-convert.ts';
 import type { TensorConversion } from '../src/model/convert/tensor-conversion.ts';
-import { f32ToBf16 } from '../src/model/safetensors/dtype.ts';
-import { safetensorsHeader } from '../src/model/safetensors/write.ts';
-import { fillUniform, prng } from '../src/model/random-weights.ts';
+import { f32ToBf16 } from '../src/model/io/safetensors/dtype.ts';
+import { safetensorsHeader } from '../src/model/io/safetensors/write.ts';
+import { fillUniform, prng } from '../src/model/models/consisid/random-weights.ts';
 import { figure, median, type Figure } from './figure.ts';
 
 /** ConsisID's attention (3072 x 3072) and feed-forward (12288 x 3072, 3072 x 12288) weights */

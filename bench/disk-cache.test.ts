@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserCacheError, ChunkSumError, storageOp, type FileVersion } from '../src/model/loader/weight-cache.ts';
+import { BrowserCacheError, ChunkSumError, storageOp, type FileVersion } from '../src/model/cache/weight-cache.ts';
 import { diskCache, diskCacheBytes } from './disk-cache.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'disk-cache-'));

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { newMeta, StoredChunks, type StoredMeta } from '../src/model/loader/stored-chunks.ts';
-import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from '../src/model/loader/weight-cache.ts';
+import { newMeta, StoredChunks, type StoredMeta } from '../src/model/cache/stored-chunks.ts';
+import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from '../src/model/cache/weight-cache.ts';
 
 const folderName = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 const META = 'meta.json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/model/config.ts';
+import { parseConfig } from '../src/model/graph/config.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { GPU_CONFIG_NAMES, GPU_CONFIGS, gpuConfig } from './gpu-configs.ts';
 import { benchModelRefusals } from './gpu-model.ts';

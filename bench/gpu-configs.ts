@@ -1,9 +1,9 @@
 // The named configs of `npm run bench -- gpu`: the model, the latent size of one forward, the
 // checkpoint as generated, each process's time limit, and whether the CPU reference is worth its time.
-import type { ConsisIDConfigInput } from '../src/model/config.ts';
-import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/demo-checkpoints.ts';
-import { CONSISID_CONFIG, PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
-import type { WeightDtype } from '../src/model/random-weights.ts';
+import type { ConsisIDConfigInput } from '../src/model/graph/config.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/models/consisid/demo-checkpoints.ts';
+import { CONSISID_CONFIG, PREVIEW_S_CONFIG } from '../src/model/models/consisid/named-configs.ts';
+import type { WeightDtype } from '../src/model/models/consisid/random-weights.ts';
 
 export interface GpuBenchConfig {
   config: ConsisIDConfigInput;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/model/config.ts';
+import { parseConfig } from '../src/model/graph/config.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { expectedParameters } from '../src/model/graph/parameters.ts';
-import { CONSISID_CONFIG } from '../src/model/named-configs.ts';
+import { CONSISID_CONFIG } from '../src/model/models/consisid/named-configs.ts';
 import { sizedToLatents } from './gpu-memory.ts';
 
 describe('the memory bench config', () => {

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createMockHub } from '../src/mock-hub/app.ts';
-import { parseConfig, type ConsisIDConfigInput } from '../src/model/config.ts';
+import { parseConfig, type ConsisIDConfigInput } from '../src/model/graph/config.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { figure, type Figure } from './figure.ts';

@@ -1,19 +1,19 @@
 // The one place `npm run bench -- gpu` builds the model it measures, and the one check of what it
 // cannot hold. On WebGPU the model runs as the page runs it: segments planned from the adapter's
 // own limits (docs/model-segments.md); nothing else in the bench builds a model.
-import type { ConsisIDConfig } from '../src/model/config.ts';
-import { ConsisIDTransformer3DModel } from '../src/model/consisid-model.ts';
-import type { ForwardArgs } from '../src/model/forward-inputs.ts';
+import type { ConsisIDConfig } from '../src/model/graph/config.ts';
+import { ConsisIDTransformer3DModel } from '../src/model/models/consisid/consisid-model.ts';
+import type { ForwardArgs } from '../src/model/models/consisid/forward-inputs.ts';
 import type { GraphShape } from '../src/model/graph/transformer.ts';
-import { loadCheckpoint } from '../src/model/loader/load-checkpoint.ts';
-import { localSource } from '../src/model/loader/local-source.ts';
-import type { WebGpuLimits } from '../src/model/plan.ts';
-import { planSegments, SegmentPlanError } from '../src/model/segment-plan.ts';
-import { WEIGHT_PRECISIONS } from '../src/model/precision.ts';
-import { computeDtypeFor, type WeightPrecision } from '../src/model/precision.ts';
+import { loadCheckpoint } from '../src/model/models/consisid/load-checkpoint.ts';
+import { localSource } from '../src/model/io/local-source.ts';
+import type { WebGpuLimits } from '../src/model/plan/plan.ts';
+import { planSegments, SegmentPlanError } from '../src/model/plan/segment-plan.ts';
+import { WEIGHT_PRECISIONS } from '../src/model/plan/precision.ts';
+import { computeDtypeFor, type WeightPrecision } from '../src/model/plan/precision.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
-import type { HostTensor } from '../src/model/tensor.ts';
+import type { HostTensor } from '../src/model/io/tensor.ts';
 
 export type BenchDevice = 'cpu' | 'webgpu';
 

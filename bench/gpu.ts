@@ -19,14 +19,14 @@ import type { GpuChildReport } from './gpu-child.ts';
 import { CPU_ADAPTER_CONFIG_NAMES, GPU_ADAPTER_CONFIG_NAMES, gpuConfig, type GpuBenchConfig } from './gpu-configs.ts';
 import { memoryConfig } from './gpu-memory.ts';
 import { benchModelRefusals, type BenchDevice } from './gpu-model.ts';
-import { parseConfig } from '../src/model/config.ts';
-import { writeCheckpointFolder } from '../src/model/checkpoint-folder.ts';
+import { parseConfig } from '../src/model/graph/config.ts';
+import { writeCheckpointFolder } from '../src/model/models/consisid/checkpoint-folder.ts';
 import { randomInputs } from '../src/model/cli/generate-command.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
-import { writeSafetensors } from '../src/model/safetensors/write.ts';
-import { relativeError } from '../src/model/tensor.ts';
-import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
-import { checkWeightFamily } from '../src/model/random-weights.ts';
+import { writeSafetensors } from '../src/model/io/safetensors/write.ts';
+import { relativeError } from '../src/model/io/tensor.ts';
+import { PRECISION_ERROR_VS_FLOAT32, WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/plan/precision.ts';
+import { checkWeightFamily } from '../src/model/models/consisid/random-weights.ts';
 
 const BENCH = 'gpu';
 // bundled into the GPU kit (bench/gpu-kit.ts) the child is gpu-child.mjs beside this file; from source, tsx runs it

@@ -4,17 +4,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine } from '../src/cli/command-line.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
-import { argsFromNamedTensors } from '../src/model/named-inputs.ts';
-import { prepareForward } from '../src/model/forward-inputs.ts';
+import { argsFromNamedTensors } from '../src/model/models/consisid/named-inputs.ts';
+import { prepareForward } from '../src/model/models/consisid/forward-inputs.ts';
 import { buildConsisIDGraph } from '../src/model/graph/transformer.ts';
 import { GraphBuilder } from '../src/model/onnx/graph-builder.ts';
 import { matmul } from '../src/model/onnx/ops.ts';
 import { graphCost } from '../src/model/onnx/graph-cost.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';
-import { fillUniform, prng } from '../src/model/random-weights.ts';
-import { entryToHost, parseSafetensors } from '../src/model/safetensors/read.ts';
-import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
-import type { ModelStage } from '../src/model/consisid-model.ts';
+import { fillUniform, prng } from '../src/model/models/consisid/random-weights.ts';
+import { entryToHost, parseSafetensors } from '../src/model/io/safetensors/read.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/plan/precision.ts';
+import type { ModelStage } from '../src/model/runtime/events.ts';
 
 export const THREADS = 2;
 const MATMUL_N = 2048;

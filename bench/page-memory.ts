@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromiumArgs } from '../playwright.config.ts';
 import { TOKENS } from '../src/mock-hub/seed/users.ts';
-import { parseConfig } from '../src/model/config.ts';
+import { parseConfig } from '../src/model/graph/config.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { processKinds, usage, type ProcessKind } from './browser-processes.ts';

@@ -17,12 +17,12 @@ import { chromiumArgs } from '../playwright.config.ts';
 import { securityHeaders } from '../scripts/security-headers.ts';
 import { createMockHub } from '../src/mock-hub/app.ts';
 import { TOKENS } from '../src/mock-hub/seed/users.ts';
-import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
+import { demoCheckpoints } from '../src/model/models/consisid/demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
 import type { Timings } from '../src/features/preview/protocol.ts';
 import { figure, median, type Figure } from './figure.ts';
-import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
+import { PREVIEW_S_CONFIG } from '../src/model/models/consisid/named-configs.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { measurePreview, signInTo, type PreviewRun } from './preview-checkpoint.ts';
 
@@ -96,7 +96,7 @@ async function runOnce(page: Page): Promise<Summary> {
 }
 
 async function download(page: Page): Promise<Float32Array> {
-  const { parseSafetensors, entryToFloat32 } = await import('../src/model/safetensors/read.ts');
+  const { parseSafetensors, entryToFloat32 } = await import('../src/model/io/safetensors/read.ts');
   const [dl] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download output (.safetensors)' }).click(),

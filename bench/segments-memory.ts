@@ -6,15 +6,15 @@
 //   node --expose-gc --import tsx bench/segments-memory.ts --device wasm|webgpu|cpu --config preview-s
 //        --weights float32 --segments 4|none [--shape frames=2,...] [--forward no]
 import { parseCommandLine } from '../src/cli/command-line.ts';
-import { ConsisIDTransformer3DModel } from '../src/model/consisid-model.ts';
-import { checkpointFromTensors } from '../src/model/checkpoint-writer.ts';
-import { parseConfig } from '../src/model/config.ts';
-import { NAMED_CONFIGS } from '../src/model/named-configs.ts';
-import { randomWeights } from '../src/model/random-weights.ts';
+import { ConsisIDTransformer3DModel } from '../src/model/models/consisid/consisid-model.ts';
+import { checkpointFromTensors } from '../src/model/models/consisid/checkpoint-writer.ts';
+import { parseConfig } from '../src/model/graph/config.ts';
+import { NAMED_CONFIGS } from '../src/model/models/consisid/named-configs.ts';
+import { randomWeights } from '../src/model/models/consisid/random-weights.ts';
 import { randomInputs } from '../src/model/cli/generate-command.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
-import { argsFromNamedTensors } from '../src/model/named-inputs.ts';
-import { computeDtypeFor, type WeightPrecision } from '../src/model/precision.ts';
+import { argsFromNamedTensors } from '../src/model/models/consisid/named-inputs.ts';
+import { computeDtypeFor, type WeightPrecision } from '../src/model/plan/precision.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';

@@ -2,8 +2,8 @@
 // far on stderr after PARTIAL_REPORT), for bench/gpu-memory.ts to read.
 import type { Reading } from './process-memory.ts';
 import type { AdapterFacts } from './dawn.ts';
-import type { WebGpuLimits } from '../src/model/plan.ts';
-import type { WeightPrecision } from '../src/model/precision.ts';
+import type { WebGpuLimits } from '../src/model/plan/plan.ts';
+import type { WeightPrecision } from '../src/model/plan/precision.ts';
 
 /** the stderr line before the forward: the report so far */
 export const PARTIAL_REPORT = 'report before the forward: ';

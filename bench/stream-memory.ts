@@ -11,17 +11,17 @@
 import { memorySampler, mib, readMemory as readProcess, type Reading } from './process-memory.ts';
 import { PARTIAL_REPORT, type StreamMemoryReport } from './stream-memory-report.ts';
 import { parseCommandLine } from '../src/cli/command-line.ts';
-import { ConsisIDTransformer3DModel } from '../src/model/consisid-model.ts';
+import { ConsisIDTransformer3DModel } from '../src/model/models/consisid/consisid-model.ts';
 import { randomInputs } from '../src/model/cli/generate-command.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
-import { planFit } from '../src/model/fit.ts';
-import { chunkedHubSource } from '../src/model/loader/chunked-hub-source.ts';
-import { hubSource, openHubFile, type HubRepo } from '../src/model/loader/hub-files.ts';
-import { argsFromNamedTensors } from '../src/model/named-inputs.ts';
-import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/precision.ts';
+import { planFit } from '../src/model/plan/fit.ts';
+import { chunkedHubSource } from '../src/model/convert/chunked-hub-source.ts';
+import { hubSource, openHubFile, type HubRepo } from '../src/model/io/hub-files.ts';
+import { argsFromNamedTensors } from '../src/model/models/consisid/named-inputs.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/plan/precision.ts';
 import { nodeWebgpuBackend } from '../src/model/runtime/node-webgpu.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../src/model/safetensors/index-file.ts';
+import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../src/model/io/safetensors/index-file.ts';
 import { gpuBuffers, installDawn } from './dawn.ts';
 import { diskCache, diskCacheBytes } from './disk-cache.ts';
 import { PLANNING_LIMITS } from './gpu-model.ts';
@@ -97,6 +97,7 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   let t = performance.now();
   const model = await ConsisIDTransformer3DModel.fromPretrained(values.repo, {
     source,
+    converter: source.converter,
     environment: { backend: async () => backend, localSource: async () => null, defaultDevice: 'webgpu' },
     device: 'webgpu',
     weights,

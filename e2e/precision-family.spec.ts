@@ -7,10 +7,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
-import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/demo-checkpoints.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/models/consisid/demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
-import { PRECISION_ERROR_VS_FLOAT32, type WeightPrecision } from '../src/model/precision.ts';
-import { WEIGHT_FAMILIES, type WeightFamily } from '../src/model/random-weights.ts';
+import { PRECISION_ERROR_VS_FLOAT32, type WeightPrecision } from '../src/model/plan/precision.ts';
+import { WEIGHT_FAMILIES, type WeightFamily } from '../src/model/models/consisid/random-weights.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { downloadedOutput, openPreview, startFolderHub } from './preview-support.ts';
 

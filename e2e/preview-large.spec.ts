@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
-import { PREVIEW_S_CONFIG } from '../src/model/named-configs.ts';
+import { PREVIEW_S_CONFIG } from '../src/model/models/consisid/named-configs.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
 import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
 import { downloadedOutput, openPreview, startFolderHub } from './preview-support.ts';

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
-import { entryToFloat32, parseSafetensors } from '../src/model/safetensors/read.ts';
+import { entryToFloat32, parseSafetensors } from '../src/model/io/safetensors/read.ts';
 import { signIn } from './support.ts';
 
 export async function openPreview(

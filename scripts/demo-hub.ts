@@ -3,7 +3,7 @@
 // preview page work against it alone, and with the user's own checkpoint folders (`--repo`).
 import { createMockHub, type MockHub, type MockHubOptions } from '../src/mock-hub/app.ts';
 import type { RepoFolder } from '../src/mock-hub/files/repo-folder-flag.ts';
-import { demoCheckpoints } from '../src/model/demo-checkpoints.ts';
+import { demoCheckpoints } from '../src/model/models/consisid/demo-checkpoints.ts';
 
 export async function createDemoHub(
   opts: MockHubOptions,

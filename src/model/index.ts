@@ -1,158 +1,90 @@
-// Browser-safe entry of the ConsisID model library (no node: imports, no onnxruntime-node).
-// Node callers (CLI, tests, benchmarks) use ./node for local folders and onnxruntime-node.
-export {
-  ConsisIDTransformer3DModel,
-  type FromPretrainedOptions,
-  type RuntimeOptions,
-  type Transformer2DModelOutput,
-  type ModelStage,
-  type StageEvent,
-  type FallbackEvent,
-  type SegmentEvent,
-  type ModelEvents,
-  type SessionInfo,
-  type SegmentOptions,
-} from './consisid-model.ts';
-export type { DeviceForward } from './device-forward.ts';
-export { buildSamplerStepGraph, SAMPLER_STEP, type SamplerStepShape } from './graph/sampler-step.ts';
-export {
-  planSegments,
-  SegmentPlanError,
-  SEGMENT_HEAP_BUDGET,
-  type SegmentChoice,
-  type SegmentPlan,
-  type SegmentPlanOptions,
-  type PlannedSegment,
-} from './segment-plan.ts';
-export { buildConsisIDSegments, type BuiltSegment } from './graph/segments.ts';
-export { createSegmentedSession, segmentedSession, type SegmentModel } from './segmented-session.ts';
-export {
-  WEIGHT_PRECISIONS,
-  PRECISION_ERROR_VS_FLOAT32,
-  quantizationFor,
-  computeDtypeFor,
-  type WeightPrecision,
-} from './precision.ts';
-export {
-  planPrecisions,
-  plannedWeights,
-  browserFit,
-  WEBGPU_DEFAULT_LIMITS,
-  WASM_HEAP_BYTES,
-  type PrecisionPlan,
-  type WebGpuLimits,
-} from './plan.ts';
-export { CONSISID_CONFIG } from './named-configs.ts';
-export {
-  segmentOutcome,
-  precisionFit,
-  planFit,
-  planAttention,
-  memoryBudgetOn,
-  type AdapterCaps,
-  type PrecisionFit,
-} from './fit.ts';
-export { heldBudget, passingBytes, storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
-export { sessionModel } from './session-model.ts';
-export { browserEnvironment, browserEnvironmentWith, bundledWebBackend, type ModelEnvironment } from './environment.ts';
-export {
-  parseConfig,
-  sampleFramesFor,
-  ConfigError,
-  consisIDConfigSchema,
-  type ConsisIDConfig,
-  type ConsisIDConfigInput,
-} from './config.ts';
-export { prepareRotaryEmbeddings, type RotaryRequest } from './rope.ts';
-export { ForwardInputError, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
-export { argsFromNamedTensors } from './named-inputs.ts';
-export {
-  demoCheckpoints,
-  consisidTinyFiles,
-  consisidPreviewSFiles,
-  CONSISID_TINY_CONFIG,
-  CONSISID_PREVIEW_S_CONFIG,
-  type DemoCheckpoint,
-} from './demo-checkpoints.ts';
-export {
-  hubSource,
-  hubFileUrl,
-  hubFetch,
-  hubFetchRequired,
-  openHubFile,
-  HubFileError,
-  DEFAULT_HUB_URL,
-  type HubRepo,
-} from './loader/hub-files.ts';
-export { BrowserCacheError, storageOp, type WeightCache } from './loader/weight-cache.ts';
-export {
-  openCache,
-  cachedVersions,
-  cachedHeads,
-  cachedFiles,
-  fileStorageRefusal,
-  removeCachedFiles,
-  deleteCachedFiles,
-  type CachedFile,
-  type CachedFileState,
-} from './loader/opfs-cache.ts';
-export { ChunkedHubFile, type ChunkOptions } from './loader/hub-file-chunks.ts';
-export { chunkedHubSource, blobFile, type HubFileEntry } from './loader/chunked-hub-source.ts';
-export { memorySource } from './loader/memory-source.ts';
-export { memoryCache } from './loader/memory-cache.ts';
-export {
-  weightConverter,
-  type WeightConverter,
-  type WeightConverterOptions,
-  type ConvertSource,
-} from './convert/weight-converter.ts';
-export { ConvertedCheckpoint, type ConvertedFile } from './convert/converted-checkpoint.ts';
+// The ConsisID model library's public entry, browser-safe (no node: imports, no onnxruntime-node):
+// load a model, plan what fits, run it, convert and cache its weights. Node callers (CLI, tests,
+// benchmarks) use ./node for local folders and onnxruntime-node. The layers behind it are drawn in
+// docs/architecture.md.
+
+// --- load and run ---
+/** the transformer: fromPretrained (hub or source), forward, deviceForward, session, release */
+export { ConsisIDTransformer3DModel } from './models/consisid/consisid-model.ts';
+/** where the files come from, the device and precision, segments, listeners */
+export type { FromPretrainedOptions } from './models/consisid/model-options.ts';
+/** listeners of a model's stages, fallbacks and segments */
+export type { ModelEvents } from './runtime/events.ts';
+/** where a model finds its backend and local folders */
+export type { ModelEnvironment } from './runtime/environment.ts';
+/** the browser environment with onnxruntime-web's wasm files at `wasmPaths` */
+export { browserEnvironmentWith } from './runtime/environment.ts';
+/** onnxruntime-web as the app bundles it (JSPI build for wasm, the WebGPU EP for webgpu) */
+export { bundledWebBackend } from './runtime/environment.ts';
+/** the arguments of forward: diffusers' names and shapes */
+export type { ForwardArgs } from './models/consisid/forward-inputs.ts';
+/** a tensor in host memory: dtype, shape, data */
+export type { HostTensor } from './io/tensor.ts';
+/** a forward whose inputs stay on the device between steps */
+export type { DeviceForward } from './runtime/device-forward.ts';
+/** a float32 tensor on the host or a GPU buffer, read back on demand */
+export type { DeviceTensor } from './runtime/types.ts';
+/** the rotary embeddings forward takes for a latent size */
+export { prepareRotaryEmbeddings } from './models/consisid/rope.ts';
+
+// --- config ---
+/** the transformer's config.json, every default filled in */
+export type { ConsisIDConfig } from './graph/config.ts';
+/** checks a config.json (zod): errors name the parameters */
+export { parseConfig } from './graph/config.ts';
+/** the shapes of one forward: batch, frames, height, width, text length */
+export type { GraphShape } from './graph/transformer.ts';
+
+// --- plan: what fits before anything downloads ---
+/** float32 | float16 | int8 | int4 */
+export type { WeightPrecision } from './plan/precision.ts';
+/** every weight precision, largest first */
+export { WEIGHT_PRECISIONS } from './plan/precision.ts';
+/** each precision's measured error against float32, for the page to show */
+export { PRECISION_ERROR_VS_FLOAT32 } from './plan/precision.ts';
+/** per precision on a device: bytes, peaks, segments, and whether (why not) it fits */
+export { planFit } from './plan/fit.ts';
+/** one precision's fit, with its reasons */
+export type { PrecisionFit } from './plan/fit.ts';
+/** what the WebGPU adapter offers: limits and shader-f16 */
+export type { AdapterCaps } from './plan/fit.ts';
+/** the memory a page may hold on a device (one MemoryBudget for every rule) */
+export { memoryBudgetOn } from './plan/fit.ts';
+/** the storage rule added to the fits: converted weights need room in the cache or in memory */
+export { withStorage } from './plan/storage-fit.ts';
+/** what the browser can store for this checkpoint */
+export type { BrowserStorage } from './plan/storage-fit.ts';
+/** the WebGPU spec's default limits, what every adapter gives */
+export { WEBGPU_DEFAULT_LIMITS } from './plan/plan.ts';
+/** an adapter's buffer limits */
+export type { WebGpuLimits } from './plan/plan.ts';
+
+// --- weights: the hub, the browser cache, conversion ---
+/** a checkpoint's files for fromPretrained: config, index and weights */
+export type { FileSource } from './io/file-source.ts';
+/** a repository on a hub: id, URL, revision, subfolder, token */
+export type { HubRepo } from './io/hub-files.ts';
+/** a hub file that could not be read: the file, the URL and the status */
+export { HubFileError } from './io/hub-files.ts';
+/** the browser cache refused or failed: quota, private mode, a chunk unreadable */
+export { BrowserCacheError } from './cache/weight-cache.ts';
+/** the weight cache in the origin private file system */
+export { openCache } from './cache/opfs-cache.ts';
+/** why the browser stores no files for this page, or null */
+export { fileStorageRefusal } from './cache/opfs-cache.ts';
+/** removes every stored file; returns how many complete files there were */
+export { deleteCachedFiles } from './cache/opfs-cache.ts';
+/** what the cache holds of each file: its chunks and each precision converted */
+export { cachedFiles } from './convert/cached-checkpoint.ts';
+/** what the cache holds of one file */
+export type { CachedFileState } from './convert/cached-checkpoint.ts';
+/** removes a checkpoint's files, converted forms included */
+export { removeCachedFiles } from './convert/cached-checkpoint.ts';
+/** the preview worker's source: weight files through the cache, with their converter */
+export { chunkedHubSource } from './convert/chunked-hub-source.ts';
+/** a weight file of the source: name, size, ETag */
+export type { HubFileEntry } from './convert/chunked-hub-source.ts';
+/** converts weights for a precision as they download, kept in the cache per precision */
+export type { WeightConverter } from './convert/weight-converter.ts';
+/** per precision, the bytes the converter writes for a checkpoint */
 export { convertedSizes } from './convert/converted-size.ts';
-export { ConvertedMemoryError } from './convert/memory-fallback.ts';
-export { conversionPlan, type ConversionPlan } from './convert/conversion-plan.ts';
-export {
-  convertSafetensorsStream,
-  streamChunks,
-  type ConvertedTensor,
-  type ConverterMemory,
-  type StreamConvertOptions,
-} from './convert/stream-convert.ts';
-export { convertTensor, type TensorConversion } from './convert/tensor-conversion.ts';
-export {
-  loadCheckpoint,
-  readSafetensorsHeaderFrom,
-  readSafetensorsHead,
-  fileFromBytes,
-  CheckpointError,
-  type Checkpoint,
-  type CheckpointFile,
-  type CheckpointFiles,
-} from './loader/load-checkpoint.ts';
-export type { DownloadProgress, FileSource, RandomAccessFile, ReadOptions } from './loader/file-source.ts';
-export { buildConsisIDGraph, type GraphShape, type BuiltGraph, type BlockRange } from './graph/transformer.ts';
-export { expectedParameters } from './graph/parameters.ts';
-export { encodeModel } from './onnx/onnx-proto.ts';
-export {
-  parseSafetensors,
-  parseSafetensorsHeader,
-  readHeaderLength,
-  SafetensorsError,
-  type SafetensorsHeader,
-} from './safetensors/read.ts';
-export { writeSafetensors } from './safetensors/write.ts';
-export { entryToFloat32 } from './safetensors/read.ts';
-export { WEIGHTS_NAME, WEIGHTS_INDEX_NAME, parseShardIndex, shardFiles } from './safetensors/index-file.ts';
-export { collectWeights, type WeightSet } from './safetensors/weight-set.ts';
-export { prng } from './prng.ts';
-export { tensorF32, type HostTensor, type DType } from './tensor.ts';
-export type {
-  Device,
-  InferenceBackend,
-  BackendSession,
-  FloatTensor,
-  DeviceTensor,
-  Feed,
-  SessionModel,
-  ExternalDataSource,
-} from './runtime/types.ts';
-export { webgpuHasShaderF16 } from './runtime/webgpu-features.ts';

@@ -1,9 +1,10 @@
 // Node entry: ConsisIDTransformer3DModel with local folders and onnxruntime-node ("cpu"), plus
 // onnxruntime-web's WASM build ("wasm").
 import { stat } from 'node:fs/promises';
-import { ConsisIDTransformer3DModel as BaseModel, type FromPretrainedOptions } from './consisid-model.ts';
-import type { ModelEnvironment } from './environment.ts';
-import { localSource } from './loader/local-source.ts';
+import { ConsisIDTransformer3DModel as BaseModel } from './models/consisid/consisid-model.ts';
+import type { FromPretrainedOptions } from './models/consisid/model-options.ts';
+import type { ModelEnvironment } from './runtime/environment.ts';
+import { localSource } from './io/local-source.ts';
 
 export const nodeEnvironment: ModelEnvironment = {
   backend: async () => (await import('./runtime/node.ts')).nodeBackend(),

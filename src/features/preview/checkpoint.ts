@@ -1,30 +1,27 @@
 import {
   BrowserCacheError,
-  blobFile,
-  cachedVersions,
-  cachedHeads,
-  ChunkedHubFile,
-  hubFetch,
-  hubFetchRequired,
-  hubFileUrl,
   HubFileError,
   openCache,
-  openHubFile,
-  readSafetensorsHead,
-  storageOp,
   cachedFiles,
   type HubRepo,
   parseConfig,
   type ConsisIDConfig,
+} from '../../model/index.ts';
+import { blobFile } from '../../model/convert/chunked-hub-source.ts';
+import { cachedVersions } from '../../model/cache/opfs-cache.ts';
+import { ChunkedHubFile } from '../../model/cache/hub-file-chunks.ts';
+import { hubFetch, hubFetchRequired, hubFileUrl, openHubFile } from '../../model/io/hub-files.ts';
+import { readSafetensorsHead } from '../../model/io/checkpoint-file.ts';
+import { storageOp } from '../../model/cache/weight-cache.ts';
+import {
   WEIGHTS_INDEX_NAME,
   WEIGHTS_NAME,
   parseShardIndex,
   shardFiles,
-  collectWeights,
-  expectedParameters,
-  type WeightSet,
-  type SafetensorsHeader,
-} from '../../model/index.ts';
+} from '../../model/io/safetensors/index-file.ts';
+import { collectWeights, type WeightSet } from '../../model/io/safetensors/weight-set.ts';
+import { expectedParameters } from '../../model/graph/parameters.ts';
+import { type SafetensorsHeader } from '../../model/io/safetensors/read.ts';
 // What a checkpoint on the hub holds, read before loading: config.json, the shard index (if any)
 // and each safetensors header (Range requests, or the start of the cached file); then the
 // download into the browser cache, with progress and cancel. Fetching and caching are the
@@ -129,21 +126,12 @@ const uncached = async (url: string, v: { size: number; etag: string | null }): 
 async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
   const url = hubFileUrl(ref, name);
   const versions = await cachedVersions(url);
-  // the file cached only converted: its head was kept beside it (cached-head.ts)
-  const heads = versions.length ? [] : await cachedHeads(url);
-  if (versions.length || heads.length) {
+  if (versions.length) {
     const head = await hubFetch(ref, name, { method: 'HEAD', signal }).catch((e: Error) => {
       if (e.name === 'AbortError') throw e;
       return null;
     });
-    const matches = sameVersionAs(head?.headers.get('etag'));
-    const known = heads.find(matches);
-    if (known) {
-      const read = await readSafetensorsHead(known.file, name).catch(() => null);
-      const version = { size: known.file.size, etag: known.etag };
-      if (read) return describedFile(name, url, read, version, await uncached(url, version));
-    }
-    const hit = versions.find(matches);
+    const hit = versions.find(sameVersionAs(head?.headers.get('etag')));
     // only the chunks holding the header are read; a cache that cannot be read leaves the header to the hub
     const read = hit
       ? await storageOp(async () => readSafetensorsHead(blobFile(await hit.blob()), name)).catch(cacheUnavailable)

@@ -6,17 +6,12 @@ import { gaussian, relativeError } from './inputs.ts';
 import { runPreview } from './run-preview.ts';
 import type { RunRequest, StepFrame, Timings } from './protocol.ts';
 import { createDdim, DDIM_DEFAULTS, guide, type DdimConfig } from './scheduler.ts';
-import {
-  browserEnvironment,
-  buildSamplerStepGraph,
-  consisidTinyFiles,
-  ConsisIDTransformer3DModel,
-  memorySource,
-  SAMPLER_STEP as N,
-  type BackendSession,
-  type DeviceTensor,
-  type InferenceBackend,
-} from '../../model/index.ts';
+import { ConsisIDTransformer3DModel, type DeviceTensor } from '../../model/index.ts';
+import { browserEnvironment } from '../../model/runtime/environment.ts';
+import { buildSamplerStepGraph, SAMPLER_STEP as N } from '../../model/graph/sampler-step.ts';
+import { consisidTinyFiles } from '../../model/models/consisid/demo-checkpoints.ts';
+import { memorySource } from '../../model/io/memory-source.ts';
+import { type BackendSession, type InferenceBackend } from '../../model/runtime/types.ts';
 
 const SHAPE = [1, 2, 4, 3, 5];
 const numel = SHAPE.reduce((a, b) => a * b, 1);

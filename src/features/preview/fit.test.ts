@@ -4,17 +4,12 @@ import { storageLine } from './fit-panel.tsx';
 import { fitShape } from './fit-query.ts';
 import { defaultSpec, generateInputs, validateSpec } from './inputs.ts';
 import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
-import {
-  buildConsisIDGraph,
-  parseConfig,
-  planFit,
-  plannedWeights,
-  CONSISID_PREVIEW_S_CONFIG,
-  CONSISID_CONFIG,
-  WEBGPU_DEFAULT_LIMITS,
-  WEIGHT_PRECISIONS,
-  type ConsisIDConfigInput,
-} from '../../model/index.ts';
+import { parseConfig, planFit, WEBGPU_DEFAULT_LIMITS, WEIGHT_PRECISIONS } from '../../model/index.ts';
+import { buildConsisIDGraph } from '../../model/graph/transformer.ts';
+import { plannedWeights } from '../../model/plan/plan.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
+import { CONSISID_CONFIG } from '../../model/models/consisid/named-configs.ts';
+import { type ConsisIDConfigInput } from '../../model/graph/config.ts';
 
 /** the released ConsisID's config at 2 of its 42 layers (the shape rules are the same) */
 const RELEASED: ConsisIDConfigInput = { ...CONSISID_CONFIG, num_layers: 2 };

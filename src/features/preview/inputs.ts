@@ -1,4 +1,5 @@
-import { type ConsisIDConfig, type ForwardArgs, prepareRotaryEmbeddings, prng } from '../../model/index.ts';
+import { type ConsisIDConfig, type ForwardArgs, prepareRotaryEmbeddings } from '../../model/index.ts';
+import { prng } from '../../model/models/consisid/prng.ts';
 // Deterministic forward inputs for the preview page. Pure: the page's worker, the e2e spec and
 // the bench all call generateInputs() with the same spec and get bit-identical tensors, so the
 // browser output can be compared with a Node reference computed on the same inputs.

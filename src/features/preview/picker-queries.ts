@@ -6,7 +6,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { HubClient } from '../../hub/client.ts';
 import { hubKeys } from '../../hub/queries.ts';
 import type { RepoTreeEntry } from '../../hub/schemas/repo-tree.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../../model/index.ts';
+import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../../model/io/safetensors/index-file.ts';
 
 export interface CheckpointFolder {
   /** '' for the repository's root */

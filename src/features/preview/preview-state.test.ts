@@ -4,7 +4,8 @@ import { previewKeys } from './preview-queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
 import type { RunRequest, RunResult } from './protocol.ts';
 import { defaultSpec } from './inputs.ts';
-import { parseConfig, CONSISID_TINY_CONFIG } from '../../model/index.ts';
+import { parseConfig } from '../../model/index.ts';
+import { CONSISID_TINY_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 
 const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },

@@ -11,12 +11,9 @@ import {
 import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
 import { channelStats, frameToRgba, rgbProjection } from './latent-view.ts';
 import { summarizeHeader } from './checkpoint.ts';
-import {
-  parseConfig,
-  CONSISID_PREVIEW_S_CONFIG,
-  CONSISID_TINY_CONFIG,
-  parseSafetensorsHeader,
-} from '../../model/index.ts';
+import { parseConfig } from '../../model/index.ts';
+import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
+import { parseSafetensorsHeader } from '../../model/io/safetensors/read.ts';
 
 const tiny = parseConfig(CONSISID_TINY_CONFIG);
 const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
@@ -147,7 +144,7 @@ describe('checkpoint headers', () => {
 describe('uploads', () => {
   it('reads text embeddings (1, L, D) or (L, D) and identity tensors as the fixtures name them', async () => {
     const { parseTextUpload, parseIdentityUpload } = await import('./uploads.ts');
-    const { writeSafetensors } = await import('../../model/index.ts');
+    const { writeSafetensors } = await import('../../model/io/safetensors/write.ts');
     const { randomTensor } = await import('./inputs.ts');
     const t = randomTensor(1, 't', [4, 32]);
     expect(parseTextUpload(writeSafetensors({ whatever: t }), 'a.safetensors', tiny).shape).toEqual([1, 4, 32]);

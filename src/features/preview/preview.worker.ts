@@ -12,6 +12,7 @@ import {
   chunkedHubSource,
   openCache,
   type FileSource,
+  type WeightConverter,
   ConsisIDTransformer3DModel,
   type ModelEnvironment,
   type ForwardArgs,
@@ -63,7 +64,7 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
 
 async function openModel(
   { ref, device, threads, fallback, segmentLimits }: LoadRequest,
-  source: FileSource,
+  source: FileSource & { converter?: WeightConverter },
   weights: WeightPrecision,
 ) {
   const environment: ModelEnvironment = {
@@ -73,6 +74,7 @@ async function openModel(
   };
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
+    converter: source.converter,
     device,
     threads,
     environment,

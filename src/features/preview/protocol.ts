@@ -10,8 +10,8 @@ import type {
   PrecisionFit,
   WebGpuLimits,
   WeightPrecision,
-  WeightSet,
 } from '../../model/index.ts';
+import type { WeightSet } from '../../model/io/safetensors/weight-set.ts';
 
 export type Device = 'webgpu' | 'wasm';
 

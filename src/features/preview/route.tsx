@@ -21,14 +21,9 @@ import { storageRoomQuery, webgpuProbeQuery } from './preview-queries.ts';
 import { ProviderPanel } from './provider-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { usePreviewWorker } from './use-preview-worker.ts';
-import {
-  heldBudget,
-  memoryBudgetOn,
-  passingBytes,
-  SEGMENT_HEAP_BUDGET,
-  WEIGHT_PRECISIONS,
-  type WeightPrecision,
-} from '../../model/index.ts';
+import { memoryBudgetOn, WEIGHT_PRECISIONS, type WeightPrecision } from '../../model/index.ts';
+import { heldBudget, passingBytes } from '../../model/plan/storage-fit.ts';
+import { SEGMENT_HEAP_BUDGET } from '../../model/plan/segment-plan.ts';
 
 /** WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default */
 function threadCount(asked: string | null): number {

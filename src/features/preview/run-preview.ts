@@ -5,14 +5,13 @@ import { forwardArgs, gaussian, generateInputs, numel, type F32Tensor } from './
 import type { Readback, RunRequest, StepFrame, Timings } from './protocol.ts';
 import { createDdim, guide, type DdimScheduler } from './scheduler.ts';
 import {
-  buildSamplerStepGraph,
-  SAMPLER_STEP,
   type ConsisIDConfig,
   type DeviceForward,
   type DeviceTensor,
   type ForwardArgs,
   type HostTensor,
 } from '../../model/index.ts';
+import { buildSamplerStepGraph, SAMPLER_STEP } from '../../model/graph/sampler-step.ts';
 
 export interface RunHooks {
   forward(args: ForwardArgs): Promise<HostTensor>;

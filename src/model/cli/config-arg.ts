@@ -1,7 +1,7 @@
 // `--config <name | config.json>` and `--model <name>` for commands that need only a config.
 import { readFile } from 'node:fs/promises';
-import { parseConfig, type ConsisIDConfig } from '../config.ts';
-import { NAMED_CONFIGS } from '../named-configs.ts';
+import { parseConfig, type ConsisIDConfig } from '../graph/config.ts';
+import { NAMED_CONFIGS } from '../models/consisid/named-configs.ts';
 import { UsageError } from './flags.ts';
 
 /** a named config, or a config.json file (or a folder holding one) */

@@ -1,14 +1,14 @@
 // `consisid export`: a standalone ONNX model for one input shape (external data for large weights).
 import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
+import { ConsisIDTransformer3DModel } from '../models/consisid/consisid-model.ts';
 import { nodeEnvironment } from '../node.ts';
-import { loadCheckpoint } from '../loader/load-checkpoint.ts';
+import { loadCheckpoint } from '../models/consisid/load-checkpoint.ts';
 import { buildConsisIDGraph } from '../graph/transformer.ts';
 import { encodeModel, tensorBytes, type ExternalLocation, type TensorDef } from '../onnx/onnx-proto.ts';
 import { layoutExternalData } from '../onnx/external-data.ts';
-import { sessionModel } from '../session-model.ts';
-import { computeDtypeFor, quantizationFor } from '../precision.ts';
+import { sessionModel } from '../runtime/session-model.ts';
+import { computeDtypeFor, quantizationFor } from '../plan/precision.ts';
 import type { SessionModel } from '../runtime/types.ts';
 import { UsageError, type Command, type Flags } from './flags.ts';
 import { checkModelArg, MODEL_FLAG, modelOptions, RUN_FLAGS, SOURCE_FLAGS } from './model-options.ts';

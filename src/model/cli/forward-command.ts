@@ -1,10 +1,10 @@
 // `consisid forward`: inputs.safetensors (fixture names) -> out.safetensors with `sample`.
 import { readFile, writeFile } from 'node:fs/promises';
 import { ConsisIDTransformer3DModel } from '../node.ts';
-import { argsFromNamedTensors } from '../named-inputs.ts';
-import { entryToHost, parseSafetensors } from '../safetensors/read.ts';
-import { writeSafetensors } from '../safetensors/write.ts';
-import type { StageEvent } from '../consisid-model.ts';
+import { argsFromNamedTensors } from '../models/consisid/named-inputs.ts';
+import { entryToHost, parseSafetensors } from '../io/safetensors/read.ts';
+import { writeSafetensors } from '../io/safetensors/write.ts';
+import type { StageEvent } from '../runtime/events.ts';
 import { UsageError, type Command, type Flags } from './flags.ts';
 import {
   checkModelArg,
@@ -18,18 +18,17 @@ import {
   weightPrecision,
 } from './model-options.ts';
 import { checkOutputFile, writeInPlace } from './output-files.ts';
-import { relativeError, type HostTensor } from '../tensor.ts';
-import type { WeightPrecision } from '../precision.ts';
+import { relativeError, type HostTensor } from '../io/tensor.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
 
 const ms = (v: number): string => `${v.toFixed(0)} ms`;
 
 const PREPACK_FLOAT32_FROM = 40;
 
 /**
- * Whether onnxruntime-node should prepack the weights for `forwards` forwards: prepacking float32
- * weights made preview-s's session 0.45 s slower for forwards 11 ms (2.5%) faster, so it pays off
- * from about 40 forwards; float16 forwards were slower prepacked; the quantized products are over
- * 30% slower without it, for 0.1 s of session time.
+ * Whether onnxruntime-node should prepack the weights for `forwards` forwards: float32 weights from
+ * PREPACK_FLOAT32_FROM forwards on (a slower session that faster forwards pay back), float16 never
+ * (its forwards are slower prepacked), quantized ones always (src/model/README.md, `prepack`).
  */
 export function prepackFor(precision: WeightPrecision, forwards: number): boolean {
   if (precision === 'int8' || precision === 'int4') return true;

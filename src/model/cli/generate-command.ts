@@ -1,16 +1,22 @@
 // `consisid generate`: a checkpoint folder with random weights for a config (tests, benchmarks,
 // trying the preview page with a big checkpoint), and optionally random inputs for `forward`.
 import { writeFile } from 'node:fs/promises';
-import { writeCheckpointFolder } from '../checkpoint-folder.ts';
+import { writeCheckpointFolder } from '../models/consisid/checkpoint-folder.ts';
 import { expectedParameters } from '../graph/parameters.ts';
-import { WEIGHT_FAMILIES, fillUniform, isWeightFamily, prng, type WeightDtype } from '../random-weights.ts';
-import { prepareRotaryEmbeddings } from '../rope.ts';
-import { writeSafetensors } from '../safetensors/write.ts';
-import type { ConsisIDConfig } from '../config.ts';
+import {
+  WEIGHT_FAMILIES,
+  fillUniform,
+  isWeightFamily,
+  prng,
+  type WeightDtype,
+} from '../models/consisid/random-weights.ts';
+import { prepareRotaryEmbeddings } from '../models/consisid/rope.ts';
+import { writeSafetensors } from '../io/safetensors/write.ts';
+import type { ConsisIDConfig } from '../graph/config.ts';
 import type { GraphShape } from '../graph/transformer.ts';
-import type { HostTensor } from '../tensor.ts';
+import type { HostTensor } from '../io/tensor.ts';
 import { readConfigArg } from './config-arg.ts';
-import { NAMED_CONFIGS } from '../named-configs.ts';
+import { NAMED_CONFIGS } from '../models/consisid/named-configs.ts';
 import { UsageError, type Command, type Flags } from './flags.ts';
 import { positiveInt } from './model-options.ts';
 import { checkOutputFile, checkOutputFolder, writeInPlace } from './output-files.ts';

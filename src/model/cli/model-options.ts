@@ -2,11 +2,11 @@
 // declared once here (name, value, help), read by modelOptions.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { FromPretrainedOptions } from '../consisid-model.ts';
-import { checkHubRepo, DEFAULT_HUB_URL } from '../loader/hub-files.ts';
+import type { FromPretrainedOptions } from '../models/consisid/model-options.ts';
+import { checkHubRepo, DEFAULT_HUB_URL } from '../io/hub-files.ts';
 import type { Device } from '../runtime/types.ts';
 import { UsageError, type Flags, type FlagSpecs } from './flags.ts';
-import { computeDtypeFor, WEIGHT_PRECISIONS, type WeightPrecision } from '../precision.ts';
+import { computeDtypeFor, WEIGHT_PRECISIONS, type WeightPrecision } from '../plan/precision.ts';
 
 /** the checkpoint to read (every command that reads one) */
 export const MODEL_FLAG = {

@@ -1,11 +1,11 @@
 // `consisid plan`: what a config needs (weights per precision, activation peak, FLOPs) and whether
 // it fits a browser, from the graph the model builds; no weight is read.
-import { ConsisIDTransformer3DModel } from '../consisid-model.ts';
+import { ConsisIDTransformer3DModel } from '../models/consisid/consisid-model.ts';
 import { nodeEnvironment } from '../node.ts';
-import { parseConfig, type ConsisIDConfig } from '../config.ts';
-import { NAMED_CONFIGS } from '../named-configs.ts';
-import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan.ts';
-import { WEIGHT_PRECISIONS } from '../precision.ts';
+import { parseConfig, type ConsisIDConfig } from '../graph/config.ts';
+import { NAMED_CONFIGS } from '../models/consisid/named-configs.ts';
+import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan/plan.ts';
+import { WEIGHT_PRECISIONS } from '../plan/precision.ts';
 import {
   formatBytes,
   planSegments,
@@ -13,7 +13,7 @@ import {
   SegmentPlanError,
   type PlannedSegment,
   type SegmentChoice,
-} from '../segment-plan.ts';
+} from '../plan/segment-plan.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import { UsageError, type Command, type Flags } from './flags.ts';
 import { checkModelArg, modelOptions, SOURCE_FLAGS } from './model-options.ts';

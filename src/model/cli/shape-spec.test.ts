@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type ConsisIDConfig } from '../config.ts';
-import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../demo-checkpoints.ts';
-import { prepareForward } from '../forward-inputs.ts';
-import { argsFromNamedTensors } from '../named-inputs.ts';
-import { CONSISID_CONFIG } from '../named-configs.ts';
+import { parseConfig, type ConsisIDConfig } from '../graph/config.ts';
+import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../models/consisid/demo-checkpoints.ts';
+import { prepareForward } from '../models/consisid/forward-inputs.ts';
+import { argsFromNamedTensors } from '../models/consisid/named-inputs.ts';
+import { CONSISID_CONFIG } from '../models/consisid/named-configs.ts';
 import { randomInputs } from './generate-command.ts';
 import { UsageError } from './flags.ts';
 import { parseShapeSpec } from './shape-spec.ts';

@@ -1,5 +1,5 @@
 // `--shape batch=1,frames=4,height=30,width=44,text=226,vit=577,id-batch=1,rotary,timestep-cond`
-import type { ConsisIDConfig } from '../config.ts';
+import type { ConsisIDConfig } from '../graph/config.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import { UsageError, type FlagSpecs } from './flags.ts';
 

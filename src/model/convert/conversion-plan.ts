@@ -3,8 +3,8 @@
 // lie (float16 in a float16 graph, else kept as stored: the graph casts them). Tensors the graph
 // does not use are not in the plan.
 import type { ExternalLocation, ModelDef } from '../onnx/onnx-proto.ts';
-import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
-import type { WeightPrecision } from '../precision.ts';
+import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
 import { sameConversion, type TensorConversion } from './tensor-conversion.ts';
 
 export type ConversionPlan = ReadonlyMap<string, TensorConversion>;

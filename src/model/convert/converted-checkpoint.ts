@@ -2,11 +2,11 @@
 // session take it: the weight set points the graph's float tensors into the converted files, and
 // the quantized products take their outputs from the stored quantized tensors (row ranges of them
 // stacked as the graph stacks them) instead of computing them when the session is made.
-import type { CheckpointFile, CheckpointFiles } from '../loader/load-checkpoint.ts';
+import type { CheckpointFile, CheckpointFiles } from '../io/checkpoint-file.ts';
 import type { ComputedGroup } from '../onnx/onnx-proto.ts';
-import type { SafetensorsHeader } from '../safetensors/read.ts';
-import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
-import { f32ToF16 } from '../safetensors/dtype.ts';
+import type { SafetensorsHeader } from '../io/safetensors/read.ts';
+import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
+import { f32ToF16 } from '../io/safetensors/dtype.ts';
 import { quantizedRow } from '../graph/quantize.ts';
 import type { ConversionPlan } from './conversion-plan.ts';
 import { storedConversions } from './converted-file.ts';

@@ -7,11 +7,12 @@ import {
   readHeaderLength,
   SafetensorsError,
   type SafetensorsHeader,
-} from '../safetensors/read.ts';
-import { safetensorsHeader } from '../safetensors/write.ts';
-import { DTYPE_BYTES } from '../safetensors/dtype.ts';
-import { numel } from '../tensor.ts';
-import type { WeightPrecision } from '../precision.ts';
+} from '../io/safetensors/read.ts';
+import { safetensorsHeader } from '../io/safetensors/write.ts';
+import { DTYPE_BYTES } from '../io/safetensors/dtype.ts';
+import { numel } from '../io/tensor.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
+import type { FileVersion } from '../cache/weight-cache.ts';
 import { convertedLayout, type PartLayout, type TensorConversion, type TensorSource } from './tensor-conversion.ts';
 
 /** changes whenever converted bytes would differ: a stored file of another format is converted anew */
@@ -57,3 +58,18 @@ export function parseConvertedHead(bytes: Uint8Array, size: number, file: string
   if (8 + n > bytes.length) throw new SafetensorsError(`${file}: the converted file's header is cut short`);
   return parseSafetensorsHeader(bytes.subarray(8, 8 + n), size, file);
 }
+
+/**
+ * The cache entry of a checkpoint file converted for a precision: a URL of its own per precision
+ * (so each precision keeps its own converted bytes beside the file's chunks) and a version per
+ * source ETag and conversion format (a new one replaces the older).
+ */
+export const convertedVersion = (
+  source: { url: string; etag: string | null },
+  precision: string,
+  size: number,
+  chunkBytes: number,
+): FileVersion => ({ url: convertedUrl(source.url, precision), etag: convertedEtag(source.etag), size, chunkBytes });
+
+export const convertedUrl = (url: string, precision: string) => `${url}#converted-${precision}`;
+export const convertedEtag = (etag: string | null) => `${etag ?? '(none)'} ${CONVERSION_FORMAT}`;

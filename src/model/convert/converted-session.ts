@@ -2,11 +2,11 @@
 // back converted from the browser cache): the graph is built once to learn which tensors it takes
 // in which form, the converter makes them so, and graphs (whole, or segments) are built again over
 // the converted files, their quantized products taking their outputs as stored.
-import type { Checkpoint, CheckpointFiles } from '../loader/load-checkpoint.ts';
+import type { CheckpointFiles } from '../io/checkpoint-file.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
-import type { Precomputed } from '../computed-weights.ts';
-import type { WeightPrecision } from '../precision.ts';
-import type { WeightSet } from '../safetensors/weight-set.ts';
+import type { Precomputed } from '../onnx/computed-weights.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
+import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import { conversionPlan } from './conversion-plan.ts';
 import type { WeightConverter } from './weight-converter.ts';
 
@@ -21,7 +21,7 @@ export interface GraphWeights {
 /** the checkpoint's tensors converted for `precision` in the forms `model` (built over the checkpoint) takes them */
 export async function convertedWeights(
   model: ModelDef,
-  checkpoint: Checkpoint,
+  checkpoint: { weights: WeightSet; files: CheckpointFiles },
   precision: WeightPrecision,
   converter: WeightConverter,
 ): Promise<GraphWeights> {

@@ -2,11 +2,11 @@
 // downloaded: the graph the model builds for the precision (over the tensors the headers describe)
 // says which tensors it takes in which form (conversion-plan.ts), and each file's layout
 // (converted-file.ts) says what its converted file holds, header included.
-import type { ConsisIDConfig } from '../config.ts';
+import type { ConsisIDConfig } from '../graph/config.ts';
 import { buildConsisIDGraph, type GraphShape } from '../graph/transformer.ts';
-import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../precision.ts';
+import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../plan/precision.ts';
 import type { Device } from '../runtime/types.ts';
-import type { WeightSet } from '../safetensors/weight-set.ts';
+import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import { conversionPlan, planForFile, type ConversionPlan } from './conversion-plan.ts';
 import { convertedFileLayout } from './converted-file.ts';
 

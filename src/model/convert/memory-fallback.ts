@@ -3,14 +3,14 @@
 // rest are held in memory only while their bytes stay within the budget, and a conversion that
 // would pass it is refused before its bytes are downloaded (never an out-of-memory crash after
 // gigabytes).
-import { memoryCache } from '../loader/memory-cache.ts';
+import { memoryCache } from '../cache/memory-cache.ts';
 import {
   BrowserCacheError,
   storageOp,
   type FileVersion,
   type StoredFile,
   type WeightCache,
-} from '../loader/weight-cache.ts';
+} from '../cache/weight-cache.ts';
 import type { ConverterMemory } from './stream-convert.ts';
 
 /** converted weights that neither the browser cache can store nor the memory budget can hold */

@@ -2,7 +2,7 @@
 // session reads in place of a stored converted file that can no longer be read (evicted, cut short,
 // a failing disk). The header is the layout's; each tensor overlapping the range is read from its
 // checkpoint file (the hub, through the loader) and converted again, as the stream converter did.
-import type { WeightEntry } from '../safetensors/weight-set.ts';
+import type { WeightEntry } from '../io/safetensors/weight-set.ts';
 import type { PlannedTensor } from './conversion-plan.ts';
 import { partsBytes, type ConvertedFileLayout } from './converted-file.ts';
 import { convertTensor, convertedLayout } from './tensor-conversion.ts';

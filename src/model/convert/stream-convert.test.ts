@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseSafetensors, SafetensorsError, type SafetensorsTensorInfo } from '../safetensors/read.ts';
-import { safetensorsHeader } from '../safetensors/write.ts';
-import { DTYPE_BYTES, type SafetensorsDtype } from '../safetensors/dtype.ts';
+import { parseSafetensors, SafetensorsError, type SafetensorsTensorInfo } from '../io/safetensors/read.ts';
+import { safetensorsHeader } from '../io/safetensors/write.ts';
+import { DTYPE_BYTES, type SafetensorsDtype } from '../io/safetensors/dtype.ts';
 import {
   convertSafetensorsStream,
   streamChunks,

@@ -8,7 +8,7 @@ import {
   SafetensorsError,
   type SafetensorsHeader,
   type SafetensorsTensorInfo,
-} from '../safetensors/read.ts';
+} from '../io/safetensors/read.ts';
 import { convertTensor, type ConvertedPart, type TensorConversion } from './tensor-conversion.ts';
 
 export interface ConvertedTensor {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bf16ToF32, f16ToF32, f32ToBf16 } from '../safetensors/dtype.ts';
+import { bf16ToF32, f16ToF32, f32ToBf16 } from '../io/safetensors/dtype.ts';
 import { convertTensor, convertedLayout, type TensorConversion } from './tensor-conversion.ts';
 
 const bytes = (a: Uint16Array | Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);

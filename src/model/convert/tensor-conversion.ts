@@ -2,10 +2,10 @@
 // float16, or quantized as the graph's quantized ops lay it out (quantize.ts, the same functions
 // the session computes them with). A converted tensor is one or two named parts of a safetensors
 // file: the tensor under its own name, or `<name>:q` and `<name>:scales`.
-import { bf16ToF16, f32ToF16, floatValues, type SafetensorsDtype } from '../safetensors/dtype.ts';
-import type { SafetensorsTensorInfo } from '../safetensors/read.ts';
+import { bf16ToF16, f32ToF16, floatValues, type SafetensorsDtype } from '../io/safetensors/dtype.ts';
+import type { SafetensorsTensorInfo } from '../io/safetensors/read.ts';
 import { quantizeWeight, quantizedRow, type QuantizedFormat } from '../graph/quantize.ts';
-import type { TensorLayout } from '../safetensors/write.ts';
+import type { TensorLayout } from '../io/safetensors/write.ts';
 
 export type TensorConversion = { kind: 'keep' } | { kind: 'float16' } | QuantizedFormat;
 

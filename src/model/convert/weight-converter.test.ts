@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint, readSafetensorsHead, type Checkpoint } from '../loader/load-checkpoint.ts';
-import { localSource } from '../loader/local-source.ts';
-import { memorySource } from '../loader/memory-source.ts';
-import { memoryCache } from '../loader/memory-cache.ts';
-import { cachedFiles, cachedHeads, cachedVersions, openCache, removeCachedFiles } from '../loader/opfs-cache.ts';
-import { entriesOf, ROOT } from '../loader/opfs-layout.ts';
+import { loadCheckpoint, type Checkpoint } from '../models/consisid/load-checkpoint.ts';
+import { readSafetensorsHead } from '../io/checkpoint-file.ts';
+import { localSource } from '../io/local-source.ts';
+import { memorySource } from '../io/memory-source.ts';
+import { memoryCache } from '../cache/memory-cache.ts';
+import { cachedVersions, openCache } from '../cache/opfs-cache.ts';
+import { cachedFiles, removeCachedFiles } from './cached-checkpoint.ts';
+import { entriesOf, ROOT } from '../cache/opfs-layout.ts';
 import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
-import { blobFile, chunkedHubSource } from '../loader/chunked-hub-source.ts';
-import type { WeightCache } from '../loader/weight-cache.ts';
-import { writeCheckpointFiles } from '../checkpoint-writer.ts';
-import { randomWeights } from '../random-weights.ts';
-import { WEIGHTS_NAME } from '../safetensors/index-file.ts';
+import { chunkedHubSource } from './chunked-hub-source.ts';
+import type { WeightCache } from '../cache/weight-cache.ts';
+import { writeCheckpointFiles } from '../models/consisid/checkpoint-writer.ts';
+import { randomWeights } from '../models/consisid/random-weights.ts';
+import { WEIGHTS_NAME } from '../io/safetensors/index-file.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
 import { fixtureDir } from '../test-support/fixtures.ts';
 import type { ConversionPlan } from './conversion-plan.ts';
@@ -210,40 +212,6 @@ describe('weights converted per precision, kept in the browser cache', () => {
       expect((await cachedVersions(`${url}#converted-int4`)).map((v) => v.etag)).toEqual([
         '"e" hub-console-converted-v1',
       ]);
-    } finally {
-      opfs.restore();
-    }
-  });
-});
-
-describe('the head the page inspected, kept with the converted file', () => {
-  it('is stored beside the converted file for the next inspection (not by a source without it), and removed with the files', async () => {
-    const opfs = installMemoryOpfs();
-    try {
-      const { checkpoint, bytes } = await hubCheckpoint();
-      const hub = rangeHub(bytes);
-      const url = `${hub.repo.hubUrl}/${hub.repo.repoId}/resolve/main/${WEIGHTS_NAME}`;
-      const plan = planOf(checkpoint, INT4, KEEP);
-      const { head } = await readSafetensorsHead(blobFile(new Blob([bytes.slice()])), WEIGHTS_NAME);
-      const without = hubSourceOf(hub, bytes, await openCache(), '"e"');
-      await without.converter.convert('int4', plan, checkpoint);
-      await without.release();
-      expect(await cachedHeads(url)).toEqual([]);
-      const s = chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"', head }], {
-        cache: await openCache(),
-        chunkBytes: 4096,
-      });
-      await s.converter.convert('int4', plan, checkpoint);
-      await s.release();
-      const kept = await cachedHeads(url);
-      expect(kept.map((h) => [h.etag, h.file.size])).toEqual([['"e"', bytes.length]]);
-      const read = await readSafetensorsHead(kept[0]!.file, WEIGHTS_NAME);
-      expect(read.head).toEqual(head);
-      expect([...read.header.tensors.keys()].sort()).toEqual([...checkpoint.weights.keys()].sort());
-      await removeCachedFiles([url]);
-      expect(await cachedHeads(url)).toEqual([]);
-      const top = await navigator.storage.getDirectory();
-      expect(await entriesOf(await top.getDirectoryHandle(ROOT))).toEqual([]);
     } finally {
       opfs.restore();
     }

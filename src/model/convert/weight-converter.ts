@@ -6,8 +6,6 @@
 // within a budget (memory-fallback.ts): past it, the run stops before downloading more. A stored chunk
 // that cannot be read back whole (evicted, cut short, a storage failure) drops its entry, and the
 // file's bytes are computed again from its tensors, read from the checkpoint (reconverted-file.ts).
-import { storeHead } from '../loader/cached-head.ts';
-import { convertedVersion } from '../loader/opfs-layout.ts';
 import {
   BrowserCacheError,
   CHUNK_BYTES,
@@ -17,16 +15,16 @@ import {
   type FileVersion,
   type StoredFile,
   type WeightCache,
-} from '../loader/weight-cache.ts';
-import type { CheckpointFile, CheckpointFiles } from '../loader/load-checkpoint.ts';
-import { RangeBlob, chunkedStream } from '../loader/range-blob.ts';
-import type { WeightSet } from '../safetensors/weight-set.ts';
-import type { WeightPrecision } from '../precision.ts';
+} from '../cache/weight-cache.ts';
+import type { CheckpointFile, CheckpointFiles } from '../io/checkpoint-file.ts';
+import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
+import type { WeightSet } from '../io/safetensors/weight-set.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
 import { planForFile, type ConversionPlan, type PlannedTensor } from './conversion-plan.ts';
-import { convertedFileLayout, parseConvertedHead } from './converted-file.ts';
+import { convertedFileLayout, convertedVersion, parseConvertedHead } from './converted-file.ts';
 import { ConvertedCheckpoint, type ConvertedFile } from './converted-checkpoint.ts';
 import { reconvertedRanges } from './reconverted-file.ts';
-import { SEGMENT_HEAP_BUDGET, formatBytes } from '../segment-plan.ts';
+import { SEGMENT_HEAP_BUDGET, formatBytes } from '../plan/segment-plan.ts';
 import { ConvertedMemoryError, MemoryFallback } from './memory-fallback.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
 
@@ -36,8 +34,6 @@ export interface ConvertSource {
   identity(file: string): { url: string; etag: string | null; size: number };
   /** the file's bytes from its first, as they arrive */
   stream(file: string): ReadableStream<Uint8Array>;
-  /** the file's head (length and header) as the page read it, kept in the cache with the converted file (cached-head.ts) */
-  head?(file: string): Uint8Array | undefined;
 }
 
 export interface WeightConverter {
@@ -140,10 +136,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       });
     if (found?.complete) {
       const file = stored(found);
-      if (sameBytes(await file.read(0, layout.head.length), layout.head)) {
-        await keepHead(into, name);
-        return { file, header };
-      }
+      if (sameBytes(await file.read(0, layout.head.length), layout.head)) return { file, header };
     }
     const entry = await storageOp(() => into.put(version));
     opened.push(entry);
@@ -165,15 +158,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     }
     await out.end();
     await storageOp(() => entry.markComplete());
-    await keepHead(into, name);
     return { file: stored(entry), header };
-  }
-
-  /** the source file's head beside its converted form in the browser's cache; one not kept only costs a later visit its header's request */
-  async function keepHead(into: WeightCache, name: string): Promise<void> {
-    const head = source.head?.(name);
-    if (!head?.length || into !== opts.cache) return;
-    await storeHead(into, source.identity(name), head).catch(() => undefined);
   }
 
   async function convertAll(

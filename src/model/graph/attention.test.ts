@@ -2,13 +2,13 @@
 // MultiHeadAttention's math: same outputs on every fixture, on onnxruntime-node's CPU kernels.
 import { describe, expect, it } from 'vitest';
 import { nodeBackend } from '../runtime/node.ts';
-import { sessionModel } from '../session-model.ts';
-import { loadCheckpoint } from '../loader/load-checkpoint.ts';
-import { localSource } from '../loader/local-source.ts';
-import { prepareForward } from '../forward-inputs.ts';
+import { sessionModel } from '../runtime/session-model.ts';
+import { loadCheckpoint } from '../models/consisid/load-checkpoint.ts';
+import { localSource } from '../io/local-source.ts';
+import { prepareForward } from '../models/consisid/forward-inputs.ts';
 import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
 import { buildConsisIDGraph } from './transformer.ts';
-import type { AttentionKernel } from './attention.ts';
+import type { AttentionKernel } from './context.ts';
 
 describe('attention: decomposed equals fused', () => {
   for (const name of FIXTURE_CASES) {

@@ -4,16 +4,6 @@ import type { Value } from '../onnx/graph-builder.ts';
 import { matmul, mul, multiHeadAttention, reshape, softmax, transpose } from '../onnx/ops.ts';
 import { constT, type BuildContext } from './context.ts';
 
-/**
- * - `fused`: one com.microsoft MultiHeadAttention node. onnxruntime's WebGPU EP runs it as flash
- *   attention (unpacked Q/K/V, no bias, equal Q/K/V head sizes that are a multiple of 4: every
- *   attention of this model), so no (B, H, S, L) tensor exists; the CPU kernel keeps the probabilities.
- * - `decomposed`: MatMul, Softmax, MatMul per head: exact everywhere, with the (B, H, S, L) scores a
- *   real tensor. For WebGPU adapters whose subgroups are narrower than 8 lanes (SwiftShader: 4), where
- *   onnxruntime-web 1.30's flash attention shader returns wrong values (0.8 off on SwiftShader).
- */
-export type AttentionKernel = 'fused' | 'decomposed';
-
 export function attention(ctx: BuildContext, q: Value, k: Value, v: Value, heads: number): Value {
   const { g } = ctx;
   if (ctx.attention !== 'decomposed') return multiHeadAttention(g, q, k, v, heads);

@@ -3,7 +3,7 @@
 import { add, gather, gelu, layerNorm, mul, reshape, silu, slice, split } from '../onnx/ops.ts';
 import { attention } from './attention.ts';
 import type { Value } from '../onnx/graph-builder.ts';
-import { innerDim } from '../config.ts';
+import { innerDim } from './config.ts';
 import { sigmoidGelu } from './activations.ts';
 import { constT, param, type BuildContext } from './context.ts';
 import { linearLayer } from './linear.ts';

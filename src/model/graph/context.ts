@@ -1,13 +1,22 @@
 // What every graph-building function gets: the builder, the config and the weights. Weights enter
 // the graph as references to where they lie in the checkpoint files (ONNX external data); any
 // layout or dtype change is a graph op that onnxruntime folds when it creates the session.
-import type { WeightEntry, WeightSet } from '../safetensors/weight-set.ts';
-import { bf16ToF16, bf16ToF32, DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../safetensors/dtype.ts';
-import type { ConsisIDConfig } from '../config.ts';
+import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
+import { bf16ToF16, bf16ToF32, DTYPE_BYTES, f32ToF16, type SafetensorsDtype } from '../io/safetensors/dtype.ts';
+import type { ConsisIDConfig } from './config.ts';
 import type { GraphBuilder, Value } from '../onnx/graph-builder.ts';
 import type { ElemType, ExternalLocation } from '../onnx/onnx-proto.ts';
 import { cast, constF32 } from '../onnx/ops.ts';
-import type { AttentionKernel } from './attention.ts';
+
+/**
+ * - `fused`: one com.microsoft MultiHeadAttention node. onnxruntime's WebGPU EP runs it as flash
+ *   attention (unpacked Q/K/V, no bias, equal Q/K/V head sizes that are a multiple of 4: every
+ *   attention of this model), so no (B, H, S, L) tensor exists; the CPU kernel keeps the probabilities.
+ * - `decomposed`: MatMul, Softmax, MatMul per head: exact everywhere, with the (B, H, S, L) scores a
+ *   real tensor. For WebGPU adapters whose subgroups are narrower than 8 lanes, where onnxruntime-web's
+ *   flash attention shader returns wrong values (docs/model-webgpu.md).
+ */
+export type AttentionKernel = 'fused' | 'decomposed';
 
 export type ComputeDtype = 'float32' | 'float16';
 

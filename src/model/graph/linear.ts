@@ -4,7 +4,7 @@
 import { add, cast, concat, linear } from '../onnx/ops.ts';
 import { MS_DOMAIN, attr, type Value } from '../onnx/graph-builder.ts';
 import type { ComputedGroup, QuantizedGroup } from '../onnx/onnx-proto.ts';
-import { f32ToF16, floatValues } from '../safetensors/dtype.ts';
+import { f32ToF16, floatValues } from '../io/safetensors/dtype.ts';
 import { blocksPerRow, quantizeRowsInt8Into, quantizeRowsInto, type QuantizedFormat } from './quantize.ts';
 import { param, weightLocation, type BuildContext, type LinearRole, type QuantizedMatMul } from './context.ts';
 

@@ -4,7 +4,7 @@
 // chunks, video rows the others, selected by a one-hot (T + V, 2) matrix.
 import { add, matmul, reshape, silu, slice, split } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
-import { innerDim } from '../config.ts';
+import { innerDim } from './config.ts';
 import { constT, type BuildContext } from './context.ts';
 import { linearLayer } from './linear.ts';
 

@@ -1,5 +1,5 @@
 // The diffusers parameter names and shapes a config implies.
-import { innerDim, type ConsisIDConfig } from '../config.ts';
+import { innerDim, type ConsisIDConfig } from './config.ts';
 
 export type ParameterShapes = Map<string, number[]>;
 

@@ -1,7 +1,7 @@
 // CogVideoXPatchEmbed: text projection, patchify as reshape + MatMul, positional table.
 import { add, concat, linear, reshape, slice, transpose } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
-import { innerDim } from '../config.ts';
+import { innerDim } from './config.ts';
 import { constT, param, type BuildContext } from './context.ts';
 import { linearLayer } from './linear.ts';
 import { sincosPositionalTable } from './tables.ts';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { GraphBuilder, MS_DOMAIN, attr, type Value } from '../onnx/graph-builder.ts';
 import { linear } from '../onnx/ops.ts';
 import { nodeBackend } from '../runtime/node.ts';
-import { fillUniform, prng } from '../random-weights.ts';
-import { relativeError } from '../tensor.ts';
+import { fillUniform, prng } from '../models/consisid/random-weights.ts';
+import { relativeError } from '../io/tensor.ts';
 import { blocksPerRow, dequantizeBlocks, quantizeRowsInt8Into, quantizeRowsInto } from './quantize.ts';
 
 const M = 8;

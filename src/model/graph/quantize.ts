@@ -32,8 +32,8 @@ function scaleOf(amax: number, qmax: number): number {
 
 /**
  * max |w[i]| over [from, to): NaN when one is NaN, Infinity when one is infinite (Math.max keeps a
- * NaN, and an infinity is the largest), so either gives a NaN scale. About 6x faster than a
- * compare-and-branch loop with a separate NaN check.
+ * NaN, and an infinity is the largest), so either gives a NaN scale, without a separate NaN check
+ * in the loop (the faster form: docs/performance.md).
  */
 function absMax(w: Float32Array, from: number, to: number): number {
   let amax = 0;

@@ -2,8 +2,8 @@
 // only those blocks' weights, so that each can be made into a session of its own (weights past
 // what one session, one heap or one GPU buffer takes). Run in order, each on what the ones before
 // it output, they compute what the whole graph computes.
-import type { ConsisIDConfig } from '../config.ts';
-import type { WeightSet } from '../safetensors/weight-set.ts';
+import type { ConsisIDConfig } from './config.ts';
+import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import {
   buildTransformerBlocks,
   type BlockRange,

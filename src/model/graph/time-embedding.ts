@@ -1,7 +1,7 @@
 // Timesteps (sinusoidal) + TimestepEmbedding (linear, act, linear), plus timestep_cond.
 import { add, concat, constF32, cos, mul, reshape, sin, cast } from '../onnx/ops.ts';
 import type { Value } from '../onnx/graph-builder.ts';
-import { innerDim } from '../config.ts';
+import { innerDim } from './config.ts';
 import { timestepActivation } from './activations.ts';
 import type { BuildContext } from './context.ts';
 import { linearLayer } from './linear.ts';

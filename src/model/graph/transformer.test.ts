@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { nodeBackend } from '../runtime/node.ts';
-import { loadCheckpoint } from '../loader/load-checkpoint.ts';
-import { localSource } from '../loader/local-source.ts';
-import { sessionModel } from '../session-model.ts';
-import { checkpointFromTensors } from '../checkpoint-writer.ts';
-import { prepareForward } from '../forward-inputs.ts';
+import { loadCheckpoint } from '../models/consisid/load-checkpoint.ts';
+import { localSource } from '../io/local-source.ts';
+import { sessionModel } from '../runtime/session-model.ts';
+import { checkpointFromTensors } from '../models/consisid/checkpoint-writer.ts';
+import { prepareForward } from '../models/consisid/forward-inputs.ts';
 import { fixtureDir, loadFixture, relativeError } from '../test-support/fixtures.ts';
 import { buildConsisIDGraph } from './transformer.ts';
-import { parseConfig } from '../config.ts';
-import { CONSISID_PREVIEW_S_CONFIG } from '../demo-checkpoints.ts';
-import { randomWeights } from '../random-weights.ts';
-import { prepareRotaryEmbeddings } from '../rope.ts';
-import { tensorF32 } from '../tensor.ts';
+import { parseConfig } from './config.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../models/consisid/demo-checkpoints.ts';
+import { randomWeights } from '../models/consisid/random-weights.ts';
+import { prepareRotaryEmbeddings } from '../models/consisid/rope.ts';
+import { tensorF32 } from '../io/tensor.ts';
 
 describe('buildConsisIDGraph', () => {
   it('folded and multi-head-attention paths of the identity module agree with the reference', async () => {

@@ -1,19 +1,19 @@
 // Config variants the fixtures do not cover, checked against equivalent configurations.
 import { describe, expect, it } from 'vitest';
 import { nodeBackend } from '../runtime/node.ts';
-import { sessionModel } from '../session-model.ts';
-import { checkpointFromTensors } from '../checkpoint-writer.ts';
+import { sessionModel } from '../runtime/session-model.ts';
+import { checkpointFromTensors } from '../models/consisid/checkpoint-writer.ts';
 import {
   parseConfig,
   FEED_FORWARD_ACTIVATIONS,
   TIMESTEP_ACTIVATIONS,
   type ConsisIDConfig,
   type ConsisIDConfigInput,
-} from '../config.ts';
-import { prepareForward, type ForwardInputs } from '../forward-inputs.ts';
-import { randomWeights } from '../random-weights.ts';
+} from './config.ts';
+import { prepareForward, type ForwardInputs } from '../models/consisid/forward-inputs.ts';
+import { randomWeights } from '../models/consisid/random-weights.ts';
 import { relativeError } from '../test-support/fixtures.ts';
-import { tensorF32, type HostTensor } from '../tensor.ts';
+import { tensorF32, type HostTensor } from '../io/tensor.ts';
 import { buildConsisIDGraph } from './transformer.ts';
 
 const BASE: ConsisIDConfigInput = {

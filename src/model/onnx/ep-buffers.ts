@@ -10,7 +10,7 @@
 // A new buffer is made only when the cache has none of the size, so the buffers of one size never
 // outnumber the most tensors of that size alive or pending at once. Each tensor counts as a buffer of
 // its own: onnxruntime's allocation planner may hand a freed buffer to a later output of the same bytes,
-// but in its own node order, so assuming it planned less than SwiftShader measured. See docs/model-memory.md.
+// but in its own node order, so counting each tensor on its own never plans less than the EP holds. See docs/model-memory.md.
 
 /** the storage-buffer cache mode of the WebGPU EP (onnxruntime-web's `storageBufferCacheMode`) */
 export type BufferCacheMode = 'lazyRelease' | 'simple' | 'bucket';

@@ -2,23 +2,7 @@
 // device tensors: host handles everywhere, GPU-buffer handles where the caller passes `gpu`.
 import { isDeviceTensor, type BackendSession, type DeviceTensor, type Feed, type FloatTensor } from './types.ts';
 import type { GpuAccess } from './webgpu-buffers.ts';
-
-/** an onnxruntime tensor: `data` only where `location` is the host (onnxruntime throws on a GPU tensor's data) */
-export interface OrtTensorLike {
-  readonly dims: readonly number[];
-  readonly location?: string;
-  readonly data?: unknown;
-  readonly gpuBuffer?: unknown;
-  getData?(releaseData?: boolean): Promise<unknown>;
-  dispose?(): void;
-}
-
-export interface OrtSessionLike {
-  readonly inputNames: readonly string[];
-  readonly outputNames: readonly string[];
-  run(feeds: Record<string, unknown>): Promise<Record<string, OrtTensorLike>>;
-  release(): Promise<void>;
-}
+import type { OrtSessionLike, OrtTensorLike } from './ort-like.ts';
 
 class Handle implements DeviceTensor {
   readonly dtype = 'float32';

@@ -1,6 +1,6 @@
 // Provider-agnostic inference interface: the model code only sees these types.
 import type { ModelDef } from '../onnx/onnx-proto.ts';
-import type { AttentionKernel } from '../graph/attention.ts';
+import type { AttentionKernel } from '../graph/context.ts';
 
 export type Device = 'cpu' | 'wasm' | 'webgpu';
 
@@ -45,10 +45,8 @@ export interface SessionOptions {
   float16?: boolean;
   /**
    * Let onnxruntime rearrange constant weights for its CPU kernels when the session is made
-   * (default: true on cpu, false on wasm). On preview-s, onnxruntime-node: float32 session creation
-   * 0.65 s prepacked vs 0.2 s not, forwards 2.5% faster prepacked; the quantized products are over
-   * 30% slower unprepacked. onnxruntime-web's WASM build: float32 sessions 1.1-1.8 s faster
-   * unprepacked, forwards no slower (int8/int4 the same either way).
+   * (default: true on cpu, false on wasm): on cpu it makes forwards faster for a slower session
+   * creation, on wasm it slows the session for no faster forwards (src/model/README.md, `prepack`).
    */
   prepack?: boolean;
   /**

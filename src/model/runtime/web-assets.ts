@@ -4,9 +4,8 @@
 // - "wasm": the JSPI build, which reads external data given as a Blob slice by slice while the
 //   session is created, so cached weights reach the session without a whole copy in memory;
 // - "webgpu": `onnxruntime-web/webgpu`, onnxruntime's C++ WebGPU EP built for the web (asyncify):
-//   its attention is flash attention (no tokens-squared buffer: the JSEP build's asked for 60.7 GB at
-//   ConsisID's full resolution), and on an H200 it ran preview-s 1.5x faster than the JSEP build
-//   (57.8 vs 84.9 ms), 9.4e-7 off the CPU. The JSEP build is no longer loaded, nor its float16 (0.77 off).
+//   its attention is flash attention (no tokens-squared buffer), faster than the JSEP build and as
+//   exact; docs/model-webgpu.md has the comparison.
 import type * as Ort from 'onnxruntime-web';
 import type { InferenceBackend } from './types.ts';
 import { ortWebBackend } from './web-session.ts';

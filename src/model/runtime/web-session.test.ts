@@ -1,6 +1,6 @@
 import type * as Ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
-import { RangeBlob } from '../loader/range-blob.ts';
+import { RangeBlob } from '../io/range-blob.ts';
 import type { SessionModel } from './types.ts';
 import { ortWebBackend } from './web-session.ts';
 

@@ -4,11 +4,11 @@ import type * as Ort from 'onnxruntime-web';
 import { encodeModel } from '../onnx/onnx-proto.ts';
 import { WEBGPU_BUFFER_CACHE } from '../onnx/ep-buffers.ts';
 import { wrapSession } from './ort-session.ts';
-import { RangeBlob } from '../loader/range-blob.ts';
+import { RangeBlob } from '../io/range-blob.ts';
 import { UnsupportedDeviceError, type InferenceBackend, type SessionModel } from './types.ts';
 import { webgpuAttentionKernel, webgpuHasShaderF16 } from './webgpu-features.ts';
 import { gpuAccess, type GpuAccess, type GpuDeviceLike } from './webgpu-buffers.ts';
-import type { OrtTensorLike } from './ort-session.ts';
+import type { OrtTensorLike } from './ort-like.ts';
 
 function firstBlobFailure(model: SessionModel): unknown {
   for (const s of model.externalData.values())

@@ -1,7 +1,7 @@
 // GPU buffers of onnxruntime-web's WebGPU device: host data uploaded as an input buffer, and an
 // output buffer read back to the host without turning onnxruntime's tensor into a host tensor
 // (its getData() would, and the next run would upload it again).
-import type { OrtTensorLike } from './ort-session.ts';
+import type { OrtTensorLike } from './ort-like.ts';
 import type { FloatTensor } from './types.ts';
 
 interface GpuBufferLike {

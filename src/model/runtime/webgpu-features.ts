@@ -1,5 +1,5 @@
 // What the WebGPU adapter can do, asked before a graph is built or a session is made on it.
-import type { AttentionKernel } from '../graph/attention.ts';
+import type { AttentionKernel } from '../graph/context.ts';
 
 interface AdapterLike {
   features: { has(name: string): boolean };
@@ -14,7 +14,7 @@ const navigatorGpu = () => (globalThis.navigator as { gpu?: GpuLike } | undefine
 
 /**
  * Whether float16 graphs can run on this browser's WebGPU: they need the adapter's `shader-f16`
- * feature (without it onnxruntime-web made a session whose outputs were garbage: SwiftShader here).
+ * feature (without it onnxruntime-web makes a session whose outputs are garbage).
  */
 export async function webgpuHasShaderF16(gpu: GpuLike | undefined = navigatorGpu()): Promise<boolean> {
   const adapter = await gpu?.requestAdapter().catch(() => null);
@@ -22,9 +22,8 @@ export async function webgpuHasShaderF16(gpu: GpuLike | undefined = navigatorGpu
 }
 
 /**
- * The narrowest subgroup onnxruntime-web 1.30's flash attention computes right with: its shader
- * takes 8 or 16 keys per step from a subgroup; with SwiftShader's 4-lane subgroups its output was
- * 0.8 off (max relative error) in Chromium, where the same graph with the attention decomposed was 4e-7 off.
+ * The narrowest subgroup onnxruntime-web's flash attention computes right with: its shader takes 8
+ * or 16 keys per step from a subgroup, and narrower subgroups give wrong values (docs/model-webgpu.md).
  */
 export const FLASH_ATTENTION_MIN_SUBGROUP = 8;
 

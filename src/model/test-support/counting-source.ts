@@ -2,8 +2,8 @@
 // length of each part and how often a file was taken whole as a Blob (only when `blobs` is on).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { localSource } from '../loader/local-source.ts';
-import type { FileSource } from '../loader/file-source.ts';
+import { localSource } from '../io/local-source.ts';
+import type { FileSource } from '../io/file-source.ts';
 
 export interface CountingSource {
   source: FileSource;

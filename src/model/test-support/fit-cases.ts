@@ -1,10 +1,10 @@
 // Fits whose output is pinned (fit-expected.json, captured from the planner that built each
 // precision's whole graph and then its segments apart): the released ConsisID and small configs,
 // on WebGPU adapters of both attention kernels and heap budgets that give one or many segments, and on WASM.
-import { parseConfig, type ConsisIDConfig } from '../config.ts';
-import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../demo-checkpoints.ts';
-import { CONSISID_CONFIG } from '../named-configs.ts';
-import type { AdapterCaps } from '../fit.ts';
+import { parseConfig, type ConsisIDConfig } from '../graph/config.ts';
+import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../models/consisid/demo-checkpoints.ts';
+import { CONSISID_CONFIG } from '../models/consisid/named-configs.ts';
+import type { AdapterCaps } from '../plan/fit.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import type { Device } from '../runtime/types.ts';
 

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
-import { entryToFloat32, entryToHost, parseSafetensors } from '../safetensors/read.ts';
-import { argsFromNamedTensors } from '../named-inputs.ts';
-import type { ForwardInputs } from '../forward-inputs.ts';
-import type { HostTensor } from '../tensor.ts';
-import type { WeightPrecision } from '../precision.ts';
+import { entryToFloat32, entryToHost, parseSafetensors } from '../io/safetensors/read.ts';
+import { argsFromNamedTensors } from '../models/consisid/named-inputs.ts';
+import type { ForwardInputs } from '../models/consisid/forward-inputs.ts';
+import type { HostTensor } from '../io/tensor.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/consisid');
 export const FIXTURE_CASES = ['tiny-base', 'tiny-face', 'tiny-rope'] as const;
@@ -51,7 +51,7 @@ export function loadFixture(name: string): {
   };
 }
 
-export { relativeError } from '../tensor.ts';
+export { relativeError } from '../io/tensor.ts';
 
 /**
  * max|out - expected| / max|expected| allowed per weight precision (expected: the float64

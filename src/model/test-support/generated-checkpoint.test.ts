@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config.ts';
-import { CONSISID_PREVIEW_S_CONFIG } from '../demo-checkpoints.ts';
-import { randomWeights } from '../random-weights.ts';
-import { parseSafetensors } from '../safetensors/read.ts';
+import { parseConfig } from '../graph/config.ts';
+import { CONSISID_PREVIEW_S_CONFIG } from '../models/consisid/demo-checkpoints.ts';
+import { randomWeights } from '../models/consisid/random-weights.ts';
+import { parseSafetensors } from '../io/safetensors/read.ts';
 import { generatedCheckpoint } from './generated-checkpoint.ts';
 
 describe('generated checkpoints', () => {

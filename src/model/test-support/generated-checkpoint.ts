@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeCheckpointFolder, type GenerateOptions } from '../checkpoint-folder.ts';
-import { parseConfig, type ConsisIDConfigInput } from '../config.ts';
+import { writeCheckpointFolder, type GenerateOptions } from '../models/consisid/checkpoint-folder.ts';
+import { parseConfig, type ConsisIDConfigInput } from '../graph/config.ts';
 
 /** `dir/transformer` holds the checkpoint; returns its weight bytes */
 export async function generatedCheckpoint(

@@ -1,6 +1,6 @@
 // The origin private file system in memory (Node has none), as the loader uses it: folders, files,
 // writable streams, and sync access handles unless `sync: false` (the page, which has none).
-// Handles lock their file as Chromium 156's were measured to: an open sync handle of any mode keeps
+// Handles lock their file as Chromium's do: an open sync handle of any mode keeps
 // the file from being removed, moved or written through a stream; a read-write one also from
 // every other sync handle, read-only ones share the file with each other; getFile() is never
 // refused. `refuse` makes every write fail as a full quota would (it may be set midway).

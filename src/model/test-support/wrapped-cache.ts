@@ -1,6 +1,6 @@
 // A weight cache whose entries pass every call through to another cache's, except those a test
 // replaces (faults in reads, writes refused from some point on).
-import type { FileVersion, StoredFile, WeightCache } from '../loader/weight-cache.ts';
+import type { FileVersion, StoredFile, WeightCache } from '../cache/weight-cache.ts';
 
 type StoredCalls = Omit<StoredFile, 'complete' | 'allPresent'>;
 

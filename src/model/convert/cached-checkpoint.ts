@@ -1,0 +1,44 @@
+// What the browser cache holds of a checkpoint's files, as the page asks it: each file's own
+// chunks and, per precision, the file converted (converted-file.ts); and removing all of them.
+import { removeCachedUrls, storedAmounts, type StoredAmount } from '../cache/opfs-cache.ts';
+import { CHUNK_BYTES } from '../cache/weight-cache.ts';
+import { WEIGHT_PRECISIONS, type WeightPrecision } from '../plan/precision.ts';
+import { convertedEtag, convertedUrl } from './converted-file.ts';
+
+/** what the browser cache holds of one version of a hub file: its chunks, and the file converted per precision */
+export interface CachedFileState extends StoredAmount {
+  url: string;
+  /** the precisions it is stored converted to (only those with bytes stored) */
+  converted: ({ precision: WeightPrecision } & StoredAmount)[];
+}
+
+/** What the browser cache holds of each file version. Nothing (never an error) where there is no store. */
+export async function cachedFiles(
+  files: readonly { url: string; etag: string | null; size: number }[],
+  chunkBytes = CHUNK_BYTES,
+): Promise<CachedFileState[]> {
+  return Promise.all(
+    files.map(async ({ url, etag, size }) => {
+      const [raw, ...converted] = await storedAmounts([
+        { url, etag, size, chunkBytes },
+        ...WEIGHT_PRECISIONS.map((p) => ({
+          url: convertedUrl(url, p),
+          etag: convertedEtag(etag),
+          size: null,
+          chunkBytes,
+        })),
+      ]);
+      return {
+        url,
+        ...raw!,
+        converted: WEIGHT_PRECISIONS.map((precision, i) => ({ precision, ...converted[i]! })).filter(
+          (c) => c.bytes > 0,
+        ),
+      };
+    }),
+  );
+}
+
+/** removes the files from the cache: every version of their chunks and of each precision they were converted to */
+export const removeCachedFiles = (urls: readonly string[]): Promise<void> =>
+  removeCachedUrls(urls.flatMap((url) => [url, ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))]));

@@ -1,0 +1,76 @@
+// A checkpoint's weight files as graphs and sessions take them: readable in parts, named as the
+// graphs' external-data locations, with the safetensors header read from the first bytes alone.
+import {
+  SafetensorsError,
+  parseSafetensorsHeader,
+  readHeaderLength,
+  type SafetensorsHeader,
+} from './safetensors/read.ts';
+import type { FileSource, RandomAccessFile, ReadOptions } from './file-source.ts';
+
+/** one weight file of a checkpoint, by its name in the checkpoint */
+export interface CheckpointFile extends RandomAccessFile {
+  name: string;
+  /** path or URL, for messages */
+  describe: string;
+  /** the whole file, when the source delivered it whole */
+  bytes?: Uint8Array;
+}
+
+export type CheckpointFiles = ReadonlyMap<string, CheckpointFile>;
+
+export function fileFromBytes(name: string, describe: string, bytes: Uint8Array): CheckpointFile {
+  return {
+    name,
+    describe,
+    size: bytes.length,
+    bytes,
+    read: async (offset, length) => {
+      if (offset < 0 || offset + length > bytes.length)
+        throw new RangeError(
+          `${describe}: bytes [${offset}, ${offset + length}) lie outside the ${bytes.length}-byte file`,
+        );
+      return bytes.subarray(offset, offset + length);
+    },
+  };
+}
+
+/** the weight file `name` of `source`: opened for reads in parts where the source can, else read whole; null when absent */
+export async function openWeightFile(
+  source: FileSource,
+  name: string,
+  opts: ReadOptions,
+): Promise<CheckpointFile | null> {
+  const describe = source.describe(name);
+  if (source.open) {
+    const f = await source.open(name, opts);
+    return f && { ...f, name, describe };
+  }
+  const bytes = await source.read(name, opts);
+  return bytes && fileFromBytes(name, describe, bytes);
+}
+
+/** the safetensors header of a file read in parts: its first 8 bytes, then the JSON */
+export async function readSafetensorsHeaderFrom(f: RandomAccessFile, describe: string): Promise<SafetensorsHeader> {
+  return (await readSafetensorsHead(f, describe)).header;
+}
+
+/** the header, and the bytes it was read from (its 8-byte length and the JSON): what a later reader of the file may be handed */
+export async function readSafetensorsHead(
+  f: RandomAccessFile,
+  describe: string,
+): Promise<{ header: SafetensorsHeader; head: Uint8Array }> {
+  if (f.size < 8)
+    throw new SafetensorsError(`${describe}: truncated, ${f.size} bytes is shorter than the 8-byte header length`);
+  const length = await f.read(0, 8);
+  const n = readHeaderLength(length, describe);
+  if (8 + n > f.size)
+    throw new SafetensorsError(
+      `${describe}: truncated, header says ${n} bytes but the file has ${f.size - 8} after the length`,
+    );
+  const json = await f.read(8, n);
+  const head = new Uint8Array(8 + n);
+  head.set(length);
+  head.set(json, 8);
+  return { header: parseSafetensorsHeader(json, f.size, describe), head };
+}
