@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryRequest } from './delivery-context.ts';
 import { DeliveryStore } from './store/delivery-store.ts';
 import { ackId, body, cleanupStoredServers, deliver, storedServers } from './test-stored-server.ts';
@@ -30,7 +30,8 @@ describe('accept, store, then handle', () => {
     const next = (await (await deliver(server, 'train', body('alice/other'))).json()) as { state: string };
     expect(next.state).toBe('queued');
     release();
-    await new Promise((r) => setTimeout(r, 20));
+    // the second handler starts once the first one's outcome is on disk
+    await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 10_000 });
     release();
     await server.idle();
     expect(server.store!.get(id)).toMatchObject({ state: 'done', result: { built: 'alice/tiny-model' } });
