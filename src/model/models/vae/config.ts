@@ -41,6 +41,11 @@ export function parseVaeConfig(raw: unknown, file = 'vae/config.json'): VaeConfi
   if (!r.success)
     throw new VaeConfigError(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const c = r.data;
+  const cls = (raw as { _class_name?: unknown })._class_name;
+  if (cls !== undefined && cls !== 'AutoencoderKLCogVideoX')
+    throw new VaeConfigError(
+      `${file}: a ${String(cls)} config, not AutoencoderKLCogVideoX: name the checkpoint's vae/ folder`,
+    );
   const fail = (msg: string) => {
     throw new VaeConfigError(`${file}: ${msg}`);
   };

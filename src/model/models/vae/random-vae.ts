@@ -33,7 +33,7 @@ export const RELEASED_VAE_CONFIG: Record<string, unknown> = {
   invert_scale_latents: false,
 };
 
-/** a small decoder (2 blocks, 4 latent channels) for the demo checkpoints and tests */
+/** a small decoder (2 blocks of 8 and 16 channels, 16 latent channels) for the demo checkpoints and tests */
 export const SMALL_VAE_CONFIG: Record<string, unknown> = {
   ...RELEASED_VAE_CONFIG,
   down_block_types: Array(2).fill('CogVideoXDownBlock3D'),
@@ -42,6 +42,12 @@ export const SMALL_VAE_CONFIG: Record<string, unknown> = {
   latent_channels: 16,
   layers_per_block: 1,
   norm_num_groups: 4,
+};
+
+/** VAE configs by name (`consisid generate --vae`) */
+export const NAMED_VAE_CONFIGS: Readonly<Record<string, Record<string, unknown>>> = {
+  released: RELEASED_VAE_CONFIG,
+  small: SMALL_VAE_CONFIG,
 };
 
 function init(name: string, shape: number[], rand: () => number): Float32Array {
@@ -82,6 +88,12 @@ export interface VaeFile {
   bytes: Uint8Array;
 }
 
+/** config.json as diffusers writes it */
+export const vaeConfigFile = (raw: Record<string, unknown>): Uint8Array =>
+  new TextEncoder().encode(
+    `${JSON.stringify({ _class_name: 'AutoencoderKLCogVideoX', _diffusers_version: '0.39.0', ...raw }, null, 2)}\n`,
+  );
+
 /** the files of a random VAE folder, in memory; the config is checked first */
 export function randomVaeFiles(rawConfig: Record<string, unknown>, opts: VaeFolderOptions = {}): VaeFile[] {
   const config = parseVaeConfig(rawConfig);
@@ -91,10 +103,7 @@ export function randomVaeFiles(rawConfig: Record<string, unknown>, opts: VaeFold
     [...tensors].map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
     opts.shards,
   );
-  const config_json = { _class_name: 'AutoencoderKLCogVideoX', _diffusers_version: '0.39.0', ...rawConfig };
-  const files: VaeFile[] = [
-    { path: `${prefix}config.json`, bytes: new TextEncoder().encode(`${JSON.stringify(config_json, null, 2)}\n`) },
-  ];
+  const files: VaeFile[] = [{ path: `${prefix}config.json`, bytes: vaeConfigFile(rawConfig) }];
   for (const f of plan.files)
     files.push({
       path: `${prefix}${f.name}`,
