@@ -82,6 +82,20 @@ export class VaeDecoder {
     return s;
   }
 
+  /** builds the graphs and creates the sessions a decode of latents of these dims runs (as decode would on its way) */
+  async prepare(dims: readonly number[], tile: boolean | 'auto' = false): Promise<void> {
+    const [b, f] = checkLatents(this.config, dims);
+    for (const box of tiledDecode(this.config, dims, tile).boxes.flat())
+      for (const [k, [start, end]] of frameBatches(f).entries())
+        await this.session({
+          batch: b,
+          frames: end - start,
+          height: box.rows[1] - box.rows[0],
+          width: box.cols[1] - box.cols[0],
+          first: k === 0,
+        });
+  }
+
   /** the untiled decode of latents (B, F, C, h, w): sample (B, out_channels, frames, 8h, 8w) */
   async decodeFrames(
     latents: Tensor5,
