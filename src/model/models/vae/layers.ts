@@ -97,11 +97,10 @@ function groupNorm(ctx: VaeGraphContext, x: Value, groups: number, eps: number):
   const { g } = ctx;
   const [bs, t, c, h, wd] = dims5(x);
   const xr = reshape(g, x, [bs, t, groups, c / groups, h * wd]);
-  const reduce = (v: Value) =>
-    g.node('ReduceMean', [v], [{ type: v.type, dims: [bs, 1, groups, 1, 1] }], {
-      axes: attr.ints([1, 3, 4]),
-      keepdims: attr.int(1),
-    })[0]!;
+  // the mean of each frame's pixels first, then of those: shorter float32 sums than one mean over everything
+  const mean = (v: Value, axes: number[], dims: number[]) =>
+    g.node('ReduceMean', [v], [{ type: v.type, dims }], { axes: attr.ints(axes), keepdims: attr.int(1) })[0]!;
+  const reduce = (v: Value) => mean(mean(v, [4], [bs, t, groups, c / groups, 1]), [1, 3], [bs, 1, groups, 1, 1]);
   const centered = sub(g, xr, reduce(xr));
   const variance = reduce(mul(g, centered, centered));
   const std = g.node('Sqrt', [add(g, variance, scalarF32(g, eps))], [{ type: x.type, dims: variance.dims }])[0]!;
