@@ -113,6 +113,36 @@ function cropFrames(x: Tensor5, from: number, to: number): Tensor5 {
   return { data: out, dims: [b, c, to - from, h, w] };
 }
 
+describe('sessions', () => {
+  it("go once the decode runs their shape no more (the first batch's before the later batches run), unless kept", async () => {
+    const files = randomVaeFiles({ ...SMALL_VAE_CONFIG, latent_channels: 4 }, { seed: 9 });
+    const checkpoint = await loadVae(memorySource(files));
+    const z = randomLatents([1, 7, 4, 2, 3], 5);
+    for (const keepSessions of [false, true]) {
+      const log: string[] = [];
+      const node = nodeBackend();
+      const backend = {
+        ...node,
+        async createSession(...args: Parameters<typeof node.createSession>) {
+          const s = await node.createSession(...args);
+          const n = log.filter((l) => l.startsWith('create')).length;
+          log.push(`create ${n}`);
+          return { ...s, release: async () => (log.push(`release ${n}`), s.release()) };
+        },
+      };
+      const d = new VaeDecoder(checkpoint, { backend, device: 'cpu', threads: 1, keepSessions });
+      await d.decode(z, { onBatch: (p) => log.push(`batch ${p.done}`) });
+      expect(log).toEqual(
+        keepSessions
+          ? ['create 0', 'batch 0', 'create 1', 'batch 1', 'batch 2']
+          : ['create 0', 'release 0', 'batch 0', 'create 1', 'batch 1', 'release 1', 'batch 2'],
+      );
+      await d.release();
+      if (keepSessions) expect(log.slice(-2).sort()).toEqual(['release 0', 'release 1']);
+    }
+  });
+});
+
 function cropBatch(x: Tensor5, b: number): Tensor5 {
   const n = x.data.length / x.dims[0];
   return { data: x.data.slice(b * n, (b + 1) * n), dims: [1, x.dims[1], x.dims[2], x.dims[3], x.dims[4]] };

@@ -35,6 +35,11 @@ export interface VaeDecoderOptions {
   threads?: number;
   /** sessions kept, one per batch shape (first batch, later batches, edge tiles) */
   maxSessions?: number;
+  /**
+   * keep each session after the decode (default false: a session is released once the decode runs its
+   * shape no more, so the first batch's weights and activation arena are gone before the later batches run)
+   */
+  keepSessions?: boolean;
 }
 
 export function checkLatents(config: VaeConfig, dims: readonly number[]): Tensor5['dims'] {
@@ -51,6 +56,8 @@ export function checkLatents(config: VaeConfig, dims: readonly number[]): Tensor
 
 export class VaeDecoder {
   private readonly sessions = new Map<string, Promise<BackendSession>>();
+  /** runs left per batch shape in the decode under way */
+  private remaining: Map<string, number> | null = null;
 
   constructor(
     readonly checkpoint: VaeCheckpoint,
@@ -82,18 +89,37 @@ export class VaeDecoder {
     return s;
   }
 
-  /** builds the graphs and creates the sessions a decode of latents of these dims runs (as decode would on its way) */
-  async prepare(dims: readonly number[], tile: boolean | 'auto' = false): Promise<void> {
+  /** the batch shapes a decode of latents of these dims runs, in order */
+  batchShapes(dims: readonly number[], tile: boolean | 'auto' = false): BatchShape[] {
     const [b, f] = checkLatents(this.config, dims);
-    for (const box of tiledDecode(this.config, dims, tile).boxes.flat())
-      for (const [k, [start, end]] of frameBatches(f).entries())
-        await this.session({
+    return tiledDecode(this.config, dims, tile).boxes.flatMap((row) =>
+      row.flatMap((box) =>
+        frameBatches(f).map(([start, end], k) => ({
           batch: b,
           frames: end - start,
           height: box.rows[1] - box.rows[0],
           width: box.cols[1] - box.cols[0],
           first: k === 0,
-        });
+        })),
+      ),
+    );
+  }
+
+  /** builds the graphs and creates the sessions a decode of latents of these dims runs (as decode would on its way) */
+  async prepare(dims: readonly number[], tile: boolean | 'auto' = false): Promise<void> {
+    for (const shape of this.batchShapes(dims, tile)) await this.session(shape);
+  }
+
+  /** one run of a shape done: its session goes when the decode needs it no more (unless kept) */
+  private async ran(shape: BatchShape): Promise<void> {
+    const key = batchSignature(shape);
+    const left = this.remaining?.get(key);
+    if (left === undefined || this.opts.keepSessions) return;
+    this.remaining!.set(key, left - 1);
+    if (left > 1) return;
+    const s = this.sessions.get(key);
+    this.sessions.delete(key);
+    await (await s?.catch(() => null))?.release();
   }
 
   /** the untiled decode of latents (B, F, C, h, w): sample (B, out_channels, frames, 8h, 8w) */
@@ -115,6 +141,7 @@ export class VaeDecoder {
         const feeds: Record<string, Feed> = { latents: z };
         caches.forEach((c, i) => (feeds[cacheIn(i)] = c));
         const out = await session.runOnDevice(feeds);
+        await this.ran(shape);
         for (const c of caches) c.dispose();
         caches = Object.keys(out)
           .filter((n) => n.startsWith('cache_out.'))
@@ -138,10 +165,19 @@ export class VaeDecoder {
     const perTile = frameBatches(dims[1]).length;
     const progress = (tile: number) => (done: number) =>
       opts.onBatch?.({ done: tile * perTile + done, total: tiles.count * perTile, tile, tiles: tiles.count });
-    if (tiles.count === 1 && !tiles.forced) return this.decodeFrames(z, progress(0), opts.signal);
-    return tiles.run((i, box) =>
-      this.decodeFrames(cropLatents(z, [0, dims[1]], box.rows, box.cols), progress(i), opts.signal),
-    );
+    this.remaining = new Map();
+    for (const shape of this.batchShapes(dims, opts.tile ?? false)) {
+      const key = batchSignature(shape);
+      this.remaining.set(key, (this.remaining.get(key) ?? 0) + 1);
+    }
+    try {
+      if (tiles.count === 1 && !tiles.forced) return await this.decodeFrames(z, progress(0), opts.signal);
+      return await tiles.run((i, box) =>
+        this.decodeFrames(cropLatents(z, [0, dims[1]], box.rows, box.cols), progress(i), opts.signal),
+      );
+    } finally {
+      this.remaining = null;
+    }
   }
 
   async release(): Promise<void> {
