@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, TARGETS } from './bench-args.ts';
 
 describe('npm run bench arguments', () => {
-  it('runs every target but gpu and page-memory when none is named, else the named ones in their usual order', () => {
-    expect(parseBenchArgs([])).toEqual(TARGETS.filter((t) => t !== 'gpu' && t !== 'page-memory'));
+  it('runs every target but gpu, page-memory and vae when none is named, else the named ones in their usual order', () => {
+    expect(parseBenchArgs([])).toEqual(TARGETS.filter((t) => t !== 'gpu' && t !== 'page-memory' && t !== 'vae'));
+    expect(parseBenchArgs(['vae'])).toEqual(['vae']);
     expect(parseBenchArgs(['gpu'])).toEqual(['gpu']);
     expect(parseBenchArgs(['page-memory'])).toEqual(['page-memory']);
     expect(parseBenchArgs(['model', 'webhooks'])).toEqual(['webhooks', 'model']);

@@ -1,16 +1,27 @@
 // `npm run bench [-- <target>...]` arguments: argv in, the targets to run out (all when none named).
 import { parseCommandLine, UsageError } from '../src/cli/command-line.ts';
 
-export const TARGETS = ['hub', 'webhooks', 'model', 'dashboard', 'preview', 'convert', 'gpu', 'page-memory'] as const;
+export const TARGETS = [
+  'hub',
+  'webhooks',
+  'model',
+  'dashboard',
+  'preview',
+  'convert',
+  'gpu',
+  'page-memory',
+  'vae',
+] as const;
 export type Target = (typeof TARGETS)[number];
 /**
  * Run only when named: on SwiftShader in Node the native EP's first forward has not finished in 420 s
  * (docs/model-webgpu.md), so a bench of the whole project would wait on it; on a GPU it is `npm run bench -- gpu`.
  * page-memory generates a checkpoint of gigabytes and loads it in Chromium (minutes; the 42 layers most of an hour).
+ * vae decodes the preview's 13 latent frames with the released decoder (76 TFLOP: minutes on 2 cores).
  */
-const ONLY_WHEN_NAMED: readonly Target[] = ['gpu', 'page-memory'];
+const ONLY_WHEN_NAMED: readonly Target[] = ['gpu', 'page-memory', 'vae'];
 
-export const BENCH_USAGE = `usage: npm run bench [-- ${TARGETS.join('|')} ...]   (every target but gpu and page-memory when none is named)
+export const BENCH_USAGE = `usage: npm run bench [-- ${TARGETS.join('|')} ...]   (every target but gpu, page-memory and vae when none is named)
   BENCH_TARGET_TIMEOUT_S=<s> bounds each target (default 900)`;
 
 export function parseBenchArgs(argv: readonly string[]): Target[] {

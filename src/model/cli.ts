@@ -1,14 +1,15 @@
-// `npm run consisid -- forward|export|generate|plan ...`: each command declares its flags and help
+// `npm run consisid -- forward|export|generate|plan|decode ...`: each command declares its flags and help
 // (cli/*-command.ts); the parser and the usage are made from those declarations.
 import { exportCommand } from './cli/export-command.ts';
 import { forwardCommand } from './cli/forward-command.ts';
 import { generateCommand } from './cli/generate-command.ts';
 import { planCommand } from './cli/plan-command.ts';
+import { decodeCommand } from './models/vae/decode-command.ts';
 import { HelpRequested, parseCommandFlags, UsageError, type Command } from './cli/flags.ts';
 import { commandUsage, programUsage } from './cli/usage.ts';
 
 const PROGRAM = 'consisid';
-const COMMANDS: readonly Command[] = [forwardCommand, exportCommand, generateCommand, planCommand];
+const COMMANDS: readonly Command[] = [forwardCommand, exportCommand, generateCommand, planCommand, decodeCommand];
 
 export async function main(
   argv: readonly string[],

@@ -21,6 +21,8 @@ import { UsageError, type Command, type Flags } from './flags.ts';
 import { positiveInt } from './model-options.ts';
 import { checkOutputFile, checkOutputFolder, writeInPlace } from './output-files.ts';
 import { parseShapeSpec, SHAPE_FLAG } from './shape-spec.ts';
+import { readVaeConfigArg, writeVaeFolder } from '../models/vae/vae-folder.ts';
+import path from 'node:path';
 
 const DTYPES: readonly WeightDtype[] = ['float32', 'float16', 'bfloat16'];
 
@@ -68,6 +70,10 @@ export const generateCommand: Command = {
       help: 'uniform (the default), heavy (Gaussian noise of std 0.05 on every weight) or outliers (a few large channels)',
     },
     inputs: { value: '<inputs.safetensors>', help: 'also write random inputs for `forward`, of --shape' },
+    vae: {
+      value: '<released | small | config.json>',
+      help: 'also write a VAE of random decoder weights (any size; released: the ConsisID one) into <out>/vae/',
+    },
     ...SHAPE_FLAG,
   },
   run: generate,
@@ -92,12 +98,19 @@ async function generate(flags: Flags, log: (line: string) => void): Promise<void
   // everything checked before the first byte is written
   const shape = inputs ? parseShapeSpec(flags.get('shape'), config) : null;
   if (inputs) checkOutputFile('inputs', inputs);
+  const vae = flags.get('vae') === undefined ? null : await readVaeConfigArg(flags.need('vae'));
   await checkOutputFolder('out', out);
   let bytes = 0;
+  let vaeBytes = 0;
   await writeInPlace([out], async ([tmp]) => {
     bytes = await writeCheckpointFolder(tmp!, raw, config, { dtype, seed, shards, family });
+    if (vae) vaeBytes = await writeVaeFolder(path.join(tmp!, 'vae'), vae.raw, { dtype, seed });
   });
   log(`wrote ${out}: ${label}, ${(bytes / 2 ** 20).toFixed(1)} MiB of ${dtype} weights (${family})`);
+  if (vae)
+    log(
+      `wrote ${path.join(out, 'vae')}: ${vae.label}, ${(vaeBytes / 2 ** 20).toFixed(1)} MiB of ${dtype} decoder weights`,
+    );
   if (inputs && shape) {
     await writeInPlace([inputs], ([tmp]) =>
       writeFile(tmp!, writeSafetensors(randomInputs(config, shape, seed + 1), { format: 'pt' })),

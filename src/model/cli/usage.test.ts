@@ -4,10 +4,11 @@ import { exportCommand } from './export-command.ts';
 import { parseCommandFlags, UsageError, type CommandSpec } from './flags.ts';
 import { forwardCommand } from './forward-command.ts';
 import { generateCommand } from './generate-command.ts';
+import { decodeCommand } from '../models/vae/decode-command.ts';
 import { planCommand } from './plan-command.ts';
 import { commandUsage, programUsage, synopsis } from './usage.ts';
 
-const COMMANDS = [forwardCommand, exportCommand, generateCommand, planCommand];
+const COMMANDS = [forwardCommand, exportCommand, generateCommand, planCommand, decodeCommand];
 
 async function cli(...argv: string[]): Promise<{ code: number; log: string }> {
   const lines: string[] = [];

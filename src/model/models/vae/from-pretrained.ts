@@ -1,0 +1,45 @@
+// The VAE decoder loaded like the transformer: a repository id (its `vae` subfolder) on a hub, or a
+// local folder where the environment has local folders (Node); sessions on the environment's backend.
+import type { ModelEnvironment } from '../../environment.ts';
+import type { FileSource, ReadOptions } from '../../loader/file-source.ts';
+import { hubSource } from '../../loader/hub-files.ts';
+import type { Device } from '../../runtime/types.ts';
+import { VaeDecoder } from './decoder.ts';
+import { loadVae } from './load.ts';
+
+export interface VaeFromPretrainedOptions extends ReadOptions {
+  environment: ModelEnvironment;
+  /** the VAE's folder in the repository or local folder (default 'vae') */
+  subfolder?: string;
+  revision?: string;
+  hubUrl?: string;
+  token?: string;
+  device?: Device;
+  threads?: number;
+  /** files from elsewhere (a cache, memory): taken as the VAE folder itself */
+  source?: FileSource;
+}
+
+export async function vaeFromPretrained(repoIdOrPath: string, opts: VaeFromPretrainedOptions): Promise<VaeDecoder> {
+  const env = opts.environment;
+  const subfolder = opts.subfolder ?? 'vae';
+  let source = opts.source ?? null;
+  if (!source && !opts.hubUrl)
+    source = await env.localSource(subfolder ? `${repoIdOrPath.replace(/\/+$/, '')}/${subfolder}` : repoIdOrPath);
+  source ??= hubSource({
+    repoId: repoIdOrPath,
+    subfolder,
+    ...(opts.hubUrl ? { hubUrl: opts.hubUrl } : {}),
+    ...(opts.revision ? { revision: opts.revision } : {}),
+    ...(opts.token ? { token: opts.token } : {}),
+  });
+  const checkpoint = await loadVae(source, {
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  return new VaeDecoder(checkpoint, {
+    backend: await env.backend(),
+    device: opts.device ?? env.defaultDevice,
+    ...(opts.threads ? { threads: opts.threads } : {}),
+  });
+}
