@@ -1,7 +1,7 @@
 // One `npm run bench -- vae` decode in its own process (its peak RSS is its own): loads the VAE
 // folder, creates the sessions, decodes the latents once and prints one JSON line of timings.
 import { parseCommandLine } from '../src/cli/command-line.ts';
-import { localSource } from '../src/model/loader/local-source.ts';
+import { localSource } from '../src/model/io/local-source.ts';
 import { VaeDecoder } from '../src/model/models/vae/decoder.ts';
 import { loadVae } from '../src/model/models/vae/load.ts';
 import { nodeBackend } from '../src/model/runtime/node.ts';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli.ts';
-import { entryToFloat32, parseSafetensors } from '../../safetensors/read.ts';
-import { writeSafetensors } from '../../safetensors/write.ts';
-import { relativeError } from '../../tensor.ts';
+import { entryToFloat32, parseSafetensors } from '../../io/safetensors/read.ts';
+import { writeSafetensors } from '../../io/safetensors/write.ts';
+import { relativeError } from '../../io/tensor.ts';
 import { crc32, toByte } from './png.ts';
 import { loadVaeCase, vaeCaseDir } from './test-fixtures.ts';
 

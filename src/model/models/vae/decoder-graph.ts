@@ -3,7 +3,7 @@
 import { GraphBuilder, type Value } from '../../onnx/graph-builder.ts';
 import type { ModelDef } from '../../onnx/onnx-proto.ts';
 import { div, scalarF32, silu, transpose } from '../../onnx/ops.ts';
-import type { WeightSet } from '../../safetensors/weight-set.ts';
+import type { WeightSet } from '../../io/safetensors/weight-set.ts';
 import { framesOfBatch, spatialScale, type VaeConfig } from './config.ts';
 import { decoderLayout } from './decoder-layout.ts';
 import { causalConv, resnet, spatialNorm, upsample, type ConvCaches } from './layers.ts';

@@ -1,19 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { localSource } from '../../loader/local-source.ts';
-import { memorySource } from '../../loader/memory-source.ts';
+import { localSource } from '../../io/local-source.ts';
+import { memorySource } from '../../io/memory-source.ts';
 import { nodeBackend } from '../../runtime/node.ts';
-import { relativeError } from '../../tensor.ts';
+import { relativeError } from '../../io/tensor.ts';
 import { frameBatches, framesOfBatch, parseVaeConfig } from './config.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';
 import { randomVaeFiles, SMALL_VAE_CONFIG } from './random-vae.ts';
 import { loadVaeCase, VAE_CASES, vaeCaseDir } from './test-fixtures.ts';
 import { cropLatents, type Tensor5 } from './video-tensor.ts';
-import { entryToFloat32, parseSafetensors } from '../../safetensors/read.ts';
-import { writeSafetensors } from '../../safetensors/write.ts';
-import { WEIGHTS_NAME } from '../../safetensors/index-file.ts';
-import type { HostTensor } from '../../tensor.ts';
+import { entryToFloat32, parseSafetensors } from '../../io/safetensors/read.ts';
+import { writeSafetensors } from '../../io/safetensors/write.ts';
+import { WEIGHTS_NAME } from '../../io/safetensors/index-file.ts';
+import type { HostTensor } from '../../io/tensor.ts';
 
 const opened: VaeDecoder[] = [];
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // transformer's layout, decoded in batches of 2 latent frames (the remainder joins the first), each
 // batch one run of the decoder graph whose causal-convolution caches go to the next run. Memory is
 // bounded by one batch whatever the number of frames; `tile` decodes in tiles (tiling.ts).
-import { sessionModel } from '../../session-model.ts';
+import { sessionModel } from '../../runtime/session-model.ts';
 import type { BackendSession, DeviceTensor, Feed, InferenceBackend, Device } from '../../runtime/types.ts';
 import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, cacheIn, cacheOut, type BatchShape } from './decoder-graph.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nodeEnvironment } from '../../node.ts';
-import { relativeError } from '../../tensor.ts';
+import { relativeError } from '../../io/tensor.ts';
 import { vaeFromPretrained } from './from-pretrained.ts';
 import { loadVaeCase, vaeCaseDir } from './test-fixtures.ts';
 

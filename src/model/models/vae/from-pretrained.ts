@@ -1,8 +1,8 @@
 // The VAE decoder loaded like the transformer: a repository id (its `vae` subfolder) on a hub, or a
 // local folder where the environment has local folders (Node); sessions on the environment's backend.
-import type { ModelEnvironment } from '../../environment.ts';
-import type { FileSource, ReadOptions } from '../../loader/file-source.ts';
-import { hubSource } from '../../loader/hub-files.ts';
+import type { ModelEnvironment } from '../../runtime/environment.ts';
+import type { FileSource, ReadOptions } from '../../io/file-source.ts';
+import { hubSource } from '../../io/hub-files.ts';
 import type { Device } from '../../runtime/types.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';

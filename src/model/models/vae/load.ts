@@ -1,14 +1,14 @@
 // Reads a VAE folder (vae/config.json and its weights: one file or shards with an index) from any
 // file source: the config and the safetensors headers only; the tensors stay in the files.
-import type { FileSource, ReadOptions } from '../../loader/file-source.ts';
+import type { FileSource, ReadOptions } from '../../io/file-source.ts';
 import {
   fileFromBytes,
   readSafetensorsHeaderFrom,
   type CheckpointFile,
   type CheckpointFiles,
-} from '../../loader/load-checkpoint.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../safetensors/index-file.ts';
-import { collectWeights, weightShapes, type WeightFile, type WeightSet } from '../../safetensors/weight-set.ts';
+} from '../../io/checkpoint-file.ts';
+import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../io/safetensors/index-file.ts';
+import { collectWeights, weightShapes, type WeightFile, type WeightSet } from '../../io/safetensors/weight-set.ts';
 import { parseVaeConfig, VaeConfigError, type VaeConfig } from './config.ts';
 import { checkDecoderParameters } from './decoder-layout.ts';
 

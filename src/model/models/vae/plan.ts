@@ -4,9 +4,9 @@
 // out as a checkpoint would hold them and never read, so any size plans in seconds.
 import { graphCost, valueShapes, type GraphCost } from '../../onnx/graph-cost.ts';
 import type { GraphDef } from '../../onnx/onnx-proto.ts';
-import { browserFit, costOptionsFor, WEBGPU_DEFAULT_LIMITS, type BrowserFit, type WebGpuLimits } from '../../plan.ts';
-import { DTYPE_BYTES, type SafetensorsDtype } from '../../safetensors/dtype.ts';
-import type { WeightEntry, WeightSet } from '../../safetensors/weight-set.ts';
+import { browserFit, costOptionsFor, WEBGPU_DEFAULT_LIMITS, type BrowserFit, type WebGpuLimits } from '../../plan/plan.ts';
+import { DTYPE_BYTES, type SafetensorsDtype } from '../../io/safetensors/dtype.ts';
+import type { WeightEntry, WeightSet } from '../../io/safetensors/weight-set.ts';
 import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, type BatchShape } from './decoder-graph.ts';
 import { decoderParameters } from './decoder-layout.ts';

@@ -1,11 +1,11 @@
 // Random-weight VAE folders (decoder weights only: what decoding reads) for tests, benches and the
 // demo checkpoints: config.json as diffusers writes it plus one safetensors file or shards + index.
-import { planShards } from '../../checkpoint-writer.ts';
-import { prng } from '../../prng.ts';
-import { WEIGHTS_INDEX_NAME } from '../../safetensors/index-file.ts';
-import { f32ToBf16, f32ToF16 } from '../../safetensors/dtype.ts';
-import { writeSafetensors } from '../../safetensors/write.ts';
-import { numel, type HostTensor } from '../../tensor.ts';
+import { planShards } from '../consisid/checkpoint-writer.ts';
+import { prng } from '../consisid/prng.ts';
+import { WEIGHTS_INDEX_NAME } from '../../io/safetensors/index-file.ts';
+import { f32ToBf16, f32ToF16 } from '../../io/safetensors/dtype.ts';
+import { writeSafetensors } from '../../io/safetensors/write.ts';
+import { numel, type HostTensor } from '../../io/tensor.ts';
 import { parseVaeConfig, type VaeConfig } from './config.ts';
 import { decoderParameters } from './decoder-layout.ts';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { entryToFloat32, parseSafetensors } from '../../safetensors/read.ts';
+import { entryToFloat32, parseSafetensors } from '../../io/safetensors/read.ts';
 import type { Tensor5 } from './video-tensor.ts';
 
 export const VAE_FIXTURES = path.resolve(

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { localSource } from '../../loader/local-source.ts';
-import type { FileSource } from '../../loader/file-source.ts';
+import { localSource } from '../../io/local-source.ts';
+import type { FileSource } from '../../io/file-source.ts';
 import { nodeBackend } from '../../runtime/node.ts';
-import { relativeError } from '../../tensor.ts';
+import { relativeError } from '../../io/tensor.ts';
 import { parseVaeConfig } from './config.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';

@@ -2,9 +2,9 @@
 // `consisid generate --vae` and the VAE bench: config.json plus one safetensors file or shards + index.
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { planShards } from '../../checkpoint-writer.ts';
-import { WEIGHTS_INDEX_NAME } from '../../safetensors/index-file.ts';
-import { safetensorsHeader } from '../../safetensors/write.ts';
+import { planShards } from '../consisid/checkpoint-writer.ts';
+import { WEIGHTS_INDEX_NAME } from '../../io/safetensors/index-file.ts';
+import { safetensorsHeader } from '../../io/safetensors/write.ts';
 import { parseVaeConfig, VaeConfigError } from './config.ts';
 import { decoderParameters } from './decoder-layout.ts';
 import { NAMED_VAE_CONFIGS, randomVaeTensors, vaeConfigFile, type VaeFolderOptions } from './random-vae.ts';

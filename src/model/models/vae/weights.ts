@@ -4,8 +4,8 @@
 import type { GraphBuilder, Value } from '../../onnx/graph-builder.ts';
 import type { ElemType } from '../../onnx/onnx-proto.ts';
 import { cast, reshape, slice } from '../../onnx/ops.ts';
-import { bf16ToF32 } from '../../safetensors/dtype.ts';
-import type { WeightSet } from '../../safetensors/weight-set.ts';
+import { bf16ToF32 } from '../../io/safetensors/dtype.ts';
+import type { WeightSet } from '../../io/safetensors/weight-set.ts';
 
 export interface VaeGraphContext {
   g: GraphBuilder;
