@@ -4,7 +4,7 @@ import { exportCommand } from './cli/export-command.ts';
 import { forwardCommand } from './cli/forward-command.ts';
 import { generateCommand } from './cli/generate-command.ts';
 import { planCommand } from './cli/plan-command.ts';
-import { decodeCommand } from './models/vae/decode-command.ts';
+import { decodeCommand } from './cli/decode-command.ts';
 import { HelpRequested, parseCommandFlags, UsageError, type Command } from './cli/flags.ts';
 import { commandUsage, programUsage } from './cli/usage.ts';
 

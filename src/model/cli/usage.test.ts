@@ -4,7 +4,7 @@ import { exportCommand } from './export-command.ts';
 import { parseCommandFlags, UsageError, type CommandSpec } from './flags.ts';
 import { forwardCommand } from './forward-command.ts';
 import { generateCommand } from './generate-command.ts';
-import { decodeCommand } from '../models/vae/decode-command.ts';
+import { decodeCommand } from './decode-command.ts';
 import { planCommand } from './plan-command.ts';
 import { commandUsage, programUsage, synopsis } from './usage.ts';
 

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli.ts';
-import { entryToFloat32, parseSafetensors } from '../../io/safetensors/read.ts';
-import { writeSafetensors } from '../../io/safetensors/write.ts';
-import { relativeError } from '../../io/tensor.ts';
-import { crc32, toByte } from './png.ts';
-import { loadVaeCase, vaeCaseDir } from './test-fixtures.ts';
+import { main } from '../cli.ts';
+import { entryToFloat32, parseSafetensors } from '../io/safetensors/read.ts';
+import { writeSafetensors } from '../io/safetensors/write.ts';
+import { relativeError } from '../io/tensor.ts';
+import { crc32, toByte } from '../models/vae/png.ts';
+import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'consisid-decode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
