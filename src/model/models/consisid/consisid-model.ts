@@ -7,13 +7,14 @@ import { ConsisIDGraphs } from './consisid-graphs.ts';
 import {
   checkSegmentChoice,
   passedRuntimeOptions,
+  resolveSource,
+  sessionOptions,
   type FromPretrainedOptions,
   type RuntimeOptions,
   type SessionInfo,
   type Transformer2DModelOutput,
 } from './model-options.ts';
 import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
-import { hubSource } from '../../io/hub-files.ts';
 import type { FileSource } from '../../io/file-source.ts';
 import type { HostTensor } from '../../io/tensor.ts';
 import type { ConsisIDConfig } from '../../graph/config.ts';
@@ -71,20 +72,9 @@ export class ConsisIDTransformer3DModel {
   }
 
   /** the files of `repoIdOrPath`: the given source, a local folder, or the hub */
-  static async resolveSource(
-    repoIdOrPath: string,
-    opts: FromPretrainedOptions,
-    env: ModelEnvironment,
-  ): Promise<FileSource> {
-    if (opts.source) return opts.source;
-    if (!opts.hubUrl) {
-      const local = await env.localSource(
-        opts.subfolder ? `${repoIdOrPath.replace(/\/+$/, '')}/${opts.subfolder}` : repoIdOrPath,
-      );
-      if (local) return local;
-    }
-    const { hubUrl, revision, subfolder, token } = opts;
-    return hubSource({ repoId: repoIdOrPath, hubUrl, revision, subfolder, token });
+  /** the files of `repoIdOrPath`: the given source, a local folder, or the hub */
+  static resolveSource(repoIdOrPath: string, opts: FromPretrainedOptions, env: ModelEnvironment): Promise<FileSource> {
+    return resolveSource(repoIdOrPath, opts, env);
   }
 
   static async fromPretrained(
@@ -133,13 +123,7 @@ export class ConsisIDTransformer3DModel {
 
   /** builds and creates the session on the model's device, or on the fallback device when that fails */
   private async createSession(shape: GraphShape, events: ModelEvents): Promise<CachedSession> {
-    const { threads, prepack, keepOnDevice, dtype } = this.runtime;
-    const options = {
-      ...(threads ? { threads } : {}),
-      ...(prepack === undefined ? {} : { prepack }),
-      float16: dtype === 'float16',
-      ...(keepOnDevice ? { deviceOutputs: ['sample'] } : {}),
-    };
+    const options = sessionOptions(this.runtime);
     const first = this.currentDevice;
     const graph = await this.graphs.prepare(shape, first, events);
     const { value, device } = await onDeviceOrFallback(first, this.runtime.fallbackDevice, events, async (d) => {

@@ -3,10 +3,11 @@
 // fromPretrained hands on as it was given).
 import type { LoadOptions } from './load-checkpoint.ts';
 import type { FileSource } from '../../io/file-source.ts';
+import { hubSource } from '../../io/hub-files.ts';
 import type { HostTensor } from '../../io/tensor.ts';
 import type { ModelEnvironment } from '../../runtime/environment.ts';
 import type { ModelEvents } from '../../runtime/events.ts';
-import type { Device, InferenceBackend } from '../../runtime/types.ts';
+import type { Device, InferenceBackend, SessionOptions } from '../../runtime/types.ts';
 import type { GraphShape } from '../../graph/transformer.ts';
 import { checkSegmentCount } from '../../graph/segments.ts';
 import type { AttentionKernel, ComputeDtype } from '../../graph/context.ts';
@@ -107,3 +108,33 @@ export function checkSegmentChoice(choice: SegmentChoice | undefined, layers?: n
   else if (choice !== undefined && choice !== 'auto')
     throw new RangeError(`segments: "${String(choice)}" is neither "auto" nor a number of segments`);
 }
+
+/** the files of `repoIdOrPath`: the given source, a local folder (without a hub URL), or the hub */
+export async function resolveSource(
+  repoIdOrPath: string,
+  opts: FromPretrainedOptions,
+  env: ModelEnvironment,
+): Promise<FileSource> {
+  if (opts.source) return opts.source;
+  if (!opts.hubUrl) {
+    const local = await env.localSource(
+      opts.subfolder ? `${repoIdOrPath.replace(/\/+$/, '')}/${opts.subfolder}` : repoIdOrPath,
+    );
+    if (local) return local;
+  }
+  const { hubUrl, revision, subfolder, token } = opts;
+  return hubSource({ repoId: repoIdOrPath, hubUrl, revision, subfolder, token });
+}
+
+/** what every session of the model is made with, but its device */
+export const sessionOptions = ({
+  threads,
+  prepack,
+  keepOnDevice,
+  dtype,
+}: RuntimeOptions): Omit<SessionOptions, 'device'> => ({
+  ...(threads ? { threads } : {}),
+  ...(prepack === undefined ? {} : { prepack }),
+  float16: dtype === 'float16',
+  ...(keepOnDevice ? { deviceOutputs: ['sample'] } : {}),
+});
