@@ -183,4 +183,34 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // the preview page behind one door: only its workers run the model library; the page takes types from it
+    files: ['src/features/preview/**/*.{ts,tsx}'],
+    ignores: ['src/features/preview/worker/**', 'src/**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/test-support/**', '**/test-support.ts'], message: 'Only tests import test support.' },
+            {
+              group: ['**/model/**'],
+              allowTypeImports: true,
+              message: 'The preview page imports only types from src/model (import type); its workers run the model.',
+            },
+            {
+              group: [
+                '**/worker/*',
+                '!**/worker/protocol.ts',
+                '!**/worker/model-worker.ts',
+                '!**/worker/plan-client.ts',
+              ],
+              allowTypeImports: true,
+              message: 'The page talks to its workers through model-worker.ts and plan-client.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

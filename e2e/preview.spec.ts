@@ -7,13 +7,13 @@ import {
   forwardArgs,
   generateInputs,
   randomTensor,
-  relativeError,
   type F32Tensor,
   type InputSpec,
-} from '../src/features/preview/inputs.ts';
+} from '../src/model/pipeline/inputs.ts';
+import { relativeError } from '../src/model/tensor.ts';
 import { writeSafetensors } from '../src/model/safetensors/write.ts';
 import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';
-import { runPreview } from '../src/features/preview/run-preview.ts';
+import { runPreview } from '../src/model/pipeline/run-preview.ts';
 import { downloadedOutput, openPreview } from './preview-support.ts';
 import { expectAccessible, signIn } from './support.ts';
 

@@ -156,3 +156,16 @@ export type {
   ExternalDataSource,
 } from './runtime/types.ts';
 export { webgpuHasShaderF16 } from './runtime/webgpu-features.ts';
+// The preview pipeline: inputs, the DDIM loop and uploads, shared by the page's worker, the benches and the e2e specs.
+export { runPreview, previewArgs } from './pipeline/run-preview.ts';
+export {
+  defaultSpec,
+  inputLimits,
+  specShape,
+  type F32Tensor,
+  type InputLimits,
+  type InputSpec,
+} from './pipeline/inputs.ts';
+export { parseTextUpload, parseIdentityUpload, outputSafetensors } from './pipeline/uploads.ts';
+export type { PreviewRequest, Readback, StepFrame, Timings, Uploads } from './pipeline/run-types.ts';
+export { relativeError } from './tensor.ts';

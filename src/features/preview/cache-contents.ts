@@ -3,7 +3,7 @@
 import { formatBytes } from '../../components/ui/format.ts';
 import type { BrowserStorage, CachedFileState, WeightPrecision } from '../../model/index.ts';
 import type { WeightFile } from './checkpoint.ts';
-import type { StorageRoom } from './preview-queries.ts';
+import type { StorageRoom } from './worker/protocol.ts';
 
 export interface ConvertedTotal {
   precision: WeightPrecision;

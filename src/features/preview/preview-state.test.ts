@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { allStored, withStored, type CheckpointInfo } from './checkpoint.ts';
-import { previewKeys } from './preview-queries.ts';
+import { previewKeys } from './queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
-import type { RunRequest, RunResult } from './protocol.ts';
-import { defaultSpec } from './inputs.ts';
-import { parseConfig, CONSISID_TINY_CONFIG } from '../../model/index.ts';
+import type { RunRequest, RunResult } from './worker/protocol.ts';
+import { defaultSpec, inputLimits, parseConfig, CONSISID_TINY_CONFIG } from '../../model/index.ts';
 
 const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
   rawConfig: {},
   config: parseConfig(CONSISID_TINY_CONFIG),
+  limits: inputLimits(parseConfig(CONSISID_TINY_CONFIG)),
+  spec: defaultSpec(parseConfig(CONSISID_TINY_CONFIG)),
   files: [
     {
       name: 'w.safetensors',

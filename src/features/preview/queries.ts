@@ -1,12 +1,13 @@
 // What the preview page reads, as queries (TanStack Query, like every other page): the WebGPU
-// adapter, a checkpoint's inspection, the bytes of it the browser cache holds, and the room the
-// browser leaves this site. The controller (use-preview-worker.ts) only writes the stored bytes
-// it knows without reading (a finished download, a cleared cache).
+// adapter, a checkpoint's inspection, the bytes of it the browser cache holds, the room the
+// browser leaves this site, and each precision's plan. Everything but the adapter and the storage
+// estimate is answered by the plan worker.
 import { queryOptions, skipToken } from '@tanstack/react-query';
-import { cachedFiles, fileStorageRefusal } from '../../model/index.ts';
-import { inspectCheckpoint, recountStored, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
-import { checkpointRefusal } from './fit-query.ts';
-import { probeWebGPU, type ProviderProbe } from './provider.ts';
+import type { CheckpointInfo, CheckpointRef } from './checkpoint.ts';
+import { adapterCaps, probeWebGPU, type ProviderProbe } from './provider.ts';
+import { planWorker } from './worker/plan-client.ts';
+import type { Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
+import type { BrowserStorage, InputSpec } from '../../model/index.ts';
 
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
 const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });
@@ -14,6 +15,12 @@ const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hu
 /** a key of what is counted per inspection of a checkpoint (its files' versions, and when it was made) */
 const perInspection = <K extends string>(kind: K, info: CheckpointInfo | null, inspectedAt: number) =>
   ['preview' as const, kind, info && refKey(info.ref), info?.files.map((f) => [f.url, f.etag]), inspectedAt] as const;
+
+/** what of a spec decides the graph (and so the plan): not the seed or the timestep */
+const shapeKey = (s: InputSpec | null) =>
+  s && { frames: s.frames, height: s.height, width: s.width, text: s.textLength, id: s.identity, vit: s.vitTokens };
+
+const versions = (info: CheckpointInfo) => info.files.map(({ url, etag, size }) => ({ url, etag, size }));
 
 export const previewKeys = {
   all: ['preview'] as const,
@@ -48,7 +55,7 @@ export const inspectionQuery = (ref: CheckpointRef | null, attempt: number, prob
     queryKey: previewKeys.inspection(ref, attempt),
     queryFn:
       ref && probe
-        ? ({ signal }) => inspectCheckpoint(ref, signal, (config) => checkpointRefusal(config, probe))
+        ? ({ signal }) => planWorker().call('inspect', { ref, adapter: adapterCaps(probe) }, undefined, signal)
         : skipToken,
     staleTime: Infinity,
     gcTime: 0,
@@ -63,7 +70,10 @@ export const inspectionQuery = (ref: CheckpointRef | null, attempt: number, prob
 export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
   queryOptions({
     queryKey: previewKeys.stored(info, inspectedAt),
-    queryFn: info ? ({ client, queryKey }) => recountStored(info.files, client.getQueryData(queryKey)) : skipToken,
+    queryFn: info
+      ? ({ client, queryKey }) =>
+          planWorker().call('stored', { files: versions(info), known: client.getQueryData(queryKey) ?? info.files })
+      : skipToken,
     initialData: info ? () => info.files.map(({ cached, storedBytes }) => ({ cached, storedBytes })) : undefined,
     staleTime: 0,
     gcTime: 0,
@@ -79,20 +89,12 @@ export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, bu
 export const cachedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
   queryOptions({
     queryKey: previewKeys.cached(info, inspectedAt),
-    queryFn: info ? () => cachedFiles(info.files) : skipToken,
+    queryFn: info ? () => planWorker().call('cached', versions(info)) : skipToken,
     staleTime: 0,
     gcTime: 0,
     retry: false,
     enabled: !busy && !!info,
   });
-
-/** the room the browser leaves this site for the weights */
-export interface StorageRoom {
-  /** bytes the origin may still store (navigator.storage.estimate: quota less usage); null when the browser does not say */
-  free: number | null;
-  /** why the browser stores no files here (no OPFS, private mode); null when it does */
-  unusable: string | null;
-}
 
 /** the room the browser leaves this site, read again whenever the bytes stored change (`storedBytes`) */
 export const storageRoomQuery = (storedBytes: number) =>
@@ -101,7 +103,71 @@ export const storageRoomQuery = (storedBytes: number) =>
     queryFn: async (): Promise<StorageRoom> => {
       const e = await navigator.storage?.estimate?.().catch(() => undefined);
       const free = e?.quota !== undefined && e.usage !== undefined ? Math.max(0, e.quota - e.usage) : null;
-      return { free, unusable: await fileStorageRefusal() };
+      return { free, unusable: await planWorker().call('unusable', null) };
     },
+    retry: false,
+  });
+
+/**
+ * Each precision of the config at `spec` on `device`, as it fits this adapter (`heapBudget`: one
+ * WebGPU segment's) and, given `storage`, the browser's storage; planned in the plan worker.
+ */
+export const fitQuery = (
+  config: CheckpointInfo['config'] | null,
+  spec: InputSpec | null,
+  device: Device | null,
+  probe: ProviderProbe | null,
+  heapBudget?: number,
+  storage?: BrowserStorage,
+) =>
+  queryOptions({
+    queryKey: [
+      'preview',
+      'fit',
+      config,
+      shapeKey(spec),
+      device,
+      probe && adapterCaps(probe),
+      heapBudget ?? null,
+      storage ?? null,
+    ] as const,
+    queryFn:
+      config && spec && device && probe
+        ? (): Promise<FitAnswer> =>
+            planWorker().call('fit', {
+              config,
+              spec,
+              device,
+              adapter: device === 'webgpu' ? adapterCaps(probe) : null,
+              heapBudget,
+              storage,
+            })
+        : skipToken,
+    // the same checkpoint, shape and device planned again (the browser's storage read, a cache
+    // change) keeps showing the last plan until the new one comes, instead of blinking empty
+    placeholderData: (previous, previousQuery) =>
+      previousQuery &&
+      previousQuery.queryKey[2] === config &&
+      JSON.stringify(previousQuery.queryKey[3]) === JSON.stringify(shapeKey(spec)) &&
+      previousQuery.queryKey[4] === device
+        ? previous
+        : undefined,
+    staleTime: Infinity,
+    retry: false,
+  });
+
+/**
+ * Per precision, the bytes its converted files will take in the browser cache: exact, from the
+ * inspected headers; the fit's storage rule uses them in place of the plan's weight bytes. Kept
+ * per checkpoint version, shape and device.
+ */
+export const convertedQuery = (info: CheckpointInfo | null, spec: InputSpec | null, device: Device | null) =>
+  queryOptions({
+    queryKey: ['preview', 'converted', info && info.files.map((f) => [f.url, f.etag]), shapeKey(spec), device] as const,
+    queryFn:
+      info && !info.refused && info.files.length && spec && device
+        ? () => planWorker().call('converted', { info: { config: info.config, weights: info.weights }, spec, device })
+        : skipToken,
+    staleTime: Infinity,
     retry: false,
   });

@@ -1,66 +1,51 @@
 // The run panel: download, run, cancel, clear the cache; and one line saying what is happening.
-import { Button } from '../../components/ui/button.tsx';
-import { formatBytes } from '../../components/ui/format.ts';
-import type { DownloadOffer } from './cache-contents.ts';
-import type { CheckpointInfo } from './checkpoint.ts';
-import type { Phase } from './preview-state.ts';
-import type { Device } from './protocol.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import type { CheckpointInfo } from '../checkpoint.ts';
+import type { Phase } from '../preview-state.ts';
+import type { Preview } from '../use-preview.ts';
+import type { Device, RunRequest } from '../worker/protocol.ts';
 import { Section } from './section.tsx';
 
-export interface RunPanelProps {
-  info: CheckpointInfo;
-  phase: Phase;
-  busy: boolean;
-  /** the device a run would use; null while WebGPU is probed */
-  device: Device | null;
-  loadedDevice: Device | null;
-  runLabel: string;
-  /** why the run button is off, besides being busy */
-  runBlocked: boolean;
-  /** the chosen precision does not fit: download and run are off, and this says why */
-  refusal: string | null;
-  /** what Download fetches for the chosen precision */
-  offer: DownloadOffer;
-  onDownload(): void;
-  onRun(): void;
-  onCancel(): void;
-  onClearCache(): void;
-}
-
-export function RunPanel(p: RunPanelProps) {
+export function RunPanel({ preview, request }: { preview: Preview; info: CheckpointInfo; request: RunRequest }) {
+  const { phase, busy, device, weights } = preview.state;
+  const { offer, runBlocked } = preview;
+  const chosen = preview.fit.chosen;
+  // the chosen precision does not fit: download and run are off, and this says why
+  const refusal = chosen && !chosen.fits ? `${weights} does not fit: ${chosen.reasons.join('; ')}` : null;
   return (
     <Section title="Run the model">
       <div className="flex flex-wrap items-center gap-2">
-        {p.offer && 'bytes' in p.offer && (
-          <Button onClick={p.onDownload} disabled={p.busy || !p.device || p.refusal !== null}>
-            Download {formatBytes(p.offer.bytes)}
+        {offer && 'bytes' in offer && (
+          <Button onClick={preview.download} disabled={busy || !device || refusal !== null}>
+            Download {formatBytes(offer.bytes)}
           </Button>
         )}
-        {p.offer && 'nothing' in p.offer && (
+        {offer && 'nothing' in offer && (
           <span className="text-sm" data-testid="download-offer">
-            {p.offer.nothing}
+            {offer.nothing}
           </span>
         )}
-        <Button variant="primary" onClick={p.onRun} disabled={p.busy || !p.device || p.runBlocked}>
-          {p.runLabel}
+        <Button variant="primary" onClick={preview.run} disabled={busy || !device || runBlocked}>
+          {request.mode === 'forward' ? 'Run forward pass' : `Run ${request.steps} denoising steps`}
         </Button>
         <Button
           variant="danger"
-          onClick={p.onCancel}
-          disabled={!p.busy || p.phase.kind === 'inspecting' || p.phase.kind === 'clearing'}
+          onClick={preview.cancel}
+          disabled={!busy || phase.kind === 'inspecting' || phase.kind === 'clearing'}
         >
           Cancel
         </Button>
-        <Button variant="ghost" onClick={p.onClearCache} disabled={p.busy}>
+        <Button variant="ghost" onClick={preview.clearCache} disabled={busy}>
           Clear browser cache
         </Button>
       </div>
-      {p.refusal && (
+      {refusal && (
         <p className="mt-3 text-sm text-accent" role="alert" data-testid="run-refused">
-          {p.refusal}. Choose a precision that fits (see the table above), or another provider.
+          {refusal}. Choose a precision that fits (see the table above), or another provider.
         </p>
       )}
-      <PhaseLine phase={p.phase} device={p.device} loadedDevice={p.loadedDevice} />
+      <PhaseLine phase={phase} device={device} loadedDevice={preview.loadedDevice} />
     </Section>
   );
 }

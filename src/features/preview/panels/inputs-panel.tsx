@@ -1,37 +1,25 @@
 // The inputs panel: latent size, text length, seed and timestep within the config's limits,
 // uploaded text or identity tensors, and the run mode (one forward pass or a DDIM loop).
 import { useState } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import { Field, inputClass } from '../../components/ui/field.tsx';
-import type { CheckpointInfo } from './checkpoint.ts';
-import { inputLimits, validateSpec, type InputSpec } from './inputs.ts';
-import type { RunRequest } from './protocol.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
+import type { CheckpointInfo } from '../checkpoint.ts';
+import type { Preview } from '../use-preview.ts';
+import type { RunRequest } from '../worker/protocol.ts';
 import { NumberField, Section } from './section.tsx';
-import { parseIdentityUpload, parseTextUpload } from './uploads.ts';
-import type { ConsisIDConfig, WeightPrecision } from '../../model/index.ts';
-
-/** what stops a request from running, one line each (the step count only disables the button) */
-export function requestErrors(c: ConsisIDConfig, r: RunRequest): string[] {
-  return validateSpec(c, { ...r.spec, textLength: r.uploads.text ? r.uploads.text.shape[1]! : r.spec.textLength });
-}
-
-export const stepsValid = (r: RunRequest) =>
-  r.mode !== 'denoise' || (Number.isInteger(r.steps) && r.steps >= 1 && r.steps <= 50);
+import type { InputSpec } from '../../../model/index.ts';
 
 export function InputsPanel({
+  preview,
   info,
   request,
-  weights,
-  onChange,
-  disabled,
 }: {
+  preview: Preview;
   info: CheckpointInfo;
   request: RunRequest;
-  weights: WeightPrecision;
-  onChange(r: RunRequest): void;
-  disabled: boolean;
 }) {
-  const errors = requestErrors(info.config, request);
+  const { weights, busy: disabled, specErrors: errors } = preview.state;
+  const onChange = preview.edit;
   // a float32 run is the comparison itself: the worker would skip it, so the box says so
   const comparable = weights !== 'float32';
   const set =
@@ -40,7 +28,13 @@ export function InputsPanel({
       onChange({ ...request, [k]: v });
   return (
     <Section title="Inputs">
-      <SpecFields config={info.config} request={request} onChange={onChange} disabled={disabled} />
+      <SpecFields
+        info={info}
+        request={request}
+        onChange={onChange}
+        readUpload={preview.readUpload}
+        disabled={disabled}
+      />
       <div className="mt-4 grid gap-3 sm:grid-cols-3">
         <Field label="Run mode">
           {(p) => (
@@ -127,28 +121,27 @@ export function InputsPanel({
 }
 
 function SpecFields({
-  config: c,
+  info: { config: c, limits: l },
   request,
   onChange,
+  readUpload: read,
   disabled,
 }: {
-  config: ConsisIDConfig;
+  info: CheckpointInfo;
   request: RunRequest;
   onChange(r: RunRequest): void;
+  readUpload: Preview['readUpload'];
   disabled: boolean;
 }) {
   const [uploadError, setUploadError] = useState<string | null>(null);
   const { spec, uploads } = request;
-  const l = inputLimits(c);
   const set = (k: keyof InputSpec) => (v: number) => onChange({ ...request, spec: { ...spec, [k]: v } });
   const setUploads = (u: RunRequest['uploads']) => onChange({ ...request, uploads: u });
   const readUpload = async (file: File | undefined, kind: 'text' | 'identity') => {
     setUploadError(null);
     if (!file) return;
     try {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      if (kind === 'text') setUploads({ ...uploads, text: parseTextUpload(bytes, file.name, c) });
-      else setUploads({ ...uploads, ...parseIdentityUpload(bytes, file.name, c) });
+      setUploads({ ...uploads, ...(await read(file, kind)) });
     } catch (e) {
       setUploadError(e instanceof Error ? e.message : String(e));
     }

@@ -1,6 +1,8 @@
 // Uploaded .safetensors inputs: text embeddings and identity tensors, checked against the config.
+import type { ConsisIDConfig } from '../config.ts';
+import { entryToFloat32, parseSafetensors } from '../safetensors/read.ts';
+import { writeSafetensors } from '../safetensors/write.ts';
 import type { F32Tensor } from './inputs.ts';
-import { type ConsisIDConfig, entryToFloat32, parseSafetensors, writeSafetensors } from '../../model/index.ts';
 
 function tensors(bytes: Uint8Array, file: string): Map<string, F32Tensor> {
   const f = parseSafetensors(bytes, file);

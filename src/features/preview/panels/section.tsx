@@ -1,6 +1,6 @@
 // Small building blocks of the preview panels.
 import { useId, type ReactNode } from 'react';
-import { Field, inputClass } from '../../components/ui/field.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
 
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const id = useId();

@@ -3,14 +3,14 @@
 // those routes leaves the typed repository id and subfolder, as before.
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useSession } from '../../components/session/session-context.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Field, inputClass } from '../../components/ui/field.tsx';
-import { formatBytes } from '../../components/ui/format.ts';
-import { useDebouncedDraft } from '../../components/ui/use-debounced-draft.ts';
-import { HubApiError } from '../../hub/errors.ts';
-import { whoamiQuery } from '../../hub/queries.ts';
-import { checkpointFoldersQuery, ownerModelsQuery, type FolderListing } from './picker-queries.ts';
+import { useSession } from '../../../components/session/session-context.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import { useDebouncedDraft } from '../../../components/ui/use-debounced-draft.ts';
+import { HubApiError } from '../../../hub/errors.ts';
+import { whoamiQuery } from '../../../hub/queries.ts';
+import { checkpointFoldersQuery, ownerModelsQuery, type FolderListing } from '../picker-queries.ts';
 
 const TYPING_PAUSE_MS = 400;
 const OWNER = /^[\w.-]+$/;

@@ -1,12 +1,11 @@
 // The output panel: latent frames as images (per step as they arrive), a frame scrubber with
 // playback, per-channel statistics, the timing breakdown and the provider used.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import type { InputSpec } from './inputs.ts';
-import { summarize } from './inputs.ts';
-import { channelStats, frameToRgba } from './latent-view.ts';
-import type { RunResult, StepFrame, Timings } from './protocol.ts';
-import { outputSafetensors } from './uploads.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import type { Preview } from '../use-preview.ts';
+import type { RunResult, StepFrame, Timings } from '../worker/protocol.ts';
+import { channelStats, frameToRgba, summarize } from './latent-view.ts';
+import type { InputSpec } from '../../../model/index.ts';
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -49,10 +48,12 @@ function FrameCanvas({
 export function OutputPanel({
   steps,
   result,
+  outputFile,
   meta,
 }: {
   steps: StepFrame[];
   result: RunResult | null;
+  outputFile: Preview['outputFile'];
   meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null };
 }) {
   const views = useMemo(() => {
@@ -94,9 +95,9 @@ export function OutputPanel({
     [result, meta.mode],
   );
 
-  const download = () => {
+  const download = async () => {
     if (!result) return;
-    const bytes = outputSafetensors(result.sample, result.shape, {
+    const bytes = await outputFile(result.sample, result.shape, {
       repo_id: meta.repoId,
       revision: meta.revision,
       subfolder: meta.subfolder,
@@ -236,7 +237,7 @@ export function OutputPanel({
       </details>
       {summary && (
         <div className="space-y-2">
-          <Button onClick={download}>Download output (.safetensors)</Button>
+          <Button onClick={() => void download()}>Download output (.safetensors)</Button>
           <details className="text-xs">
             <summary className="cursor-pointer text-sm">Output summary (JSON)</summary>
             <pre className="mt-2 overflow-auto rounded bg-surface-muted p-2" data-testid="output-summary">

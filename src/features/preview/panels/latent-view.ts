@@ -74,3 +74,31 @@ export function channelStats(data: Float32Array, shape: readonly number[]): Chan
   }
   return stats;
 }
+
+/** Summary the page shows (and tests read): shape, sums and the first values. */
+export interface OutputSummary {
+  shape: number[];
+  sum: number;
+  sumAbs: number;
+  maxAbs: number;
+  first: number[];
+}
+
+export function summarize(shape: readonly number[], data: ArrayLike<number>): OutputSummary {
+  let sum = 0;
+  let sumAbs = 0;
+  let maxAbs = 0;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    sum += v;
+    sumAbs += Math.abs(v);
+    if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
+  }
+  return {
+    shape: [...shape],
+    sum,
+    sumAbs,
+    maxAbs,
+    first: Array.from({ length: Math.min(8, data.length) }, (_, i) => data[i]!),
+  };
+}

@@ -1,17 +1,16 @@
 // The checkpoint panel: which repository to preview, and what it holds before anything downloads.
 import { useState, type ReactNode } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import { Field, inputClass } from '../../components/ui/field.tsx';
-import { formatBytes } from '../../components/ui/format.ts';
-import type { CachedFileState } from '../../model/index.ts';
-import type { CheckpointInfo } from './checkpoint.ts';
-import { convertedLine, convertedTotals, holdsAny } from './cache-contents.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import { convertedLine, convertedTotals, holdsAny } from '../cache-contents.ts';
+import type { CheckpointInfo } from '../checkpoint.ts';
+import { DEMO_REPOS } from '../page-options.ts';
+import type { Preview } from '../use-preview.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
-import type { StorageRoom } from './preview-queries.ts';
 import { Section, TableHead } from './section.tsx';
-
-export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
+import type { CachedFileState } from '../../../model/index.ts';
 
 export interface RepoChoice {
   repoId: string;
@@ -19,29 +18,9 @@ export interface RepoChoice {
   revision: string;
 }
 
-export function CheckpointPanel({
-  initial,
-  info,
-  cached,
-  room,
-  inspecting,
-  busy,
-  onInspect,
-  onCancel,
-  onRemoveCached,
-}: {
-  initial: RepoChoice;
-  info: CheckpointInfo | null;
-  /** what the browser cache holds of the inspected files (null while listed) */
-  cached: CachedFileState[] | null;
-  /** the browser's storage, as the fit reads it (null while read) */
-  room: StorageRoom | null;
-  inspecting: boolean;
-  busy: boolean;
-  onInspect(c: RepoChoice): void;
-  onCancel(): void;
-  onRemoveCached(): void;
-}) {
+export function CheckpointPanel({ preview }: { preview: Preview }) {
+  const { info, cached, room, busy, phase } = preview.state;
+  const { initialRepo: initial, inspect: onInspect } = preview;
   const [repoId, setRepoId] = useState(initial.repoId);
   const [subfolder, setSubfolder] = useState(initial.subfolder);
   const [revision, setRevision] = useState(initial.revision);
@@ -111,13 +90,13 @@ export function CheckpointPanel({
           onInspect({ repoId: picked, subfolder: folder, revision: revision.trim() || 'main' });
         }}
       />
-      {inspecting && (
+      {phase.kind === 'inspecting' && (
         <div className="mt-3 flex items-center gap-3">
           <p className="text-sm" role="status">
             Reading config.json, planning what fits, then the safetensors headers…
           </p>
           {/* a hub that does not answer must not hold the page */}
-          <Button type="button" onClick={onCancel}>
+          <Button type="button" onClick={preview.cancel}>
             Cancel
           </Button>
         </div>
@@ -128,7 +107,7 @@ export function CheckpointPanel({
           cached={cached}
           free={room?.free ?? null}
           busy={busy}
-          onRemoveCached={onRemoveCached}
+          onRemoveCached={preview.removeCached}
         />
       )}
     </Section>
