@@ -594,7 +594,7 @@ test('other pages never download onnxruntime-web, the worker or the model code',
   await page.goto('/settings');
   await page.goto('/storage');
   await page.waitForLoadState('networkidle');
-  expect(scripts.filter((s) => /\.wasm$|preview\.worker|ort-/.test(s))).toEqual([]);
+  expect(scripts.filter((s) => /\.wasm$|(model|plan)\.worker|ort-/.test(s))).toEqual([]);
   for (const b of await Promise.all(bodies)) {
     expect(b.includes('InferenceSession')).toBe(false);
     expect(b.includes('consisid_transformer_3d')).toBe(false);

@@ -53,20 +53,14 @@ export interface CheckpointInfo {
   refused: string | null;
 }
 
-/** how much of one weight file the browser cache holds */
-export type StoredState = Pick<WeightFile, 'cached' | 'storedBytes'>;
-
 export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
 
-/** every file of the checkpoint stored (a download or a run finished) or none (the cache was cleared) */
-export const allStored = (files: readonly WeightFile[], cached: boolean): StoredState[] =>
-  files.map((f) => ({ cached, storedBytes: cached ? f.size : 0 }));
-
-/** the inspection with the stored bytes counted since */
-export function withStored(info: CheckpointInfo, stored: readonly StoredState[]): CheckpointInfo {
+/** the inspection with the stored bytes of its files as the cache's listing (in their order) counts them */
+export function withStored(info: CheckpointInfo, listed: readonly { bytes: number }[]): CheckpointInfo {
+  const stored = info.files.map((f, i) => ({ cached: listed[i]?.bytes === f.size, storedBytes: listed[i]?.bytes ?? 0 }));
   if (stored.every((s, i) => s.storedBytes === info.files[i]!.storedBytes && s.cached === info.files[i]!.cached))
     return info;
-  const files = info.files.map((f, i) => ({ ...f, ...stored[i] }));
+  const files = info.files.map((f, i) => ({ ...f, ...stored[i]! }));
   return { ...info, files, missingBytes: missingBytes(files) };
 }
 

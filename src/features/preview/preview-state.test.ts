@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allStored, withStored, type CheckpointInfo } from './checkpoint.ts';
+import { withStored, type CheckpointInfo } from './checkpoint.ts';
 import { previewKeys } from './queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
 import type { RunRequest, RunResult } from './worker/protocol.ts';
@@ -74,7 +74,7 @@ describe('preview state', () => {
     expect(s).toMatchObject({ result, ran: request, loadedDevice: 'wasm', checkpoint: { ref: info.ref } });
     // the inspection is a query: inspecting is busy too, and a finished download leaves nothing to download
     expect(isBusy({ kind: 'inspecting' })).toBe(true);
-    expect(withStored(info, allStored(info.files, true))).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
+    expect(withStored(info, [{ bytes: 10 }])).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
   });
 
   it('progress of a download that has ended (chunks still under way) leaves the failure or cancel as it is', () => {
@@ -118,20 +118,20 @@ describe('preview state', () => {
       notice: 'in use',
     });
     // what the page shows of the files: none stored after a clear
-    expect(withStored(info, allStored(info.files, false))).toMatchObject({ missingBytes: 10 });
+    expect(withStored(info, [{ bytes: 0 }])).toMatchObject({ missingBytes: 10 });
   });
 
   it('a recount of stored bytes after a stop offers only the rest; a stale or unchanged one changes nothing', () => {
-    const stored = [{ storedBytes: 6, cached: false }];
+    const stored = [{ bytes: 6 }];
     const recounted = withStored(info, stored);
     expect(recounted).toMatchObject({ missingBytes: 4, files: [{ storedBytes: 6, cached: false }] });
     expect(withStored(recounted, stored)).toBe(recounted);
-    // a count for another version of the file, or of another inspection, is kept apart from this one's
+    // a listing for another version of the file, or of another inspection, is kept apart from this one's
     const otherVersion = { ...info, files: [{ ...info.files[0]!, etag: '"x"' }] };
-    expect(previewKeys.stored(otherVersion, 1)).not.toEqual(previewKeys.stored(info, 1));
-    expect(previewKeys.stored(info, 2)).not.toEqual(previewKeys.stored(info, 1));
+    expect(previewKeys.cached(otherVersion, 1)).not.toEqual(previewKeys.cached(info, 1));
+    expect(previewKeys.cached(info, 2)).not.toEqual(previewKeys.cached(info, 1));
     // clearing the cache stores nothing any more
-    expect(withStored(recounted, allStored(recounted.files, false))).toMatchObject({
+    expect(withStored(recounted, [{ bytes: 0 }])).toMatchObject({
       missingBytes: 10,
       files: [{ storedBytes: 0 }],
     });

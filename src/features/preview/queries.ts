@@ -1,6 +1,6 @@
 // What the preview page reads, as queries (TanStack Query, like every other page): the WebGPU
-// adapter, a checkpoint's inspection, the bytes of it the browser cache holds, the room the
-// browser leaves this site, and each precision's plan. Everything but the adapter and the storage
+// adapter, a checkpoint's inspection, what of it the browser cache holds, the room the browser
+// leaves this site, and each precision's plan. Everything but the adapter and the storage
 // estimate is answered by the plan worker.
 import { queryOptions, skipToken } from '@tanstack/react-query';
 import type { CheckpointInfo, CheckpointRef } from './checkpoint.ts';
@@ -11,10 +11,6 @@ import type { BrowserStorage, InputSpec } from '../../model/index.ts';
 
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
 const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });
-
-/** a key of what is counted per inspection of a checkpoint (its files' versions, and when it was made) */
-const perInspection = <K extends string>(kind: K, info: CheckpointInfo | null, inspectedAt: number) =>
-  ['preview' as const, kind, info && refKey(info.ref), info?.files.map((f) => [f.url, f.etag]), inspectedAt] as const;
 
 /** what of a spec decides the graph (and so the plan): not the seed or the timestep */
 const shapeKey = (s: InputSpec | null) =>
@@ -27,10 +23,9 @@ export const previewKeys = {
   webgpu: () => [...previewKeys.all, 'webgpu'] as const,
   inspection: (ref: CheckpointRef | null, attempt: number) =>
     [...previewKeys.all, 'inspection', ref && refKey(ref), attempt] as const,
-  /** per inspection: a new one starts from what it found */
-  stored: (info: CheckpointInfo | null, inspectedAt: number) => perInspection('stored', info, inspectedAt),
-  /** per inspection: what the cache holds of its files, raw and converted */
-  cached: (info: CheckpointInfo | null, inspectedAt: number) => perInspection('cached', info, inspectedAt),
+  /** per inspection (a new one starts from what it found): what the cache holds of its files, raw and converted */
+  cached: (info: CheckpointInfo | null, inspectedAt: number) =>
+    ['preview', 'cached', info && refKey(info.ref), info?.files.map((f) => [f.url, f.etag]), inspectedAt] as const,
   storageRoom: (storedBytes: number) => [...previewKeys.all, 'storage-room', storedBytes] as const,
 };
 
@@ -63,28 +58,10 @@ export const inspectionQuery = (ref: CheckpointRef | null, attempt: number, prob
   });
 
 /**
- * The bytes of the inspected files in the browser cache, counted again whenever the page is idle
- * with some still missing: a download or a run that stopped part way leaves chunks stored, and
- * the page then offers only the rest.
- */
-export const storedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
-  queryOptions({
-    queryKey: previewKeys.stored(info, inspectedAt),
-    queryFn: info
-      ? ({ client, queryKey }) =>
-          planWorker().call('stored', { files: versions(info), known: client.getQueryData(queryKey) ?? info.files })
-      : skipToken,
-    initialData: info ? () => info.files.map(({ cached, storedBytes }) => ({ cached, storedBytes })) : undefined,
-    staleTime: 0,
-    gcTime: 0,
-    retry: false,
-    enabled: (q) => !busy && !!info && (q.state.data ?? []).some((s, i) => s.storedBytes < info.files[i]!.size),
-  });
-
-/**
- * What the browser cache holds of the inspected files: each file's chunks and each precision it
- * was converted to, with their bytes; listed again each time the page is idle again (a run
- * converts, a download stores, a removal or a clear empties).
+ * What the browser cache holds of the inspected files: each file's chunks (a download or a run
+ * stopped part way leaves some, and the page then offers only the rest) and each precision it was
+ * converted to, with their bytes; listed again each time the page is idle again (a run converts,
+ * a download stores, a removal or a clear empties).
  */
 export const cachedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
   queryOptions({

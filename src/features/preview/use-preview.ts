@@ -8,7 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { downloadOffer, fitStorage, convertedTotals } from './cache-contents.ts';
-import { allStored, withStored, type CheckpointInfo, type DownloadProgress } from './checkpoint.ts';
+import { withStored, type CheckpointInfo, type DownloadProgress } from './checkpoint.ts';
 import { pageOptions } from './page-options.ts';
 import type { RepoChoice } from './panels/checkpoint-panel.tsx';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
@@ -19,7 +19,6 @@ import {
   fitQuery,
   inspectionQuery,
   storageRoomQuery,
-  storedQuery,
   webgpuProbeQuery,
 } from './queries.ts';
 import { requestErrors, stepsValid } from './spec-errors.ts';
@@ -54,9 +53,9 @@ export function usePreview() {
         : state.activity;
   const busy = isBusy(phase);
   const inspected = inspection.data ?? null;
-  const stored = useQuery(storedQuery(inspected, inspection.dataUpdatedAt, busy));
-  const info = inspected && stored.data ? withStored(inspected, stored.data) : inspected;
-  const cached = useQuery(cachedQuery(inspected, inspection.dataUpdatedAt, busy)).data ?? null;
+  const listing = cachedQuery(inspected, inspection.dataUpdatedAt, busy);
+  const cached = useQuery(listing).data ?? null;
+  const info = inspected && cached ? withStored(inspected, cached) : inspected;
 
   // the inputs of a run, kept per inspected checkpoint: a new inspection starts from its defaults
   const draft = state.draft;
@@ -88,12 +87,8 @@ export function usePreview() {
     memoryBudget: fit.data?.held[weights] ?? null,
   };
 
-  /** what is stored now that a download or run stored everything (or a clear removed it), without counting */
-  const setStored = async (of: CheckpointInfo, whole: boolean) => {
-    const { queryKey } = storedQuery(of, inspection.dataUpdatedAt, busy);
-    await queryClient.cancelQueries({ queryKey });
-    queryClient.setQueryData(queryKey, allStored(of.files, whole));
-  };
+  /** the cache's listing is read again (a download, a run or a removal changed it) once the page is idle */
+  const relist = () => queryClient.invalidateQueries({ queryKey: listing.queryKey });
 
   const stopWorker = useCallback(() => {
     worker.current?.stop();
@@ -116,7 +111,7 @@ export function usePreview() {
       else if (e.type === 'fetched') dispatch({ type: 'loadProgress', loaded: e.loaded, total: e.total });
       else {
         onProgress.cancel();
-        if (e.cached) void setStored(of, true);
+        if (e.cached) void relist();
         else
           dispatch({
             type: 'cacheRefused',
@@ -151,7 +146,7 @@ export function usePreview() {
         else dispatch({ type: 'step', frame: e });
       });
       dispatch({ type: 'done', result });
-      if ((await w.finishCache()) && !w.stopped) await setStored(of, true);
+      if ((await w.finishCache()) && !w.stopped) await relist();
     } catch (e) {
       if (w.stopped) return;
       // a run that failed (a lost WebGPU device, memory) may have left the worker unusable: the next run loads afresh
@@ -177,7 +172,7 @@ export function usePreview() {
     dispatch({ type: 'clear' });
     try {
       const files = await remove();
-      if (inspected) await setStored(inspected, false);
+      await relist();
       dispatch({ type: 'cleared', files });
     } catch (e) {
       // another tab may hold the files open: say so, the preview itself is unaffected

@@ -2,12 +2,18 @@
 // uploaded text or identity tensors, and the run mode (one forward pass or a DDIM loop).
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Select } from '../../../components/ui/select.tsx';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Preview } from '../use-preview.ts';
-import type { RunRequest } from '../worker/protocol.ts';
-import { NumberField, Section } from './section.tsx';
+import type { RunRequest, Uploads } from '../worker/protocol.ts';
+import { CheckField, NumberField, Section } from './section.tsx';
 import type { InputSpec } from '../../../model/index.ts';
+
+const MODES = [
+  { value: 'forward', label: 'One forward pass' },
+  { value: 'denoise', label: 'Denoising loop (DDIM)' },
+] as const;
 
 export function InputsPanel({
   preview,
@@ -19,57 +25,33 @@ export function InputsPanel({
   request: RunRequest;
 }) {
   const { weights, busy: disabled, specErrors: errors } = preview.state;
-  const onChange = preview.edit;
   // a float32 run is the comparison itself: the worker would skip it, so the box says so
   const comparable = weights !== 'float32';
   const set =
     <K extends keyof RunRequest>(k: K) =>
     (v: RunRequest[K]) =>
-      onChange({ ...request, [k]: v });
+      preview.edit({ ...request, [k]: v });
   return (
     <Section title="Inputs">
-      <SpecFields
-        info={info}
-        request={request}
-        onChange={onChange}
-        readUpload={preview.readUpload}
-        disabled={disabled}
-      />
+      <SpecFields info={info} request={request} preview={preview} disabled={disabled} />
       <div className="mt-4 grid gap-3 sm:grid-cols-3">
         <Field label="Run mode">
           {(p) => (
-            <select
-              {...p}
-              className={inputClass}
-              value={request.mode}
-              disabled={disabled}
-              onChange={(e) => set('mode')(e.target.value as RunRequest['mode'])}
-            >
-              <option value="forward">One forward pass</option>
-              <option value="denoise">Denoising loop (DDIM)</option>
-            </select>
+            <Select {...p} options={MODES} value={request.mode} disabled={disabled} onValueChange={set('mode')} />
           )}
         </Field>
         {request.mode === 'forward' && (
-          <Field
+          <CheckField
             label="Compare with float32"
             hint={
               comparable
                 ? 'Runs the forward pass again with float32 weights and reports the largest difference.'
                 : 'For float16, int8 and int4 weights: these are float32.'
             }
-          >
-            {(p) => (
-              <input
-                {...p}
-                type="checkbox"
-                className="h-4 w-4"
-                checked={comparable && request.compare}
-                disabled={disabled || !comparable}
-                onChange={(e) => set('compare')(e.target.checked)}
-              />
-            )}
-          </Field>
+            checked={comparable && request.compare}
+            disabled={disabled || !comparable}
+            onChange={set('compare')}
+          />
         )}
         {request.mode === 'denoise' && (
           <>
@@ -91,21 +73,13 @@ export function InputsPanel({
               hint="1 turns classifier-free guidance off; above 1 runs an unconditional pass too."
               disabled={disabled}
             />
-            <Field
+            <CheckField
               label="Latents stay on the device"
               hint="Between steps the latents stay where the model runs (WebGPU: on the GPU); only the steps shown are read back."
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  type="checkbox"
-                  className="h-4 w-4"
-                  checked={request.deviceLatents !== false}
-                  disabled={disabled}
-                  onChange={(e) => set('deviceLatents')(e.target.checked)}
-                />
-              )}
-            </Field>
+              checked={request.deviceLatents !== false}
+              disabled={disabled}
+              onChange={set('deviceLatents')}
+            />
           </>
         )}
       </div>
@@ -120,28 +94,32 @@ export function InputsPanel({
   );
 }
 
+const SIZE_FIELDS = [
+  ['Latent frames', 'frames'],
+  ['Latent height', 'height'],
+  ['Latent width', 'width'],
+] as const;
+
 function SpecFields({
   info: { config: c, limits: l },
   request,
-  onChange,
-  readUpload: read,
+  preview,
   disabled,
 }: {
   info: CheckpointInfo;
   request: RunRequest;
-  onChange(r: RunRequest): void;
-  readUpload: Preview['readUpload'];
+  preview: Preview;
   disabled: boolean;
 }) {
   const [uploadError, setUploadError] = useState<string | null>(null);
   const { spec, uploads } = request;
-  const set = (k: keyof InputSpec) => (v: number) => onChange({ ...request, spec: { ...spec, [k]: v } });
-  const setUploads = (u: RunRequest['uploads']) => onChange({ ...request, uploads: u });
-  const readUpload = async (file: File | undefined, kind: 'text' | 'identity') => {
+  const set = (k: keyof InputSpec) => (v: number) => preview.edit({ ...request, spec: { ...spec, [k]: v } });
+  const setUploads = (u: Uploads) => preview.edit({ ...request, uploads: u });
+  const upload = (kind: 'text' | 'identity') => async (file: File | undefined) => {
     setUploadError(null);
     if (!file) return;
     try {
-      setUploads({ ...uploads, ...(await read(file, kind)) });
+      setUploads({ ...uploads, ...(await preview.readUpload(file, kind)) });
     } catch (e) {
       setUploadError(e instanceof Error ? e.message : String(e));
     }
@@ -149,27 +127,16 @@ function SpecFields({
   return (
     <div className="space-y-4">
       <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        <NumberField
-          label="Latent frames"
-          value={spec.frames}
-          {...l.frames}
-          onChange={set('frames')}
-          disabled={disabled || l.fixedSize}
-        />
-        <NumberField
-          label="Latent height"
-          value={spec.height}
-          {...l.height}
-          onChange={set('height')}
-          disabled={disabled || l.fixedSize}
-        />
-        <NumberField
-          label="Latent width"
-          value={spec.width}
-          {...l.width}
-          onChange={set('width')}
-          disabled={disabled || l.fixedSize}
-        />
+        {SIZE_FIELDS.map(([label, k]) => (
+          <NumberField
+            key={k}
+            label={label}
+            value={spec[k]}
+            {...l[k]}
+            onChange={set(k)}
+            disabled={disabled || l.fixedSize}
+          />
+        ))}
         <NumberField
           label="Text length"
           value={uploads.text ? uploads.text.shape[1]! : spec.textLength}
@@ -201,69 +168,38 @@ function SpecFields({
         {c.use_rotary_positional_embeddings ? '; rotary tables are computed for the chosen size' : ''}.
       </p>
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
+        <UploadField
           label="Text embeddings"
           hint={
             uploads.text
               ? `Uploaded: (${uploads.text.shape.join(', ')})`
               : `Random from the seed, or upload a .safetensors with encoder_hidden_states (1, L, ${c.text_embed_dim}).`
           }
-        >
-          {(p) => (
-            <div className="flex items-center gap-2">
-              <input
-                {...p}
-                type="file"
-                accept=".safetensors"
-                className="text-sm"
-                disabled={disabled}
-                onChange={(e) => void readUpload(e.target.files?.[0], 'text')}
-              />
-              {uploads.text && (
-                <Button variant="ghost" onClick={() => setUploads({ ...uploads, text: undefined })}>
-                  Use random
-                </Button>
-              )}
-            </div>
-          )}
-        </Field>
+          uploaded={Boolean(uploads.text)}
+          disabled={disabled}
+          onFile={upload('text')}
+          onRandom={() => setUploads({ ...uploads, text: undefined })}
+        />
         {c.is_train_face && (
-          <Field
+          <UploadField
             label="Identity inputs"
             hint={
               uploads.idCond
                 ? `Uploaded: id_cond (${uploads.idCond.shape.join(', ')}), ${uploads.idVitHidden?.length} id_vit_hidden`
                 : `Random from the seed, or upload a .safetensors with id_cond (1, ${c.LFE_id_dim}) and id_vit_hidden.0..${c.LFE_num_scale - 1} (1, T, ${c.LFE_vit_dim}).`
             }
-          >
-            {(p) => (
-              <div className="flex items-center gap-2">
-                <input
-                  {...p}
-                  type="file"
-                  accept=".safetensors"
-                  className="text-sm"
-                  disabled={disabled}
-                  onChange={(e) => void readUpload(e.target.files?.[0], 'identity')}
-                />
-                {uploads.idCond && (
-                  <Button
-                    variant="ghost"
-                    onClick={() => setUploads({ ...uploads, idCond: undefined, idVitHidden: undefined })}
-                  >
-                    Use random
-                  </Button>
-                )}
-              </div>
-            )}
-          </Field>
+            uploaded={Boolean(uploads.idCond)}
+            disabled={disabled}
+            onFile={upload('identity')}
+            onRandom={() => setUploads({ ...uploads, idCond: undefined, idVitHidden: undefined })}
+          />
         )}
       </div>
       {c.is_train_face && !uploads.idCond && (
         <div className="max-w-xs">
           <NumberField
             label="ViT tokens per identity scale"
-            value={spec.vitTokens ?? 577}
+            value={spec.vitTokens ?? NaN}
             min={1}
             max={1024}
             onChange={set('vitTokens')}
@@ -277,5 +213,36 @@ function SpecFields({
         </p>
       )}
     </div>
+  );
+}
+
+function UploadField(p: {
+  label: string;
+  hint: string;
+  uploaded: boolean;
+  disabled: boolean;
+  onFile(file: File | undefined): void;
+  onRandom(): void;
+}) {
+  return (
+    <Field label={p.label} hint={p.hint}>
+      {(f) => (
+        <div className="flex items-center gap-2">
+          <input
+            {...f}
+            type="file"
+            accept=".safetensors"
+            className="text-sm"
+            disabled={p.disabled}
+            onChange={(e) => p.onFile(e.target.files?.[0])}
+          />
+          {p.uploaded && (
+            <Button variant="ghost" onClick={p.onRandom}>
+              Use random
+            </Button>
+          )}
+        </div>
+      )}
+    </Field>
   );
 }

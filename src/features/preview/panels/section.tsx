@@ -66,3 +66,26 @@ export function NumberField({
     </Field>
   );
 }
+
+export function CheckField(p: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <Field label={p.label} hint={p.hint}>
+      {(f) => (
+        <input
+          {...f}
+          type="checkbox"
+          className="h-4 w-4"
+          checked={p.checked}
+          disabled={p.disabled}
+          onChange={(e) => p.onChange(e.target.checked)}
+        />
+      )}
+    </Field>
+  );
+}

@@ -6,7 +6,6 @@ import {
   missingBytes,
   type CheckpointInfo,
   type CheckpointRef,
-  type StoredState,
   type WeightFile,
 } from '../checkpoint.ts';
 import { storedBytesOf } from './stored.ts';
@@ -63,7 +62,7 @@ const describedFile = (
   url: string,
   read: { header: SafetensorsHeader; head: Uint8Array },
   version: { size: number; etag: string | null },
-  stored: StoredState,
+  stored: Pick<WeightFile, 'cached' | 'storedBytes'>,
 ): WeightFile => ({
   name,
   ...read,
@@ -81,7 +80,7 @@ const sameVersionAs =
   (v: { etag: string | null }): boolean =>
     !etag || !v.etag || v.etag === etag;
 
-const uncached = async (url: string, v: { size: number; etag: string | null }): Promise<StoredState> => ({
+const uncached = async (url: string, v: { size: number; etag: string | null }): Promise<Pick<WeightFile, 'cached' | 'storedBytes'>> => ({
   cached: false,
   storedBytes: await storedBytesOf(url, v.etag, v.size),
 });

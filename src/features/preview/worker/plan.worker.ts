@@ -7,7 +7,7 @@ import { adapterCaps } from './adapter-caps.ts';
 import { inspectCheckpoint } from './inspect.ts';
 import type { Device, FitAnswer, FitRequest, PlanApi } from './protocol.ts';
 import { serveRpc } from './rpc.ts';
-import { clearAll, recountStored, removeFiles } from './stored.ts';
+import { clearAll, removeFiles } from './stored.ts';
 import {
   cachedFiles,
   convertedSizes,
@@ -78,7 +78,6 @@ serveRpc<PlanApi>(self, {
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
   converted: async ({ info, spec, device }) =>
     convertedSizes(info.config, info.weights, specShape(info.config, spec), device, WEIGHT_PRECISIONS),
-  stored: ({ files, known }) => recountStored(files, known),
   cached: (files) => cachedFiles(files),
   unusable: () => fileStorageRefusal(),
   remove: (files) => removeFiles(files),

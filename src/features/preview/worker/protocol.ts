@@ -1,7 +1,7 @@
 // The workers' methods, as the page calls them (rpc.ts carries them): the model worker loads and
 // runs a model; the plan worker answers what the page reads (inspections, plans, the cache's
 // contents) and files what it writes (uploads in, the output out).
-import type { CheckpointInfo, CheckpointRef, DownloadProgress, StoredState, WeightFile } from '../checkpoint.ts';
+import type { CheckpointInfo, CheckpointRef, DownloadProgress, WeightFile } from '../checkpoint.ts';
 import type {
   AdapterCaps,
   BrowserStorage,
@@ -146,8 +146,6 @@ export type PlanApi = {
     result: Partial<Record<WeightPrecision, number>>;
     event: never;
   };
-  /** the files' stored bytes counted again; a file `known` to be cached whole is not counted */
-  stored: { args: { files: FileVersion[]; known: StoredState[] }; result: StoredState[]; event: never };
   /** each file's chunks and conversions in the cache */
   cached: { args: FileVersion[]; result: CachedFileState[]; event: never };
   /** why the browser stores no files here (no OPFS, private mode); null when it does */

@@ -1,7 +1,7 @@
 // What the browser cache holds of a checkpoint, counted, filled and emptied in a worker: the
 // stored bytes of each file, the float32 download into the cache, and the removal of a
 // checkpoint's files or of everything.
-import type { CheckpointRef, DownloadProgress, StoredState, WeightFile } from '../checkpoint.ts';
+import type { CheckpointRef, DownloadProgress, WeightFile } from '../checkpoint.ts';
 import {
   BrowserCacheError,
   cachedFiles,
@@ -14,22 +14,6 @@ import {
 /** bytes of the file version's chunks in the browser cache */
 export const storedBytesOf = async (url: string, etag: string | null, size: number) =>
   (await cachedFiles([{ url, etag, size }]))[0]!.bytes;
-
-/**
- * the files' stored bytes counted again (after a download or a run stopped part way), without
- * asking the hub; a file `known` to be cached whole is not counted
- */
-export async function recountStored(
-  files: readonly Pick<WeightFile, 'url' | 'etag' | 'size'>[],
-  known: readonly StoredState[],
-): Promise<StoredState[]> {
-  return Promise.all(
-    files.map(async (f, i) => {
-      const stored = known[i]?.cached ? f.size : await storedBytesOf(f.url, f.etag, f.size);
-      return { cached: stored === f.size, storedBytes: stored };
-    }),
-  );
-}
 
 export type DownloadResult = { cached: true } | { cached: false; reason: string };
 
