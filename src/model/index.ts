@@ -169,3 +169,4 @@ export {
 export { parseTextUpload, parseIdentityUpload, outputSafetensors } from './pipeline/uploads.ts';
 export type { PreviewRequest, Readback, StepFrame, Timings, Uploads } from './pipeline/run-types.ts';
 export { relativeError } from './tensor.ts';
+export { latentView, summarize, type LatentView, type OutputSummary } from './pipeline/latent-view.ts';

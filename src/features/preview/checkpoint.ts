@@ -57,7 +57,10 @@ export const missingBytes = (files: readonly WeightFile[]) => files.reduce((a, f
 
 /** the inspection with the stored bytes of its files as the cache's listing (in their order) counts them */
 export function withStored(info: CheckpointInfo, listed: readonly { bytes: number }[]): CheckpointInfo {
-  const stored = info.files.map((f, i) => ({ cached: listed[i]?.bytes === f.size, storedBytes: listed[i]?.bytes ?? 0 }));
+  const stored = info.files.map((f, i) => ({
+    cached: listed[i]?.bytes === f.size,
+    storedBytes: listed[i]?.bytes ?? 0,
+  }));
   if (stored.every((s, i) => s.storedBytes === info.files[i]!.storedBytes && s.cached === info.files[i]!.cached))
     return info;
   const files = info.files.map((f, i) => ({ ...f, ...stored[i]! }));

@@ -45,6 +45,8 @@ const request: RunRequest = {
 const result: RunResult = {
   shape: [1],
   sample: new Float32Array(1),
+  view: { shape: [1], frames: [], stats: [] },
+  summary: { shape: [1], sum: 0, sumAbs: 0, maxAbs: 0, first: [0] },
   timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 },
   provider: 'wasm',
   weights: 'float32',

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { channelStats, frameToRgba, rgbProjection } from './panels/latent-view.ts';
 import { validateSpec } from './spec-errors.ts';
 import { summarizeHeader } from './worker/inspect.ts';
 import {
@@ -33,21 +32,6 @@ describe('the inputs form', () => {
     expect(validateSpec(inputLimits(face), true, { ...defaultSpec(face), identity: false })[0]).toMatch(
       /identity inputs are required/,
     );
-  });
-});
-
-describe('latent view', () => {
-  it('projects channels to RGB with a fixed matrix and gives per-channel stats', () => {
-    expect(rgbProjection(4)).toHaveLength(12);
-    const shape = [1, 2, 4, 2, 3];
-    const data = Float32Array.from({ length: 48 }, (_, i) => (i % 4) - 1.5);
-    const px = frameToRgba(data, shape, 1);
-    expect(px).toHaveLength(2 * 3 * 4);
-    expect(px[3]).toBe(255);
-    expect(frameToRgba(new Float32Array(48), shape, 0)[0]).toBe(128);
-    const st = channelStats(data, shape);
-    expect(st).toHaveLength(4);
-    expect(st[0]!.min).toBeLessThanOrEqual(st[0]!.mean);
   });
 });
 

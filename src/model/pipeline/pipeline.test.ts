@@ -6,6 +6,7 @@ import { CONSISID_CONFIG } from '../named-configs.ts';
 import { plannedWeights } from '../plan.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
 import { defaultSpec, forwardArgs, gaussian, generateInputs, inputLimits, randomTensor, specShape } from './inputs.ts';
+import { channelStats, frameToRgba, latentView, rgbProjection } from './latent-view.ts';
 import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
 import { parseIdentityUpload, parseTextUpload } from './uploads.ts';
 
@@ -136,5 +137,24 @@ describe('uploads', () => {
     expect(() => parseIdentityUpload(writeSafetensors({ id_cond: id.id_cond }), 'id.safetensors', face)).toThrow(
       /id_vit_hidden.0 \(the config has LFE_num_scale = 2\)/,
     );
+  });
+});
+
+describe('latent view', () => {
+  it('projects channels to RGB with a fixed matrix and gives per-channel stats', () => {
+    expect(rgbProjection(4)).toHaveLength(12);
+    const shape = [1, 2, 4, 2, 3];
+    const data = Float32Array.from({ length: 48 }, (_, i) => (i % 4) - 1.5);
+    const px = frameToRgba(data, shape, 1);
+    expect(px).toHaveLength(2 * 3 * 4);
+    expect(px[3]).toBe(255);
+    expect(frameToRgba(new Float32Array(48), shape, 0)[0]).toBe(128);
+    const st = channelStats(data, shape);
+    expect(st).toHaveLength(4);
+    expect(st[0]!.min).toBeLessThanOrEqual(st[0]!.mean);
+    // what the worker sends the page: every frame drawn, and the same statistics
+    const view = latentView(data, shape);
+    expect(view.frames).toEqual([frameToRgba(data, shape, 0), px]);
+    expect(view.stats).toEqual(st);
   });
 });

@@ -2,12 +2,7 @@
 // the shard index (if any) and each safetensors header (Range requests, or the start of the
 // cached file). Fetching and caching are the model loader's (src/model/loader); this file decides
 // what the page shows.
-import {
-  missingBytes,
-  type CheckpointInfo,
-  type CheckpointRef,
-  type WeightFile,
-} from '../checkpoint.ts';
+import { missingBytes, type CheckpointInfo, type CheckpointRef, type WeightFile } from '../checkpoint.ts';
 import { storedBytesOf } from './stored.ts';
 import {
   BrowserCacheError,
@@ -80,7 +75,10 @@ const sameVersionAs =
   (v: { etag: string | null }): boolean =>
     !etag || !v.etag || v.etag === etag;
 
-const uncached = async (url: string, v: { size: number; etag: string | null }): Promise<Pick<WeightFile, 'cached' | 'storedBytes'>> => ({
+const uncached = async (
+  url: string,
+  v: { size: number; etag: string | null },
+): Promise<Pick<WeightFile, 'cached' | 'storedBytes'>> => ({
   cached: false,
   storedBytes: await storedBytesOf(url, v.etag, v.size),
 });

@@ -12,10 +12,12 @@ import {
   bundledWebBackend,
   chunkedHubSource,
   ConsisIDTransformer3DModel,
+  latentView,
   openCache,
   previewArgs,
   relativeError,
   runPreview,
+  summarize,
   type FileSource,
   type ForwardArgs,
   type ModelEnvironment,
@@ -141,7 +143,10 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
       ? {}
       : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
     stage: runStage,
-    step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.latents ? [frame.latents.buffer] : []),
+    step: ({ latents, ...frame }) => {
+      const view = latents && latentView(latents, frame.shape);
+      ctx.emit({ type: 'step', ...frame, ...(view ? { view } : {}) }, view ? view.frames.map((f) => f.buffer) : []);
+    },
   });
   const session = ran.args && (await l.model.session(ran.args));
   const segments = (session && l.model.segmentsFor(session.shape, session.device)?.length) || 1;
@@ -154,6 +159,8 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   return {
     shape: out.shape,
     sample: out.sample,
+    view: latentView(out.sample, out.shape),
+    summary: summarize(out.shape, out.sample),
     timings,
     provider: l.model.device as Device,
     weights: l.model.weightPrecision,

@@ -8,17 +8,22 @@ import type {
   CachedFileState,
   ConsisIDConfig,
   InputSpec,
+  LatentView,
+  OutputSummary,
   PrecisionFit,
   PreviewRequest,
   Readback,
-  StepFrame,
+  StepFrame as PipelineStep,
   Timings,
   Uploads,
   WebGpuLimits,
   WeightPrecision,
 } from '../../../model/index.ts';
 
-export type { Readback, StepFrame, Timings, Uploads };
+export type { LatentView, Readback, Timings, Uploads };
+
+/** a denoising step as the page gets it: its latents drawn (absent for a step the page was not sent) */
+export type StepFrame = Omit<PipelineStep, 'latents'> & { view?: LatentView };
 
 export type Device = 'webgpu' | 'wasm';
 
@@ -63,6 +68,9 @@ export interface LoadRequest extends RunOptions {
 export interface RunResult {
   shape: number[];
   sample: Float32Array;
+  /** the output drawn, and summed up */
+  view: LatentView;
+  summary: OutputSummary;
   timings: Timings;
   /** the device the output was computed on (after any fallback) */
   provider: Device;

@@ -1,4 +1,5 @@
-// Latent frames as pictures: a fixed linear latent-to-RGB projection and per-channel statistics.
+// Latent frames as pictures: a fixed linear latent-to-RGB projection, per-channel statistics and
+// the summary of an output, computed where the latents are (the worker) for the page to draw.
 
 /**
  * The projection matrix (3 x C): channel c contributes cos(phase) to each colour, with phases
@@ -101,4 +102,16 @@ export function summarize(shape: readonly number[], data: ArrayLike<number>): Ou
     maxAbs,
     first: Array.from({ length: Math.min(8, data.length) }, (_, i) => data[i]!),
   };
+}
+
+/** what the page draws of a (1, F, C, H, W) latent tensor: each frame as RGBA pixels, and each channel's statistics */
+export interface LatentView {
+  shape: number[];
+  frames: Uint8ClampedArray<ArrayBuffer>[];
+  stats: ChannelStats[];
+}
+
+export function latentView(data: Float32Array, shape: readonly number[]): LatentView {
+  const frames = Array.from({ length: shape[1] ?? 1 }, (_, f) => frameToRgba(data, shape, f));
+  return { shape: [...shape], frames, stats: channelStats(data, shape) };
 }
