@@ -170,3 +170,6 @@ export { parseTextUpload, parseIdentityUpload, outputSafetensors } from './pipel
 export type { PreviewRequest, Readback, StepFrame, Timings, Uploads } from './pipeline/run-types.ts';
 export { relativeError } from './tensor.ts';
 export { latentView, summarize, type LatentView, type OutputSummary } from './pipeline/latent-view.ts';
+export { inspectCheckpoint, summarizeHeader } from './pipeline/inspect-checkpoint.ts';
+export { downloadCheckpoint } from './pipeline/download-checkpoint.ts';
+export type { CheckpointInfo, CheckpointProgress, CheckpointRef, InspectedFile } from './pipeline/checkpoint-info.ts';

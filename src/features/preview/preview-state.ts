@@ -2,16 +2,15 @@
 // provider, precision and inputs chosen, the download, the model load, the run and its output, a
 // cancel. What the page reads (the inspection, the stored bytes, the adapter, the storage room,
 // the plans) are queries (queries.ts), not state kept here.
-import type { CheckpointRef, DownloadProgress } from './checkpoint.ts';
 import type { ProviderChoice } from './provider.ts';
 import type { Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
-import type { WeightPrecision } from '../../model/index.ts';
+import type { CheckpointProgress, CheckpointRef, WeightPrecision } from '../../model/index.ts';
 
 /** what the user started last and where it stands */
 export type Activity =
   | { kind: 'idle' }
   /** downloading the weights into the browser cache, then loading the model in the worker */
-  | { kind: 'loading'; step: 'download'; progress: DownloadProgress | null }
+  | { kind: 'loading'; step: 'download'; progress: CheckpointProgress | null }
   /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
   | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number } }
   | { kind: 'running'; stage: string }
@@ -47,7 +46,7 @@ export interface PreviewState {
 
 export type PreviewAction =
   | { type: 'inspect'; ref: CheckpointRef }
-  | { type: 'download'; progress: DownloadProgress | null }
+  | { type: 'download'; progress: CheckpointProgress | null }
   | { type: 'cacheRefused'; notice: string }
   | { type: 'load' }
   | { type: 'loadProgress'; loaded: number; total: number }

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { downloadOffer, fitStorage, convertedTotals } from './cache-contents.ts';
-import { withStored, type CheckpointInfo, type DownloadProgress } from './checkpoint.ts';
+import { withStored, type CheckpointInfo, type CheckpointProgress } from './checkpoint.ts';
 import { pageOptions } from './page-options.ts';
 import type { RepoChoice } from './panels/checkpoint-panel.tsx';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
@@ -103,7 +103,7 @@ export function usePreview() {
     stopWorker();
     dispatch(download ? { type: 'download', progress: null } : { type: 'load' });
     const w = (worker.current = ModelWorker.start(opts));
-    const onProgress = throttleLatest((progress: DownloadProgress) => dispatch({ type: 'download', progress }), 100);
+    const onProgress = throttleLatest((progress: CheckpointProgress) => dispatch({ type: 'download', progress }), 100);
     const onEvent = (e: LoadEvent) => {
       if (e.type === 'notice') dispatch({ type: 'notice', notice: e.text });
       else if (e.type === 'fallback') dispatch({ type: 'notice', notice: fallbackNotice(e.reason) });

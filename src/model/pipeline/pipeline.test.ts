@@ -4,7 +4,9 @@ import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../demo-checkpo
 import { buildConsisIDGraph } from '../graph/transformer.ts';
 import { CONSISID_CONFIG } from '../named-configs.ts';
 import { plannedWeights } from '../plan.ts';
+import { parseSafetensorsHeader } from '../safetensors/read.ts';
 import { writeSafetensors } from '../safetensors/write.ts';
+import { summarizeHeader } from './inspect-checkpoint.ts';
 import { defaultSpec, forwardArgs, gaussian, generateInputs, inputLimits, randomTensor, specShape } from './inputs.ts';
 import { channelStats, frameToRgba, latentView, rgbProjection } from './latent-view.ts';
 import { alphasCumprod, createDdim, ddimTimesteps, guide } from './scheduler.ts';
@@ -156,5 +158,26 @@ describe('latent view', () => {
     const view = latentView(data, shape);
     expect(view.frames).toEqual([frameToRgba(data, shape, 0), px]);
     expect(view.stats).toEqual(st);
+  });
+});
+
+describe('checkpoint headers', () => {
+  it('summarizes safetensors headers and rejects bad entries', () => {
+    const header = (json: string, file: string) =>
+      parseSafetensorsHeader(new TextEncoder().encode(json), 2 ** 40, file);
+    const s = summarizeHeader(
+      header(
+        JSON.stringify({
+          __metadata__: { a: 'b' },
+          w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] },
+          b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] },
+        }),
+        'x',
+      ),
+    );
+    expect(s).toEqual({ tensors: 2, params: 9, dtypes: { F16: 6, F32: 3 } });
+    expect(() => summarizeHeader(header('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(
+      /x.safetensors: tensor "w"/,
+    );
   });
 });

@@ -1,7 +1,6 @@
 // The checkpoint panel: which repository to preview, and what it holds before anything downloads.
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { formatBytes } from '../../../components/ui/format.ts';
 import { convertedLine, convertedTotals, holdsAny } from '../cache-contents.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
@@ -9,7 +8,7 @@ import { DEMO_REPOS } from '../page-options.ts';
 import type { Preview } from '../use-preview.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
-import { Section, TableHead } from './section.tsx';
+import { Section, TableHead, TextField } from './section.tsx';
 import type { CachedFileState } from '../../../model/index.ts';
 
 export interface RepoChoice {
@@ -33,48 +32,22 @@ export function CheckpointPanel({ preview }: { preview: Preview }) {
           onInspect({ repoId: repoId.trim(), subfolder: subfolder.trim(), revision: revision.trim() || 'main' });
         }}
       >
-        <Field label="Repository">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={repoId}
-              onChange={(e) => setRepoId(e.target.value)}
-              list="preview-demo-repos"
-              placeholder="owner/name"
-              required
-              autoComplete="off"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Repository"
+          value={repoId}
+          onChange={setRepoId}
+          list="preview-demo-repos"
+          placeholder="owner/name"
+          required
+        />
         {/* outside the Field: a last child there would give the input the bottom margin of space-y */}
         <datalist id="preview-demo-repos">
           {DEMO_REPOS.map((r) => (
             <option key={r} value={r} />
           ))}
         </datalist>
-        <Field label="Subfolder">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={subfolder}
-              onChange={(e) => setSubfolder(e.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <Field label="Revision">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={revision}
-              onChange={(e) => setRevision(e.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
+        <TextField label="Subfolder" value={subfolder} onChange={setSubfolder} />
+        <TextField label="Revision" value={revision} onChange={setRevision} />
         <Button type="submit" variant="primary" disabled={busy}>
           Inspect
         </Button>

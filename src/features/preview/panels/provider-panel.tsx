@@ -2,6 +2,7 @@
 // weight precision (with the weight bytes each one holds).
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 import { formatBytes } from '../../../components/ui/format.ts';
+import { Select } from '../../../components/ui/select.tsx';
 import { PRECISIONS, type ProviderChoice, type ProviderProbe } from '../provider.ts';
 import type { Preview } from '../use-preview.ts';
 import type { Device } from '../worker/protocol.ts';
@@ -69,24 +70,20 @@ export function ProviderPanel({ preview }: { preview: Preview }) {
         </Field>
         <Field label="Weights" hint={precisionHint(device, probe, weights, answer?.errorVsFloat32[weights])}>
           {(p) => (
-            <select
+            <Select
               {...p}
-              className={inputClass}
+              options={PRECISIONS.map((w) => {
+                const f = fits?.find((r) => r.weights === w);
+                return {
+                  value: w,
+                  label: `${w}${f ? ` (${formatBytes(f.weightBytes)}${f.fits ? '' : ', does not fit'})` : ''}`,
+                };
+              })}
               value={weights}
               disabled={disabled}
-              onChange={(e) => onWeights(e.target.value as WeightPrecision)}
+              onValueChange={onWeights}
               data-testid="precision"
-            >
-              {PRECISIONS.map((w) => {
-                const f = fits?.find((r) => r.weights === w);
-                return (
-                  <option key={w} value={w}>
-                    {w}
-                    {f ? ` (${formatBytes(f.weightBytes)}${f.fits ? '' : ', does not fit'})` : ''}
-                  </option>
-                );
-              })}
-            </select>
+            />
           )}
         </Field>
       </div>

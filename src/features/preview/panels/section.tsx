@@ -1,5 +1,5 @@
 // Small building blocks of the preview panels.
-import { useId, type ReactNode } from 'react';
+import { useId, type ComponentProps, type ReactNode } from 'react';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -85,6 +85,21 @@ export function CheckField(p: {
           disabled={p.disabled}
           onChange={(e) => p.onChange(e.target.checked)}
         />
+      )}
+    </Field>
+  );
+}
+
+/** a labelled text input (no browser autocomplete: these are ids, not words) */
+export function TextField({
+  label,
+  onChange,
+  ...input
+}: { label: string; onChange(v: string): void } & Omit<ComponentProps<'input'>, 'onChange'>) {
+  return (
+    <Field label={label}>
+      {(p) => (
+        <input {...p} {...input} className={inputClass} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
       )}
     </Field>
   );

@@ -7,11 +7,11 @@ import type { Device, LoadEvent, LoadRequest, ModelApi, RunEvent, RunRequest, Ti
 import { runEvents } from './run-events.ts';
 import { withDefaultLimits } from './adapter-caps.ts';
 import { asError, serveRpc, type RpcContext } from './rpc.ts';
-import { downloadFiles } from './stored.ts';
 import {
   bundledWebBackend,
   chunkedHubSource,
   ConsisIDTransformer3DModel,
+  downloadCheckpoint,
   latentView,
   openCache,
   previewArgs,
@@ -91,7 +91,7 @@ function openModel(
 async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>): Promise<{ device: Device }> {
   notify = (e) => ctx.emit(e);
   if (req.download) {
-    const r = await downloadFiles(req.ref, req.files, (progress) => ctx.emit({ type: 'download', progress }));
+    const r = await downloadCheckpoint(req.ref, req.files, (progress) => ctx.emit({ type: 'download', progress }));
     ctx.emit({ type: 'downloaded', ...r });
   }
   const t0 = performance.now();

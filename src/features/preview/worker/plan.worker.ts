@@ -4,14 +4,14 @@
 // reads, counts and empties the browser cache, so the page's thread never waits on any of it.
 import '../../../zod-jitless.ts';
 import { adapterCaps } from './adapter-caps.ts';
-import { inspectCheckpoint } from './inspect.ts';
 import type { Device, FitAnswer, FitRequest, PlanApi } from './protocol.ts';
 import { serveRpc } from './rpc.ts';
-import { clearAll, removeFiles } from './stored.ts';
 import {
   cachedFiles,
   convertedSizes,
+  deleteCachedFiles,
   fileStorageRefusal,
+  inspectCheckpoint,
   defaultSpec,
   heldBudget,
   memoryBudgetOn,
@@ -21,6 +21,7 @@ import {
   passingBytes,
   planFit,
   PRECISION_ERROR_VS_FLOAT32,
+  removeCachedFiles,
   SEGMENT_HEAP_BUDGET,
   specShape,
   WEIGHT_PRECISIONS,
@@ -80,8 +81,13 @@ serveRpc<PlanApi>(self, {
     convertedSizes(info.config, info.weights, specShape(info.config, spec), device, WEIGHT_PRECISIONS),
   cached: (files) => cachedFiles(files),
   unusable: () => fileStorageRefusal(),
-  remove: (files) => removeFiles(files),
-  clear: () => clearAll(),
+  // how many of the files held something (chunks or a conversion), then all of it out
+  remove: async (files) => {
+    const held = (await cachedFiles(files)).filter((f) => f.bytes > 0 || f.converted.length > 0).length;
+    await removeCachedFiles(files.map((f) => f.url));
+    return held;
+  },
+  clear: () => deleteCachedFiles(),
   upload: async ({ bytes, name, kind, config }) =>
     kind === 'text' ? { text: parseTextUpload(bytes, name, config) } : parseIdentityUpload(bytes, name, config),
   output: async ({ sample, shape, metadata }, ctx) => {

@@ -1,11 +1,14 @@
 // The workers' methods, as the page calls them (rpc.ts carries them): the model worker loads and
 // runs a model; the plan worker answers what the page reads (inspections, plans, the cache's
 // contents) and files what it writes (uploads in, the output out).
-import type { CheckpointInfo, CheckpointRef, DownloadProgress, WeightFile } from '../checkpoint.ts';
 import type {
   AdapterCaps,
   BrowserStorage,
   CachedFileState,
+  CheckpointInfo,
+  CheckpointProgress,
+  CheckpointRef,
+  InspectedFile,
   ConsisIDConfig,
   InputSpec,
   LatentView,
@@ -58,7 +61,7 @@ export interface RunOptions {
 export interface LoadRequest extends RunOptions {
   ref: CheckpointRef;
   /** the weight files as inspected (size, ETag and the header's bytes) */
-  files: Pick<WeightFile, 'name' | 'size' | 'etag' | 'head' | 'cached'>[];
+  files: Pick<InspectedFile, 'name' | 'size' | 'etag' | 'head' | 'cached'>[];
   /** the session is made for this request's shape */
   request: PreviewRequest;
   /** float32: every file not in the cache is downloaded into it first, with progress */
@@ -89,7 +92,7 @@ export interface RunResult {
 export type LoadEvent =
   | { type: 'notice'; text: string }
   | { type: 'fallback'; reason: string }
-  | { type: 'download'; progress: DownloadProgress }
+  | { type: 'download'; progress: CheckpointProgress }
   | { type: 'downloaded'; cached: true }
   | { type: 'downloaded'; cached: false; reason: string }
   | { type: 'fetched'; loaded: number; total: number };
@@ -141,7 +144,7 @@ export interface StorageRoom {
   unusable: string | null;
 }
 
-type FileVersion = Pick<WeightFile, 'url' | 'etag' | 'size'>;
+type FileVersion = Pick<InspectedFile, 'url' | 'etag' | 'size'>;
 
 /** the plan worker: a full-size config's graph takes a second to plan, and the cache is read, away from the page's thread */
 export type PlanApi = {

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { validateSpec } from './spec-errors.ts';
-import { summarizeHeader } from './worker/inspect.ts';
 import {
   defaultSpec,
   inputLimits,
   parseConfig,
   CONSISID_PREVIEW_S_CONFIG,
   CONSISID_TINY_CONFIG,
-  parseSafetensorsHeader,
 } from '../../model/index.ts';
 
 const tiny = parseConfig(CONSISID_TINY_CONFIG);
@@ -31,27 +29,6 @@ describe('the inputs form', () => {
     ]);
     expect(validateSpec(inputLimits(face), true, { ...defaultSpec(face), identity: false })[0]).toMatch(
       /identity inputs are required/,
-    );
-  });
-});
-
-describe('checkpoint headers', () => {
-  it('summarizes safetensors headers and rejects bad entries', () => {
-    const header = (json: string, file: string) =>
-      parseSafetensorsHeader(new TextEncoder().encode(json), 2 ** 40, file);
-    const s = summarizeHeader(
-      header(
-        JSON.stringify({
-          __metadata__: { a: 'b' },
-          w: { dtype: 'F16', shape: [2, 3], data_offsets: [0, 12] },
-          b: { dtype: 'F32', shape: [3], data_offsets: [12, 24] },
-        }),
-        'x',
-      ),
-    );
-    expect(s).toEqual({ tensors: 2, params: 9, dtypes: { F16: 6, F32: 3 } });
-    expect(() => summarizeHeader(header('{"w":{"dtype":"Q4","shape":[1]}}', 'x.safetensors'))).toThrow(
-      /x.safetensors: tensor "w"/,
     );
   });
 });

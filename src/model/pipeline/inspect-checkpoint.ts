@@ -1,33 +1,23 @@
-// What a checkpoint on the hub holds, read in the plan worker before anything loads: config.json,
-// the shard index (if any) and each safetensors header (Range requests, or the start of the
-// cached file). Fetching and caching are the model loader's (src/model/loader); this file decides
-// what the page shows.
-import { missingBytes, type CheckpointInfo, type CheckpointRef, type WeightFile } from '../checkpoint.ts';
-import { storedBytesOf } from './stored.ts';
-import {
-  BrowserCacheError,
-  blobFile,
-  cachedVersions,
-  cachedHeads,
-  collectWeights,
-  defaultSpec,
-  expectedParameters,
-  hubFetch,
-  hubFetchRequired,
-  hubFileUrl,
-  HubFileError,
-  inputLimits,
-  openHubFile,
-  parseConfig,
-  parseShardIndex,
-  readSafetensorsHead,
-  shardFiles,
-  storageOp,
-  WEIGHTS_INDEX_NAME,
-  WEIGHTS_NAME,
-  type ConsisIDConfig,
-  type SafetensorsHeader,
-} from '../../../model/index.ts';
+// What a checkpoint on the hub holds, read before anything loads: config.json, the shard index (if
+// any) and each safetensors header (Range requests, or the start of the cached file), with what the
+// browser cache stores of each file and the inputs a run of it starts with.
+import type { ConsisIDConfig } from '../config.ts';
+import { parseConfig } from '../config.ts';
+import { expectedParameters } from '../graph/parameters.ts';
+import { blobFile } from '../loader/chunked-hub-source.ts';
+import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile } from '../loader/hub-files.ts';
+import { readSafetensorsHead } from '../loader/load-checkpoint.ts';
+import { cachedFiles, cachedHeads, cachedVersions } from '../loader/opfs-cache.ts';
+import { BrowserCacheError, storageOp } from '../loader/weight-cache.ts';
+import { parseShardIndex, shardFiles, WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../safetensors/index-file.ts';
+import type { SafetensorsHeader } from '../safetensors/read.ts';
+import { collectWeights } from '../safetensors/weight-set.ts';
+import { missingBytes, type CheckpointInfo, type CheckpointRef, type InspectedFile } from './checkpoint-info.ts';
+import { defaultSpec, inputLimits } from './inputs.ts';
+
+/** bytes of the file version's chunks in the browser cache */
+const storedBytesOf = async (url: string, etag: string | null, size: number) =>
+  (await cachedFiles([{ url, etag, size }]))[0]!.bytes;
 
 export interface HeaderSummary {
   tensors: number;
@@ -57,8 +47,8 @@ const describedFile = (
   url: string,
   read: { header: SafetensorsHeader; head: Uint8Array },
   version: { size: number; etag: string | null },
-  stored: Pick<WeightFile, 'cached' | 'storedBytes'>,
-): WeightFile => ({
+  stored: Pick<InspectedFile, 'cached' | 'storedBytes'>,
+): InspectedFile => ({
   name,
   ...read,
   url,
@@ -78,12 +68,12 @@ const sameVersionAs =
 const uncached = async (
   url: string,
   v: { size: number; etag: string | null },
-): Promise<Pick<WeightFile, 'cached' | 'storedBytes'>> => ({
+): Promise<Pick<InspectedFile, 'cached' | 'storedBytes'>> => ({
   cached: false,
   storedBytes: await storedBytesOf(url, v.etag, v.size),
 });
 
-async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<WeightFile> {
+async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal): Promise<InspectedFile> {
   const url = hubFileUrl(ref, name);
   const versions = await cachedVersions(url);
   // the file cached only converted: its head was kept beside it (cached-head.ts)
@@ -151,7 +141,7 @@ export async function inspectCheckpoint(
     };
   }
   // headers of up to 4 shards at a time
-  const files: WeightFile[] = new Array(names.length);
+  const files: InspectedFile[] = new Array(names.length);
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < names.length; i = next++) files[i] = await weightFile(ref, names[i]!, signal);
