@@ -132,7 +132,7 @@ test('the released config: each precision planned before downloading, refused be
   await expect(page.getByTestId('param-count')).toHaveText((releasedBytes / 2).toLocaleString('en'));
   // SwiftShader: attention decomposed (4-lane subgroups), whose probabilities no 1 GiB binding holds
   await expectFitTable(page, 'webgpu', await pageAdapter(page));
-  await expect(page.getByTestId('fit-limits')).toContainText('maxStorageBufferBindingSize 1024 MiB');
+  await expect(page.getByTestId('fit-limits')).toContainText('maxStorageBufferBindingSize 1.1 GB');
   await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
   await expectFitTable(page, 'wasm', null);
   // nothing to download or run, and no weight file was asked for (not even a header)

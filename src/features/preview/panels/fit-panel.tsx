@@ -11,7 +11,6 @@ import { Section, TableHead } from './section.tsx';
 import type { AdapterCaps, BrowserStorage, PrecisionFit } from '../../../model/index.ts';
 
 const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Segments', 'Fits'];
-const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 /** the download's size and where it comes from */
 export function downloadLine(info: CheckpointInfo): string {
@@ -26,7 +25,7 @@ export function downloadLine(info: CheckpointInfo): string {
 function adapterLine(adapter: AdapterCaps | null): string {
   if (!adapter) return 'WASM: the weights and every activation live in the WebAssembly heap, at most 4 GiB.';
   const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
-  return `WebGPU adapter limits: maxBufferSize ${mib(maxBufferSize)}, maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}; shader-f16 ${adapter.shaderF16 ? 'yes' : 'no'}, subgroups ${adapter.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
+  return `WebGPU adapter limits: maxBufferSize ${formatBytes(maxBufferSize)}, maxStorageBufferBindingSize ${formatBytes(maxStorageBufferBindingSize)}; shader-f16 ${adapter.shaderF16 ? 'yes' : 'no'}, subgroups ${adapter.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
 }
 
 /** 'float16, int8, int4', with each one's converted bytes once planned from the checkpoint's headers */

@@ -4,7 +4,7 @@ import { formatBytes } from '../../../components/ui/format.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Phase } from '../preview-state.ts';
 import type { Preview } from '../use-preview.ts';
-import type { Device, RunRequest } from '../worker/protocol.ts';
+import { deviceName, type Device, type RunRequest } from '../worker/protocol.ts';
 import { Section } from './section.tsx';
 
 export function RunPanel({ preview, request }: { preview: Preview; info: CheckpointInfo; request: RunRequest }) {
@@ -49,8 +49,6 @@ export function RunPanel({ preview, request }: { preview: Preview; info: Checkpo
     </Section>
   );
 }
-
-const deviceName = (d: Device | null) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
 
 function PhaseLine({
   phase,

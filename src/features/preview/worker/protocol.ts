@@ -30,6 +30,9 @@ export type StepFrame = Omit<PipelineStep, 'latents'> & { view?: LatentView };
 
 export type Device = 'webgpu' | 'wasm';
 
+/** how the page and the worker's stage lines name a device */
+export const deviceName = (d: string | null): string => (d === 'webgpu' ? 'WebGPU' : 'WASM');
+
 export interface RunRequest extends PreviewRequest {
   /** a forward pass is run again in float32 and compared (max relative error) */
   compare: boolean;
