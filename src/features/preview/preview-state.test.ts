@@ -79,6 +79,23 @@ describe('preview state', () => {
     expect(withStored(info, [{ bytes: 10 }])).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
   });
 
+  it('a load says what making the session is doing, and how much streamed, together; nothing after it ends', () => {
+    const loading = reduce([
+      { type: 'inspect', ref: info.ref },
+      { type: 'load' },
+      { type: 'loadStage', stage: 'creating the WASM session' },
+      { type: 'loadProgress', loaded: 3, total: 10 },
+    ]);
+    expect(loading.activity).toEqual({
+      kind: 'loading',
+      step: 'model',
+      stage: 'creating the WASM session',
+      fetched: { loaded: 3, total: 10 },
+    });
+    const loaded = reduce([{ type: 'loaded', device: 'wasm' }, { type: 'loadStage', stage: 'late' }], loading);
+    expect(loaded.activity).toEqual({ kind: 'idle' });
+  });
+
   it('progress of a download that has ended (chunks still under way) leaves the failure or cancel as it is', () => {
     const progress = { file: 'w.safetensors', loaded: 5, total: 10, overallLoaded: 5, overallTotal: 10 };
     const error = new Error('HTTP 500');

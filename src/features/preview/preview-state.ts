@@ -12,7 +12,7 @@ export type Activity =
   /** downloading the weights into the browser cache, then loading the model in the worker */
   | { kind: 'loading'; step: 'download'; progress: CheckpointProgress | null }
   /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
-  | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number } }
+  | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number }; stage?: string }
   | { kind: 'running'; stage: string }
   /** removing the browser cache's files (a worker just stopped lets go of them a moment later) */
   | { kind: 'clearing' }
@@ -50,6 +50,8 @@ export type PreviewAction =
   | { type: 'cacheRefused'; notice: string }
   | { type: 'load' }
   | { type: 'loadProgress'; loaded: number; total: number }
+  /** what making the session is doing (building the graph, creating a segment's session) */
+  | { type: 'loadStage'; stage: string }
   | { type: 'loaded'; device: Device }
   | { type: 'run'; request: RunRequest }
   | { type: 'stage'; stage: string }
@@ -104,8 +106,12 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'load':
       return { ...s, activity: { kind: 'loading', step: 'model' }, loadedDevice: null };
     case 'loadProgress':
-      return s.activity.kind === 'loading'
-        ? { ...s, activity: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } }
+      return s.activity.kind === 'loading' && s.activity.step === 'model'
+        ? { ...s, activity: { ...s.activity, fetched: { loaded: a.loaded, total: a.total } } }
+        : s;
+    case 'loadStage':
+      return s.activity.kind === 'loading' && s.activity.step === 'model'
+        ? { ...s, activity: { ...s.activity, stage: a.stage } }
         : s;
     case 'loaded':
       return { ...s, activity: { kind: 'idle' }, loadedDevice: a.device };

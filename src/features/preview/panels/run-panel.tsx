@@ -73,19 +73,20 @@ function PhaseLine({
       </div>
     );
   }
-  const text =
-    phase.kind === 'loading'
-      ? phase.fetched
-        ? `Loading the model on ${deviceName(device)}: ${formatBytes(phase.fetched.loaded)} of ${formatBytes(phase.fetched.total)} streamed from the hub…`
-        : // nothing streamed yet: from the cache, or before the first downloaded chunk arrives
-          `Loading the model on ${deviceName(device)}…`
-      : phase.kind === 'running'
-        ? `Running: ${phase.stage}…`
-        : phase.kind === 'clearing'
-          ? 'Clearing the browser cache…'
-          : loadedDevice
-            ? `Model loaded on ${deviceName(loadedDevice)}.`
-            : 'The model loads when you run it.';
+  const loading =
+    phase.kind === 'loading' && `Loading the model on ${deviceName(device)}${phase.stage ? ` (${phase.stage})` : ''}`;
+  const text = loading
+    ? phase.fetched
+      ? `${loading}: ${formatBytes(phase.fetched.loaded)} of ${formatBytes(phase.fetched.total)} streamed from the hub…`
+      : // nothing streamed yet: from the cache, or before the first downloaded chunk arrives
+        `${loading}…`
+    : phase.kind === 'running'
+      ? `Running: ${phase.stage}…`
+      : phase.kind === 'clearing'
+        ? 'Clearing the browser cache…'
+        : loadedDevice
+          ? `Model loaded on ${deviceName(loadedDevice)}.`
+          : 'The model loads when you run it.';
   return (
     <p className="mt-3 text-sm" role="status" data-testid="preview-status">
       {text}

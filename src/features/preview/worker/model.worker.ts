@@ -98,7 +98,7 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>): Promise<{ dev
   const source = await weightSource(req, ctx);
   const model = await openModel(req, source, req.weights);
   const timings = { ...noTimings(), loadMs: performance.now() - t0 };
-  const { events } = runEvents(timings, (e) => e.type === 'fallback' && ctx.emit(e));
+  const { events } = runEvents(timings, (e) => e.type !== 'step' && ctx.emit(e));
   try {
     await model.session(previewArgs(model.config, req.request).args, events);
   } finally {

@@ -94,6 +94,7 @@ export interface RunResult {
  */
 export type LoadEvent =
   | { type: 'notice'; text: string }
+  | { type: 'stage'; stage: string }
   | { type: 'fallback'; reason: string }
   | { type: 'download'; progress: CheckpointProgress }
   | { type: 'downloaded'; cached: true }
