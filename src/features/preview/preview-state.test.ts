@@ -92,7 +92,13 @@ describe('preview state', () => {
       stage: 'creating the WASM session',
       fetched: { loaded: 3, total: 10 },
     });
-    const loaded = reduce([{ type: 'loaded', device: 'wasm' }, { type: 'loadStage', stage: 'late' }], loading);
+    const loaded = reduce(
+      [
+        { type: 'loaded', device: 'wasm' },
+        { type: 'loadStage', stage: 'late' },
+      ],
+      loading,
+    );
     expect(loaded.activity).toEqual({ kind: 'idle' });
   });
 
