@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommandLine } from '../src/cli/command-line.ts';
-import { runPreview } from '../src/features/preview/run-preview.ts';
+import { runPreview } from '../src/model/pipeline/run-preview.ts';
 import { parseConfig } from '../src/model/graph/config.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { argsFromNamedTensors } from '../src/model/models/consisid/named-inputs.ts';
@@ -51,7 +51,7 @@ async function denoise(model: BenchModel, dir: string, shape: string, steps: num
   };
   const timings = { loadMs: 0, graphBuildMs: [], sessionCreateMs: [], forwardMs: [] as number[], rotaryMs: 0 };
   const t = performance.now();
-  await runPreview(c, { spec, mode: 'denoise', steps, guidance: 1, uploads: {}, compare: false }, timings, {
+  await runPreview(c, { spec, mode: 'denoise', steps, guidance: 1, uploads: {} }, timings, {
     forward: async (args) => {
       const f = performance.now();
       const out = await model.forward(args);

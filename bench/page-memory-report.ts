@@ -18,7 +18,7 @@ export const STAGES = {
 } as const;
 
 /**
- * The stage a status line tells (run-panel.tsx, preview.worker.ts). "Running: forward pass" is the
+ * The stage a status line tells (panels/run-panel.tsx, worker/run-events.ts). "Running: forward pass" is the
  * run's start before any session, and the forward itself once a session stage has been seen.
  */
 export function stageOf(status: string, previous: string | null): string {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromiumArgs } from '../playwright.config.ts';
-import type { Timings } from '../src/features/preview/protocol.ts';
+import type { Timings } from '../src/model/pipeline/run-types.ts';
 import { sampleBrowser } from './browser-processes.ts';
 
 export interface PreviewRun {

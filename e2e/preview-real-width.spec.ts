@@ -12,9 +12,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { formatBytes } from '../src/components/ui/format.ts';
-import { fitShape } from '../src/features/preview/fit-query.ts';
-import { heapCell } from '../src/features/preview/fit-panel.tsx';
-import { defaultSpec, forwardArgs, generateInputs, relativeError } from '../src/features/preview/inputs.ts';
+import { heapCell } from '../src/features/preview/panels/fit-panel.tsx';
+import { defaultSpec, forwardArgs, generateInputs, specShape as fitShape } from '../src/model/pipeline/inputs.ts';
+import { relativeError } from '../src/model/io/tensor.ts';
 import { configFileBytes, planShards } from '../src/model/models/consisid/checkpoint-writer.ts';
 import { parseConfig } from '../src/model/graph/config.ts';
 import { planFit, type AdapterCaps } from '../src/model/plan/fit.ts';
@@ -132,7 +132,7 @@ test('the released config: each precision planned before downloading, refused be
   await expect(page.getByTestId('param-count')).toHaveText((releasedBytes / 2).toLocaleString('en'));
   // SwiftShader: attention decomposed (4-lane subgroups), whose probabilities no 1 GiB binding holds
   await expectFitTable(page, 'webgpu', await pageAdapter(page));
-  await expect(page.getByTestId('fit-limits')).toContainText('maxStorageBufferBindingSize 1024 MiB');
+  await expect(page.getByTestId('fit-limits')).toContainText('maxStorageBufferBindingSize 1.1 GB');
   await page.getByLabel('Provider', { exact: true }).selectOption('wasm');
   await expectFitTable(page, 'wasm', null);
   // nothing to download or run, and no weight file was asked for (not even a header)

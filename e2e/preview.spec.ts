@@ -7,13 +7,13 @@ import {
   forwardArgs,
   generateInputs,
   randomTensor,
-  relativeError,
   type F32Tensor,
   type InputSpec,
-} from '../src/features/preview/inputs.ts';
+} from '../src/model/pipeline/inputs.ts';
+import { relativeError } from '../src/model/io/tensor.ts';
 import { writeSafetensors } from '../src/model/io/safetensors/write.ts';
 import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';
-import { runPreview } from '../src/features/preview/run-preview.ts';
+import { runPreview } from '../src/model/pipeline/run-preview.ts';
 import { downloadedOutput, openPreview } from './preview-support.ts';
 import { expectAccessible, signIn } from './support.ts';
 
@@ -595,7 +595,7 @@ test('other pages never download onnxruntime-web, the worker or the model code',
   await page.goto('/settings');
   await page.goto('/storage');
   await page.waitForLoadState('networkidle');
-  expect(scripts.filter((s) => /\.wasm$|preview\.worker|ort-/.test(s))).toEqual([]);
+  expect(scripts.filter((s) => /\.wasm$|(model|plan)\.worker|ort-/.test(s))).toEqual([]);
   for (const b of await Promise.all(bodies)) {
     expect(b.includes('InferenceSession')).toBe(false);
     expect(b.includes('consisid_transformer_3d')).toBe(false);

@@ -18,6 +18,8 @@ export { browserEnvironmentWith } from './runtime/environment.ts';
 export { bundledWebBackend } from './runtime/environment.ts';
 /** the arguments of forward: diffusers' names and shapes */
 export type { ForwardArgs } from './models/consisid/forward-inputs.ts';
+/** max|a - b| / max|b| (the absolute error where the reference is all zeros) */
+export { relativeError } from './io/tensor.ts';
 /** a tensor in host memory: dtype, shape, data */
 export type { HostTensor } from './io/tensor.ts';
 /** a forward whose inputs stay on the device between steps */
@@ -52,6 +54,10 @@ export type { AdapterCaps } from './plan/fit.ts';
 export { memoryBudgetOn } from './plan/fit.ts';
 /** the storage rule added to the fits: converted weights need room in the cache or in memory */
 export { withStorage } from './plan/storage-fit.ts';
+/** per precision, what the page may hold in memory when the cache refuses */
+export { heldBudgets } from './plan/storage-fit.ts';
+/** the heap a segment may pass its weights through, the budget where the device sets none */
+export { SEGMENT_HEAP_BUDGET } from './plan/segment-plan.ts';
 /** what the browser can store for this checkpoint */
 export type { BrowserStorage } from './plan/storage-fit.ts';
 /** the WebGPU spec's default limits, what every adapter gives */
@@ -88,3 +94,28 @@ export type { HubFileEntry } from './convert/chunked-hub-source.ts';
 export type { WeightConverter } from './convert/weight-converter.ts';
 /** per precision, the bytes the converter writes for a checkpoint */
 export { convertedSizes } from './convert/converted-size.ts';
+
+// --- the preview pipeline: inputs, the DDIM loop, uploads, what the page shows ---
+/** runs the denoising loop of one preview request on a loaded model */
+export { runPreview, previewArgs } from './pipeline/run-preview.ts';
+/** the page's input choices: defaults, limits, the forward shape they make */
+export {
+  defaultSpec,
+  inputLimits,
+  specShape,
+  type F32Tensor,
+  type InputLimits,
+  type InputSpec,
+} from './pipeline/inputs.ts';
+/** reads uploaded text and identity embeddings, writes the output file */
+export { parseTextUpload, parseIdentityUpload, outputSafetensors } from './pipeline/uploads.ts';
+/** a preview request and what its run reports */
+export type { PreviewRequest, Readback, StepFrame, Timings, Uploads } from './pipeline/run-types.ts';
+/** the latents drawn as frames, and their statistics */
+export { latentView, summarize, type LatentView, type OutputSummary } from './pipeline/latent-view.ts';
+/** a checkpoint's files and headers, read before anything downloads */
+export { inspectCheckpoint, summarizeHeader } from './pipeline/inspect-checkpoint.ts';
+/** downloads a checkpoint's raw files into the cache */
+export { downloadCheckpoint } from './pipeline/download-checkpoint.ts';
+/** what an inspection found and a download reports */
+export type { CheckpointInfo, CheckpointProgress, CheckpointRef, InspectedFile } from './pipeline/checkpoint-info.ts';

@@ -2,8 +2,8 @@
 // figure) and, per precision, the files converted to it (cachedFiles in src/model/loader).
 import { formatBytes } from '../../components/ui/format.ts';
 import type { BrowserStorage, CachedFileState, WeightPrecision } from '../../model/index.ts';
-import type { WeightFile } from './checkpoint.ts';
-import type { StorageRoom } from './preview-queries.ts';
+import type { InspectedFile } from './checkpoint.ts';
+import type { StorageRoom } from './worker/protocol.ts';
 
 export interface ConvertedTotal {
   precision: WeightPrecision;
@@ -61,7 +61,7 @@ export type DownloadOffer = { bytes: number } | { nothing: string } | null;
  * there is nothing to fetch. `cached`: the cache's listing (null while it is read).
  */
 export function downloadOffer(
-  info: { files: readonly Pick<WeightFile, 'url' | 'size'>[]; missingBytes: number },
+  info: { files: readonly Pick<InspectedFile, 'url' | 'size'>[]; missingBytes: number },
   cached: readonly CachedFileState[] | null,
   weights: WeightPrecision,
 ): DownloadOffer {

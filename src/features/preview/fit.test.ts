@@ -1,15 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { storageLine } from './fit-panel.tsx';
-import { fitShape } from './fit-query.ts';
-import { defaultSpec, generateInputs, validateSpec } from './inputs.ts';
+import { storageLine } from './panels/fit-panel.tsx';
 import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
-import { parseConfig, planFit, WEBGPU_DEFAULT_LIMITS, WEIGHT_PRECISIONS } from '../../model/index.ts';
-import { buildConsisIDGraph } from '../../model/graph/transformer.ts';
-import { plannedWeights } from '../../model/plan/plan.ts';
+import { validateSpec } from './spec-errors.ts';
+import { withDefaultLimits } from './worker/adapter-caps.ts';
+import {
+  defaultSpec,
+  inputLimits,
+  parseConfig,
+  planFit,
+  specShape as fitShape,
+  WEBGPU_DEFAULT_LIMITS,
+  WEIGHT_PRECISIONS,
+} from '../../model/index.ts';
 import { CONSISID_PREVIEW_S_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 import { CONSISID_CONFIG } from '../../model/models/consisid/named-configs.ts';
-import { type ConsisIDConfigInput } from '../../model/graph/config.ts';
+import type { ConsisIDConfigInput } from '../../model/graph/config.ts';
 
 /** the released ConsisID's config at 2 of its 42 layers (the shape rules are the same) */
 const RELEASED: ConsisIDConfigInput = { ...CONSISID_CONFIG, num_layers: 2 };
@@ -26,26 +32,14 @@ const probe = (p: Partial<ProviderProbe>): ProviderProbe => ({
 });
 
 describe('the fit of a run before downloading', () => {
-  it("plans the graph a run builds: the default spec's shape is the one the forward inputs have", () => {
-    const face = parseConfig(CONSISID_PREVIEW_S_CONFIG);
-    const spec = { ...defaultSpec(face), vitTokens: 9 };
-    const shape = fitShape(face, spec);
-    const inputs = generateInputs(face, spec);
-    expect([1, shape.frames, face.in_channels, shape.height, shape.width]).toEqual(inputs.hidden_states.shape);
-    expect(shape.textLength).toBe(inputs.encoder_hidden_states.shape[1]);
-    expect(shape.face?.vitLengths).toEqual(inputs.id_vit_hidden!.map((t) => t.shape[1]));
-    expect(fitShape(face, { ...spec, identity: false }).face).toBeNull();
-  });
-
-  it('learned positional embeddings pin the text length too: the default run of the released config builds', () => {
+  it('learned positional embeddings pin the text length too: the form takes the default run of the released config', () => {
     const config = parseConfig(RELEASED);
     const spec = defaultSpec(config);
     expect(spec.textLength).toBe(226);
-    expect(validateSpec(config, spec)).toEqual([]);
-    expect(validateSpec(config, { ...spec, textLength: 16 })).toEqual([
+    expect(validateSpec(inputLimits(config), config.is_train_face, spec)).toEqual([]);
+    expect(validateSpec(inputLimits(config), config.is_train_face, { ...spec, textLength: 16 })).toEqual([
       'text length must be an integer from 226 to 226',
     ]);
-    expect(() => buildConsisIDGraph(config, plannedWeights(config), fitShape(config, spec))).not.toThrow();
   });
 
   it('the default precision is the old default where it fits, else the closest to float32 that fits', () => {
@@ -96,12 +90,10 @@ describe('the fit of a run before downloading', () => {
     const found = await probeWebGPU(gpu({ limits, features: features('subgroups'), info: { subgroupMinSize: 4 } }));
     expect(adapterCaps(found)).toEqual({ limits, shaderF16: false, subgroups: true, subgroupMinSize: 4 });
     const bare = await probeWebGPU(gpu({ features: features('shader-f16') }));
-    expect(adapterCaps(bare)).toEqual({
-      limits: WEBGPU_DEFAULT_LIMITS,
-      shaderF16: true,
-      subgroups: false,
-      subgroupMinSize: null,
-    });
+    expect(adapterCaps(bare)).toEqual({ limits: {}, shaderF16: true, subgroups: false, subgroupMinSize: null });
+    // the workers plan with the spec's defaults where the adapter reports none
+    expect(withDefaultLimits(adapterCaps(bare)!.limits)).toEqual(WEBGPU_DEFAULT_LIMITS);
+    expect(withDefaultLimits({ maxBufferSize: 5 })).toEqual({ ...WEBGPU_DEFAULT_LIMITS, maxBufferSize: 5 });
     expect(adapterCaps(await probeWebGPU(gpu(null)))).toBeNull();
     expect(adapterCaps(await probeWebGPU({}))).toBeNull();
   });

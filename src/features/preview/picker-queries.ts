@@ -6,7 +6,6 @@ import { queryOptions } from '@tanstack/react-query';
 import type { HubClient } from '../../hub/client.ts';
 import { hubKeys } from '../../hub/queries.ts';
 import type { RepoTreeEntry } from '../../hub/schemas/repo-tree.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../../model/io/safetensors/index-file.ts';
 
 export interface CheckpointFolder {
   /** '' for the repository's root */
@@ -18,6 +17,8 @@ export interface CheckpointFolder {
 
 /** the weights the model loader reads: one file, or the shards its index names */
 const isWeights = (name: string) => /^diffusion_pytorch_model(-\d+-of-\d+)?\.safetensors$/.test(name);
+/** what the loader starts from (WEIGHTS_NAME or WEIGHTS_INDEX_NAME in src/model) */
+const isEntry = (name: string) => /^diffusion_pytorch_model\.safetensors(\.index\.json)?$/.test(name);
 
 /** folders holding config.json beside the weights the loader reads (the file or its shard index), by path */
 export function checkpointFolders(tree: readonly RepoTreeEntry[]): CheckpointFolder[] {
@@ -37,7 +38,7 @@ export function checkpointFolders(tree: readonly RepoTreeEntry[]): CheckpointFol
     folders.set(subfolder, f);
   }
   return [...folders]
-    .filter(([, f]) => f.names.has('config.json') && (f.names.has(WEIGHTS_NAME) || f.names.has(WEIGHTS_INDEX_NAME)))
+    .filter(([, f]) => f.names.has('config.json') && [...f.names].some(isEntry))
     .map(([subfolder, { weightBytes, weightFiles }]) => ({ subfolder, weightBytes, weightFiles }))
     .sort((a, b) => (a.subfolder < b.subfolder ? -1 : 1));
 }

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { allStored, withStored, type CheckpointInfo } from './checkpoint.ts';
-import { previewKeys } from './preview-queries.ts';
+import { withStored, type CheckpointInfo } from './checkpoint.ts';
+import { previewKeys } from './queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
-import type { RunRequest, RunResult } from './protocol.ts';
-import { defaultSpec } from './inputs.ts';
-import { parseConfig } from '../../model/index.ts';
+import type { RunRequest, RunResult } from './worker/protocol.ts';
+import { defaultSpec, inputLimits, parseConfig } from '../../model/index.ts';
 import { CONSISID_TINY_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 
 const info: CheckpointInfo = {
   ref: { hubUrl: 'http://h', token: null, repoId: 'a/b', subfolder: 'transformer', revision: 'main' },
   rawConfig: {},
   config: parseConfig(CONSISID_TINY_CONFIG),
+  limits: inputLimits(parseConfig(CONSISID_TINY_CONFIG)),
+  spec: defaultSpec(parseConfig(CONSISID_TINY_CONFIG)),
   files: [
     {
       name: 'w.safetensors',
@@ -45,6 +46,8 @@ const request: RunRequest = {
 const result: RunResult = {
   shape: [1],
   sample: new Float32Array(1),
+  view: { shape: [1], frames: [], stats: [] },
+  summary: { shape: [1], sum: 0, sumAbs: 0, maxAbs: 0, first: [0] },
   timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 },
   provider: 'wasm',
   weights: 'float32',
@@ -74,7 +77,30 @@ describe('preview state', () => {
     expect(s).toMatchObject({ result, ran: request, loadedDevice: 'wasm', checkpoint: { ref: info.ref } });
     // the inspection is a query: inspecting is busy too, and a finished download leaves nothing to download
     expect(isBusy({ kind: 'inspecting' })).toBe(true);
-    expect(withStored(info, allStored(info.files, true))).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
+    expect(withStored(info, [{ bytes: 10 }])).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
+  });
+
+  it('a load says what making the session is doing, and how much streamed, together; nothing after it ends', () => {
+    const loading = reduce([
+      { type: 'inspect', ref: info.ref },
+      { type: 'load' },
+      { type: 'loadStage', stage: 'creating the WASM session' },
+      { type: 'loadProgress', loaded: 3, total: 10 },
+    ]);
+    expect(loading.activity).toEqual({
+      kind: 'loading',
+      step: 'model',
+      stage: 'creating the WASM session',
+      fetched: { loaded: 3, total: 10 },
+    });
+    const loaded = reduce(
+      [
+        { type: 'loaded', device: 'wasm' },
+        { type: 'loadStage', stage: 'late' },
+      ],
+      loading,
+    );
+    expect(loaded.activity).toEqual({ kind: 'idle' });
   });
 
   it('progress of a download that has ended (chunks still under way) leaves the failure or cancel as it is', () => {
@@ -118,20 +144,20 @@ describe('preview state', () => {
       notice: 'in use',
     });
     // what the page shows of the files: none stored after a clear
-    expect(withStored(info, allStored(info.files, false))).toMatchObject({ missingBytes: 10 });
+    expect(withStored(info, [{ bytes: 0 }])).toMatchObject({ missingBytes: 10 });
   });
 
   it('a recount of stored bytes after a stop offers only the rest; a stale or unchanged one changes nothing', () => {
-    const stored = [{ storedBytes: 6, cached: false }];
+    const stored = [{ bytes: 6 }];
     const recounted = withStored(info, stored);
     expect(recounted).toMatchObject({ missingBytes: 4, files: [{ storedBytes: 6, cached: false }] });
     expect(withStored(recounted, stored)).toBe(recounted);
-    // a count for another version of the file, or of another inspection, is kept apart from this one's
+    // a listing for another version of the file, or of another inspection, is kept apart from this one's
     const otherVersion = { ...info, files: [{ ...info.files[0]!, etag: '"x"' }] };
-    expect(previewKeys.stored(otherVersion, 1)).not.toEqual(previewKeys.stored(info, 1));
-    expect(previewKeys.stored(info, 2)).not.toEqual(previewKeys.stored(info, 1));
+    expect(previewKeys.cached(otherVersion, 1)).not.toEqual(previewKeys.cached(info, 1));
+    expect(previewKeys.cached(info, 2)).not.toEqual(previewKeys.cached(info, 1));
     // clearing the cache stores nothing any more
-    expect(withStored(recounted, allStored(recounted.files, false))).toMatchObject({
+    expect(withStored(recounted, [{ bytes: 0 }])).toMatchObject({
       missingBytes: 10,
       files: [{ storedBytes: 0 }],
     });

@@ -1,16 +1,18 @@
-// What the user does on the preview page and how far it got: the checkpoint asked for, the download,
-// the model load, the run and its output, a cancel. What the page reads (the inspection, the stored
-// bytes, the adapter, the storage room) are queries (preview-queries.ts), not state kept here.
-import type { CheckpointRef, DownloadProgress } from './checkpoint.ts';
-import type { Device, RunRequest, RunResult, StepFrame } from './protocol.ts';
+// What the user does on the preview page and how far it got: the checkpoint asked for, the
+// provider, precision and inputs chosen, the download, the model load, the run and its output, a
+// cancel. What the page reads (the inspection, the stored bytes, the adapter, the storage room,
+// the plans) are queries (queries.ts), not state kept here.
+import type { ProviderChoice } from './provider.ts';
+import type { Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
+import type { CheckpointProgress, CheckpointRef, WeightPrecision } from '../../model/index.ts';
 
 /** what the user started last and where it stands */
 export type Activity =
   | { kind: 'idle' }
   /** downloading the weights into the browser cache, then loading the model in the worker */
-  | { kind: 'loading'; step: 'download'; progress: DownloadProgress | null }
+  | { kind: 'loading'; step: 'download'; progress: CheckpointProgress | null }
   /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
-  | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number } }
+  | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number }; stage?: string }
   | { kind: 'running'; stage: string }
   /** removing the browser cache's files (a worker just stopped lets go of them a moment later) */
   | { kind: 'clearing' }
@@ -35,14 +37,21 @@ export interface PreviewState {
   notice: string | null;
   /** the browser cache refused this checkpoint's weights once: later runs stream them from the hub */
   uncached: boolean;
+  choice: ProviderChoice;
+  /** the precision the user picked; null: the default for the device and what fits */
+  precision: WeightPrecision | null;
+  /** the inputs of a run as last edited, for the checkpoint they were edited on */
+  draft: { ref: CheckpointRef; request: RunRequest } | null;
 }
 
 export type PreviewAction =
   | { type: 'inspect'; ref: CheckpointRef }
-  | { type: 'download'; progress: DownloadProgress | null }
+  | { type: 'download'; progress: CheckpointProgress | null }
   | { type: 'cacheRefused'; notice: string }
   | { type: 'load' }
   | { type: 'loadProgress'; loaded: number; total: number }
+  /** what making the session is doing (building the graph, creating a segment's session) */
+  | { type: 'loadStage'; stage: string }
   | { type: 'loaded'; device: Device }
   | { type: 'run'; request: RunRequest }
   | { type: 'stage'; stage: string }
@@ -55,7 +64,10 @@ export type PreviewAction =
   | { type: 'clear' }
   /** the cache cleared (`files` removed), or why it could not be */
   | { type: 'cleared'; files: number }
-  | { type: 'clearFailed'; notice: string };
+  | { type: 'clearFailed'; notice: string }
+  | { type: 'choose'; choice: ProviderChoice }
+  | { type: 'precision'; weights: WeightPrecision }
+  | { type: 'edit'; ref: CheckpointRef; request: RunRequest };
 
 export const initialPreviewState: PreviewState = {
   checkpoint: null,
@@ -66,6 +78,9 @@ export const initialPreviewState: PreviewState = {
   result: null,
   notice: null,
   uncached: false,
+  choice: 'auto',
+  precision: null,
+  draft: null,
 };
 
 export const isBusy = (p: Phase): boolean =>
@@ -75,7 +90,13 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
   switch (a.type) {
     case 'inspect':
       // a new checkpoint forgets the last run and notice; a cache that could not keep one checkpoint may keep another
-      return { ...initialPreviewState, checkpoint: { ref: a.ref, attempt: (s.checkpoint?.attempt ?? 0) + 1 } };
+      return {
+        ...initialPreviewState,
+        choice: s.choice,
+        precision: s.precision,
+        draft: s.draft,
+        checkpoint: { ref: a.ref, attempt: (s.checkpoint?.attempt ?? 0) + 1 },
+      };
     case 'download':
       // progress of a download that has ended (failed, cancelled: chunks under way still arrive) changes nothing
       if (a.progress && !(s.activity.kind === 'loading' && s.activity.step === 'download')) return s;
@@ -85,8 +106,12 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'load':
       return { ...s, activity: { kind: 'loading', step: 'model' }, loadedDevice: null };
     case 'loadProgress':
-      return s.activity.kind === 'loading'
-        ? { ...s, activity: { kind: 'loading', step: 'model', fetched: { loaded: a.loaded, total: a.total } } }
+      return s.activity.kind === 'loading' && s.activity.step === 'model'
+        ? { ...s, activity: { ...s.activity, fetched: { loaded: a.loaded, total: a.total } } }
+        : s;
+    case 'loadStage':
+      return s.activity.kind === 'loading' && s.activity.step === 'model'
+        ? { ...s, activity: { ...s.activity, stage: a.stage } }
         : s;
     case 'loaded':
       return { ...s, activity: { kind: 'idle' }, loadedDevice: a.device };
@@ -118,5 +143,11 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
         uncached: false,
         notice: `Removed ${a.files} cached file${a.files === 1 ? '' : 's'} from the browser cache.`,
       };
+    case 'choose':
+      return { ...s, choice: a.choice };
+    case 'precision':
+      return { ...s, precision: a.weights };
+    case 'edit':
+      return { ...s, draft: { ref: a.ref, request: a.request } };
   }
 }

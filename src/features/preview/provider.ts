@@ -1,7 +1,7 @@
 // Which execution provider the page uses: WebGPU when navigator.gpu gives an adapter, else WASM;
 // and what the adapter allows (limits, features), which decides what fits before any download.
-import type { Device } from './protocol.ts';
-import { WEBGPU_DEFAULT_LIMITS, type AdapterCaps, type PrecisionFit, type WeightPrecision } from '../../model/index.ts';
+import type { AdapterReport, Device } from './worker/protocol.ts';
+import type { PrecisionFit, WeightPrecision } from '../../model/index.ts';
 
 export interface AdapterInfo {
   vendor: string;
@@ -16,8 +16,8 @@ export interface ProviderProbe {
   shaderF16: boolean;
   /** the adapter has `subgroups` (onnxruntime's faster int4 and attention kernels use them) */
   subgroups: boolean;
-  /** the adapter's limits (onnxruntime asks its device for them); the spec's defaults without an adapter */
-  limits: AdapterCaps['limits'];
+  /** the limits the adapter reports (onnxruntime asks its device for them); the workers take the spec's defaults for the others */
+  limits: AdapterReport['limits'];
   /** adapter.info.subgroupMinSize, where the browser says */
   subgroupMinSize: number | null;
   /** one line saying what was found and what runs */
@@ -29,7 +29,7 @@ interface GpuLike {
   requestAdapter(): Promise<{
     info?: Partial<AdapterInfo> & { subgroupMinSize?: number };
     features?: { has(name: string): boolean };
-    limits?: Partial<AdapterCaps['limits']>;
+    limits?: AdapterReport['limits'];
   } | null>;
 }
 
@@ -37,7 +37,7 @@ const NO_ADAPTER = {
   webgpu: false,
   shaderF16: false,
   subgroups: false,
-  limits: WEBGPU_DEFAULT_LIMITS,
+  limits: {},
   subgroupMinSize: null,
   adapter: null,
 } as const;
@@ -65,16 +65,15 @@ export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: 
     };
     const name =
       [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || 'unnamed adapter';
-    const limits = adapter.limits ?? {};
+    const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits ?? {};
     return {
       webgpu: true,
       shaderF16: Boolean(adapter.features?.has('shader-f16')),
       subgroups: Boolean(adapter.features?.has('subgroups')),
       subgroupMinSize: i.subgroupMinSize ?? null,
       limits: {
-        maxBufferSize: limits.maxBufferSize ?? WEBGPU_DEFAULT_LIMITS.maxBufferSize,
-        maxStorageBufferBindingSize:
-          limits.maxStorageBufferBindingSize ?? WEBGPU_DEFAULT_LIMITS.maxStorageBufferBindingSize,
+        ...(maxBufferSize !== undefined ? { maxBufferSize } : {}),
+        ...(maxStorageBufferBindingSize !== undefined ? { maxStorageBufferBindingSize } : {}),
       },
       adapter: info,
       reason: `WebGPU: adapter ${name}.`,
@@ -89,13 +88,18 @@ export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: 
 
 export type ProviderChoice = 'auto' | Device;
 
+/** the weight precisions, in the order the page offers them */
+export const PRECISIONS = ['float32', 'float16', 'int8', 'int4'] as const satisfies readonly WeightPrecision[];
+/** a precision the model adds fails to compile here until the page offers it */
+const _everyPrecision: Exclude<WeightPrecision, (typeof PRECISIONS)[number]> extends never ? true : never = true;
+
 export function chooseDevice(choice: ProviderChoice, probe: ProviderProbe): Device {
   if (choice === 'auto') return probe.webgpu ? 'webgpu' : 'wasm';
   return choice;
 }
 
 /** what the fit of a WebGPU plan is checked against; null without an adapter */
-export const adapterCaps = (probe: ProviderProbe): AdapterCaps | null =>
+export const adapterCaps = (probe: ProviderProbe): AdapterReport | null =>
   probe.webgpu
     ? {
         limits: probe.limits,

@@ -20,7 +20,7 @@ export function tensorF32(data: Float32Array | number[], shape: number[]): HostT
 
 export const formatShape = (shape: readonly number[]): string => `(${shape.join(', ')})`;
 
-/** max|a - e| / max|e|: the fidelity measure of the fixtures, the precision tests and `forward --compare` */
+/** max|a - e| / max|e| (max|a - e| where e is all zeros): the fidelity measure of the fixtures, the precision tests, `forward --compare` and the preview */
 export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
   if (actual.length !== expected.length)
     throw new Error(`relativeError: ${actual.length} values against ${expected.length}`);
@@ -30,5 +30,5 @@ export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<num
     err = Math.max(err, Math.abs(actual[i]! - expected[i]!));
     max = Math.max(max, Math.abs(expected[i]!));
   }
-  return err / max;
+  return max === 0 ? err : err / max;
 }

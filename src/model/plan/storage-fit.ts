@@ -92,3 +92,7 @@ export function withStorage<F extends FitVerdict>(
 
 /** the weights one segment passes through the heap while converted weights are held: on WebGPU the largest segment's */
 export const passingBytes = (f: FitVerdict): number => (f.device === 'webgpu' ? f.heapBytes : 0);
+
+/** per precision, what the page may hold in memory when the cache refuses: the budget less what its largest segment passes through the heap */
+export const heldBudgets = (fits: readonly FitVerdict[], memoryBudget: number): Record<string, number> =>
+  Object.fromEntries(fits.map((f) => [f.weights, heldBudget(memoryBudget, passingBytes(f))]));

@@ -3,14 +3,16 @@
 // those routes leaves the typed repository id and subfolder, as before.
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useSession } from '../../components/session/session-context.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Field, inputClass } from '../../components/ui/field.tsx';
-import { formatBytes } from '../../components/ui/format.ts';
-import { useDebouncedDraft } from '../../components/ui/use-debounced-draft.ts';
-import { HubApiError } from '../../hub/errors.ts';
-import { whoamiQuery } from '../../hub/queries.ts';
-import { checkpointFoldersQuery, ownerModelsQuery, type FolderListing } from './picker-queries.ts';
+import { useSession } from '../../../components/session/session-context.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import { Select } from '../../../components/ui/select.tsx';
+import { useDebouncedDraft } from '../../../components/ui/use-debounced-draft.ts';
+import { HubApiError } from '../../../hub/errors.ts';
+import { whoamiQuery } from '../../../hub/queries.ts';
+import { checkpointFoldersQuery, ownerModelsQuery, type FolderListing } from '../picker-queries.ts';
+import { TextField } from './section.tsx';
 
 const TYPING_PAUSE_MS = 400;
 const OWNER = /^[\w.-]+$/;
@@ -57,18 +59,12 @@ export function CheckpointPicker({
   return (
     <div className="mt-4 space-y-3 rounded-md border border-border p-3" data-testid="checkpoint-picker">
       <div className="grid gap-3 sm:grid-cols-[1fr_2fr] sm:items-end">
-        <Field label="Owner">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={ownerDraft}
-              onChange={(e) => setOwnerDraft(e.target.value.trim())}
-              placeholder="user or organization"
-              autoComplete="off"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Owner"
+          value={ownerDraft}
+          onChange={(v) => setOwnerDraft(v.trim())}
+          placeholder="user or organization"
+        />
         {models.isError && notFound(models.error) ? (
           <p className="text-sm" role="note" data-testid="picker-fallback">
             This hub does not list models by owner (HTTP 404): type the repository id above.
@@ -76,28 +72,28 @@ export function CheckpointPicker({
         ) : (
           <Field label="Their models">
             {(p) => (
-              <select
+              <Select
                 {...p}
-                className={inputClass}
+                options={[
+                  {
+                    value: '',
+                    label:
+                      models.isPending && OWNER.test(owner)
+                        ? 'Listing…'
+                        : models.isError
+                          ? `Could not list the models of ${owner}`
+                          : `${models.data?.length ?? 0} model${models.data?.length === 1 ? '' : 's'}: choose one`,
+                  },
+                  ...(models.data ?? []).map((m) => ({
+                    value: m.id,
+                    label: `${m.id}${m.private ? ' (private)' : ''}`,
+                  })),
+                ]}
                 value={models.data?.some((m) => m.id === repoId) ? repoId : ''}
                 disabled={disabled || !models.data?.length}
-                onChange={(e) => e.target.value && onRepo(e.target.value)}
+                onValueChange={(v) => v && onRepo(v)}
                 data-testid="owner-models"
-              >
-                <option value="">
-                  {models.isPending && OWNER.test(owner)
-                    ? 'Listing…'
-                    : models.isError
-                      ? `Could not list the models of ${owner}`
-                      : `${models.data?.length ?? 0} model${models.data?.length === 1 ? '' : 's'}: choose one`}
-                </option>
-                {models.data?.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.id}
-                    {m.private ? ' (private)' : ''}
-                  </option>
-                ))}
-              </select>
+              />
             )}
           </Field>
         )}

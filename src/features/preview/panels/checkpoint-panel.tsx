@@ -1,47 +1,19 @@
 // The checkpoint panel: which repository to preview, and what it holds before anything downloads.
 import { useState, type ReactNode } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import { Field, inputClass } from '../../components/ui/field.tsx';
-import { formatBytes } from '../../components/ui/format.ts';
-import type { CachedFileState } from '../../model/index.ts';
-import type { CheckpointInfo } from './checkpoint.ts';
-import { convertedLine, convertedTotals, holdsAny } from './cache-contents.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import { convertedLine, convertedTotals, holdsAny } from '../cache-contents.ts';
+import type { CheckpointInfo } from '../checkpoint.ts';
+import { DEMO_REPOS } from '../page-options.ts';
+import type { Preview } from '../use-preview.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
-import type { StorageRoom } from './preview-queries.ts';
-import { Section, TableHead } from './section.tsx';
+import { Section, TableHead, TextField } from './section.tsx';
+import type { CachedFileState } from '../../../model/index.ts';
 
-export const DEMO_REPOS = ['consisid-community/consisid-tiny', 'consisid-community/consisid-preview-s'];
-
-export interface RepoChoice {
-  repoId: string;
-  subfolder: string;
-  revision: string;
-}
-
-export function CheckpointPanel({
-  initial,
-  info,
-  cached,
-  room,
-  inspecting,
-  busy,
-  onInspect,
-  onCancel,
-  onRemoveCached,
-}: {
-  initial: RepoChoice;
-  info: CheckpointInfo | null;
-  /** what the browser cache holds of the inspected files (null while listed) */
-  cached: CachedFileState[] | null;
-  /** the browser's storage, as the fit reads it (null while read) */
-  room: StorageRoom | null;
-  inspecting: boolean;
-  busy: boolean;
-  onInspect(c: RepoChoice): void;
-  onCancel(): void;
-  onRemoveCached(): void;
-}) {
+export function CheckpointPanel({ preview }: { preview: Preview }) {
+  const { info, cached, room, busy, phase } = preview.state;
+  const { initialRepo: initial, inspect: onInspect } = preview;
   const [repoId, setRepoId] = useState(initial.repoId);
   const [subfolder, setSubfolder] = useState(initial.subfolder);
   const [revision, setRevision] = useState(initial.revision);
@@ -54,48 +26,22 @@ export function CheckpointPanel({
           onInspect({ repoId: repoId.trim(), subfolder: subfolder.trim(), revision: revision.trim() || 'main' });
         }}
       >
-        <Field label="Repository">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={repoId}
-              onChange={(e) => setRepoId(e.target.value)}
-              list="preview-demo-repos"
-              placeholder="owner/name"
-              required
-              autoComplete="off"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Repository"
+          value={repoId}
+          onChange={setRepoId}
+          list="preview-demo-repos"
+          placeholder="owner/name"
+          required
+        />
         {/* outside the Field: a last child there would give the input the bottom margin of space-y */}
         <datalist id="preview-demo-repos">
           {DEMO_REPOS.map((r) => (
             <option key={r} value={r} />
           ))}
         </datalist>
-        <Field label="Subfolder">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={subfolder}
-              onChange={(e) => setSubfolder(e.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <Field label="Revision">
-          {(p) => (
-            <input
-              {...p}
-              className={inputClass}
-              value={revision}
-              onChange={(e) => setRevision(e.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
+        <TextField label="Subfolder" value={subfolder} onChange={setSubfolder} />
+        <TextField label="Revision" value={revision} onChange={setRevision} />
         <Button type="submit" variant="primary" disabled={busy}>
           Inspect
         </Button>
@@ -111,13 +57,13 @@ export function CheckpointPanel({
           onInspect({ repoId: picked, subfolder: folder, revision: revision.trim() || 'main' });
         }}
       />
-      {inspecting && (
+      {phase.kind === 'inspecting' && (
         <div className="mt-3 flex items-center gap-3">
           <p className="text-sm" role="status">
             Reading config.json, planning what fits, then the safetensors headers…
           </p>
           {/* a hub that does not answer must not hold the page */}
-          <Button type="button" onClick={onCancel}>
+          <Button type="button" onClick={preview.cancel}>
             Cancel
           </Button>
         </div>
@@ -128,7 +74,7 @@ export function CheckpointPanel({
           cached={cached}
           free={room?.free ?? null}
           busy={busy}
-          onRemoveCached={onRemoveCached}
+          onRemoveCached={preview.removeCached}
         />
       )}
     </Section>

@@ -3,16 +3,14 @@
 // weights pass through it in on WebGPU) and whether it
 // fits this adapter and the browser's storage, with the reason when not; read from the config, the
 // adapter and the storage estimate before any download.
-import { formatBytes } from '../../components/ui/format.ts';
-import type { CheckpointInfo } from './checkpoint.ts';
-import type { Device } from './protocol.ts';
-import type { StorageRoom } from './preview-queries.ts';
-import type { ProviderProbe } from './provider.ts';
+import { formatBytes } from '../../../components/ui/format.ts';
+import type { CheckpointInfo } from '../checkpoint.ts';
+import type { Preview } from '../use-preview.ts';
+import type { StorageRoom } from '../worker/protocol.ts';
 import { Section, TableHead } from './section.tsx';
-import type { BrowserStorage, PrecisionFit } from '../../model/index.ts';
+import type { AdapterCaps, BrowserStorage, PrecisionFit } from '../../../model/index.ts';
 
 const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Segments', 'Fits'];
-const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 /** the download's size and where it comes from */
 export function downloadLine(info: CheckpointInfo): string {
@@ -23,11 +21,11 @@ export function downloadLine(info: CheckpointInfo): string {
     : `${formatBytes(info.downloadBytes)} in ${files}`;
 }
 
-function adapterLine(device: Device | null, probe: ProviderProbe | null): string {
-  if (device !== 'webgpu' || !probe?.webgpu)
-    return 'WASM: the weights and every activation live in the WebAssembly heap, at most 4 GiB.';
-  const { maxBufferSize, maxStorageBufferBindingSize } = probe.limits;
-  return `WebGPU adapter limits: maxBufferSize ${mib(maxBufferSize)}, maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}; shader-f16 ${probe.shaderF16 ? 'yes' : 'no'}, subgroups ${probe.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
+/** the adapter the plan was checked against (null: WASM) */
+function adapterLine(adapter: AdapterCaps | null): string {
+  if (!adapter) return 'WASM: the weights and every activation live in the WebAssembly heap, at most 4 GiB.';
+  const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
+  return `WebGPU adapter limits: maxBufferSize ${formatBytes(maxBufferSize)}, maxStorageBufferBindingSize ${formatBytes(maxStorageBufferBindingSize)}; shader-f16 ${adapter.shaderF16 ? 'yes' : 'no'}, subgroups ${adapter.subgroups ? 'yes' : 'no'}. WebGPU does not tell a page how much GPU memory there is: the memory needed is shown, not checked.`;
 }
 
 /** 'float16, int8, int4', with each one's converted bytes once planned from the checkpoint's headers */
@@ -56,39 +54,19 @@ export function storageLine(
 export const heapCell = (f: PrecisionFit): string =>
   f.device === 'webgpu' && f.segments === null ? '—' : formatBytes(f.heapBytes);
 
-export function FitPanel({
-  info,
-  device,
-  probe,
-  room,
-  memoryBudget,
-  converted,
-  fits,
-  error,
-}: {
-  info: CheckpointInfo;
-  device: Device | null;
-  probe: ProviderProbe | null;
-  /** null while read */
-  room: StorageRoom | null;
-  /** the most converted bytes held in memory where the storage cannot take them */
-  memoryBudget: number;
-  /** each precision's converted bytes, once planned from the headers */
-  converted?: BrowserStorage['converted'];
-  /** null while planned */
-  fits: PrecisionFit[] | null;
-  error: Error | null;
-}) {
+export function FitPanel({ preview, info }: { preview: Preview; info: CheckpointInfo }) {
+  const { room } = preview.state;
+  const { fits, answer, error, converted } = preview.fit;
   return (
     <Section title="Before downloading: what fits" testId="fit-panel">
       <p className="text-sm">
         Bytes to download: <span data-testid="download-bytes">{downloadLine(info)}</span>
       </p>
       <p className="mt-1 text-xs text-muted" data-testid="fit-limits">
-        {adapterLine(device, probe)}
+        {answer ? adapterLine(answer.adapter) : 'Planning…'}
       </p>
       <p className="mt-1 text-xs text-muted" data-testid="fit-storage">
-        {storageLine(room, memoryBudget, converted)}
+        {answer && storageLine(room, answer.memoryBudget, converted)}
       </p>
       {error ? (
         <p className="mt-2 text-sm" role="alert" data-testid="fit-error">

@@ -1,50 +1,38 @@
 // The execution provider panel: what WebGPU probing found, the user's choice of provider, and the
 // weight precision (with the weight bytes each one holds).
-import { Field, inputClass } from '../../components/ui/field.tsx';
-import { formatBytes } from '../../components/ui/format.ts';
-import type { Device } from './protocol.ts';
-import type { ProviderChoice, ProviderProbe } from './provider.ts';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import { Select } from '../../../components/ui/select.tsx';
+import { PRECISIONS, type ProviderChoice, type ProviderProbe } from '../provider.ts';
+import type { Preview } from '../use-preview.ts';
+import type { Device } from '../worker/protocol.ts';
 import { Section } from './section.tsx';
-import {
-  PRECISION_ERROR_VS_FLOAT32,
-  WEIGHT_PRECISIONS,
-  type PrecisionFit,
-  type WeightPrecision,
-} from '../../model/index.ts';
+import type { WeightPrecision } from '../../../model/index.ts';
 
-export interface ProviderPanelProps {
-  probe: ProviderProbe | null;
-  choice: ProviderChoice;
-  onChoice(c: ProviderChoice): void;
-  device: Device | null;
-  weights: WeightPrecision;
-  onWeights(w: WeightPrecision): void;
-  /** each precision's plan on the device (the weight bytes a session holds, whether it fits), once a checkpoint is inspected */
-  fits: PrecisionFit[] | null;
-  disabled: boolean;
-}
-
-function precisionHint(device: Device | null, probe: ProviderProbe | null, weights: WeightPrecision): string {
+function precisionHint(
+  device: Device | null,
+  probe: ProviderProbe | null,
+  weights: WeightPrecision,
+  errorVsFloat32: number | undefined,
+): string {
+  const measured =
+    errorVsFloat32 === undefined
+      ? ''
+      : ` Up to ${errorVsFloat32.toExponential(1)} off float32 on the checkpoints measured.`;
   const made =
     weights === 'float32'
       ? 'As the checkpoint holds them (float16 and bfloat16 files run in float32).'
-      : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way. Up to ${PRECISION_ERROR_VS_FLOAT32[weights].toExponential(1)} off float32 on the checkpoints measured.`;
+      : `Made from the checkpoint's weights when the session is created; the download is the checkpoint either way.${measured}`;
   if (device !== 'webgpu' || !probe) return made;
   return probe.shaderF16
     ? `${made} This adapter has shader-f16: WebGPU runs float16 by default.`
     : `${made} This adapter has no shader-f16: WebGPU runs float32 (float16 would run on WASM).`;
 }
 
-export function ProviderPanel({
-  probe,
-  choice,
-  onChoice,
-  device,
-  weights,
-  onWeights,
-  fits,
-  disabled,
-}: ProviderPanelProps) {
+export function ProviderPanel({ preview }: { preview: Preview }) {
+  const { probe, device, weights, busy: disabled } = preview.state;
+  const { choice, choose: onChoice, choosePrecision: onWeights } = preview;
+  const { fits, answer } = preview.fit;
   const hint =
     choice === 'auto'
       ? 'Automatic: WebGPU when an adapter is available (falling back to WASM if WebGPU cannot run the graph), else WASM.'
@@ -80,26 +68,22 @@ export function ProviderPanel({
             </select>
           )}
         </Field>
-        <Field label="Weights" hint={precisionHint(device, probe, weights)}>
+        <Field label="Weights" hint={precisionHint(device, probe, weights, answer?.errorVsFloat32[weights])}>
           {(p) => (
-            <select
+            <Select
               {...p}
-              className={inputClass}
+              options={PRECISIONS.map((w) => {
+                const f = fits?.find((r) => r.weights === w);
+                return {
+                  value: w,
+                  label: `${w}${f ? ` (${formatBytes(f.weightBytes)}${f.fits ? '' : ', does not fit'})` : ''}`,
+                };
+              })}
               value={weights}
               disabled={disabled}
-              onChange={(e) => onWeights(e.target.value as WeightPrecision)}
+              onValueChange={onWeights}
               data-testid="precision"
-            >
-              {WEIGHT_PRECISIONS.map((w) => {
-                const f = fits?.find((r) => r.weights === w);
-                return (
-                  <option key={w} value={w}>
-                    {w}
-                    {f ? ` (${formatBytes(f.weightBytes)}${f.fits ? '' : ', does not fit'})` : ''}
-                  </option>
-                );
-              })}
-            </select>
+            />
           )}
         </Field>
       </div>

@@ -2,16 +2,17 @@
 // Node): the step graph against the JS scheduler, and a whole run against the host loop.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gaussian, relativeError } from './inputs.ts';
+import { relativeError } from '../io/tensor.ts';
+import { gaussian } from './inputs.ts';
 import { runPreview } from './run-preview.ts';
-import type { RunRequest, StepFrame, Timings } from './protocol.ts';
+import type { PreviewRequest, StepFrame, Timings } from './run-types.ts';
 import { createDdim, DDIM_DEFAULTS, guide, type DdimConfig } from './scheduler.ts';
-import { ConsisIDTransformer3DModel, type DeviceTensor } from '../../model/index.ts';
-import { browserEnvironment } from '../../model/runtime/environment.ts';
-import { buildSamplerStepGraph, SAMPLER_STEP as N } from '../../model/graph/sampler-step.ts';
-import { consisidTinyFiles } from '../../model/models/consisid/demo-checkpoints.ts';
-import { memorySource } from '../../model/io/memory-source.ts';
-import { type BackendSession, type InferenceBackend } from '../../model/runtime/types.ts';
+import { ConsisIDTransformer3DModel } from '../models/consisid/consisid-model.ts';
+import { browserEnvironment } from '../runtime/environment.ts';
+import { buildSamplerStepGraph, SAMPLER_STEP as N } from '../graph/sampler-step.ts';
+import { consisidTinyFiles } from '../models/consisid/demo-checkpoints.ts';
+import { memorySource } from '../io/memory-source.ts';
+import type { BackendSession, DeviceTensor, InferenceBackend } from '../runtime/types.ts';
 
 const SHAPE = [1, 2, 4, 3, 5];
 const numel = SHAPE.reduce((a, b) => a * b, 1);
@@ -112,13 +113,12 @@ describe('the preview loop with latents on the device', () => {
       device: 'wasm',
     });
     try {
-      const req: RunRequest = {
+      const req: PreviewRequest = {
         spec: { frames: 2, height: 4, width: 4, textLength: 3, seed: 5, timestep: 500, identity: false },
         mode: 'denoise',
         steps: 3,
         guidance: 2.5,
         uploads: {},
-        compare: false,
       };
       const timings = (): Timings => ({ loadMs: 0, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 });
       const forward = async (args: Parameters<typeof model.forward>[0]) =>

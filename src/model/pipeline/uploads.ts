@@ -1,8 +1,8 @@
 // Uploaded .safetensors inputs: text embeddings and identity tensors, checked against the config.
+import type { ConsisIDConfig } from '../graph/config.ts';
+import { entryToFloat32, parseSafetensors } from '../io/safetensors/read.ts';
+import { writeSafetensors } from '../io/safetensors/write.ts';
 import type { F32Tensor } from './inputs.ts';
-import { type ConsisIDConfig } from '../../model/index.ts';
-import { entryToFloat32, parseSafetensors } from '../../model/io/safetensors/read.ts';
-import { writeSafetensors } from '../../model/io/safetensors/write.ts';
 
 function tensors(bytes: Uint8Array, file: string): Map<string, F32Tensor> {
   const f = parseSafetensors(bytes, file);

@@ -1,37 +1,43 @@
 /// <reference lib="webworker" />
-// The preview's model worker: loads the checkpoint (browser cache first, else the hub) into the
-// model library, and runs requests on WebGPU or WASM, the model reporting each stage's time.
-import '../../zod-jitless.ts';
-import { relativeError } from './inputs.ts';
-import type { Device, LoadEvent, LoadRequest, PreviewApi, RunEvent, RunRequest, Timings } from './protocol.ts';
+// The model worker: Load downloads what float32 needs into the browser cache, opens the model and
+// makes its session for the request's shape (the weights streaming in from the cache or the hub);
+// Run reuses that session, on WebGPU or WASM, the model reporting each stage's time.
+import '../../../zod-jitless.ts';
+import type { Device, LoadEvent, LoadRequest, ModelApi, RunEvent, RunRequest, Timings } from './protocol.ts';
 import { runEvents } from './run-events.ts';
-import { runPreview } from './run-preview.ts';
-import { asError, serveRpc, type RpcContext } from './worker-rpc.ts';
+import { withDefaultLimits } from './adapter-caps.ts';
+import { asError, serveRpc, type RpcContext } from './rpc.ts';
 import {
   bundledWebBackend,
   chunkedHubSource,
-  openCache,
-  type FileSource,
-  type WeightConverter,
   ConsisIDTransformer3DModel,
-  type ModelEnvironment,
+  downloadCheckpoint,
+  latentView,
+  openCache,
+  previewArgs,
+  relativeError,
+  runPreview,
+  summarize,
+  type FileSource,
   type ForwardArgs,
+  type ModelEnvironment,
   type WeightPrecision,
-} from '../../model/index.ts';
+} from '../../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-let loaded: {
+interface Loaded {
   model: ConsisIDTransformer3DModel;
-  loadMs: number;
   source: Awaited<ReturnType<typeof weightSource>>;
   req: LoadRequest;
-} | null = null;
+  /** the load's timings (reading the weights, the graph and the session), reported with the first run */
+  firstTimings: Timings | null;
+}
+let loaded: Loaded | null = null;
 
-/**
- * Where a notice goes: the call in progress. The weights are read when a session is made, on the
- * first run, after the load has returned (the headers come with the load request).
- */
+const noTimings = (): Timings => ({ loadMs: 0, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 });
+
+/** Where a notice goes: the call in progress (the weights are read while a session is made). */
 let notify: (e: { type: 'notice'; text: string }) => void = () => undefined;
 
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
@@ -43,28 +49,19 @@ async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadReq
     });
   const cache = await openCache().catch((e: Error) => (uncached(e.message), null));
   const total = files.reduce((s, f) => s + f.size, 0);
-  let loaded = 0;
+  let fetched = 0;
   return chunkedHubSource(ref, files, {
     cache,
-    onFetched: (n) => ctx.emit({ type: 'download', loaded: (loaded += n), total }),
+    onFetched: (n) => ctx.emit({ type: 'fetched', loaded: (fetched += n), total }),
     onCacheError: (e) => uncached(e.message),
     // converted weights the cache cannot store are held in memory beside the largest segment passing through the heap
     memoryBudget: memoryBudget ?? segmentLimits?.heapBudget,
   });
 }
 
-async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>) {
-  notify = (e) => ctx.emit(e);
-  const t0 = performance.now();
-  const source = await weightSource(req, ctx);
-  const model = await openModel(req, source, req.weights);
-  loaded = { model, loadMs: performance.now() - t0, source, req };
-  return { device: model.device as Device, loadMs: loaded.loadMs };
-}
-
-async function openModel(
+function openModel(
   { ref, device, threads, fallback, segmentLimits }: LoadRequest,
-  source: FileSource & { converter?: WeightConverter },
+  source: FileSource,
   weights: WeightPrecision,
 ) {
   const environment: ModelEnvironment = {
@@ -74,7 +71,6 @@ async function openModel(
   };
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
-    converter: source.converter,
     device,
     threads,
     environment,
@@ -86,17 +82,34 @@ async function openModel(
     // the denoising loop's latents stay on the GPU; forward() reads the sample back as before
     keepOnDevice: device === 'webgpu',
     // weights past the heap or a binding limit: segments, each session's weights passing through the heap in turn
-    ...(device === 'webgpu' && segmentLimits ? { segments: 'auto' as const, segmentLimits } : {}),
+    ...(device === 'webgpu' && segmentLimits
+      ? { segments: 'auto' as const, segmentLimits: { ...segmentLimits, gpu: withDefaultLimits(segmentLimits.gpu) } }
+      : {}),
   });
 }
 
+async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>): Promise<{ device: Device }> {
+  notify = (e) => ctx.emit(e);
+  if (req.download) {
+    const r = await downloadCheckpoint(req.ref, req.files, (progress) => ctx.emit({ type: 'download', progress }));
+    ctx.emit({ type: 'downloaded', ...r });
+  }
+  const t0 = performance.now();
+  const source = await weightSource(req, ctx);
+  const model = await openModel(req, source, req.weights);
+  const timings = { ...noTimings(), loadMs: performance.now() - t0 };
+  const { events } = runEvents(timings, (e) => e.type !== 'step' && ctx.emit(e));
+  try {
+    await model.session(previewArgs(model.config, req.request).args, events);
+  } finally {
+    await source.release();
+  }
+  loaded = { model, source, req, firstTimings: timings };
+  return { device: model.device as Device };
+}
+
 /** the same forward in float32 on the same device, and the chosen precision's error against it */
-async function compareWithFloat32(
-  l: NonNullable<typeof loaded>,
-  args: ForwardArgs,
-  sample: Float32Array,
-  ctx: RpcContext<RunEvent>,
-) {
+async function compareWithFloat32(l: Loaded, args: ForwardArgs, sample: Float32Array, ctx: RpcContext<RunEvent>) {
   ctx.emit({ type: 'stage', stage: 'the float32 forward pass to compare with' });
   const reference = await openModel(
     { ...l.req, device: l.model.device as Device, fallback: false },
@@ -115,12 +128,12 @@ async function compareWithFloat32(
   }
 }
 
-/** one run request on the loaded model: the forward (its session made on the first), and the comparison when asked */
-async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: RpcContext<RunEvent>) {
-  // like the sessions' creation, the load counts for the first run on the model only; later runs reuse both
-  const timings: Timings = { loadMs: l.loadMs, graphBuildMs: [], sessionCreateMs: [], forwardMs: [], rotaryMs: 0 };
+/** one run request on the loaded model (its session made by the load), and the comparison when asked */
+async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
+  // the load's timings count for the first run only; later runs reuse the session
+  const timings = l.firstTimings ?? noTimings();
+  l.firstTimings = null;
   notify = (e) => ctx.emit(e);
-  l.loadMs = 0;
   const { events: on, runStage } = runEvents(timings, (e) => ctx.emit(e));
   // the last forward's arguments: their shape tells how many segments the session has
   const ran: { args?: ForwardArgs } = {};
@@ -130,7 +143,10 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
       ? {}
       : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
     stage: runStage,
-    step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.latents ? [frame.latents.buffer] : []),
+    step: ({ latents, ...frame }) => {
+      const view = latents && latentView(latents, frame.shape);
+      ctx.emit({ type: 'step', ...frame, ...(view ? { view } : {}) }, view ? view.frames.map((f) => f.buffer) : []);
+    },
   });
   const session = ran.args && (await l.model.session(ran.args));
   const segments = (session && l.model.segmentsFor(session.shape, session.device)?.length) || 1;
@@ -143,6 +159,8 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
   return {
     shape: out.shape,
     sample: out.sample,
+    view: latentView(out.sample, out.shape),
+    summary: summarize(out.shape, out.sample),
     timings,
     provider: l.model.device as Device,
     weights: l.model.weightPrecision,
@@ -158,7 +176,7 @@ async function runModel(l: NonNullable<typeof loaded>, req: RunRequest, ctx: Rpc
  * open handle keeps the files from being cleared (or closed under another call reading them).
  */
 let queue: Promise<unknown> = Promise.resolve();
-function inTurn<T>(fn: (l: typeof loaded) => Promise<T>): Promise<T> {
+function inTurn<T>(fn: (l: Loaded | null) => Promise<T>): Promise<T> {
   const next = queue.then(async () => {
     const l = loaded;
     try {
@@ -171,7 +189,7 @@ function inTurn<T>(fn: (l: typeof loaded) => Promise<T>): Promise<T> {
   return next;
 }
 
-serveRpc<PreviewApi>(self, {
+serveRpc<ModelApi>(self, {
   load,
   run: (req, ctx) =>
     inTurn((l) => {

@@ -1,14 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { asError, rpcClient, serveRpc, WorkerStoppedError } from './worker-rpc.ts';
+import { asError, rpcClient, serveRpc, WorkerStoppedError } from './rpc.ts';
 
 type Api = {
   add: { args: { a: number; b: number }; result: number; event: string };
   fail: { args: null; result: never; event: never };
   throwValue: { args: null; result: never; event: never };
   hang: { args: null; result: never; event: never };
+  waitAbort: { args: null; result: string; event: never };
 };
 
 const channels: MessageChannel[] = [];
+/** the handlers that saw their call aborted */
+const aborted: string[] = [];
 afterEach(() => channels.splice(0).forEach((c) => (c.port1.close(), c.port2.close())));
 
 /** a client and a served "worker" over a MessageChannel; terminate() closes the worker end */
@@ -25,6 +28,8 @@ function pair() {
       throw Object.assign(new Error('config.json: not found'), { name: 'HubFileError' });
     },
     hang: () => new Promise<never>(() => undefined),
+    waitAbort: (_, ctx) =>
+      new Promise((resolve) => ctx.signal.addEventListener('abort', () => (aborted.push('handler'), resolve('late')))),
     async throwValue() {
       // what a C++ exception escaping onnxruntime-web's WASM is (TypeScript's lib has no types for it)
       const wasm = WebAssembly as unknown as {
@@ -79,5 +84,19 @@ describe('worker rpc', () => {
     const pending = c.call('hang', null);
     c.terminate('cancelled');
     await expect(pending).rejects.toBeInstanceOf(WorkerStoppedError);
+  });
+
+  it('an aborted call rejects with the reason at once and aborts the handler; the other calls go on', async () => {
+    const c = pair();
+    const ac = new AbortController();
+    aborted.length = 0;
+    const call = c.call('waitAbort', null, undefined, ac.signal);
+    const other = c.call('add', { a: 2, b: 3 });
+    ac.abort(new DOMException('left', 'AbortError'));
+    await expect(call).rejects.toMatchObject({ name: 'AbortError', message: 'left' });
+    expect(await other).toBe(5);
+    await expect.poll(() => aborted).toEqual(['handler']);
+    // a signal aborted before the call: nothing is sent
+    await expect(c.call('add', { a: 1, b: 1 }, undefined, ac.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

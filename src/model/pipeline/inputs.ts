@@ -1,8 +1,12 @@
-import { type ConsisIDConfig, type ForwardArgs, prepareRotaryEmbeddings } from '../../model/index.ts';
-import { prng } from '../../model/models/consisid/prng.ts';
-// Deterministic forward inputs for the preview page. Pure: the page's worker, the e2e spec and
-// the bench all call generateInputs() with the same spec and get bit-identical tensors, so the
-// browser output can be compared with a Node reference computed on the same inputs.
+// Deterministic forward inputs for a preview run. Pure: the page's worker, the e2e specs and the
+// benches all call generateInputs() with the same spec and get bit-identical tensors, so a browser
+// output can be compared with a Node reference computed on the same inputs.
+import type { ConsisIDConfig } from '../graph/config.ts';
+import type { ForwardArgs } from '../models/consisid/forward-inputs.ts';
+import type { GraphShape } from '../graph/transformer.ts';
+import { prng } from '../models/consisid/prng.ts';
+import { prepareRotaryEmbeddings } from '../models/consisid/rope.ts';
+import { numel } from '../io/tensor.ts';
 
 export interface F32Tensor {
   dtype: 'float32';
@@ -55,8 +59,6 @@ export function gaussian(seed: number, label: string, n: number, scale = 1): Flo
   }
   return out;
 }
-
-export const numel = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 export function randomTensor(seed: number, label: string, shape: number[], scale = 1): F32Tensor {
   return { dtype: 'float32', shape, data: gaussian(seed, label, numel(shape), scale) };
@@ -115,30 +117,6 @@ export function defaultSpec(c: ConsisIDConfig): InputSpec {
   };
 }
 
-/** Problems with a spec for a config, one line each; empty when it can run. */
-export function validateSpec(c: ConsisIDConfig, s: InputSpec): string[] {
-  const l = inputLimits(c);
-  const errs: string[] = [];
-  const check = (name: string, r: Range, v: number) => {
-    if (!Number.isInteger(v) || v < r.min || v > r.max)
-      errs.push(`${name} must be an integer from ${r.min} to ${r.max}`);
-    else if (v % r.step !== 0) errs.push(`${name} must be a multiple of ${r.step}`);
-  };
-  check('frames', l.frames, s.frames);
-  check('height', l.height, s.height);
-  check('width', l.width, s.width);
-  check('text length', l.textLength, s.textLength);
-  if (!Number.isFinite(s.timestep) || s.timestep < 0 || s.timestep > 999) errs.push('timestep must be from 0 to 999');
-  if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > 0xffffffff)
-    errs.push('seed must be an integer from 0 to 4294967295');
-  if (c.is_train_face && !s.identity)
-    errs.push('this checkpoint has the identity module: identity inputs are required');
-  if (!c.is_train_face && s.identity) errs.push('this checkpoint has no identity module: turn identity inputs off');
-  if (s.identity && (!Number.isInteger(s.vitTokens ?? DEFAULT_VIT_TOKENS) || (s.vitTokens ?? DEFAULT_VIT_TOKENS) < 1))
-    errs.push('ViT tokens must be a positive integer');
-  return errs;
-}
-
 /**
  * The forward inputs for a spec: latents (1, F, C, H, W), text embeddings (1, L, text_embed_dim),
  * and, with identity, id_cond (1, LFE_id_dim) and LFE_num_scale id_vit_hidden of (1, T, LFE_vit_dim).
@@ -158,46 +136,6 @@ export function generateInputs(c: ConsisIDConfig, s: InputSpec): PreviewInputs {
     );
   }
   return out;
-}
-
-/** Summary the page shows (and tests read): shape, sums and the first values. */
-export interface OutputSummary {
-  shape: number[];
-  sum: number;
-  sumAbs: number;
-  maxAbs: number;
-  first: number[];
-}
-
-export function summarize(shape: readonly number[], data: ArrayLike<number>): OutputSummary {
-  let sum = 0;
-  let sumAbs = 0;
-  let maxAbs = 0;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i]!;
-    sum += v;
-    sumAbs += Math.abs(v);
-    if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
-  }
-  return {
-    shape: [...shape],
-    sum,
-    sumAbs,
-    maxAbs,
-    first: Array.from({ length: Math.min(8, data.length) }, (_, i) => data[i]!),
-  };
-}
-
-/** max|a - b| / max|b|: the fixtures' pass rule. */
-export function relativeError(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
-  if (actual.length !== expected.length) return Infinity;
-  let diff = 0;
-  let ref = 0;
-  for (let i = 0; i < expected.length; i++) {
-    diff = Math.max(diff, Math.abs(actual[i]! - expected[i]!));
-    ref = Math.max(ref, Math.abs(expected[i]!));
-  }
-  return ref === 0 ? diff : diff / ref;
 }
 
 /** pixels per latent pixel in the ConsisID VAE (vae_scale_factor_spatial) */
@@ -227,4 +165,24 @@ export function forwardArgs(c: ConsisIDConfig, inputs: PreviewInputs): ForwardAr
     args.id_vit_hidden = inputs.id_vit_hidden;
   }
   return args;
+}
+
+/** the graph a run of `spec` builds: what its plan and its session are made for */
+export function specShape(config: ConsisIDConfig, spec: InputSpec): GraphShape {
+  const face = config.is_train_face && spec.identity;
+  return {
+    batch: 1,
+    frames: spec.frames,
+    height: spec.height,
+    width: spec.width,
+    textLength: spec.textLength,
+    timestepCond: false,
+    rotary: config.use_rotary_positional_embeddings,
+    face: face
+      ? {
+          idBatch: 1,
+          vitLengths: Array.from({ length: config.LFE_num_scale }, () => spec.vitTokens ?? DEFAULT_VIT_TOKENS),
+        }
+      : null,
+  };
 }

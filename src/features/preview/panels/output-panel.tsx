@@ -1,37 +1,34 @@
 // The output panel: latent frames as images (per step as they arrive), a frame scrubber with
 // playback, per-channel statistics, the timing breakdown and the provider used.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import type { InputSpec } from './inputs.ts';
-import { summarize } from './inputs.ts';
-import { channelStats, frameToRgba } from './latent-view.ts';
-import type { RunResult, StepFrame, Timings } from './protocol.ts';
-import { outputSafetensors } from './uploads.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import type { Preview } from '../use-preview.ts';
+import type { LatentView, RunResult, StepFrame, Timings } from '../worker/protocol.ts';
+import { TableHead } from './section.tsx';
+import type { InputSpec } from '../../../model/index.ts';
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
+/** frame `frame` of a latent view (the last one where it has fewer) */
 function FrameCanvas({
-  data,
-  shape,
+  view,
   frame,
   label,
   size = 256,
 }: {
-  data: Float32Array;
-  shape: number[];
+  view: LatentView;
   frame: number;
   label: string;
   size?: number;
 }) {
   const ref = useRef<HTMLCanvasElement>(null);
-  const h = shape[3] ?? 1;
-  const w = shape[4] ?? 1;
+  const h = view.shape[3] ?? 1;
+  const w = view.shape[4] ?? 1;
+  const rgba = view.frames[Math.min(frame, view.frames.length - 1)]!;
   useEffect(() => {
-    const ctx = ref.current?.getContext('2d');
-    if (!ctx) return;
-    ctx.putImageData(new ImageData(frameToRgba(data, shape, frame) as Uint8ClampedArray<ArrayBuffer>, w, h), 0, 0);
-  }, [data, shape, frame, h, w]);
+    ref.current?.getContext('2d')?.putImageData(new ImageData(rgba, w, h), 0, 0);
+  }, [rgba, h, w]);
   const scale = Math.max(1, Math.floor(size / Math.max(h, w)));
   return (
     <canvas
@@ -49,34 +46,34 @@ function FrameCanvas({
 export function OutputPanel({
   steps,
   result,
+  outputFile,
   meta,
 }: {
   steps: StepFrame[];
   result: RunResult | null;
+  outputFile: Preview['outputFile'];
   meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null };
 }) {
   const views = useMemo(() => {
     // steps sent without latents (a later one came within the frame interval) have nothing to draw
     const v = steps.flatMap((s) =>
-      s.latents
-        ? [{ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, data: s.latents, shape: s.shape }]
-        : [],
+      s.view ? [{ label: `step ${s.index + 1} of ${s.total} (t = ${s.timestep})`, view: s.view }] : [],
     );
-    if (result && !steps.length) v.push({ label: 'forward output', data: result.sample, shape: result.shape });
+    if (result && !steps.length) v.push({ label: 'forward output', view: result.view });
     return v;
   }, [steps, result]);
   const [stepSel, setStepSel] = useState<number | null>(null);
   const [frame, setFrame] = useState(0);
   const [playing, setPlaying] = useState(false);
   const current = views[stepSel ?? views.length - 1];
-  const frames = current?.shape[1] ?? 1;
+  const frames = current?.view.shape[1] ?? 1;
   const f = Math.min(frame, frames - 1);
   useEffect(() => {
     if (!playing || frames < 2) return;
     const t = setInterval(() => setFrame((x) => (x + 1) % frames), 250);
     return () => clearInterval(t);
   }, [playing, frames]);
-  const stats = useMemo(() => (current ? channelStats(current.data, current.shape) : []), [current]);
+  const stats = current?.view.stats ?? [];
   const summary = useMemo(
     () =>
       result
@@ -85,7 +82,7 @@ export function OutputPanel({
             weights: result.weights,
             segments: result.segments,
             mode: meta.mode,
-            ...summarize(result.shape, result.sample),
+            ...result.summary,
             timings: result.timings,
             ...(result.readback ? { readback: result.readback } : {}),
             ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}),
@@ -94,9 +91,9 @@ export function OutputPanel({
     [result, meta.mode],
   );
 
-  const download = () => {
+  const download = async () => {
     if (!result) return;
-    const bytes = outputSafetensors(result.sample, result.shape, {
+    const bytes = await outputFile(result.sample, result.shape, {
       repo_id: meta.repoId,
       revision: meta.revision,
       subfolder: meta.subfolder,
@@ -147,12 +144,7 @@ export function OutputPanel({
         ))}
       <div className="flex flex-wrap items-start gap-6">
         <div className="space-y-2">
-          <FrameCanvas
-            data={current.data}
-            shape={current.shape}
-            frame={f}
-            label={`Latent frame ${f + 1} of ${frames}, ${current.label}`}
-          />
+          <FrameCanvas view={current.view} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
           <div className="flex items-center gap-2">
             <label htmlFor="preview-frame" className="text-sm">
               Frame {f + 1} / {frames}
@@ -192,15 +184,7 @@ export function OutputPanel({
               {steps.map((s) => (
                 <li key={s.index} className="text-xs">
                   <span className="sr-only">{`step ${s.index + 1}, ${ms(s.forwardMs)}`}</span>
-                  {s.latents && (
-                    <FrameCanvas
-                      data={s.latents}
-                      shape={s.shape}
-                      frame={Math.min(f, (s.shape[1] ?? 1) - 1)}
-                      label={`step ${s.index + 1} thumbnail`}
-                      size={64}
-                    />
-                  )}
+                  {s.view && <FrameCanvas view={s.view} frame={f} label={`step ${s.index + 1} thumbnail`} size={64} />}
                 </li>
               ))}
             </ol>
@@ -212,15 +196,7 @@ export function OutputPanel({
         <summary className="cursor-pointer text-sm">Per-channel statistics ({stats.length} channels)</summary>
         <table className="mt-2 text-left font-mono" data-testid="channel-stats">
           <caption className="sr-only">Per-channel statistics</caption>
-          <thead>
-            <tr>
-              {['channel', 'mean', 'std', 'min', 'max'].map((h) => (
-                <th key={h} scope="col" className="pr-4 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead heads={['channel', 'mean', 'std', 'min', 'max']} />
           <tbody>
             {stats.map((s) => (
               <tr key={s.channel}>
@@ -236,7 +212,7 @@ export function OutputPanel({
       </details>
       {summary && (
         <div className="space-y-2">
-          <Button onClick={download}>Download output (.safetensors)</Button>
+          <Button onClick={() => void download()}>Download output (.safetensors)</Button>
           <details className="text-xs">
             <summary className="cursor-pointer text-sm">Output summary (JSON)</summary>
             <pre className="mt-2 overflow-auto rounded bg-surface-muted p-2" data-testid="output-summary">

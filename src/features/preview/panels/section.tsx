@@ -1,6 +1,6 @@
 // Small building blocks of the preview panels.
-import { useId, type ReactNode } from 'react';
-import { Field, inputClass } from '../../components/ui/field.tsx';
+import { useId, type ComponentProps, type ReactNode } from 'react';
+import { Field, inputClass } from '../../../components/ui/field.tsx';
 
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const id = useId();
@@ -62,6 +62,44 @@ export function NumberField({
           disabled={disabled}
           onChange={(e) => onChange(e.target.value === '' ? NaN : Number(e.target.value))}
         />
+      )}
+    </Field>
+  );
+}
+
+export function CheckField(p: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <Field label={p.label} hint={p.hint}>
+      {(f) => (
+        <input
+          {...f}
+          type="checkbox"
+          className="h-4 w-4"
+          checked={p.checked}
+          disabled={p.disabled}
+          onChange={(e) => p.onChange(e.target.checked)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** a labelled text input (no browser autocomplete: these are ids, not words) */
+export function TextField({
+  label,
+  onChange,
+  ...input
+}: { label: string; onChange(v: string): void } & Omit<ComponentProps<'input'>, 'onChange'>) {
+  return (
+    <Field label={label}>
+      {(p) => (
+        <input {...p} {...input} className={inputClass} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
       )}
     </Field>
   );

@@ -4,7 +4,7 @@
 /** method name -> its arguments, its result and the events it emits */
 export type RpcApi = Record<string, { args: unknown; result: unknown; event: unknown }>;
 
-type Request = { id: number; method: string; args: unknown };
+type Request = { id: number; method: string; args: unknown } | { id: number; abort: true };
 type Reply =
   | { id: number; kind: 'event'; event: unknown }
   | { id: number; kind: 'result'; result: unknown }
@@ -20,6 +20,8 @@ export interface RpcClient<A extends RpcApi> {
     method: M,
     args: A[M]['args'],
     onEvent?: (e: A[M]['event']) => void,
+    /** aborts the call: it rejects with the signal's reason, and the worker's handler sees its signal aborted */
+    signal?: AbortSignal,
   ): Promise<A[M]['result']>;
   /** terminates the worker; pending calls reject with WorkerStoppedError */
   terminate(reason?: string): void;
@@ -56,12 +58,20 @@ export function rpcClient<A extends RpcApi>(
     failAll(new WorkerStoppedError(`the model worker failed: ${e.message || 'script error'}`));
   };
   return {
-    call(method, args, onEvent) {
+    call(method, args, onEvent, signal) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const abort = () => {
+          if (!pending.delete(id)) return;
+          worker.postMessage({ id, abort: true } satisfies Request);
+          reject(signal!.reason);
+        };
+        signal?.addEventListener('abort', abort, { once: true });
+        const settled = () => signal?.removeEventListener('abort', abort);
         pending.set(id, {
-          resolve: resolve as (v: unknown) => void,
-          reject,
+          resolve: (v) => (settled(), resolve(v as A[typeof method]['result'])),
+          reject: (e) => (settled(), reject(e)),
           onEvent: onEvent as ((e: unknown) => void) | undefined,
         });
         worker.postMessage({ id, method, args } satisfies Request);
@@ -76,6 +86,8 @@ export function rpcClient<A extends RpcApi>(
 
 export interface RpcContext<E> {
   emit(event: E, transfer?: Transferable[]): void;
+  /** aborted when the page aborts the call */
+  signal: AbortSignal;
   /** buffers to move (not copy) with the result */
   transfer(...buffers: Transferable[]): void;
 }
@@ -86,11 +98,16 @@ export type RpcHandlers<A extends RpcApi> = {
 
 /** the worker side: runs one handler per request and posts its events and its result or error */
 export function serveRpc<A extends RpcApi>(scope: Endpoint, handlers: RpcHandlers<A>): void {
+  const running = new Map<number, AbortController>();
   scope.onmessage = async (e: MessageEvent<Request>) => {
+    if ('abort' in e.data) return running.get(e.data.id)?.abort();
     const { id, method, args } = e.data;
     const transfer: Transferable[] = [];
+    const ac = new AbortController();
+    running.set(id, ac);
     const ctx: RpcContext<unknown> = {
       emit: (event, t = []) => scope.postMessage({ id, kind: 'event', event } satisfies Reply, t),
+      signal: ac.signal,
       transfer: (...b) => void transfer.push(...b),
     };
     try {
@@ -101,6 +118,8 @@ export function serveRpc<A extends RpcApi>(scope: Endpoint, handlers: RpcHandler
     } catch (err) {
       const error = asError(err);
       scope.postMessage({ id, kind: 'error', name: error.name, message: error.message } satisfies Reply);
+    } finally {
+      running.delete(id);
     }
   };
 }

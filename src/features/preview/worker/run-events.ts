@@ -1,8 +1,6 @@
 // A run's stage lines and timings in the worker, from the model's events and the run's own stages.
-import type { RunEvent, Timings } from './protocol.ts';
-import type { ModelEvents } from '../../model/index.ts';
-
-const deviceName = (d: string) => (d === 'webgpu' ? 'WebGPU' : 'WASM');
+import { deviceName, type RunEvent, type Timings } from './protocol.ts';
+import type { ModelEvents } from '../../../model/index.ts';
 
 /**
  * `events` turns the model's stages into the page's stage lines and fills `timings`; `runStage`

@@ -1,4 +1,5 @@
-// Latent frames as pictures: a fixed linear latent-to-RGB projection and per-channel statistics.
+// Latent frames as pictures: a fixed linear latent-to-RGB projection, per-channel statistics and
+// the summary of an output, computed where the latents are (the worker) for the page to draw.
 
 /**
  * The projection matrix (3 x C): channel c contributes cos(phase) to each colour, with phases
@@ -73,4 +74,44 @@ export function channelStats(data: Float32Array, shape: readonly number[]): Chan
     stats.push({ channel: ch, mean, std: Math.sqrt(Math.max(0, sq / n - mean * mean)), min, max });
   }
   return stats;
+}
+
+/** Summary the page shows (and tests read): shape, sums and the first values. */
+export interface OutputSummary {
+  shape: number[];
+  sum: number;
+  sumAbs: number;
+  maxAbs: number;
+  first: number[];
+}
+
+export function summarize(shape: readonly number[], data: ArrayLike<number>): OutputSummary {
+  let sum = 0;
+  let sumAbs = 0;
+  let maxAbs = 0;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    sum += v;
+    sumAbs += Math.abs(v);
+    if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v);
+  }
+  return {
+    shape: [...shape],
+    sum,
+    sumAbs,
+    maxAbs,
+    first: Array.from({ length: Math.min(8, data.length) }, (_, i) => data[i]!),
+  };
+}
+
+/** what the page draws of a (1, F, C, H, W) latent tensor: each frame as RGBA pixels, and each channel's statistics */
+export interface LatentView {
+  shape: number[];
+  frames: Uint8ClampedArray<ArrayBuffer>[];
+  stats: ChannelStats[];
+}
+
+export function latentView(data: Float32Array, shape: readonly number[]): LatentView {
+  const frames = Array.from({ length: shape[1] ?? 1 }, (_, f) => frameToRgba(data, shape, f));
+  return { shape: [...shape], frames, stats: channelStats(data, shape) };
 }

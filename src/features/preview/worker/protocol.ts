@@ -1,0 +1,187 @@
+// The workers' methods, as the page calls them (rpc.ts carries them): the model worker loads and
+// runs a model; the plan worker answers what the page reads (inspections, plans, the cache's
+// contents) and files what it writes (uploads in, the output out).
+import type {
+  AdapterCaps,
+  BrowserStorage,
+  CachedFileState,
+  CheckpointInfo,
+  CheckpointProgress,
+  CheckpointRef,
+  InspectedFile,
+  ConsisIDConfig,
+  InputSpec,
+  LatentView,
+  OutputSummary,
+  PrecisionFit,
+  PreviewRequest,
+  Readback,
+  StepFrame as PipelineStep,
+  Timings,
+  Uploads,
+  WebGpuLimits,
+  WeightPrecision,
+} from '../../../model/index.ts';
+
+export type { LatentView, Readback, Timings, Uploads };
+
+/** a denoising step as the page gets it: its latents drawn (absent for a step the page was not sent) */
+export type StepFrame = Omit<PipelineStep, 'latents'> & { view?: LatentView };
+
+export type Device = 'webgpu' | 'wasm';
+
+/** how the page and the worker's stage lines name a device */
+export const deviceName = (d: string | null): string => (d === 'webgpu' ? 'WebGPU' : 'WASM');
+
+export interface RunRequest extends PreviewRequest {
+  /** a forward pass is run again in float32 and compared (max relative error) */
+  compare: boolean;
+  /** the denoising loop keeps its latents on the model's device (default); false: on the host, every output read back */
+  deviceLatents?: boolean;
+}
+
+/** what a WebGPU model's segments are fitted to (docs/model-segments.md): the adapter's limits, the bytes one segment may pass through the heap */
+export interface SegmentLimits {
+  gpu: Partial<WebGpuLimits>;
+  /** default SEGMENT_HEAP_BUDGET; the page's ?segmentHeap= sets it */
+  heapBudget?: number;
+}
+
+/** what a model worker is started for: a run with other options needs a fresh one */
+export interface RunOptions {
+  device: Device;
+  /** automatic provider choice: a WebGPU failure falls back to WASM */
+  fallback: boolean;
+  threads: number;
+  /** how the large Linear layers hold their weights */
+  weights: WeightPrecision;
+  /** WebGPU: the transformer runs in as few segments as fit these; null (WASM, whose heap keeps every segment): one session */
+  segmentLimits: SegmentLimits | null;
+  /** the most converted bytes held in memory where the browser cache cannot store them (FitAnswer.held); null: the heap budget */
+  memoryBudget: number | null;
+}
+
+export interface LoadRequest extends RunOptions {
+  ref: CheckpointRef;
+  /** the weight files as inspected (size, ETag and the header's bytes) */
+  files: Pick<InspectedFile, 'name' | 'size' | 'etag' | 'head' | 'cached'>[];
+  /** the session is made for this request's shape */
+  request: PreviewRequest;
+  /** float32: every file not in the cache is downloaded into it first, with progress */
+  download: boolean;
+}
+
+export interface RunResult {
+  shape: number[];
+  sample: Float32Array;
+  /** the output drawn, and summed up */
+  view: LatentView;
+  summary: OutputSummary;
+  timings: Timings;
+  /** the device the output was computed on (after any fallback) */
+  provider: Device;
+  weights: WeightPrecision;
+  /** the sessions the transformer ran in (1: the whole graph) */
+  segments: number;
+  readback?: Readback;
+  /** with `compare`: the same forward in float32, and max|out - float32| / max|float32|; or why that forward failed (the output stands) */
+  compared?: { error: number; forwardMs: number } | { failed: string };
+}
+
+/**
+ * `download`: the float32 download's progress; `downloaded`: it ended (stored, or why the cache
+ * refused); `fetched`: weight bytes the session streamed from the hub so far (the rest came from the cache)
+ */
+export type LoadEvent =
+  | { type: 'notice'; text: string }
+  | { type: 'stage'; stage: string }
+  | { type: 'fallback'; reason: string }
+  | { type: 'download'; progress: CheckpointProgress }
+  | { type: 'downloaded'; cached: true }
+  | { type: 'downloaded'; cached: false; reason: string }
+  | { type: 'fetched'; loaded: number; total: number };
+
+/** `notice`: the browser cache refused while the run read the weights */
+export type RunEvent =
+  | { type: 'stage'; stage: string }
+  | { type: 'fallback'; reason: string }
+  | { type: 'notice'; text: string }
+  | ({ type: 'step' } & StepFrame);
+
+export type ModelApi = {
+  /** the model with its session made: the weights are in it */
+  load: { args: LoadRequest; result: { device: Device }; event: LoadEvent };
+  run: { args: RunRequest; result: RunResult; event: RunEvent };
+  /** after a run: the weight chunks the session did not read go into the cache too; true when every file is cached */
+  finishCache: { args: null; result: boolean; event: never };
+};
+
+export interface FitRequest {
+  config: ConsisIDConfig;
+  spec: InputSpec;
+  device: Device;
+  /** the WebGPU adapter's limits and features (device webgpu) */
+  adapter: AdapterReport | null;
+  /** the bytes one segment may pass through the heap (default SEGMENT_HEAP_BUDGET) */
+  heapBudget?: number;
+  /** what the browser can store: converted weights need room there or within the memory budget; absent: not checked */
+  storage?: BrowserStorage;
+}
+
+export interface FitAnswer {
+  fits: PrecisionFit[];
+  /** the adapter the plan was checked against (the spec's defaults for the limits it does not report) */
+  adapter: AdapterCaps | null;
+  /** the converted bytes memory may hold where the cache cannot store them */
+  memoryBudget: number;
+  /** per precision, that budget less the largest segment's weights passing through the heap beside them */
+  held: Partial<Record<WeightPrecision, number>>;
+  /** per precision, the most it was measured off float32 (PRECISION_ERROR_VS_FLOAT32) */
+  errorVsFloat32: Record<WeightPrecision, number>;
+}
+
+/** the room the browser leaves this site for the weights */
+export interface StorageRoom {
+  /** bytes the origin may still store (navigator.storage.estimate: quota less usage); null when the browser does not say */
+  free: number | null;
+  /** why the browser stores no files here (no OPFS, private mode); null when it does */
+  unusable: string | null;
+}
+
+type FileVersion = Pick<InspectedFile, 'url' | 'etag' | 'size'>;
+
+/** the plan worker: a full-size config's graph takes a second to plan, and the cache is read, away from the page's thread */
+export type PlanApi = {
+  /** config.json, the shard index and the headers; refused (no header read) when no precision fits a device this browser has */
+  inspect: { args: { ref: CheckpointRef; adapter: AdapterReport | null }; result: CheckpointInfo; event: never };
+  fit: { args: FitRequest; result: FitAnswer; event: never };
+  /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
+  converted: {
+    args: { info: Pick<CheckpointInfo, 'config' | 'weights'>; spec: InputSpec; device: Device };
+    result: Partial<Record<WeightPrecision, number>>;
+    event: never;
+  };
+  /** each file's chunks and conversions in the cache */
+  cached: { args: FileVersion[]; result: CachedFileState[]; event: never };
+  /** why the browser stores no files here (no OPFS, private mode); null when it does */
+  unusable: { args: null; result: string | null; event: never };
+  /** the files out of the cache; how many held something */
+  remove: { args: FileVersion[]; result: number; event: never };
+  /** the whole cache emptied; how many files went */
+  clear: { args: null; result: number; event: never };
+  /** an uploaded .safetensors checked against the config */
+  upload: {
+    args: { bytes: Uint8Array; name: string; kind: 'text' | 'identity'; config: ConsisIDConfig };
+    result: Uploads;
+    event: never;
+  };
+  /** the run's output as a .safetensors file */
+  output: {
+    args: { sample: Float32Array; shape: number[]; metadata: Record<string, string> };
+    result: Uint8Array;
+    event: never;
+  };
+};
+
+/** the adapter as the page's probe found it: the limits it reports (the workers take the spec's defaults for the others) */
+export type AdapterReport = Omit<AdapterCaps, 'limits'> & { limits: Partial<WebGpuLimits> };
