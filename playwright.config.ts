@@ -9,6 +9,11 @@ const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
 const proxiedPort = port + 2;
 const noCorsHubPort = port + 3;
 const HUB_PROXY_SPECS = /hub-proxy\.spec\.ts$/;
+/**
+ * The model preview's specs: they only read the hub's demo checkpoints (or start hubs of their own), so
+ * they run beside the other pages' specs, which change the hub's state and run one file at a time.
+ */
+const PREVIEW_SPECS = /\/(preview|precision|model)[\w-]*\.spec\.ts$/;
 /** Signs every demo token in once per hub; the specs reuse those sessions (e2e/support.ts signIn). */
 const AUTH_SETUP = /auth\.setup\.ts$/;
 
@@ -43,7 +48,8 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two streams of spec files at a time: the pages, and the model preview (each project one worker).
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
@@ -56,8 +62,16 @@ export default defineConfig({
     {
       name: 'chromium',
       use: { browserName: 'chromium' },
-      testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS],
+      testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS, PREVIEW_SPECS],
       dependencies: ['sign-in'],
+      workers: 1,
+    },
+    {
+      name: 'preview',
+      use: { browserName: 'chromium' },
+      testMatch: PREVIEW_SPECS,
+      dependencies: ['sign-in'],
+      workers: 1,
     },
     // Every page against a hub with only what the real hub has (mock-only routes answer 404).
     {

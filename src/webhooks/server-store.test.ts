@@ -59,7 +59,8 @@ describe('accept, store, then handle', () => {
     const next = (await (await deliver(server, 'train', body('alice/other'))).json()) as { state: string };
     expect(next.state).toBe('queued');
     release();
-    await new Promise((r) => setTimeout(r, 20));
+    // the queued delivery's handler starts once the first one ends
+    await expect.poll(() => seen.length).toBe(2);
     release();
     await server.idle();
     expect(server.store!.get(id)).toMatchObject({ state: 'done', result: { built: 'alice/tiny-model' } });
