@@ -29,19 +29,29 @@ function server(p: number, flags: string, script = 'serve.ts --fresh') {
   };
 }
 
-// SwiftShader gives a real WebGPU adapter on machines without a GPU.
-export const chromiumArgs = [
+const browserArgs = [
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+];
+// SwiftShader gives a real WebGPU adapter on machines without a GPU.
+export const chromiumArgs = [
+  ...browserArgs,
   '--enable-unsafe-webgpu',
   '--enable-features=Vulkan',
   '--use-angle=swiftshader',
   '--use-webgpu-adapter=swiftshader',
   '--enable-unsafe-swiftshader',
 ];
+/** The model preview's specs (and the screenshots) run on SwiftShader's WebGPU. */
+export const webgpuLaunch = { executablePath: chromiumPath, args: chromiumArgs };
+/**
+ * The other pages need no GPU: without one Chromium draws them with its software rasterizer, which
+ * costs less CPU than drawing through SwiftShader (the preview page there offers WASM).
+ */
+const pageLaunch = { executablePath: chromiumPath, args: [...browserArgs, '--disable-gpu'] };
 
 export default defineConfig({
   testDir: 'e2e',
@@ -54,7 +64,7 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    launchOptions: pageLaunch,
     trace: 'off',
   },
   projects: [
@@ -68,7 +78,7 @@ export default defineConfig({
     },
     {
       name: 'preview',
-      use: { browserName: 'chromium' },
+      use: { browserName: 'chromium', launchOptions: webgpuLaunch },
       testMatch: PREVIEW_SPECS,
       dependencies: ['sign-in'],
       workers: 1,
