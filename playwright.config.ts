@@ -9,6 +9,11 @@ const SPEC_ONLY_SPECS = /spec-only\.spec\.ts$/;
 const proxiedPort = port + 2;
 const noCorsHubPort = port + 3;
 const HUB_PROXY_SPECS = /hub-proxy\.spec\.ts$/;
+/**
+ * The model preview's specs: they only read the hub's demo checkpoints (or start hubs of their own), so
+ * they run beside the other pages' specs, which change the hub's state and run one file at a time.
+ */
+const PREVIEW_SPECS = /\/(preview|precision|model)[\w-]*\.spec\.ts$/;
 /** Signs every demo token in once per hub; the specs reuse those sessions (e2e/support.ts signIn). */
 const AUTH_SETUP = /auth\.setup\.ts$/;
 
@@ -24,31 +29,42 @@ function server(p: number, flags: string, script = 'serve.ts --fresh') {
   };
 }
 
-// SwiftShader gives a real WebGPU adapter on machines without a GPU.
-export const chromiumArgs = [
+const browserArgs = [
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+];
+// SwiftShader gives a real WebGPU adapter on machines without a GPU.
+export const chromiumArgs = [
+  ...browserArgs,
   '--enable-unsafe-webgpu',
   '--enable-features=Vulkan',
   '--use-angle=swiftshader',
   '--use-webgpu-adapter=swiftshader',
   '--enable-unsafe-swiftshader',
 ];
+/** The model preview's specs (and the screenshots) run on SwiftShader's WebGPU. */
+export const webgpuLaunch = { executablePath: chromiumPath, args: chromiumArgs };
+/**
+ * The other pages need no GPU: without one Chromium draws them with its software rasterizer, which
+ * costs less CPU than drawing through SwiftShader (the preview page there offers WASM).
+ */
+const pageLaunch = { executablePath: chromiumPath, args: [...browserArgs, '--disable-gpu'] };
 
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two streams of spec files at a time: the pages, and the model preview (each project one worker).
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    launchOptions: pageLaunch,
     trace: 'off',
   },
   projects: [
@@ -56,8 +72,16 @@ export default defineConfig({
     {
       name: 'chromium',
       use: { browserName: 'chromium' },
-      testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS],
+      testIgnore: [SPEC_ONLY_SPECS, HUB_PROXY_SPECS, PREVIEW_SPECS],
       dependencies: ['sign-in'],
+      workers: 1,
+    },
+    {
+      name: 'preview',
+      use: { browserName: 'chromium', launchOptions: webgpuLaunch },
+      testMatch: PREVIEW_SPECS,
+      dependencies: ['sign-in'],
+      workers: 1,
     },
     // Every page against a hub with only what the real hub has (mock-only routes answer 404).
     {

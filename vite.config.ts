@@ -13,7 +13,13 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), mockHubPlugin()],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 2000 },
-  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 2000,
+    // Rolldown's report of slow plugins is for profiling a build, not for every `npm start`.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
+  worker: { format: 'es', rolldownOptions: { checks: { bundlerTimings: false } } },
   optimizeDeps: { exclude: ['onnxruntime-web'] },
 });

@@ -1,12 +1,14 @@
 // Writes docs/screenshots/<page>-<light|dark>.png for every dashboard page (npm run screenshots).
 import { expect, test, type Page } from '@playwright/test';
+import { webgpuLaunch } from '../playwright.config.ts';
 import { SEED_JOB_IDS } from '../src/mock-hub/seed/webhooks.ts';
 import { hub } from './faults.ts';
 import { startReceiver } from './receiver.ts';
 import { signIn, TOKENS } from './support.ts';
 
 test.skip(process.env.SCREENSHOTS !== '1', 'screenshots only with SCREENSHOTS=1 (npm run screenshots)');
-test.use({ viewport: { width: 1280, height: 800 } });
+// The preview page as on a machine with WebGPU.
+test.use({ viewport: { width: 1280, height: 800 }, launchOptions: webgpuLaunch });
 
 const PAGES: { name: string; path: string; ready?: (page: Page) => Promise<void> }[] = [
   { name: 'inbox', path: '/inbox', ready: (p) => expect(p.getByTestId('notification-row').first()).toBeVisible() },
