@@ -65,4 +65,5 @@ console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.secs}s)`);
 const failed = results.filter((r) => !r.ok).length;
 console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+// exitCode, not exit(): a step's held output may still be on its way to a pipe or file
+process.exitCode = failed ? 1 : 0;

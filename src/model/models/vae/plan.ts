@@ -4,7 +4,13 @@
 // out as a checkpoint would hold them and never read, so any size plans in seconds.
 import { graphCost, valueShapes, type GraphCost } from '../../onnx/graph-cost.ts';
 import type { GraphDef } from '../../onnx/onnx-proto.ts';
-import { browserFit, costOptionsFor, WEBGPU_DEFAULT_LIMITS, type BrowserFit, type WebGpuLimits } from '../../plan/plan.ts';
+import {
+  browserFit,
+  costOptionsFor,
+  WEBGPU_DEFAULT_LIMITS,
+  type BrowserFit,
+  type WebGpuLimits,
+} from '../../plan/plan.ts';
 import { DTYPE_BYTES, type SafetensorsDtype } from '../../io/safetensors/dtype.ts';
 import type { WeightEntry, WeightSet } from '../../io/safetensors/weight-set.ts';
 import { frameBatches, type VaeConfig } from './config.ts';
