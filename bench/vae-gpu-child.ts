@@ -73,7 +73,7 @@ async function decode(decoder: VaeDecoder, dims: number[], label: string) {
 const { raw, label } = await readVaeConfigArg(values.config ?? 'released');
 const config = parseVaeConfig(raw);
 const dir = values.out ?? (await mkdtemp(path.join(os.tmpdir(), 'vae-gpu-')));
-let t = performance.now();
+const t = performance.now();
 const bytes = await writeVaeFolder(dir, raw, { seed: 1 });
 emit(
   `${label} decoder generated`,
@@ -95,7 +95,6 @@ const [frames, height, width] = (values.latents ?? '13x30x44').split('x').map(Nu
 const dims = [1, frames, config.latent_channels, height, width];
 const plan = planVaeDecode(config, dims, { tile: false });
 emit(`${label} plan`, JSON.stringify(plan).slice(0, 400));
-t = performance.now();
 const decoder = new VaeDecoder(checkpoint, { backend: webgpuBackend, device: 'webgpu' });
 await decode(decoder, dims, `webgpu ${dims.join('x')}`);
 emit('peak RSS', process.resourceUsage().maxRSS / 1024, 'MiB');
