@@ -7,6 +7,8 @@ import {
   type SafetensorsHeader,
 } from './safetensors/read.ts';
 import type { FileSource, RandomAccessFile, ReadOptions } from './file-source.ts';
+import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from './safetensors/index-file.ts';
+import { collectWeights, type WeightFile, type WeightSet } from './safetensors/weight-set.ts';
 
 /** one weight file of a checkpoint, by its name in the checkpoint */
 export interface CheckpointFile extends RandomAccessFile {
@@ -73,4 +75,45 @@ export async function readSafetensorsHead(
   head.set(length);
   head.set(json, 8);
   return { header: parseSafetensorsHeader(json, f.size, describe), head };
+}
+
+/** the weight files of a diffusers model folder (one file, or shards named by an index) and their headers */
+export interface FolderWeights {
+  weights: WeightSet;
+  files: CheckpointFiles;
+  /** the index or the single file, for messages about the weights as a whole */
+  describe: string;
+}
+
+/**
+ * Opens a model folder's weights: the shards its index names, else the one weights file; reads each
+ * header (the tensors stay in the files). `fail` makes the error of the model being loaded.
+ */
+export async function openFolderWeights(
+  source: FileSource,
+  opts: ReadOptions,
+  fail: (message: string) => Error,
+): Promise<FolderWeights> {
+  const indexBytes = await source.read(WEIGHTS_INDEX_NAME, opts);
+  const files = new Map<string, CheckpointFile>();
+  const parsed: WeightFile[] = [];
+  const add = async (f: CheckpointFile) => {
+    files.set(f.name, f);
+    const header = await readSafetensorsHeaderFrom(f, f.describe);
+    parsed.push(f.bytes ? { name: f.name, header, bytes: f.bytes } : { name: f.name, header });
+  };
+  if (indexBytes) {
+    const indexFile = source.describe(WEIGHTS_INDEX_NAME);
+    const index = parseShardIndex(new TextDecoder().decode(indexBytes), indexFile);
+    for (const shard of shardFiles(index)) {
+      const f = await openWeightFile(source, shard, opts);
+      if (!f) throw fail(`${source.describe(shard)} not found (named in ${indexFile})`);
+      await add(f);
+    }
+    return { weights: collectWeights(parsed, { index, file: indexFile }), files, describe: indexFile };
+  }
+  const f = await openWeightFile(source, WEIGHTS_NAME, opts);
+  if (!f) throw fail(`neither ${source.describe(WEIGHTS_NAME)} nor ${source.describe(WEIGHTS_INDEX_NAME)} exists`);
+  await add(f);
+  return { weights: collectWeights(parsed), files, describe: source.describe(WEIGHTS_NAME) };
 }

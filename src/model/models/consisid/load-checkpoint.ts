@@ -2,16 +2,10 @@
 // transformer. Tensor bytes stay where they are: sources that can be read in parts (local files)
 // are not read past their headers; sessions take the tensors from the files.
 import { parseConfig, type ConsisIDConfig } from '../../graph/config.ts';
-import { WEIGHTS_INDEX_NAME, WEIGHTS_NAME, parseShardIndex, shardFiles } from '../../io/safetensors/index-file.ts';
-import { collectWeights, weightShapes, type WeightFile, type WeightSet } from '../../io/safetensors/weight-set.ts';
+import { weightShapes, type WeightSet } from '../../io/safetensors/weight-set.ts';
 import { checkParameters } from '../../graph/parameters.ts';
 import type { FileSource, ReadOptions } from '../../io/file-source.ts';
-import {
-  openWeightFile,
-  readSafetensorsHeaderFrom,
-  type CheckpointFile,
-  type CheckpointFiles,
-} from '../../io/checkpoint-file.ts';
+import { openFolderWeights, type CheckpointFiles } from '../../io/checkpoint-file.ts';
 
 export interface Checkpoint {
   config: ConsisIDConfig;
@@ -32,11 +26,6 @@ async function required(source: FileSource, file: string, opts: LoadOptions): Pr
   return bytes;
 }
 
-async function readWeightFile(f: CheckpointFile): Promise<WeightFile> {
-  const header = await readSafetensorsHeaderFrom(f, f.describe);
-  return f.bytes ? { name: f.name, header, bytes: f.bytes } : { name: f.name, header };
-}
-
 export async function loadCheckpoint(source: FileSource, opts: LoadOptions = {}): Promise<Checkpoint> {
   const configText = new TextDecoder().decode(await required(source, 'config.json', opts));
   let raw: unknown;
@@ -48,29 +37,7 @@ export async function loadCheckpoint(source: FileSource, opts: LoadOptions = {})
     });
   }
   const config = parseConfig(raw, source.describe('config.json'));
-  const indexBytes = await source.read(WEIGHTS_INDEX_NAME, opts);
-  const files = new Map<string, CheckpointFile>();
-  let weights: WeightSet;
-  if (indexBytes) {
-    const indexFile = source.describe(WEIGHTS_INDEX_NAME);
-    const index = parseShardIndex(new TextDecoder().decode(indexBytes), indexFile);
-    const parsed: WeightFile[] = [];
-    for (const shard of shardFiles(index)) {
-      const f = await openWeightFile(source, shard, opts);
-      if (!f) throw new CheckpointError(`${source.describe(shard)} not found`);
-      files.set(shard, f);
-      parsed.push(await readWeightFile(f));
-    }
-    weights = collectWeights(parsed, { index, file: indexFile });
-  } else {
-    const f = await openWeightFile(source, WEIGHTS_NAME, opts);
-    if (!f)
-      throw new CheckpointError(
-        `neither ${source.describe(WEIGHTS_NAME)} nor ${source.describe(WEIGHTS_INDEX_NAME)} exists`,
-      );
-    files.set(WEIGHTS_NAME, f);
-    weights = collectWeights([await readWeightFile(f)]);
-  }
-  checkParameters(config, weightShapes(weights), source.describe(indexBytes ? WEIGHTS_INDEX_NAME : WEIGHTS_NAME));
+  const { weights, files, describe } = await openFolderWeights(source, opts, (m) => new CheckpointError(m));
+  checkParameters(config, weightShapes(weights), describe);
   return { config, weights, files };
 }
