@@ -2,13 +2,16 @@
 // with a GPU: generates a decoder of random weights (the released size by default) into a folder,
 // decodes seeded latents batch by batch as the pipeline does, and prints one JSON line per figure.
 //   node vae-gpu-child.mjs --latents 13x30x44 [--config released|small] [--out dir] [--cpu-check 2x8x12]
+//   node vae-gpu-child.mjs --golden fixtures/cogvideox-vae/vae-tiny   (a golden case on WebGPU, then exit)
 // `--cpu-check` also decodes a small latent on the CPU EP and on WebGPU and reports their max relative error.
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { parseCommandLine } from '../src/cli/command-line.ts';
 import { localSource } from '../src/model/io/local-source.ts';
+import { entryToFloat32, parseSafetensors } from '../src/model/io/safetensors/read.ts';
 import { relativeError } from '../src/model/io/tensor.ts';
 import { parseVaeConfig } from '../src/model/models/vae/config.ts';
 import { VaeDecoder } from '../src/model/models/vae/decoder.ts';
@@ -24,6 +27,7 @@ const { values } = parseCommandLine(process.argv.slice(2), {
   config: { type: 'string' },
   out: { type: 'string' },
   'cpu-check': { type: 'string' },
+  golden: { type: 'string' },
 });
 const emit = (metric: string, value: unknown, unit = '') =>
   console.log(JSON.stringify({ bench: 'vae-gpu', metric, value, unit }));
@@ -70,6 +74,20 @@ async function decode(decoder: VaeDecoder, dims: number[], label: string) {
   return out;
 }
 
+if (values.golden) {
+  const dir = values.golden;
+  const tensor = (file: string, name: string) => {
+    const where = path.join(dir, file);
+    const e = parseSafetensors(new Uint8Array(readFileSync(where)), where).tensors.get(name)!;
+    return { data: entryToFloat32(e, where), dims: [...e.shape] };
+  };
+  const decoder = new VaeDecoder(await loadVae(localSource(dir)), { backend: webgpuBackend, device: 'webgpu' });
+  const out = await decoder.decode(tensor('inputs.safetensors', 'latents'));
+  const expected = tensor('expected.safetensors', 'sample');
+  emit(`golden ${path.basename(dir)} webgpu max rel error`, relativeError(out.data, expected.data));
+  await decoder.release();
+  process.exit(0);
+}
 const { raw, label } = await readVaeConfigArg(values.config ?? 'released');
 const config = parseVaeConfig(raw);
 const dir = values.out ?? (await mkdtemp(path.join(os.tmpdir(), 'vae-gpu-')));
