@@ -117,7 +117,7 @@ test.describe('security', () => {
     const seen = await watch(page);
     let workerCsp: string | undefined;
     page.on('response', (r) => {
-      if (/preview\.worker[^/]*\.js/.test(r.url())) workerCsp = r.headers()['content-security-policy'];
+      if (/model\.worker[^/]*\.js/.test(r.url())) workerCsp = r.headers()['content-security-policy'];
     });
     await signIn(
       page,
@@ -137,8 +137,8 @@ test.describe('security', () => {
     // probes `new Function`). Evaluating a probe from the test would not do: CDP bypasses the CSP.
     expect(workerCsp, 'CSP header on the worker script').toBeTruthy();
     expect(directives(workerCsp!).get('script-src')).not.toContain("'unsafe-eval'");
-    const worker = page.workers().find((w) => /preview\.worker/.test(w.url()));
-    expect(worker, 'the preview worker').toBeDefined();
+    const worker = page.workers().find((w) => /model\.worker/.test(w.url()));
+    expect(worker, 'the model worker').toBeDefined();
     const jitless = await worker!.evaluate(
       () => (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless,
     );
