@@ -22,6 +22,7 @@ import {
   type ForwardArgs,
   type ModelEnvironment,
   type WeightPrecision,
+  type WeightConverter,
 } from '../../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -61,7 +62,7 @@ async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadReq
 
 function openModel(
   { ref, device, threads, fallback, segmentLimits }: LoadRequest,
-  source: FileSource,
+  source: FileSource & { converter?: WeightConverter },
   weights: WeightPrecision,
 ) {
   const environment: ModelEnvironment = {
@@ -71,6 +72,8 @@ function openModel(
   };
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
+    // weights other than float32 are converted as they stream in and kept in the cache per precision
+    converter: source.converter,
     device,
     threads,
     environment,
