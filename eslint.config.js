@@ -188,7 +188,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // import-x's no-cycle skips type-only imports; local/no-import-cycle counts them (scripts/eslint/no-import-cycle.js)
+      // import-x/no-cycle skips type-only imports; local/no-import-cycle counts them (scripts/eslint/no-import-cycle.js)
       'local/no-import-cycle': 'error',
       'import/no-restricted-paths': [
         'error',
