@@ -1,10 +1,8 @@
 // Random-weight VAE folders (decoder weights only: what decoding reads) for tests, benches and the
 // demo checkpoints: config.json as diffusers writes it plus one safetensors file or shards + index.
-import { planShards } from '../consisid/checkpoint-writer.ts';
+import { diffusersConfigBytes, modelFolderFiles, type FolderFile } from '../../io/safetensors/shards.ts';
 import { prng } from '../consisid/prng.ts';
-import { WEIGHTS_INDEX_NAME } from '../../io/safetensors/index-file.ts';
 import { f32ToBf16, f32ToF16 } from '../../io/safetensors/dtype.ts';
-import { writeSafetensors } from '../../io/safetensors/write.ts';
 import { numel, type HostTensor } from '../../io/tensor.ts';
 import { parseVaeConfig, type VaeConfig } from './config.ts';
 import { decoderParameters } from './decoder-layout.ts';
@@ -83,34 +81,13 @@ export interface VaeFolderOptions {
   prefix?: string;
 }
 
-export interface VaeFile {
-  path: string;
-  bytes: Uint8Array;
-}
-
 /** config.json as diffusers writes it */
 export const vaeConfigFile = (raw: Record<string, unknown>): Uint8Array =>
-  new TextEncoder().encode(
-    `${JSON.stringify({ _class_name: 'AutoencoderKLCogVideoX', _diffusers_version: '0.39.0', ...raw }, null, 2)}\n`,
-  );
+  diffusersConfigBytes('AutoencoderKLCogVideoX', raw);
 
 /** the files of a random VAE folder, in memory; the config is checked first */
-export function randomVaeFiles(rawConfig: Record<string, unknown>, opts: VaeFolderOptions = {}): VaeFile[] {
+export function randomVaeFiles(rawConfig: Record<string, unknown>, opts: VaeFolderOptions = {}): FolderFile[] {
   const config = parseVaeConfig(rawConfig);
   const tensors = new Map(randomVaeTensors(config, opts.seed ?? 0, opts.dtype ?? 'float32'));
-  const prefix = opts.prefix ? `${opts.prefix.replace(/\/+$/, '')}/` : '';
-  const plan = planShards(
-    [...tensors].map(([name, t]) => ({ name, dtype: t.dtype, shape: t.shape })),
-    opts.shards,
-  );
-  const files: VaeFile[] = [{ path: `${prefix}config.json`, bytes: vaeConfigFile(rawConfig) }];
-  for (const f of plan.files)
-    files.push({
-      path: `${prefix}${f.name}`,
-      bytes: writeSafetensors(Object.fromEntries(f.tensors.map((t) => [t.name, tensors.get(t.name)!])), {
-        format: 'pt',
-      }),
-    });
-  if (plan.index) files.push({ path: `${prefix}${WEIGHTS_INDEX_NAME}`, bytes: plan.index });
-  return files;
+  return modelFolderFiles(vaeConfigFile(rawConfig), tensors, opts);
 }

@@ -1,10 +1,8 @@
 // Node-only: a random-weight VAE folder written tensor by tensor (never whole in memory), for
 // `consisid generate --vae` and the VAE bench: config.json plus one safetensors file or shards + index.
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { planShards } from '../consisid/checkpoint-writer.ts';
-import { WEIGHTS_INDEX_NAME } from '../../io/safetensors/index-file.ts';
-import { safetensorsHeader } from '../../io/safetensors/write.ts';
+import { writeModelFolder } from '../../io/safetensors/write-folder.ts';
 import { parseVaeConfig, VaeConfigError } from './config.ts';
 import { decoderParameters } from './decoder-layout.ts';
 import { NAMED_VAE_CONFIGS, randomVaeTensors, vaeConfigFile, type VaeFolderOptions } from './random-vae.ts';
@@ -17,32 +15,13 @@ export async function writeVaeFolder(
 ): Promise<number> {
   const config = parseVaeConfig(rawConfig);
   const dtype = opts.dtype ?? 'float32';
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'config.json'), vaeConfigFile(rawConfig));
-  const plan = planShards(
+  return writeModelFolder(
+    dir,
+    vaeConfigFile(rawConfig),
     [...decoderParameters(config)].map(([name, shape]) => ({ name, dtype, shape })),
+    randomVaeTensors(config, opts.seed ?? 0, dtype),
     opts.shards,
   );
-  const tensors = randomVaeTensors(config, opts.seed ?? 0, dtype);
-  let total = 0;
-  for (const f of plan.files) {
-    const fh = await open(path.join(dir, f.name), 'w');
-    try {
-      await fh.write(safetensorsHeader(f.tensors, { format: 'pt' }));
-      for (const layout of f.tensors) {
-        const next = tensors.next();
-        if (next.done || next.value[0] !== layout.name)
-          throw new Error(`generated tensors out of order at ${layout.name}`);
-        const d = next.value[1].data;
-        await fh.write(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
-        total += d.byteLength;
-      }
-    } finally {
-      await fh.close();
-    }
-  }
-  if (plan.index) await writeFile(path.join(dir, WEIGHTS_INDEX_NAME), plan.index);
-  return total;
 }
 
 /** `--vae <released | small | config.json | folder>`: a named VAE config or one read from a file, checked */
