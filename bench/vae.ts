@@ -1,11 +1,12 @@
 // `npm run bench -- vae`: the VAE decode of the preview's latents on onnxruntime-node CPU. A decoder
 // of random weights (the released size by default) is generated once into a folder; one decode runs
 // in its own process (its peak RSS is its own): load, sessions, each batch's wall time; the plan's
-// weight bytes and activation peak per batch graph beside it. diffusers on torch side by side when
-// `python3 -c "import torch, diffusers"` works (not on the project's machine).
+// weight bytes and activation peak per batch graph beside it. diffusers on torch side by side
+// (bench/vae-torch.ts) where a python with torch and diffusers is found.
 // VAE_BENCH_CONFIG=released|small|<config.json>, VAE_BENCH_LATENTS=<frames>x<height>x<width> (13x30x44),
-// VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode).
-import { execFile, spawnSync } from 'node:child_process';
+// VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode), VAE_BENCH_TORCH_LATENTS (5x8x12; 0 skips torch),
+// VAE_BENCH_TORCH_ROUNDS (3).
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { planVaeDecode } from '../src/model/models/vae/plan.ts';
 import { readVaeConfigArg, writeVaeFolder } from '../src/model/models/vae/vae-folder.ts';
 import { figure, median, type Figure } from './figure.ts';
 import type { VaeChildReport } from './vae-child.ts';
+import { torchSideBySide } from './vae-torch.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -23,6 +25,9 @@ const CONFIG = process.env.VAE_BENCH_CONFIG ?? 'released';
 const LATENTS = process.env.VAE_BENCH_LATENTS ?? '13x30x44';
 const THREADS = Number(process.env.VAE_BENCH_THREADS ?? 2);
 const TILE = process.env.VAE_BENCH_TILE === '1';
+/** the side-by-side decode with diffusers on torch (bench/vae-torch.ts): latent size (0: skip) and runs */
+const TORCH_LATENTS = process.env.VAE_BENCH_TORCH_LATENTS ?? '5x8x12';
+const TORCH_ROUNDS = Number(process.env.VAE_BENCH_TORCH_ROUNDS ?? 3);
 
 /** the generated VAE folder, written once per config */
 async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; weightBytes: number }> {
@@ -34,11 +39,6 @@ async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; w
   const weightBytes = await writeVaeFolder(dir, raw, { seed: 1 });
   writeFileSync(marker, String(weightBytes));
   return { dir, weightBytes };
-}
-
-function torchAvailable(): boolean {
-  const r = spawnSync('python3', ['-c', 'import torch, diffusers'], { stdio: 'ignore' });
-  return r.status === 0;
 }
 
 export default async function bench(): Promise<Figure[]> {
@@ -87,14 +87,10 @@ export default async function bench(): Promise<Figure[]> {
         'GiB',
       ),
     );
-  out.push(
-    figure(b, 'plan: fits a browser untiled', plan.fit.reasons.join('; ') || 'yes', ''),
-    figure(
-      b,
-      'torch (diffusers, CPU) side by side',
-      torchAvailable() ? 'installed: not run by this bench yet' : 'torch/diffusers not installed here',
-      '',
-    ),
-  );
+  out.push(figure(b, 'plan: fits a browser untiled', plan.fit.reasons.join('; ') || 'yes', ''));
+  if (TORCH_LATENTS !== '0') {
+    const [f, h, w] = TORCH_LATENTS.split('x').map(Number) as [number, number, number];
+    out.push(...(await torchSideBySide(dir, [1, f, config.latent_channels, h, w], THREADS, TORCH_ROUNDS)));
+  }
   return out;
 }
