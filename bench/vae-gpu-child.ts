@@ -82,7 +82,8 @@ if (values.golden) {
     return { data: entryToFloat32(e, where), dims: [...e.shape] };
   };
   const decoder = new VaeDecoder(await loadVae(localSource(dir)), { backend: webgpuBackend, device: 'webgpu' });
-  const out = await decoder.decode(tensor('inputs.safetensors', 'latents'));
+  const meta = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as { tiling?: unknown };
+  const out = await decoder.decode(tensor('inputs.safetensors', 'latents'), { tile: meta.tiling ? 'auto' : false });
   const expected = tensor('expected.safetensors', 'sample');
   emit(`golden ${path.basename(dir)} webgpu max rel error`, relativeError(out.data, expected.data));
   await decoder.release();
