@@ -88,6 +88,12 @@ CASES = {
         "dtype": torch.float16,
         "tiling": {"tile_sample_min_height": 32, "tile_sample_min_width": 40},
     },
+    "ratio-1": {
+        "what": "temporal_compression_ratio 1: no upsampling doubles time (5 latent frames make 5 frames, batches of 3 and 2), 3 x 4 latents, float16 weights",
+        "config": {**FOUR_BLOCKS, "temporal_compression_ratio": 1},
+        "latents": [1, 5, 16, 3, 4],
+        "dtype": torch.float16,
+    },
 }
 
 DTYPE_NAMES = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16"}
@@ -163,6 +169,7 @@ def main():
     torch.set_num_threads(max(1, int(os.environ.get("THREADS", "1"))))
     names = sys.argv[1:] or list(CASES)
     for name in names:
+        # the seed is the case's place in CASES: new cases go at the end, so the others stay as they are
         write_case(cls, loaded_by, name, CASES[name], seed=1000 + list(CASES).index(name))
 
 

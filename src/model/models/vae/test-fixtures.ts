@@ -17,6 +17,7 @@ export const VAE_EXTRA_CASES = [
   'ratio-8-groups-32',
   'tiled',
   'tiled-uneven',
+  'ratio-1',
 ] as const;
 
 export const vaeCaseDir = (name: string): string =>
