@@ -41,6 +41,7 @@ export async function encodeWebm(clip: Clip, fps: number): Promise<Blob> {
     clipError(clip) ?? (fps > 0 && fps <= 120 ? webmUnsupported() : `fps must be in (0, 120] (got ${fps}).`);
   if (error) throw new Error(error);
   const { width, height } = clip;
+  const size = { codedWidth: width, codedHeight: height };
   const codec = await getFirstEncodableVideoCodec(['vp9', 'vp8'], { width, height });
   if (!codec) throw new Error(`This browser encodes neither VP9 nor VP8 at ${width} x ${height}.`);
   const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
@@ -49,13 +50,7 @@ export async function encodeWebm(clip: Clip, fps: number): Promise<Blob> {
   await output.start();
   try {
     for (const [i, data] of clip.frames.entries()) {
-      const sample = new VideoSample(data, {
-        format: 'RGBA',
-        codedWidth: width,
-        codedHeight: height,
-        timestamp: i / fps,
-        duration: 1 / fps,
-      });
+      const sample = new VideoSample(data, { format: 'RGBA', ...size, timestamp: i / fps, duration: 1 / fps });
       await source.add(sample);
       sample.close();
     }
