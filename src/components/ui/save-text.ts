@@ -1,6 +1,6 @@
-/** Saves text as a file through a temporary object URL (no server round trip). */
-export function saveText(text: string, filename: string, type = 'application/json'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves a blob as a file through a temporary object URL (no server round trip). */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;
@@ -10,4 +10,9 @@ export function saveText(text: string, filename: string, type = 'application/jso
   a.remove();
   // The click has already handed the blob to the download; free it a little later.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Saves text as a file (saveBlob). */
+export function saveText(text: string, filename: string, type = 'application/json'): void {
+  saveBlob(new Blob([text], { type }), filename);
 }
