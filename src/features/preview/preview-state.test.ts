@@ -34,6 +34,7 @@ const info: CheckpointInfo = {
   downloadFrom: 'files',
   missingBytes: 10,
   refused: null,
+  vae: { error: 'no vae/' },
 };
 const request: RunRequest = {
   spec: defaultSpec(parseConfig(CONSISID_TINY_CONFIG)),
