@@ -125,5 +125,3 @@ export type { CheckpointInfo, CheckpointProgress, CheckpointRef, InspectedFile }
 export { decodePreview, type DecodedClip } from './pipeline/decode-preview.ts';
 /** what a decode needs (weights, activation peak per batch, tiles) and whether a browser holds it */
 export { planPreviewDecode } from './pipeline/decode-preview.ts';
-/** the inspected vae/ folder beside the transformer, or why there is none to decode with */
-export type { VaeFolderInfo } from './pipeline/checkpoint-info.ts';

@@ -38,9 +38,7 @@ export function Component() {
       )}
       {(steps.length > 0 || result) && info && ran && (
         <OutputPanel
-          steps={steps}
-          result={result}
-          outputFile={preview.outputFile}
+          preview={preview}
           meta={{
             repoId: info.ref.repoId,
             revision: info.ref.revision,

@@ -145,6 +145,9 @@ function CheckpointSummary({
         <Figure label="Download size" testId="download-size">
           {downloadLine(info)}
         </Figure>
+        <Figure label="VAE" testId="vae-size">
+          {'error' in info.vae ? 'none' : `${info.vae.ref.subfolder}/: ${formatBytes(info.vae.bytes)}`}
+        </Figure>
         {!info.refused && (
           <Figure label="Browser cache" testId="cache-state">
             {info.missingBytes === 0

@@ -1,9 +1,12 @@
 // The output panel: latent frames as images (per step as they arrive), a frame scrubber with
-// playback, per-channel statistics, the timing breakdown and the provider used.
+// playback, per-channel statistics, the timing breakdown and the provider used; Decode turns the
+// latents into the clip the checkpoint's vae/ makes, which replaces them.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
 import type { Preview } from '../use-preview.ts';
-import type { LatentView, RunResult, StepFrame, Timings } from '../worker/protocol.ts';
+import type { LatentView, Timings } from '../worker/protocol.ts';
+import { ClipPlayer } from './clip-player.tsx';
 import { TableHead } from './section.tsx';
 import type { InputSpec } from '../../../model/index.ts';
 
@@ -44,16 +47,13 @@ function FrameCanvas({
 }
 
 export function OutputPanel({
-  steps,
-  result,
-  outputFile,
+  preview,
   meta,
 }: {
-  steps: StepFrame[];
-  result: RunResult | null;
-  outputFile: Preview['outputFile'];
+  preview: Preview;
   meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null };
 }) {
+  const { steps, result, clip } = preview.output;
   const views = useMemo(() => {
     // steps sent without latents (a later one came within the frame interval) have nothing to draw
     const v = steps.flatMap((s) =>
@@ -93,7 +93,7 @@ export function OutputPanel({
 
   const download = async () => {
     if (!result) return;
-    const bytes = await outputFile(result.sample, result.shape, {
+    const bytes = await preview.outputFile(result.sample, result.shape, {
       repo_id: meta.repoId,
       revision: meta.revision,
       subfolder: meta.subfolder,
@@ -142,10 +142,14 @@ export function OutputPanel({
             {result.weights} run's.
           </p>
         ))}
+      {result && <DecodeBar preview={preview} />}
       <div className="flex flex-wrap items-start gap-6">
         <div className="space-y-2">
-          <FrameCanvas view={current.view} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
-          <div className="flex items-center gap-2">
+          {clip && <ClipPlayer clip={clip} fileName={`${meta.repoId.replace('/', '-')}-decoded`} />}
+          {!clip && (
+            <FrameCanvas view={current.view} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
+          )}
+          <div className={clip ? 'hidden' : 'flex items-center gap-2'}>
             <label htmlFor="preview-frame" className="text-sm">
               Frame {f + 1} / {frames}
             </label>
@@ -222,6 +226,37 @@ export function OutputPanel({
         </div>
       )}
     </section>
+  );
+}
+
+/** Decode: the run's latents through the checkpoint's vae/, its progress per batch, and its Cancel */
+function DecodeBar({ preview }: { preview: Preview }) {
+  const { phase, busy, info } = preview.state;
+  const { clip } = preview.output;
+  const vae = info?.vae;
+  if (!vae) return null;
+  const status =
+    'error' in vae
+      ? `No decode: ${vae.error}`
+      : phase.kind === 'decoding'
+        ? `Decoding with ${vae.ref.subfolder}/: ${phase.batch ? `batch ${phase.batch.done} of ${phase.batch.total}` : 'loading the VAE'}…`
+        : clip
+          ? `Decoded ${clip.frames.length} frames of ${clip.width} x ${clip.height} with ${vae.ref.subfolder}/.`
+          : `Decode the latents into frames with ${vae.ref.subfolder}/ (${formatBytes(vae.bytes)}).`;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button variant="primary" onClick={preview.decode} disabled={busy || 'error' in vae}>
+        Decode
+      </Button>
+      {phase.kind === 'decoding' && (
+        <Button variant="danger" onClick={preview.cancel}>
+          Cancel decode
+        </Button>
+      )}
+      <span className="text-sm" role="status" data-testid="decode-status">
+        {status}
+      </span>
+    </div>
   );
 }
 
