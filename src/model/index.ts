@@ -124,4 +124,4 @@ export type { CheckpointInfo, CheckpointProgress, CheckpointRef, InspectedFile }
 /** decodes a run's latents with the checkpoint's own vae/ into RGBA frames, batch by batch, cancellable */
 export { decodePreview, type DecodedClip } from './pipeline/decode-preview.ts';
 /** what a decode needs (weights, activation peak per batch, tiles) and whether a browser holds it */
-export { planPreviewDecode } from './pipeline/decode-preview.ts';
+export { planPreviewDecode, type VaeDecodePlan } from './pipeline/decode-preview.ts';

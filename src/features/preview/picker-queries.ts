@@ -46,13 +46,11 @@ export function checkpointFolders(tree: readonly RepoTreeEntry[]): CheckpointFol
   const models = [...folders]
     .filter(([, f]) => f.names.has('config.json') && [...f.names].some(isEntry))
     .map(([subfolder, { weightBytes, weightFiles }]) => ({ subfolder, weightBytes, weightFiles }));
-  const vaes = new Map(models.filter((m) => isVae(m.subfolder)).map(({ subfolder, ...size }) => [subfolder, size]));
+  const vaes = new Map(
+    models.filter((m) => isVae(m.subfolder)).map(({ subfolder, ...size }) => [subfolder, { vae: size }]),
+  );
   return models
-    .filter((m) => !isVae(m.subfolder))
-    .map((m) => {
-      const vae = vaes.get(vaeSubfolder(m.subfolder));
-      return vae ? { ...m, vae } : m;
-    })
+    .flatMap((m) => (isVae(m.subfolder) ? [] : [{ ...m, ...vaes.get(vaeSubfolder(m.subfolder)) }]))
     .sort((a, b) => (a.subfolder < b.subfolder ? -1 : 1));
 }
 

@@ -1,9 +1,9 @@
 // What the user does on the preview page and how far it got: the checkpoint asked for, the
 // provider, precision and inputs chosen, the download, the model load, the run and its output, its
-// decode into frames, a cancel. What the page reads (the inspection, the stored bytes, the adapter, the storage room,
-// the plans) are queries (queries.ts), not state kept here.
+// decode into frames, a cancel. What the page reads (the inspection, the stored bytes, the adapter,
+// the storage room, the plans) are queries (queries.ts), not state kept here.
 import type { ProviderChoice } from './provider.ts';
-import type { DecodedClip, Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
+import type { DecodeBatch, DecodedClip, Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
 import type { CheckpointProgress, CheckpointRef, WeightPrecision } from '../../model/index.ts';
 
 /** what the user started last and where it stands */
@@ -15,7 +15,7 @@ export type Activity =
   | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number }; stage?: string }
   | { kind: 'running'; stage: string }
   /** the run's latents through the checkpoint's vae/: batches done of how many (null: loading the VAE) */
-  | { kind: 'decoding'; batch: { done: number; total: number } | null }
+  | { kind: 'decoding'; batch: DecodeBatch | null }
   /** removing the browser cache's files (a worker just stopped lets go of them a moment later) */
   | { kind: 'clearing' }
   | { kind: 'done' }
@@ -61,7 +61,7 @@ export type PreviewAction =
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
   | { type: 'done'; result: RunResult }
-  | { type: 'decode'; batch: { done: number; total: number } | null }
+  | { type: 'decode'; batch: DecodeBatch | null }
   | { type: 'decoded'; clip: DecodedClip }
   | { type: 'failed'; error: unknown }
   | { type: 'cancelled'; notice: string }
@@ -75,14 +75,14 @@ export type PreviewAction =
   | { type: 'precision'; weights: WeightPrecision }
   | { type: 'edit'; ref: CheckpointRef; request: RunRequest };
 
+const NO_OUTPUT = { steps: [], result: null, clip: null };
+
 export const initialPreviewState: PreviewState = {
   checkpoint: null,
   activity: { kind: 'idle' },
   loadedDevice: null,
   ran: null,
-  steps: [],
-  result: null,
-  clip: null,
+  ...NO_OUTPUT,
   notice: null,
   uncached: false,
   choice: 'auto',
@@ -123,14 +123,7 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'loaded':
       return { ...s, activity: { kind: 'idle' }, loadedDevice: a.device };
     case 'run':
-      return {
-        ...s,
-        activity: { kind: 'running', stage: 'starting' },
-        ran: a.request,
-        steps: [],
-        result: null,
-        clip: null,
-      };
+      return { ...s, ...NO_OUTPUT, activity: { kind: 'running', stage: 'starting' }, ran: a.request };
     case 'stage':
       return s.activity.kind === 'running' ? { ...s, activity: { kind: 'running', stage: a.stage } } : s;
     case 'step':

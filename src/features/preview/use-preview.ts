@@ -25,7 +25,7 @@ import { requestErrors, stepsValid } from './spec-errors.ts';
 import { throttleLatest } from './throttle-latest.ts';
 import { ModelWorker } from './worker/model-worker.ts';
 import { planWorker } from './worker/plan-client.ts';
-import type { LoadEvent, RunOptions, RunRequest, RunResult } from './worker/protocol.ts';
+import type { DecodeRequest, LoadEvent, ModelApi, RunOptions, RunRequest, RunResult } from './worker/protocol.ts';
 
 const NEW_REQUEST = { mode: 'forward', steps: 4, guidance: 1, compare: false } as const;
 
@@ -159,25 +159,19 @@ export function usePreview() {
   };
 
   /** the run's latents through the checkpoint's vae/ on the worker that ran them (or a fresh one); Cancel aborts it */
-  const decode = async (vae: Parameters<ModelWorker['decode']>[0], { sample, shape }: RunResult, opts: RunOptions) => {
+  const decode = async (vae: DecodeRequest['vae'], { sample, shape }: RunResult, opts: RunOptions) => {
     const w = worker.current?.stopped === false ? worker.current : (worker.current = ModelWorker.start(opts));
     const ac = (decoding.current = new AbortController());
     dispatch({ type: 'decode', batch: null });
-    try {
-      const req = { latents: { data: sample, dims: shape }, limits: probe?.limits ?? null };
-      const clip = await w.decode(
-        vae,
-        req,
-        (e) => {
-          if (e.type === 'batch') dispatch({ type: 'decode', batch: { done: e.done, total: e.total } });
-          else if (e.type === 'notice') dispatch({ type: 'notice', notice: e.text });
-        },
-        ac.signal,
-      );
-      dispatch({ type: 'decoded', clip });
-    } catch (e) {
-      if (!ac.signal.aborted && !w.stopped) dispatch({ type: 'failed', error: e });
-    }
+    const req = { vae, latents: { data: sample, dims: shape }, limits: probe?.limits ?? null };
+    const onEvent = (e: ModelApi['decode']['event']) =>
+      e.type === 'batch'
+        ? dispatch({ type: 'decode', batch: e.batch })
+        : e.type === 'notice' && dispatch({ type: 'notice', notice: e.text });
+    await w.decode(req, onEvent, ac.signal).then(
+      (clip) => dispatch({ type: 'decoded', clip }),
+      (e: unknown) => void (ac.signal.aborted || w.stopped || dispatch({ type: 'failed', error: e })),
+    );
   };
 
   const cancel = () => {
@@ -204,10 +198,8 @@ export function usePreview() {
       dispatch({ type: 'cleared', files });
     } catch (e) {
       // another tab may hold the files open: say so, the preview itself is unaffected
-      dispatch({
-        type: 'clearFailed',
-        notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.`,
-      });
+      const notice = `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.`;
+      dispatch({ type: 'clearFailed', notice });
     }
   };
   const files = (of: CheckpointInfo) => of.files.map(({ url, etag, size }) => ({ url, etag, size }));

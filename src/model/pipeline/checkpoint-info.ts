@@ -54,8 +54,7 @@ export interface CheckpointInfo {
 
 /** a checkpoint's VAE folder as inspected: its config and weight files; or why it cannot decode */
 export type VaeFolderInfo =
-  | { ref: CheckpointRef; rawConfig: Record<string, unknown>; files: InspectedFile[]; bytes: number }
-  | { error: string };
+  { ref: CheckpointRef; rawConfig: Record<string, unknown>; files: InspectedFile[]; bytes: number } | { error: string };
 
 export const missingBytes = (files: readonly InspectedFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
 

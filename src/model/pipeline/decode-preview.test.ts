@@ -8,8 +8,12 @@ import { clipOf, decodePreview, planPreviewDecode } from './decode-preview.ts';
 const folder = async (name: string) => (await nodeEnvironment.localSource(vaeCaseDir(name)))!;
 
 describe('clipOf', () => {
-  it("maps sample[0, c, t, y, x] to byte 4 (y w + x) + c of frame t as the video processor does; alpha is opaque", () => {
-    const dims = fc.tuple(fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 4 }));
+  it('maps sample[0, c, t, y, x] to byte 4 (y w + x) + c of frame t as the video processor does; alpha is opaque', () => {
+    const dims = fc.tuple(
+      fc.integer({ min: 1, max: 2 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 4 }),
+    );
     fc.assert(
       fc.property(dims, fc.integer(), ([b, t, s], seed) => {
         const n = b * 3 * t * s * (s + 1);

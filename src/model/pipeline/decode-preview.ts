@@ -8,6 +8,8 @@ import type { Device } from '../runtime/types.ts';
 import { parseVaeConfig } from '../models/vae/config.ts';
 import { vaeFromPretrained } from '../models/vae/from-pretrained.ts';
 import { chooseVaeTiling, type VaeDecodePlan } from '../models/vae/plan.ts';
+
+export type { VaeDecodePlan };
 import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 
 /** decoded frames as RGBA bytes, row by row, each `width` x `height` */

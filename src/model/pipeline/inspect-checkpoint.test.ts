@@ -18,7 +18,10 @@ function hubOf(files: readonly { path: string; bytes: Uint8Array }[]): Checkpoin
 }
 
 const transformer = () => consisidTinyFiles().filter((f) => f.path.startsWith('transformer/'));
-const withVaeConfig = (text: string) => [...transformer(), { path: 'vae/config.json', bytes: new TextEncoder().encode(text) }];
+const withVaeConfig = (text: string) => [
+  ...transformer(),
+  { path: 'vae/config.json', bytes: new TextEncoder().encode(text) },
+];
 
 describe("the inspection's VAE", () => {
   it('is the vae/ beside the transformer: its config and weight files with their sizes', async () => {

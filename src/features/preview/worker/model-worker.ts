@@ -1,21 +1,8 @@
 // The model worker the page runs on: started for one set of run options, stopped by a cancel, a
 // new checkpoint or a failure. A call on a stopped worker rejects; `stopped` tells that rejection
 // (whoever stopped the worker already said why) from a real failure.
-import type { CheckpointInfo, InspectedFile } from '../checkpoint.ts';
-
-/** what the worker takes of inspected weight files (a header's Map and bytes included) */
-const entries = (files: readonly InspectedFile[]) =>
-  files.map(({ name, size, etag, head, cached }) => ({ name, size, etag, head, cached }));
-import type {
-  DecodeRequest,
-  Device,
-  LoadEvent,
-  ModelApi,
-  RunEvent,
-  RunOptions,
-  RunRequest,
-  RunResult,
-} from './protocol.ts';
+import type { CheckpointInfo } from '../checkpoint.ts';
+import type { DecodeRequest, Device, LoadEvent, ModelApi, RunEvent, RunOptions, RunRequest } from './protocol.ts';
 import { rpcClient, type RpcClient } from './rpc.ts';
 
 export class ModelWorker {
@@ -54,7 +41,7 @@ export class ModelWorker {
     download: boolean,
     onEvent: (e: LoadEvent) => void,
   ): Promise<Device> {
-    const files = entries(info.files);
+    const files = info.files.map(({ name, size, etag, head, cached }) => ({ name, size, etag, head, cached }));
     const { spec, mode, steps, guidance, uploads } = request;
     const { device } = await this.rpc.call(
       'load',
@@ -65,24 +52,13 @@ export class ModelWorker {
     return device;
   }
 
-  run(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<RunResult> {
+  run(request: RunRequest, onEvent: (e: RunEvent) => void) {
     return this.rpc.call('run', request, onEvent);
   }
 
-  /** the latents through the inspected vae/ on this worker's device; `signal` cancels it between batches */
-  decode(
-    vae: { ref: CheckpointInfo['ref']; files: InspectedFile[] },
-    req: Pick<DecodeRequest, 'latents' | 'limits'>,
-    onEvent: (e: ModelApi['decode']['event']) => void,
-    signal: AbortSignal,
-  ) {
-    const { device, threads } = this.options;
-    return this.rpc.call(
-      'decode',
-      { vae: { ref: vae.ref, files: entries(vae.files) }, ...req, device, threads },
-      onEvent,
-      signal,
-    );
+  /** the latents through the inspected vae/ on this worker's device; the signal cancels it between batches */
+  decode(req: Omit<DecodeRequest, 'device' | 'threads'>, on: (e: ModelApi['decode']['event']) => void, s: AbortSignal) {
+    return this.rpc.call('decode', { ...req, device: this.options.device, threads: this.options.threads }, on, s);
   }
 
   /** after a run: the chunks the session did not read go into the cache too; true when every file is cached */

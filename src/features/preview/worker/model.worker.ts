@@ -5,7 +5,7 @@
 // the checkpoint's vae/ on the run's latents, its weights through the same cache.
 import '../../../zod-jitless.ts';
 import type {
-  DecodeRequest,
+  DecodeBatch,
   Device,
   LoadEvent,
   LoadRequest,
@@ -14,6 +14,8 @@ import type {
   RunRequest,
   Timings,
 } from './protocol.ts';
+
+type Decode = ModelApi['decode'];
 import { runEvents } from './run-events.ts';
 import { withDefaultLimits } from './adapter-caps.ts';
 import { asError, serveRpc, type RpcContext } from './rpc.ts';
@@ -189,27 +191,16 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
 }
 
 /** the VAE's float32 weights through the cache, on the loaded model's device (after any fallback) */
-async function decode(
-  { vae, latents, device, threads, limits }: DecodeRequest,
-  ctx: RpcContext<ModelApi['decode']['event']>,
-) {
+async function decode({ vae, latents, threads, limits, ...req }: Decode['args'], ctx: RpcContext<Decode['event']>) {
   notify = (e) => ctx.emit(e);
   const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, ctx);
-  try {
-    const clip = await decodePreview(latents, {
-      source,
-      environment,
-      threads,
-      signal: ctx.signal,
-      limits: withDefaultLimits(limits ?? {}),
-      device: (loaded?.model.device as Device | undefined) ?? device,
-      onBatch: (p) => ctx.emit({ type: 'batch', ...p }),
-    });
-    ctx.transfer(...clip.frames.map((f) => f.buffer));
-    return clip;
-  } finally {
-    await source.release();
-  }
+  const device = (loaded?.model.device as Device | undefined) ?? req.device;
+  const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
+  const gpu = withDefaultLimits(limits ?? {});
+  const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: gpu };
+  const clip = await decodePreview(latents, opts).finally(() => source.release());
+  ctx.transfer(...clip.frames.map((f) => f.buffer));
+  return clip;
 }
 
 /**

@@ -21,8 +21,8 @@ import type {
   Timings,
   Uploads,
   WebGpuLimits,
+  VaeDecodePlan,
   WeightPrecision,
-  planPreviewDecode,
 } from '../../../model/index.ts';
 
 export type { DecodedClip, LatentView, Readback, Timings, Uploads };
@@ -111,20 +111,17 @@ export type RunEvent =
   | ({ type: 'step' } & StepFrame);
 
 /** a run's latents through the checkpoint's inspected vae/ (float32, on the worker's device), tiled for `limits` where needed */
-export interface DecodeRequest {
-  vae: Pick<LoadRequest, 'ref' | 'files'>;
+export interface DecodeRequest extends Pick<RunOptions, 'device' | 'threads'> {
+  vae: { ref: CheckpointRef; files: InspectedFile[] };
   latents: { data: Float32Array; dims: number[] };
-  device: Device;
-  threads: number;
   limits: Partial<WebGpuLimits> | null;
 }
-type DecodeEvent = Extract<LoadEvent, { type: 'notice' | 'fetched' }> | { type: 'batch'; done: number; total: number };
+type DecodeEvent = Extract<LoadEvent, { type: 'notice' | 'fetched' }> | { type: 'batch'; batch: DecodeBatch };
+/** after each batch of latent frames: how many ran of how many (over all tiles) */
+export type DecodeBatch = { done: number; total: number };
 
 /** what a decode of the run's latents needs (planPreviewDecode), beside the transformer's fit */
-export type VaeFit = Pick<
-  ReturnType<typeof planPreviewDecode>,
-  'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit'
->;
+export type VaeFit = Pick<VaeDecodePlan, 'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit'>;
 
 export type ModelApi = {
   /** the model with its session made: the weights are in it */
