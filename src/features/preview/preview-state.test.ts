@@ -99,8 +99,15 @@ describe('preview state', () => {
     expect(isBusy(decoding.activity)).toBe(true);
     const decoded = reduce([{ type: 'decoded', clip }], decoding);
     expect(decoded).toMatchObject({ activity: { kind: 'done' }, clip, result });
-    // a second decode forgets the first clip until its own comes; a new run forgets it too
-    expect(reduce([{ type: 'decode', batch: null }], decoded).clip).toBeNull();
+    // a second decode forgets the first clip (and the last notice) until its own comes; a new run forgets it too
+    const again = reduce(
+      [
+        { type: 'notice', notice: 'Decode cancelled' },
+        { type: 'decode', batch: null },
+      ],
+      decoded,
+    );
+    expect(again).toMatchObject({ clip: null, notice: null });
     expect(reduce([{ type: 'run', request }], decoded).clip).toBeNull();
     // a cancelled decode: the batch under way still reports, and a clip that still arrives is dropped
     const cancelled = reduce([{ type: 'cancelled', notice: 'c' }], decoding);

@@ -133,7 +133,7 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'decode':
       // a batch of a decode that has ended (cancelled: the batch under way still reports) changes nothing
       if (a.batch && s.activity.kind !== 'decoding') return s;
-      return { ...s, activity: { kind: 'decoding', batch: a.batch }, ...(a.batch ? {} : { clip: null }) };
+      return { ...s, activity: { kind: 'decoding', batch: a.batch }, ...(a.batch ? {} : { clip: null, notice: null }) };
     case 'decoded':
       return s.activity.kind === 'decoding' ? { ...s, activity: { kind: 'done' }, clip: a.clip } : s;
     case 'failed':
