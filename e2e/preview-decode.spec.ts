@@ -91,3 +91,27 @@ test('WebGPU (SwiftShader): Decode plays the clip the vae/ makes', async ({ page
   await expectClip(page);
   await expect(page.getByTestId('preview-error')).toHaveCount(0);
 });
+
+test('a repository without vae/, or with a VAE config it cannot read, offers no Decode and says why', async ({
+  page,
+}) => {
+  const vaeConfig = /\/resolve\/[^/]+\/vae\/config\.json$/;
+  await page.route(vaeConfig, (route) => route.fulfill({ status: 404, body: 'Entry not found' }));
+  await openPreview(page, TINY, 'wasm');
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByTestId('vae-size')).toHaveText('none');
+  const missing = `${TINY}/vae/config.json is not on the hub (HTTP 404): this checkpoint has no VAE to decode with`;
+  await expect(page.getByTestId('fit-vae')).toHaveText(`VAE: none to decode with (${missing}).`);
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  await expect(page.getByTestId('provider-used')).toHaveText('wasm', { timeout: 120_000 });
+  await expect(decodeButton(page)).toBeDisabled();
+  await expect(page.getByTestId('decode-status')).toHaveText(`No decode: ${missing}`);
+
+  await page.unroute(vaeConfig);
+  const unreadable = { _class_name: 'AutoencoderKLCogVideoX', block_out_channels: [8, 16], norm_num_groups: 3 };
+  await page.route(vaeConfig, (route) => route.fulfill({ json: unreadable }));
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await expect(page.getByTestId('fit-vae')).toContainText(`${TINY}/vae/config.json`);
+  await expect(page.getByTestId('fit-vae')).toContainText('block_out_channels');
+  await expect(page.getByTestId('vae-size')).toHaveText('none');
+});

@@ -41,6 +41,10 @@ describe("the inspection's VAE", () => {
       [transformer(), /o\/r\/vae\/config\.json is not on the hub \(HTTP 404\): this checkpoint has no VAE/],
       [withVaeConfig('{"block_out_channels": [8,'), /o\/r\/vae\/config\.json is not valid JSON/],
       [withVaeConfig(JSON.stringify({ ...DEMO_VAE_CONFIG, norm_num_groups: 3 })), /block_out_channels/],
+      [
+        withVaeConfig(JSON.stringify({ ...DEMO_VAE_CONFIG, latent_channels: 16 })),
+        /latent_channels 16, the transformer's out_channels 4/,
+      ],
       [withVaeConfig(JSON.stringify(DEMO_VAE_CONFIG)), /diffusion_pytorch_model\.safetensors/],
     ];
     for (const [files, why] of cases) {

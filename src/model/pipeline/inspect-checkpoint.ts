@@ -106,7 +106,11 @@ export const vaeSubfolder = (transformer: string): string =>
   transformer.includes('/') ? transformer.replace(/[^/]+$/, 'vae') : 'vae';
 
 /** the VAE's config checked and its headers read; or why it cannot decode: no vae/, a config it cannot read */
-async function inspectVae(transformer: CheckpointRef, signal?: AbortSignal): Promise<VaeFolderInfo> {
+async function inspectVae(
+  transformer: CheckpointRef,
+  outChannels: number,
+  signal?: AbortSignal,
+): Promise<VaeFolderInfo> {
   const ref = { ...transformer, subfolder: vaeSubfolder(transformer.subfolder) };
   const config = `${ref.repoId}/${ref.subfolder}/config.json`;
   try {
@@ -115,7 +119,9 @@ async function inspectVae(transformer: CheckpointRef, signal?: AbortSignal): Pro
     const rawConfig = (await res.json().catch(() => {
       throw new Error(`${config} is not valid JSON`);
     })) as Record<string, unknown>;
-    parseVaeConfig(rawConfig, config);
+    const { latent_channels } = parseVaeConfig(rawConfig, config);
+    if (latent_channels !== outChannels)
+      throw new Error(`${config}: latent_channels ${latent_channels}, the transformer's out_channels ${outChannels}`);
     const indexFile = await hubFetch(ref, WEIGHTS_INDEX_NAME, { signal });
     const names = indexFile ? shardFiles(parseShardIndex(await indexFile.text(), WEIGHTS_INDEX_NAME)) : [WEIGHTS_NAME];
     const files = await Promise.all(names.map((n) => weightFile(ref, n, signal)));
@@ -171,7 +177,7 @@ export async function inspectCheckpoint(
   const worker = async () => {
     for (let i = next++; i < names.length; i = next++) files[i] = await weightFile(ref, names[i]!, signal);
   };
-  const vae = inspectVae(ref, signal);
+  const vae = inspectVae(ref, config.out_channels, signal);
   await Promise.all(Array.from({ length: Math.min(4, names.length) }, worker));
   const dtypes: Record<string, number> = {};
   for (const f of files) for (const [d, n] of Object.entries(f.dtypes)) dtypes[d] = (dtypes[d] ?? 0) + n;
