@@ -119,3 +119,9 @@ export { inspectCheckpoint, summarizeHeader } from './pipeline/inspect-checkpoin
 export { downloadCheckpoint } from './pipeline/download-checkpoint.ts';
 /** what an inspection found and a download reports */
 export type { CheckpointInfo, CheckpointProgress, CheckpointRef, InspectedFile } from './pipeline/checkpoint-info.ts';
+
+// --- the VAE ---
+/** decodes a run's latents with the checkpoint's own vae/ into RGBA frames, batch by batch, cancellable */
+export { decodePreview, type DecodedClip } from './pipeline/decode-preview.ts';
+/** what a decode needs (weights, activation peak per batch, tiles) and whether a browser holds it */
+export { planPreviewDecode, type VaeDecodePlan } from './pipeline/decode-preview.ts';

@@ -34,8 +34,23 @@ describe('checkpoint folders of a file tree', () => {
     ]);
   });
 
+  it('show a vae/ beside the transformer it decodes for, not as a folder to load', () => {
+    const tree = RepoTree.parse([
+      file('transformer/config.json', 900),
+      file('transformer/diffusion_pytorch_model.safetensors', 5_000),
+      file('vae/config.json', 10),
+      file('vae/diffusion_pytorch_model.safetensors', 700, true),
+      file('a/transformer/config.json', 900),
+      file('a/transformer/diffusion_pytorch_model.safetensors', 6_000),
+    ]);
+    expect(checkpointFolders(tree)).toEqual([
+      { subfolder: 'a/transformer', weightBytes: 6_000, weightFiles: 1 },
+      { subfolder: 'transformer', weightBytes: 5_000, weightFiles: 1, vae: { weightBytes: 700, weightFiles: 1 } },
+    ]);
+  });
+
   it('count every weight file of a folder once, whatever the order of the tree', () => {
-    const folder = fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8})?$/);
+    const folder = fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8})?$/).filter((n) => !/(^|\/)vae$/.test(n));
     fc.assert(
       fc.property(
         fc.uniqueArray(folder, { maxLength: 5 }),

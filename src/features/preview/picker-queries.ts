@@ -1,7 +1,7 @@
 // The checkpoint picker's reads, on the real hub's file API: a user's model repositories
 // (huggingface.js listModels), and the folders of one repository that hold a diffusers
-// checkpoint, with their sizes (listFiles, recursive; modelInfo for the commit), read before
-// anything is downloaded.
+// checkpoint, with their sizes and the vae/ beside each (listFiles, recursive; modelInfo for the
+// commit), read before anything is downloaded.
 import { queryOptions } from '@tanstack/react-query';
 import type { HubClient } from '../../hub/client.ts';
 import { hubKeys } from '../../hub/queries.ts';
@@ -13,7 +13,13 @@ export interface CheckpointFolder {
   /** bytes of the safetensors weights (what a download fetches) */
   weightBytes: number;
   weightFiles: number;
+  /** the VAE folder beside it (a checkpoint's vae/ decodes the transformer's latents; it is no folder to load) */
+  vae?: { weightBytes: number; weightFiles: number };
 }
+
+/** `vae` beside the transformer's folder, as the inspection finds it (the page's thread imports no model code) */
+const vaeSubfolder = (folder: string) => (folder.includes('/') ? folder.replace(/[^/]+$/, 'vae') : 'vae');
+const isVae = (subfolder: string) => subfolder === vaeSubfolder(subfolder);
 
 /** the weights the model loader reads: one file, or the shards its index names */
 const isWeights = (name: string) => /^diffusion_pytorch_model(-\d+-of-\d+)?\.safetensors$/.test(name);
@@ -37,9 +43,14 @@ export function checkpointFolders(tree: readonly RepoTreeEntry[]): CheckpointFol
     }
     folders.set(subfolder, f);
   }
-  return [...folders]
+  const models = [...folders]
     .filter(([, f]) => f.names.has('config.json') && [...f.names].some(isEntry))
-    .map(([subfolder, { weightBytes, weightFiles }]) => ({ subfolder, weightBytes, weightFiles }))
+    .map(([subfolder, { weightBytes, weightFiles }]) => ({ subfolder, weightBytes, weightFiles }));
+  const vaes = new Map(
+    models.filter((m) => isVae(m.subfolder)).map(({ subfolder, ...size }) => [subfolder, { vae: size }]),
+  );
+  return models
+    .flatMap((m) => (isVae(m.subfolder) ? [] : [{ ...m, ...vaes.get(vaeSubfolder(m.subfolder)) }]))
     .sort((a, b) => (a.subfolder < b.subfolder ? -1 : 1));
 }
 

@@ -34,6 +34,7 @@ const info: CheckpointInfo = {
   downloadFrom: 'files',
   missingBytes: 10,
   refused: null,
+  vae: { error: 'no vae/' },
 };
 const request: RunRequest = {
   spec: defaultSpec(parseConfig(CONSISID_TINY_CONFIG)),
@@ -78,6 +79,46 @@ describe('preview state', () => {
     // the inspection is a query: inspecting is busy too, and a finished download leaves nothing to download
     expect(isBusy({ kind: 'inspecting' })).toBe(true);
     expect(withStored(info, [{ bytes: 10 }])).toMatchObject({ missingBytes: 0, files: [{ cached: true }] });
+  });
+
+  it("a decode is busy with its batches, keeps the run's output, and its clip goes with the next run", () => {
+    const clip = { width: 1, height: 1, frames: [new Uint8ClampedArray(4)] };
+    const ran = reduce([
+      { type: 'inspect', ref: info.ref },
+      { type: 'run', request },
+      { type: 'done', result },
+    ]);
+    const decoding = reduce(
+      [
+        { type: 'decode', batch: null },
+        { type: 'decode', batch: { done: 2, total: 7 } },
+      ],
+      ran,
+    );
+    expect(decoding.activity).toEqual({ kind: 'decoding', batch: { done: 2, total: 7 } });
+    expect(isBusy(decoding.activity)).toBe(true);
+    const decoded = reduce([{ type: 'decoded', clip }], decoding);
+    expect(decoded).toMatchObject({ activity: { kind: 'done' }, clip, result });
+    // a second decode forgets the first clip (and the last notice) until its own comes; a new run forgets it too
+    const again = reduce(
+      [
+        { type: 'notice', notice: 'Decode cancelled' },
+        { type: 'decode', batch: null },
+      ],
+      decoded,
+    );
+    expect(again).toMatchObject({ clip: null, notice: null });
+    expect(reduce([{ type: 'run', request }], decoded).clip).toBeNull();
+    // a cancelled decode: the batch under way still reports, and a clip that still arrives is dropped
+    const cancelled = reduce([{ type: 'cancelled', notice: 'c' }], decoding);
+    const late = reduce(
+      [
+        { type: 'decode', batch: { done: 3, total: 7 } },
+        { type: 'decoded', clip },
+      ],
+      cancelled,
+    );
+    expect(late).toMatchObject({ activity: { kind: 'cancelled' }, clip: null, result });
   });
 
   it('a load says what making the session is doing, and how much streamed, together; nothing after it ends', () => {

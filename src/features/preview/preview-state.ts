@@ -1,9 +1,9 @@
 // What the user does on the preview page and how far it got: the checkpoint asked for, the
-// provider, precision and inputs chosen, the download, the model load, the run and its output, a
-// cancel. What the page reads (the inspection, the stored bytes, the adapter, the storage room,
-// the plans) are queries (queries.ts), not state kept here.
+// provider, precision and inputs chosen, the download, the model load, the run and its output, its
+// decode into frames, a cancel. What the page reads (the inspection, the stored bytes, the adapter,
+// the storage room, the plans) are queries (queries.ts), not state kept here.
 import type { ProviderChoice } from './provider.ts';
-import type { Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
+import type { DecodeBatch, DecodedClip, Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
 import type { CheckpointProgress, CheckpointRef, WeightPrecision } from '../../model/index.ts';
 
 /** what the user started last and where it stands */
@@ -14,6 +14,8 @@ export type Activity =
   /** `fetched`: weight bytes streamed from the hub so far (none when all come from the cache) */
   | { kind: 'loading'; step: 'model'; fetched?: { loaded: number; total: number }; stage?: string }
   | { kind: 'running'; stage: string }
+  /** the run's latents through the checkpoint's vae/: batches done of how many (null: loading the VAE) */
+  | { kind: 'decoding'; batch: DecodeBatch | null }
   /** removing the browser cache's files (a worker just stopped lets go of them a moment later) */
   | { kind: 'clearing' }
   | { kind: 'done' }
@@ -33,6 +35,8 @@ export interface PreviewState {
   ran: RunRequest | null;
   steps: StepFrame[];
   result: RunResult | null;
+  /** the result's latents decoded into frames */
+  clip: DecodedClip | null;
   /** one line for the user: a cancel, a fallback, a cache that could not store the weights */
   notice: string | null;
   /** the browser cache refused this checkpoint's weights once: later runs stream them from the hub */
@@ -57,6 +61,8 @@ export type PreviewAction =
   | { type: 'stage'; stage: string }
   | { type: 'step'; frame: StepFrame }
   | { type: 'done'; result: RunResult }
+  | { type: 'decode'; batch: DecodeBatch | null }
+  | { type: 'decoded'; clip: DecodedClip }
   | { type: 'failed'; error: unknown }
   | { type: 'cancelled'; notice: string }
   | { type: 'notice'; notice: string | null }
@@ -69,13 +75,14 @@ export type PreviewAction =
   | { type: 'precision'; weights: WeightPrecision }
   | { type: 'edit'; ref: CheckpointRef; request: RunRequest };
 
+const NO_OUTPUT = { steps: [], result: null, clip: null };
+
 export const initialPreviewState: PreviewState = {
   checkpoint: null,
   activity: { kind: 'idle' },
   loadedDevice: null,
   ran: null,
-  steps: [],
-  result: null,
+  ...NO_OUTPUT,
   notice: null,
   uncached: false,
   choice: 'auto',
@@ -84,7 +91,7 @@ export const initialPreviewState: PreviewState = {
 };
 
 export const isBusy = (p: Phase): boolean =>
-  p.kind === 'inspecting' || p.kind === 'loading' || p.kind === 'running' || p.kind === 'clearing';
+  ['inspecting', 'loading', 'running', 'decoding', 'clearing'].includes(p.kind);
 
 export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState {
   switch (a.type) {
@@ -116,13 +123,19 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
     case 'loaded':
       return { ...s, activity: { kind: 'idle' }, loadedDevice: a.device };
     case 'run':
-      return { ...s, activity: { kind: 'running', stage: 'starting' }, ran: a.request, steps: [], result: null };
+      return { ...s, ...NO_OUTPUT, activity: { kind: 'running', stage: 'starting' }, ran: a.request };
     case 'stage':
       return s.activity.kind === 'running' ? { ...s, activity: { kind: 'running', stage: a.stage } } : s;
     case 'step':
       return { ...s, steps: [...s.steps, a.frame] };
     case 'done':
       return { ...s, activity: { kind: 'done' }, result: a.result, loadedDevice: a.result.provider };
+    case 'decode':
+      // a batch of a decode that has ended (cancelled: the batch under way still reports) changes nothing
+      if (a.batch && s.activity.kind !== 'decoding') return s;
+      return { ...s, activity: { kind: 'decoding', batch: a.batch }, ...(a.batch ? {} : { clip: null, notice: null }) };
+    case 'decoded':
+      return s.activity.kind === 'decoding' ? { ...s, activity: { kind: 'done' }, clip: a.clip } : s;
     case 'failed':
       return { ...s, activity: { kind: 'failed', error: a.error } };
     case 'cancelled':

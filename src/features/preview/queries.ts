@@ -6,7 +6,7 @@ import { queryOptions, skipToken } from '@tanstack/react-query';
 import type { CheckpointInfo, CheckpointRef } from './checkpoint.ts';
 import { adapterCaps, probeWebGPU, type ProviderProbe } from './provider.ts';
 import { planWorker } from './worker/plan-client.ts';
-import type { Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
+import type { AdapterReport, Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
 import type { BrowserStorage, InputSpec } from '../../model/index.ts';
 
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
@@ -148,3 +148,15 @@ export const convertedQuery = (info: CheckpointInfo | null, spec: InputSpec | nu
     staleTime: Infinity,
     retry: false,
   });
+
+/** the decode of a run's latents (1, F, C, h, w) with the checkpoint's vae/: weights, activation peak per batch, tiles */
+export const vaeFitQuery = (info: CheckpointInfo | null, spec: InputSpec | null, adapter: AdapterReport | null) => {
+  const vae = info && !('error' in info.vae) ? info.vae.rawConfig : null;
+  const dims = spec && info && [1, spec.frames, info.config.out_channels, spec.height, spec.width];
+  return queryOptions({
+    queryKey: ['preview', 'vae-fit', vae, dims, adapter?.limits ?? null] as const,
+    queryFn: vae && dims ? () => planWorker().call('vaeFit', { vae, dims, adapter }) : skipToken,
+    staleTime: Infinity,
+    retry: false,
+  });
+};

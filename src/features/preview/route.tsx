@@ -36,20 +36,7 @@ export function Component() {
           <ErrorPanel error={phase.error} title="The preview failed" />
         </div>
       )}
-      {(steps.length > 0 || result) && info && ran && (
-        <OutputPanel
-          steps={steps}
-          result={result}
-          outputFile={preview.outputFile}
-          meta={{
-            repoId: info.ref.repoId,
-            revision: info.ref.revision,
-            subfolder: info.ref.subfolder,
-            mode: ran.mode,
-            spec: ran.spec,
-          }}
-        />
-      )}
+      {(steps.length > 0 || result) && info && ran && <OutputPanel preview={preview} info={info} ran={ran} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // inspection of the checkpoint asked for, what of it the browser cache holds, the room left and
 // each precision's plan. What the user does goes through the reducer (preview-state.ts) and, for
 // everything that touches the model or the cache, through a worker: load (float32 downloads into
-// the cache first), run, cancel (the model worker is stopped), remove, clear.
+// the cache first), run, decode, cancel (the model worker is stopped; a decode is aborted), remove, clear.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -11,20 +11,21 @@ import { downloadOffer, fitStorage, convertedTotals } from './cache-contents.ts'
 import { withStored, type CheckpointInfo, type CheckpointProgress } from './checkpoint.ts';
 import { pageOptions, type RepoChoice } from './page-options.ts';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
-import { chooseDevice, defaultPrecision } from './provider.ts';
+import { adapterCaps, chooseDevice, defaultPrecision } from './provider.ts';
 import {
   cachedQuery,
   convertedQuery,
   fitQuery,
   inspectionQuery,
   storageRoomQuery,
+  vaeFitQuery,
   webgpuProbeQuery,
 } from './queries.ts';
 import { requestErrors, stepsValid } from './spec-errors.ts';
 import { throttleLatest } from './throttle-latest.ts';
 import { ModelWorker } from './worker/model-worker.ts';
 import { planWorker } from './worker/plan-client.ts';
-import type { LoadEvent, RunOptions, RunRequest } from './worker/protocol.ts';
+import type { DecodeRequest, LoadEvent, ModelApi, RunOptions, RunRequest, RunResult } from './worker/protocol.ts';
 
 const NEW_REQUEST = { mode: 'forward', steps: 4, guidance: 1, compare: false } as const;
 
@@ -39,6 +40,7 @@ export function usePreview() {
     precision: o.weights,
   }));
   const worker = useRef<ModelWorker | null>(null);
+  const decoding = useRef<AbortController | null>(null);
   const { data: probe = null } = useQuery(webgpuProbeQuery());
 
   const asked = inspectionQuery(state.checkpoint?.ref ?? null, state.checkpoint?.attempt ?? 0, probe);
@@ -77,6 +79,7 @@ export function usePreview() {
   const fits = fit.data?.fits ?? null;
   const weights = state.precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
   const chosenFit = fits?.find((f) => f.weights === weights);
+  const vaeFit = useQuery(vaeFitQuery(info, spec, probe && adapterCaps(probe)));
   const runOptions: RunOptions | null = device && {
     device,
     fallback: state.choice === 'auto',
@@ -155,6 +158,22 @@ export function usePreview() {
     }
   };
 
+  /** the run's latents through the checkpoint's vae/ on the worker that ran them (or a fresh one); Cancel aborts it */
+  const decode = async (vae: DecodeRequest['vae'], { sample, shape }: RunResult, opts: RunOptions) => {
+    const w = worker.current?.stopped === false ? worker.current : (worker.current = ModelWorker.start(opts));
+    const ac = (decoding.current = new AbortController());
+    dispatch({ type: 'decode', batch: null });
+    const req = { vae, latents: { data: sample, dims: shape }, limits: probe?.limits ?? null };
+    const onEvent = (e: ModelApi['decode']['event']) =>
+      e.type === 'batch'
+        ? dispatch({ type: 'decode', batch: e.batch })
+        : e.type === 'notice' && dispatch({ type: 'notice', notice: e.text });
+    await w.decode(req, onEvent, ac.signal).then(
+      (clip) => dispatch({ type: 'decoded', clip }),
+      (e: unknown) => void (ac.signal.aborted || w.stopped || dispatch({ type: 'failed', error: e })),
+    );
+  };
+
   const cancel = () => {
     if (phase.kind === 'inspecting') {
       void queryClient.cancelQueries({ queryKey: asked.queryKey });
@@ -163,6 +182,9 @@ export function usePreview() {
       // the worker streams and caches chunk by chunk: the chunks it stored stay for the next run
       stopWorker();
       dispatch({ type: 'cancelled', notice: cancelNotice(phase) });
+    } else if (phase.kind === 'decoding') {
+      decoding.current?.abort();
+      dispatch({ type: 'cancelled', notice: 'Decode cancelled: the latents stay, Decode starts again.' });
     }
   };
 
@@ -176,10 +198,8 @@ export function usePreview() {
       dispatch({ type: 'cleared', files });
     } catch (e) {
       // another tab may hold the files open: say so, the preview itself is unaffected
-      dispatch({
-        type: 'clearFailed',
-        notice: `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.`,
-      });
+      const notice = `${(e as Error).message}. Close other tabs previewing a checkpoint and try again.`;
+      dispatch({ type: 'clearFailed', notice });
     }
   };
   const files = (of: CheckpointInfo) => of.files.map(({ url, etag, size }) => ({ url, etag, size }));
@@ -189,8 +209,8 @@ export function usePreview() {
     state: { phase, busy, info, cached, room, probe, device, weights, request, specErrors, notice: state.notice },
     choice: state.choice,
     loadedDevice: state.loadedDevice,
-    output: { steps: state.steps, result: state.result, ran: state.ran },
-    fit: { fits, answer: fit.data ?? null, error: fit.error, converted, chosen: chosenFit ?? null },
+    output: { steps: state.steps, result: state.result, ran: state.ran, clip: state.clip },
+    fit: { fits, answer: fit.data ?? null, error: fit.error, converted, chosen: chosenFit ?? null, vae: vaeFit },
     offer: info ? downloadOffer(info, cached, weights) : null,
     runBlocked: specErrors.length > 0 || !request || !stepsValid(request) || !chosenFit?.fits,
     initialRepo: options.repo,
@@ -214,6 +234,7 @@ export function usePreview() {
       void load(info, request, runOptions, whole);
     },
     run: () => void (ready && run(info, request, runOptions)),
+    decode: () => void (state.result && ready && !('error' in info.vae) && decode(info.vae, state.result, runOptions)),
     cancel,
     clearCache: () => void emptyCache(() => planWorker().call('clear', null)),
     /** the inspected checkpoint's files out of the cache: their chunks and every precision they were converted to */

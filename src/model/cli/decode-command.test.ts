@@ -7,7 +7,8 @@ import { main } from '../cli.ts';
 import { entryToFloat32, parseSafetensors } from '../io/safetensors/read.ts';
 import { writeSafetensors } from '../io/safetensors/write.ts';
 import { relativeError } from '../io/tensor.ts';
-import { crc32, toByte } from '../models/vae/png.ts';
+import { crc32 } from '../models/vae/png.ts';
+import { toByte } from '../models/vae/video-tensor.ts';
 import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'consisid-decode-'));

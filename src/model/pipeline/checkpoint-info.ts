@@ -48,7 +48,13 @@ export interface CheckpointInfo {
   missingBytes: number;
   /** why the checkpoint is refused before its weights are touched (no header read); null when it fits */
   refused: string | null;
+  /** the VAE that decodes the latents (the vae/ folder beside), or why there is none to decode with */
+  vae: VaeFolderInfo;
 }
+
+/** a checkpoint's VAE folder as inspected: its config and weight files; or why it cannot decode */
+export type VaeFolderInfo =
+  { ref: CheckpointRef; rawConfig: Record<string, unknown>; files: InspectedFile[]; bytes: number } | { error: string };
 
 export const missingBytes = (files: readonly InspectedFile[]) => files.reduce((a, f) => a + f.size - f.storedBytes, 0);
 

@@ -1,6 +1,6 @@
 // What a checkpoint on the hub holds, read before anything loads: config.json, the shard index (if
 // any) and each safetensors header (Range requests, or the start of the cached file), with what the
-// browser cache stores of each file and the inputs a run of it starts with.
+// browser cache stores of each file and the inputs a run of it starts with; and the VAE beside it.
 import type { ConsisIDConfig } from '../graph/config.ts';
 import { parseConfig } from '../graph/config.ts';
 import { expectedParameters } from '../graph/parameters.ts';
@@ -13,7 +13,14 @@ import { BrowserCacheError, storageOp } from '../cache/weight-cache.ts';
 import { parseShardIndex, shardFiles, WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '../io/safetensors/index-file.ts';
 import type { SafetensorsHeader } from '../io/safetensors/read.ts';
 import { collectWeights } from '../io/safetensors/weight-set.ts';
-import { missingBytes, type CheckpointInfo, type CheckpointRef, type InspectedFile } from './checkpoint-info.ts';
+import { parseVaeConfig } from '../models/vae/config.ts';
+import {
+  missingBytes,
+  type CheckpointInfo,
+  type CheckpointRef,
+  type InspectedFile,
+  type VaeFolderInfo,
+} from './checkpoint-info.ts';
 import { defaultSpec, inputLimits } from './inputs.ts';
 
 /** bytes of the file version's chunks in the browser cache */
@@ -94,6 +101,37 @@ async function weightFile(ref: CheckpointRef, name: string, signal?: AbortSignal
   return describedFile(name, url, await readSafetensorsHead(f, name), f, await uncached(url, f));
 }
 
+/** the VAE's folder: `vae` beside the transformer's subfolder (for the repository's root: its vae/) */
+export const vaeSubfolder = (transformer: string): string =>
+  transformer.includes('/') ? transformer.replace(/[^/]+$/, 'vae') : 'vae';
+
+/** the VAE's config checked and its headers read; or why it cannot decode: no vae/, a config it cannot read */
+async function inspectVae(
+  transformer: CheckpointRef,
+  outChannels: number,
+  signal?: AbortSignal,
+): Promise<VaeFolderInfo> {
+  const ref = { ...transformer, subfolder: vaeSubfolder(transformer.subfolder) };
+  const config = `${ref.repoId}/${ref.subfolder}/config.json`;
+  try {
+    const res = await hubFetch(ref, 'config.json', { signal });
+    if (!res) return { error: `${config} is not on the hub (HTTP 404): this checkpoint has no VAE to decode with` };
+    const rawConfig = (await res.json().catch(() => {
+      throw new Error(`${config} is not valid JSON`);
+    })) as Record<string, unknown>;
+    const { latent_channels } = parseVaeConfig(rawConfig, config);
+    if (latent_channels !== outChannels)
+      throw new Error(`${config}: latent_channels ${latent_channels}, the transformer's out_channels ${outChannels}`);
+    const indexFile = await hubFetch(ref, WEIGHTS_INDEX_NAME, { signal });
+    const names = indexFile ? shardFiles(parseShardIndex(await indexFile.text(), WEIGHTS_INDEX_NAME)) : [WEIGHTS_NAME];
+    const files = await Promise.all(names.map((n) => weightFile(ref, n, signal)));
+    return { ref, rawConfig, files, bytes: files.reduce((a, f) => a + f.size, 0) };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return { error: (e as Error).message };
+  }
+}
+
 /** `refusal`: why the config cannot run here (its plan does not fit), checked before any weight file is asked for */
 export async function inspectCheckpoint(
   ref: CheckpointRef,
@@ -130,6 +168,7 @@ export async function inspectCheckpoint(
       downloadFrom: indexBytes === undefined ? 'unknown' : 'index',
       missingBytes: indexBytes ?? 0,
       refused,
+      vae: { error: 'the checkpoint was refused: its VAE was not inspected' },
     };
   }
   // headers of up to 4 shards at a time
@@ -138,6 +177,7 @@ export async function inspectCheckpoint(
   const worker = async () => {
     for (let i = next++; i < names.length; i = next++) files[i] = await weightFile(ref, names[i]!, signal);
   };
+  const vae = inspectVae(ref, config.out_channels, signal);
   await Promise.all(Array.from({ length: Math.min(4, names.length) }, worker));
   const dtypes: Record<string, number> = {};
   for (const f of files) for (const [d, n] of Object.entries(f.dtypes)) dtypes[d] = (dtypes[d] ?? 0) + n;
@@ -154,5 +194,6 @@ export async function inspectCheckpoint(
     downloadFrom: 'files',
     missingBytes: missingBytes(files),
     refused: null,
+    vae: await vae,
   };
 }

@@ -81,22 +81,11 @@ export function CheckpointPanel({ preview }: { preview: Preview }) {
   );
 }
 
-const KEY_CONFIG = [
-  'num_layers',
-  'num_attention_heads',
-  'attention_head_dim',
-  'in_channels',
-  'out_channels',
-  'text_embed_dim',
-  'time_embed_dim',
-  'patch_size',
-  'sample_frames',
-  'sample_height',
-  'sample_width',
-  'max_text_seq_length',
-  'use_rotary_positional_embeddings',
-  'is_train_face',
-] as const;
+/** the config's figures shown at a glance (the whole config.json is one click away) */
+const KEY_CONFIG = (
+  'num_layers num_attention_heads attention_head_dim in_channels out_channels text_embed_dim time_embed_dim ' +
+  'patch_size sample_frames sample_height sample_width max_text_seq_length use_rotary_positional_embeddings is_train_face'
+).split(' ') as (keyof CheckpointInfo['config'])[];
 
 function Figure({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (
@@ -144,6 +133,9 @@ function CheckpointSummary({
         )}
         <Figure label="Download size" testId="download-size">
           {downloadLine(info)}
+        </Figure>
+        <Figure label="VAE" testId="vae-size">
+          {'error' in info.vae ? 'none' : `${info.vae.ref.subfolder}/: ${formatBytes(info.vae.bytes)}`}
         </Figure>
         {!info.refused && (
           <Figure label="Browser cache" testId="cache-state">

@@ -146,6 +146,7 @@ function Folders({
             <span data-testid="folder-size">
               {formatBytes(f.weightBytes)} in {f.weightFiles} weight file{f.weightFiles === 1 ? '' : 's'}
             </span>
+            {f.vae && <span data-testid="folder-vae">with vae/: {formatBytes(f.vae.weightBytes)}</span>}
           </li>
         ))}
       </ul>

@@ -1,12 +1,12 @@
 // The fit table: per weight precision, what a session on the chosen device needs (weights, the
 // activation peak at the chosen latent size, GPU memory, the WASM heap at once, the segments the
-// weights pass through it in on WebGPU) and whether it
-// fits this adapter and the browser's storage, with the reason when not; read from the config, the
-// adapter and the storage estimate before any download.
+// weights pass through it in on WebGPU) and whether it fits this adapter and the browser's storage,
+// with the reason when not; and the same for decoding with the checkpoint's vae/. Read from the
+// configs, the adapter and the storage estimate before any download.
 import { formatBytes } from '../../../components/ui/format.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Preview } from '../use-preview.ts';
-import type { StorageRoom } from '../worker/protocol.ts';
+import type { Device, StorageRoom } from '../worker/protocol.ts';
 import { Section, TableHead } from './section.tsx';
 import type { AdapterCaps, BrowserStorage, PrecisionFit } from '../../../model/index.ts';
 
@@ -54,9 +54,20 @@ export function storageLine(
 export const heapCell = (f: PrecisionFit): string =>
   f.device === 'webgpu' && f.segments === null ? '—' : formatBytes(f.heapBytes);
 
+/** what decoding the latents with the vae/ needs on the device (float32, per batch of latent frames), and whether it fits */
+function vaeLine(vae: CheckpointInfo['vae'], plan: Preview['fit']['vae'], device: Device | null): string {
+  if ('error' in vae) return `VAE: none to decode with (${vae.error}).`;
+  const name = `VAE decoder (${vae.ref.subfolder}/, float32)`;
+  if (!plan.data) return plan.error ? `${name}: the plan failed: ${plan.error.message}` : `${name}: planning…`;
+  const { weightBytes, activationPeakBytes: peak, tiles, fit } = plan.data;
+  const gpu = device === 'webgpu';
+  const fits = (gpu ? fit.webgpu : fit.wasm) ? 'yes' : `no: ${fit.reasons.join('; ')}`;
+  return `${name}: weights ${formatBytes(weightBytes)}, activation peak ${formatBytes(gpu ? peak.webgpu : peak.cpu)} per batch${tiles > 1 ? ` in each of ${tiles} tiles` : ''}; fits: ${fits}.`;
+}
+
 export function FitPanel({ preview, info }: { preview: Preview; info: CheckpointInfo }) {
-  const { room } = preview.state;
-  const { fits, answer, error, converted } = preview.fit;
+  const { room, device } = preview.state;
+  const { fits, answer, error, converted, vae } = preview.fit;
   return (
     <Section title="Before downloading: what fits" testId="fit-panel">
       <p className="text-sm">
@@ -97,6 +108,9 @@ export function FitPanel({ preview, info }: { preview: Preview; info: Checkpoint
           </tbody>
         </table>
       )}
+      <p className="mt-2 text-xs" data-testid="fit-vae">
+        {vaeLine(info.vae, vae, device)}
+      </p>
     </Section>
   );
 }

@@ -1,27 +1,21 @@
 // The output panel: latent frames as images (per step as they arrive), a frame scrubber with
-// playback, per-channel statistics, the timing breakdown and the provider used.
+// playback, per-channel statistics, the timing breakdown and the provider used; Decode turns the
+// latents into the clip the checkpoint's vae/ makes, which replaces them.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
+import { formatBytes } from '../../../components/ui/format.ts';
+import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Preview } from '../use-preview.ts';
-import type { LatentView, RunResult, StepFrame, Timings } from '../worker/protocol.ts';
+import type { LatentView, RunRequest, Timings } from '../worker/protocol.ts';
+import { ClipPlayer } from './clip-player.tsx';
 import { TableHead } from './section.tsx';
-import type { InputSpec } from '../../../model/index.ts';
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** frame `frame` of a latent view (the last one where it has fewer) */
-function FrameCanvas({
-  view,
-  frame,
-  label,
-  size = 256,
-}: {
-  view: LatentView;
-  frame: number;
-  label: string;
-  size?: number;
-}) {
+type FrameProps = { view: LatentView; frame: number; label: string; size?: number };
+function FrameCanvas({ view, frame, label, size = 256 }: FrameProps) {
   const ref = useRef<HTMLCanvasElement>(null);
   const h = view.shape[3] ?? 1;
   const w = view.shape[4] ?? 1;
@@ -43,17 +37,8 @@ function FrameCanvas({
   );
 }
 
-export function OutputPanel({
-  steps,
-  result,
-  outputFile,
-  meta,
-}: {
-  steps: StepFrame[];
-  result: RunResult | null;
-  outputFile: Preview['outputFile'];
-  meta: { repoId: string; revision: string; subfolder: string; mode: string; spec: InputSpec | null };
-}) {
+export function OutputPanel({ preview, info, ran }: { preview: Preview; info: CheckpointInfo; ran: RunRequest }) {
+  const { steps, result, clip } = preview.output;
   const views = useMemo(() => {
     // steps sent without latents (a later one came within the frame interval) have nothing to draw
     const v = steps.flatMap((s) =>
@@ -74,32 +59,19 @@ export function OutputPanel({
     return () => clearInterval(t);
   }, [playing, frames]);
   const stats = current?.view.stats ?? [];
-  const summary = useMemo(
-    () =>
-      result
-        ? {
-            provider: result.provider,
-            weights: result.weights,
-            segments: result.segments,
-            mode: meta.mode,
-            ...result.summary,
-            timings: result.timings,
-            ...(result.readback ? { readback: result.readback } : {}),
-            ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}),
-          }
-        : null,
-    [result, meta.mode],
-  );
+  const summary = result && {
+    ...{ provider: result.provider, weights: result.weights, segments: result.segments, mode: ran.mode },
+    ...{ ...result.summary, timings: result.timings, ...(result.readback ? { readback: result.readback } : {}) },
+    ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}),
+  };
 
   const download = async () => {
     if (!result) return;
-    const bytes = await outputFile(result.sample, result.shape, {
-      repo_id: meta.repoId,
-      revision: meta.revision,
-      subfolder: meta.subfolder,
-      mode: meta.mode,
-      provider: result.provider,
-      spec: JSON.stringify(meta.spec),
+    const { repoId: repo_id, revision, subfolder } = info.ref;
+    const metadata = { repo_id, revision, subfolder, mode: ran.mode, provider: result.provider };
+    const bytes = await preview.outputFile(result.sample, result.shape, {
+      ...metadata,
+      spec: JSON.stringify(ran.spec),
     });
     const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
     const a = document.createElement('a');
@@ -142,10 +114,14 @@ export function OutputPanel({
             {result.weights} run's.
           </p>
         ))}
+      {result && <DecodeBar preview={preview} vae={info.vae} />}
       <div className="flex flex-wrap items-start gap-6">
         <div className="space-y-2">
-          <FrameCanvas view={current.view} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
-          <div className="flex items-center gap-2">
+          {clip && <ClipPlayer clip={clip} fileName={`${info.ref.repoId.replace('/', '-')}-decoded`} />}
+          {!clip && (
+            <FrameCanvas view={current.view} frame={f} label={`Latent frame ${f + 1} of ${frames}, ${current.label}`} />
+          )}
+          <div className={clip ? 'hidden' : 'flex items-center gap-2'}>
             <label htmlFor="preview-frame" className="text-sm">
               Frame {f + 1} / {frames}
             </label>
@@ -200,11 +176,11 @@ export function OutputPanel({
           <tbody>
             {stats.map((s) => (
               <tr key={s.channel}>
-                <td className="pr-4">{s.channel}</td>
-                <td className="pr-4">{s.mean.toFixed(4)}</td>
-                <td className="pr-4">{s.std.toFixed(4)}</td>
-                <td className="pr-4">{s.min.toFixed(4)}</td>
-                <td className="pr-4">{s.max.toFixed(4)}</td>
+                {[s.channel, ...[s.mean, s.std, s.min, s.max].map((v) => v.toFixed(4))].map((v, i) => (
+                  <td key={i} className="pr-4">
+                    {v}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -222,6 +198,31 @@ export function OutputPanel({
         </div>
       )}
     </section>
+  );
+}
+
+/** Decode: the run's latents through the checkpoint's vae/ (the same button cancels it), its progress per batch */
+function DecodeBar({ preview, vae }: { preview: Preview; vae: CheckpointInfo['vae'] }) {
+  const { phase, busy } = preview.state;
+  const { clip } = preview.output;
+  const decoding = phase.kind === 'decoding';
+  const status =
+    'error' in vae
+      ? `No decode: ${vae.error}`
+      : decoding
+        ? `Decoding with ${vae.ref.subfolder}/: ${phase.batch ? `batch ${phase.batch.done} of ${phase.batch.total}` : 'loading the VAE'}…`
+        : clip
+          ? `Decoded ${clip.frames.length} frames of ${clip.width} x ${clip.height} with ${vae.ref.subfolder}/.`
+          : `Decode the latents into frames with ${vae.ref.subfolder}/ (${formatBytes(vae.bytes)}).`;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button onClick={decoding ? preview.cancel : preview.decode} disabled={(busy && !decoding) || 'error' in vae}>
+        {decoding ? 'Cancel decode' : 'Decode'}
+      </Button>
+      <span className="text-sm" role="status" data-testid="decode-status">
+        {status}
+      </span>
+    </div>
   );
 }
 

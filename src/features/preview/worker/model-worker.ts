@@ -2,7 +2,7 @@
 // new checkpoint or a failure. A call on a stopped worker rejects; `stopped` tells that rejection
 // (whoever stopped the worker already said why) from a real failure.
 import type { CheckpointInfo } from '../checkpoint.ts';
-import type { Device, LoadEvent, ModelApi, RunEvent, RunOptions, RunRequest, RunResult } from './protocol.ts';
+import type { DecodeRequest, Device, LoadEvent, ModelApi, RunEvent, RunOptions, RunRequest } from './protocol.ts';
 import { rpcClient, type RpcClient } from './rpc.ts';
 
 export class ModelWorker {
@@ -52,8 +52,13 @@ export class ModelWorker {
     return device;
   }
 
-  run(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<RunResult> {
+  run(request: RunRequest, onEvent: (e: RunEvent) => void) {
     return this.rpc.call('run', request, onEvent);
+  }
+
+  /** the latents through the inspected vae/ on this worker's device; the signal cancels it between batches */
+  decode(req: Omit<DecodeRequest, 'device' | 'threads'>, on: (e: ModelApi['decode']['event']) => void, s: AbortSignal) {
+    return this.rpc.call('decode', { ...req, device: this.options.device, threads: this.options.threads }, on, s);
   }
 
   /** after a run: the chunks the session did not read go into the cache too; true when every file is cached */

@@ -1,9 +1,21 @@
 /// <reference lib="webworker" />
 // The model worker: Load downloads what float32 needs into the browser cache, opens the model and
 // makes its session for the request's shape (the weights streaming in from the cache or the hub);
-// Run reuses that session, on WebGPU or WASM, the model reporting each stage's time.
+// Run reuses that session, on WebGPU or WASM, the model reporting each stage's time. Decode runs
+// the checkpoint's vae/ on the run's latents, its weights through the same cache.
 import '../../../zod-jitless.ts';
-import type { Device, LoadEvent, LoadRequest, ModelApi, RunEvent, RunRequest, Timings } from './protocol.ts';
+import type {
+  DecodeBatch,
+  Device,
+  LoadEvent,
+  LoadRequest,
+  ModelApi,
+  RunEvent,
+  RunRequest,
+  Timings,
+} from './protocol.ts';
+
+type Decode = ModelApi['decode'];
 import { runEvents } from './run-events.ts';
 import { withDefaultLimits } from './adapter-caps.ts';
 import { asError, serveRpc, type RpcContext } from './rpc.ts';
@@ -11,6 +23,7 @@ import {
   bundledWebBackend,
   chunkedHubSource,
   ConsisIDTransformer3DModel,
+  decodePreview,
   downloadCheckpoint,
   latentView,
   openCache,
@@ -42,7 +55,10 @@ const noTimings = (): Timings => ({ loadMs: 0, graphBuildMs: [], sessionCreateMs
 let notify: (e: { type: 'notice'; text: string }) => void = () => undefined;
 
 /** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
-async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadRequest, ctx: RpcContext<LoadEvent>) {
+async function weightSource(
+  { ref, files, segmentLimits, memoryBudget }: Pick<LoadRequest, 'ref' | 'files' | 'segmentLimits' | 'memoryBudget'>,
+  ctx: { emit(e: Extract<LoadEvent, { type: 'fetched' }>): void },
+) {
   const uncached = (why: string) =>
     notify({
       type: 'notice',
@@ -60,16 +76,17 @@ async function weightSource({ ref, files, segmentLimits, memoryBudget }: LoadReq
   });
 }
 
+const environment: ModelEnvironment = {
+  backend: async () => bundledWebBackend(),
+  localSource: async () => null,
+  defaultDevice: 'wasm',
+};
+
 function openModel(
   { ref, device, threads, fallback, segmentLimits }: LoadRequest,
   source: FileSource & { converter?: WeightConverter },
   weights: WeightPrecision,
 ) {
-  const environment: ModelEnvironment = {
-    backend: async () => bundledWebBackend(),
-    localSource: async () => null,
-    defaultDevice: 'wasm',
-  };
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
     // weights other than float32 are converted as they stream in and kept in the cache per precision
@@ -173,8 +190,21 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   };
 }
 
+/** the VAE's float32 weights through the cache, on the loaded model's device (after any fallback) */
+async function decode({ vae, latents, threads, limits, ...req }: Decode['args'], ctx: RpcContext<Decode['event']>) {
+  notify = (e) => ctx.emit(e);
+  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, ctx);
+  const device = (loaded?.model.device as Device | undefined) ?? req.device;
+  const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
+  const gpu = withDefaultLimits(limits ?? {});
+  const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: gpu };
+  const clip = await decodePreview(latents, opts).finally(() => source.release());
+  ctx.transfer(...clip.frames.map((f) => f.buffer));
+  return clip;
+}
+
 /**
- * Runs and cache finishing one after another, each with the loaded model (or none), and each
+ * Runs, decodes and cache finishing one after another, each with the loaded model (or none), and each
  * letting go of the cache's files when it ends: the sessions hold the weights by then, and an
  * open handle keeps the files from being cleared (or closed under another call reading them).
  */
@@ -200,4 +230,5 @@ serveRpc<ModelApi>(self, {
       return runModel(l, req, ctx);
     }),
   finishCache: () => inTurn(async (l) => (l ? l.source.complete() : false)),
+  decode: (req, ctx) => inTurn(() => decode(req, ctx)),
 });

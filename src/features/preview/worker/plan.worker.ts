@@ -19,6 +19,7 @@ import {
   parseIdentityUpload,
   parseTextUpload,
   planFit,
+  planPreviewDecode,
   PRECISION_ERROR_VS_FLOAT32,
   removeCachedFiles,
   SEGMENT_HEAP_BUDGET,
@@ -75,6 +76,11 @@ serveRpc<PlanApi>(self, {
   inspect: ({ ref, adapter }, ctx) =>
     inspectCheckpoint(ref, ctx.signal, (config) => refusal(config, adapterCaps(adapter))),
   fit: async (req) => fit(req),
+  // the decode with the checkpoint's vae/: untiled where one batch fits the adapter and the heap, else tiled
+  vaeFit: async ({ vae, dims, adapter }) => {
+    const { weightBytes, activationPeakBytes, tiles, fit } = planPreviewDecode(vae, dims, adapterCaps(adapter)?.limits);
+    return { weightBytes, activationPeakBytes, tiles, fit };
+  },
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
   converted: async ({ info, spec, device }) =>
     convertedSizes(info.config, info.weights, specShape(info.config, spec), device, WEIGHT_PRECISIONS),

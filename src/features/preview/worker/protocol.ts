@@ -8,6 +8,7 @@ import type {
   CheckpointInfo,
   CheckpointProgress,
   CheckpointRef,
+  DecodedClip,
   InspectedFile,
   ConsisIDConfig,
   InputSpec,
@@ -20,10 +21,11 @@ import type {
   Timings,
   Uploads,
   WebGpuLimits,
+  VaeDecodePlan,
   WeightPrecision,
 } from '../../../model/index.ts';
 
-export type { LatentView, Readback, Timings, Uploads };
+export type { DecodedClip, LatentView, Readback, Timings, Uploads };
 
 /** a denoising step as the page gets it: its latents drawn (absent for a step the page was not sent) */
 export type StepFrame = Omit<PipelineStep, 'latents'> & { view?: LatentView };
@@ -108,12 +110,27 @@ export type RunEvent =
   | { type: 'notice'; text: string }
   | ({ type: 'step' } & StepFrame);
 
+/** a run's latents through the checkpoint's inspected vae/ (float32, on the worker's device), tiled for `limits` where needed */
+export interface DecodeRequest extends Pick<RunOptions, 'device' | 'threads'> {
+  vae: { ref: CheckpointRef; files: InspectedFile[] };
+  latents: { data: Float32Array; dims: number[] };
+  limits: Partial<WebGpuLimits> | null;
+}
+type DecodeEvent = Extract<LoadEvent, { type: 'notice' | 'fetched' }> | { type: 'batch'; batch: DecodeBatch };
+/** after each batch of latent frames: how many ran of how many (over all tiles) */
+export type DecodeBatch = { done: number; total: number };
+
+/** what a decode of the run's latents needs (planPreviewDecode), beside the transformer's fit */
+export type VaeFit = Pick<VaeDecodePlan, 'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit'>;
+
 export type ModelApi = {
   /** the model with its session made: the weights are in it */
   load: { args: LoadRequest; result: { device: Device }; event: LoadEvent };
   run: { args: RunRequest; result: RunResult; event: RunEvent };
   /** after a run: the weight chunks the session did not read go into the cache too; true when every file is cached */
   finishCache: { args: null; result: boolean; event: never };
+  /** cancelled through the call's signal: the sessions are released after the batch under way */
+  decode: { args: DecodeRequest; result: DecodedClip; event: DecodeEvent };
 };
 
 export interface FitRequest {
@@ -155,6 +172,11 @@ export type PlanApi = {
   /** config.json, the shard index and the headers; refused (no header read) when no precision fits a device this browser has */
   inspect: { args: { ref: CheckpointRef; adapter: AdapterReport | null }; result: CheckpointInfo; event: never };
   fit: { args: FitRequest; result: FitAnswer; event: never };
+  vaeFit: {
+    args: { vae: Record<string, unknown>; dims: number[]; adapter: AdapterReport | null };
+    result: VaeFit;
+    event: never;
+  };
   /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
   converted: {
     args: { info: Pick<CheckpointInfo, 'config' | 'weights'>; spec: InputSpec; device: Device };

@@ -1,8 +1,9 @@
 // Deterministic random-weight demo checkpoints in the real diffusers file layout, served by the
-// mock hub at /{repoId}/resolve/{revision}/{path}.
+// mock hub at /{repoId}/resolve/{revision}/{path}: a transformer/ and the vae/ that decodes its latents.
 import { parseConfig, type ConsisIDConfigInput } from '../../graph/config.ts';
 import { writeCheckpointFiles, type CheckpointFile } from './checkpoint-writer.ts';
 import { randomWeights } from './random-weights.ts';
+import { randomVaeFiles, SMALL_VAE_CONFIG } from '../vae/random-vae.ts';
 
 export interface DemoCheckpoint {
   repoId: string;
@@ -55,11 +56,24 @@ export const CONSISID_PREVIEW_S_CONFIG = {
   local_face_scale: 1.0,
 } satisfies ConsisIDConfigInput;
 
+/**
+ * The demos' VAE: the released decoder's geometry (4 blocks: 8x in space, 4x in time) in 8 and 16
+ * channels, decoding the transformers' 4 latent channels; about 0.5 MB, a decode takes a second or so.
+ */
+export const DEMO_VAE_CONFIG = {
+  ...SMALL_VAE_CONFIG,
+  down_block_types: Array(4).fill('CogVideoXDownBlock3D'),
+  up_block_types: Array(4).fill('CogVideoXUpBlock3D'),
+  block_out_channels: [8, 8, 16, 16],
+  latent_channels: 4,
+};
+
 function modelIndex(): CheckpointFile {
   const index = {
     _class_name: 'ConsisIDPipeline',
     _diffusers_version: '0.39.0',
     transformer: ['diffusers', 'ConsisIDTransformer3DModel'],
+    vae: ['diffusers', 'AutoencoderKLCogVideoX'],
   };
   return { path: 'model_index.json', bytes: new TextEncoder().encode(`${JSON.stringify(index, null, 2)}\n`) };
 }
@@ -81,6 +95,7 @@ export function consisidTinyFiles(): CheckpointFile[] {
     ...writeCheckpointFiles(fullConfig(CONSISID_TINY_CONFIG), randomWeights(config, 1, 'float32'), {
       prefix: 'transformer',
     }),
+    ...randomVaeFiles(DEMO_VAE_CONFIG, { seed: 1, prefix: 'vae' }),
   ];
 }
 
@@ -96,6 +111,7 @@ export function consisidPreviewSFiles(): CheckpointFile[] {
       prefix: 'transformer',
       shards: 2,
     }),
+    ...randomVaeFiles(DEMO_VAE_CONFIG, { seed: 2, prefix: 'vae' }),
   ];
 }
 

@@ -1,6 +1,6 @@
 // Decoded frames as PNG files (8-bit RGB), with node:zlib for the compression: no image library.
 import { deflateSync } from 'node:zlib';
-import type { Tensor5 } from './video-tensor.ts';
+import { toByte, type Tensor5 } from './video-tensor.ts';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -51,13 +51,6 @@ export function encodePng(rgb: Uint8Array, width: number, height: number): Uint8
     o += p.length;
   }
   return out;
-}
-
-/** a value in [-1, 1] as the pipeline's video processor writes it: (x / 2 + 0.5) clamped to [0, 1], x 255, rounded half to even (numpy) */
-export function toByte(x: number): number {
-  const v = Math.min(1, Math.max(0, x * 0.5 + 0.5)) * 255;
-  const r = Math.round(v);
-  return r - v === 0.5 && r % 2 === 1 ? r - 1 : r;
 }
 
 /** frame t of video b of a sample (B, 3, T, H, W) as RGB bytes */

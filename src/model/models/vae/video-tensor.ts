@@ -1,5 +1,5 @@
 // Host-side pieces of 5-D float32 tensors: a box of latents (frames, rows, columns of
-// (B, F, C, H, W)), and decoded parts joined along an axis of (B, 3, T, H, W).
+// (B, F, C, H, W)), decoded parts joined along an axis of (B, 3, T, H, W), a sample value as a byte.
 export interface Tensor5 {
   data: Float32Array;
   dims: readonly [number, number, number, number, number];
@@ -54,4 +54,11 @@ export function joinAlong(parts: readonly Tensor5[], axis: number): Tensor5 {
       o += n;
     }
   return { data: out, dims: dims as unknown as Tensor5['dims'] };
+}
+
+/** a value in [-1, 1] as the pipeline's video processor writes it: (x / 2 + 0.5) clamped to [0, 1], x 255, rounded half to even (numpy) */
+export function toByte(x: number): number {
+  const v = Math.min(1, Math.max(0, x * 0.5 + 0.5)) * 255;
+  const r = Math.round(v);
+  return r - v === 0.5 && r % 2 === 1 ? r - 1 : r;
 }

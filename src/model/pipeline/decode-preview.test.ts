@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nodeEnvironment } from '../node.ts';
+import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
+import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
+import { clipOf, decodePreview, planPreviewDecode } from './decode-preview.ts';
+
+const folder = async (name: string) => (await nodeEnvironment.localSource(vaeCaseDir(name)))!;
+
+describe('clipOf', () => {
+  it('maps sample[0, c, t, y, x] to byte 4 (y w + x) + c of frame t as the video processor does; alpha is opaque', () => {
+    const dims = fc.tuple(
+      fc.integer({ min: 1, max: 2 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 4 }),
+    );
+    fc.assert(
+      fc.property(dims, fc.integer(), ([b, t, s], seed) => {
+        const n = b * 3 * t * s * (s + 1);
+        const data = Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i) * 1.5);
+        const sample: Tensor5 = { data, dims: [b, 3, t, s, s + 1] };
+        const clip = clipOf(sample);
+        expect([clip.width, clip.height, clip.frames.length]).toEqual([s + 1, s, t]);
+        for (let f = 0; f < t; f++)
+          for (let c = 0; c < 4; c++)
+            for (let p = 0; p < s * (s + 1); p++)
+              expect(clip.frames[f]![p * 4 + c]).toBe(c === 3 ? 255 : toByte(data[(c * t + f) * s * (s + 1) + p]!));
+      }),
+    );
+  });
+
+  it('refuses a sample that is not RGB', () => {
+    expect(() => clipOf({ data: new Float32Array(4), dims: [1, 4, 1, 1, 1] })).toThrow(/4 channels/);
+  });
+});
+
+describe('decodePreview', () => {
+  it("decodes a VAE folder's latents into the golden case's frames, reporting each batch", async () => {
+    const c = loadVaeCase('vae-tiny');
+    const batches: { done: number; total: number }[] = [];
+    const clip = await decodePreview(c.latents, {
+      source: await folder('vae-tiny'),
+      environment: nodeEnvironment,
+      device: 'cpu',
+      threads: 1,
+      onBatch: (p) => batches.push(p),
+    });
+    const expected = clipOf(c.expected);
+    expect([clip.width, clip.height, clip.frames.length]).toEqual([16, 12, 5]);
+    for (const [t, frame] of clip.frames.entries()) {
+      const off = frame.reduce((m, v, i) => Math.max(m, Math.abs(v - expected.frames[t]![i]!)), 0);
+      expect(off, `frame ${t}`).toBeLessThanOrEqual(1);
+    }
+    expect(batches).toEqual([{ done: 1, total: 1 }]);
+  });
+
+  it('stops at an aborted signal', async () => {
+    const c = loadVaeCase('vae-tiny');
+    const ac = new AbortController();
+    ac.abort(new DOMException('cancelled', 'AbortError'));
+    const run = decodePreview(c.latents, {
+      source: await folder('vae-tiny'),
+      environment: nodeEnvironment,
+      device: 'cpu',
+      signal: ac.signal,
+    });
+    await expect(run).rejects.toThrow(/cancelled/);
+  });
+
+  it('plans untiled where one batch fits; a config it cannot read names the key', () => {
+    const raw = { _class_name: 'AutoencoderKLCogVideoX', block_out_channels: [8, 16], latent_channels: 4 };
+    const plan = planPreviewDecode({ ...raw, norm_num_groups: 4, layers_per_block: 1 }, [1, 3, 4, 6, 8]);
+    expect(plan.tiled).toBe(false);
+    expect(plan.weightBytes).toBeGreaterThan(0);
+    expect(() => planPreviewDecode({ ...raw, norm_num_groups: 3 }, [1, 3, 4, 6, 8])).toThrow(/block_out_channels/);
+  });
+});

@@ -1,0 +1,82 @@
+// The preview's decode: a run's latents (B, F, C, h, w) through the checkpoint's own VAE (its vae/
+// folder), as the ConsisID pipeline decodes them (batches of latent frames, tiles where the plan
+// says one batch does not fit the device), then each frame as RGBA bytes a page draws.
+import type { FileSource } from '../io/file-source.ts';
+import type { WebGpuLimits } from '../plan/plan.ts';
+import type { ModelEnvironment } from '../runtime/environment.ts';
+import type { Device } from '../runtime/types.ts';
+import { parseVaeConfig } from '../models/vae/config.ts';
+import { vaeFromPretrained } from '../models/vae/from-pretrained.ts';
+import { chooseVaeTiling, type VaeDecodePlan } from '../models/vae/plan.ts';
+
+export type { VaeDecodePlan };
+import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
+
+/** decoded frames as RGBA bytes, row by row, each `width` x `height` */
+export interface DecodedClip {
+  width: number;
+  height: number;
+  frames: Uint8ClampedArray[];
+}
+
+/** the first video of a sample (B, 3, T, H, W) in [-1, 1], each frame mapped as the pipeline's video processor does */
+export function clipOf(sample: Tensor5): DecodedClip {
+  const [, c, frames, height, width] = sample.dims;
+  if (c !== 3) throw new Error(`decode: the sample has ${c} channels, frames need 3 (RGB)`);
+  const px = height * width;
+  return {
+    width,
+    height,
+    frames: Array.from({ length: frames }, (_, t) => {
+      const rgba = new Uint8ClampedArray(px * 4).fill(255);
+      for (let ch = 0; ch < 3; ch++) {
+        const base = (ch * frames + t) * px;
+        for (let i = 0; i < px; i++) rgba[i * 4 + ch] = toByte(sample.data[base + i]!);
+      }
+      return rgba;
+    }),
+  };
+}
+
+/** what a decode of latents of these dims needs with this VAE config: untiled where a browser holds one batch, else tiled */
+export const planPreviewDecode = (rawConfig: unknown, dims: readonly number[], limits?: WebGpuLimits): VaeDecodePlan =>
+  chooseVaeTiling(parseVaeConfig(rawConfig, 'vae/config.json'), dims, limits);
+
+export interface PreviewDecodeOptions {
+  /** the VAE folder's files (config.json and weights, float32 as stored) */
+  source: FileSource;
+  environment: ModelEnvironment;
+  device: Device;
+  threads?: number;
+  /** the adapter's limits the tiling is chosen for (default: WebGPU's defaults) */
+  limits?: WebGpuLimits;
+  /** after each batch of latent frames: how many ran of how many (over all tiles) */
+  onBatch?: (p: { done: number; total: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** loads the VAE, decodes the latents batch by batch and releases its sessions, whatever happens */
+export async function decodePreview(
+  latents: { data: Float32Array; dims: readonly number[] },
+  opts: PreviewDecodeOptions,
+): Promise<DecodedClip> {
+  const { source, environment, device, threads, signal } = opts;
+  const vae = await vaeFromPretrained('vae', {
+    source,
+    environment,
+    device,
+    ...(threads ? { threads } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  try {
+    const plan = chooseVaeTiling(vae.config, latents.dims, opts.limits);
+    const sample = await vae.decode(latents, {
+      tile: plan.tiled,
+      onBatch: (p) => opts.onBatch?.({ done: p.done + 1, total: p.total }),
+      ...(signal ? { signal } : {}),
+    });
+    return clipOf(sample);
+  } finally {
+    await vae.release();
+  }
+}
