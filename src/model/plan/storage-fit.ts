@@ -2,7 +2,7 @@
 // browser cache (what the origin may still store, plus what it holds of this checkpoint at that
 // precision already) or, where the cache cannot take them, memory: the weights held there and the
 // largest segment's weights passing through the heap beside them stay within the budget of one
-// segment (convert/memory-fallback.ts holds the run to what is left: heldBudget). float32 converts
+// segment (convert/weight-converter.ts holds the run to what is left: heldBudget). float32 converts
 // nothing: its files stream through as they are.
 import type { Device } from '../runtime/types.ts';
 import type { WeightPrecision } from './precision.ts';

@@ -13,7 +13,7 @@ import type { SessionModel } from '../runtime/types.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import { fixtureDir, loadFixture } from './fixtures.ts';
-import { convertedWeights } from '../convert/converted-session.ts';
+import { convertedWeights } from '../convert/converted-source.ts';
 import { weightConverter, type ConvertSource, type WeightConverter } from '../convert/weight-converter.ts';
 
 export const fixture = loadFixture('tiny-face');

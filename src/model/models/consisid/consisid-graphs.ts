@@ -19,7 +19,7 @@ import { sessionModel } from '../../runtime/session-model.ts';
 import type { BackendSession, Device, SessionOptions } from '../../runtime/types.ts';
 import { planSegments } from '../../plan/segment-plan.ts';
 import { quantizationFor, type WeightPrecision } from '../../plan/precision.ts';
-import { convertedWeights, type GraphWeights } from '../../convert/converted-session.ts';
+import { convertedWeights, type GraphWeights } from '../../convert/converted-source.ts';
 
 export interface PreparedGraph {
   outputShape: readonly number[];
