@@ -4,7 +4,7 @@ import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
 import { ChunkSum, chunkSum } from './chunk-sum.ts';
 import { ChunkedHubFile } from './hub-file-chunks.ts';
-import { memoryCache } from './memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { openCache } from './opfs-cache.ts';
 import { ROOT, urlFolderName, versionFolderName, writeMeta, type Meta } from './opfs-layout.ts';
 import { ChunkSumError, storageOp, type FileVersion, type WeightCache } from './weight-cache.ts';

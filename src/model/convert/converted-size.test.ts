@@ -5,7 +5,7 @@ import { ConsisIDTransformer3DModel } from '../models/consisid/consisid-model.ts
 import { prepareForward } from '../models/consisid/forward-inputs.ts';
 import { loadCheckpoint } from '../models/consisid/load-checkpoint.ts';
 import { localSource } from '../io/local-source.ts';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { memorySource } from '../io/memory-source.ts';
 import { computeDtypeFor } from '../plan/precision.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import { wrappedCache } from '../test-support/wrapped-cache.ts';
 import { conversionPlan } from './conversion-plan.ts';

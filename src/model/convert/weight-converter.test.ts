@@ -3,7 +3,7 @@ import { loadCheckpoint, type Checkpoint } from '../models/consisid/load-checkpo
 import { readSafetensorsHead } from '../io/checkpoint-file.ts';
 import { localSource } from '../io/local-source.ts';
 import { memorySource } from '../io/memory-source.ts';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { cachedVersions, openCache } from '../cache/opfs-cache.ts';
 import { cachedFiles, removeCachedFiles } from './cached-checkpoint.ts';
 import { entriesOf, ROOT } from '../cache/opfs-layout.ts';
@@ -138,6 +138,25 @@ describe('weights converted per precision, kept in the browser cache', () => {
     expect(refused.errors).toEqual(['the quota is used up']);
     const fine = await source(rangeHub(bytes), bytes, memoryCache()).converter.convert('int4', plan, checkpoint);
     expect(await partsOf(got)).toEqual(await partsOf(fine));
+  });
+
+  it('no browser cache: within the memory budget the weights convert in memory; past it the run stops before downloading', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const plan = planOf(checkpoint, INT4, KEEP);
+    const hub = rangeHub(bytes);
+    const fine = await source(hub, bytes, null).converter.convert('int4', plan, checkpoint);
+    const stored = await source(rangeHub(bytes), bytes, memoryCache()).converter.convert('int4', plan, checkpoint);
+    expect(await partsOf(fine)).toEqual(await partsOf(stored));
+    const size = fine.files.get(`int4/${WEIGHTS_NAME}`)!.size;
+    const over = rangeHub(bytes);
+    const files = chunkedHubSource(over.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"' }], {
+      cache: null,
+    });
+    const refused = convertedSource(files, null, 'int4', { memoryBudget: size - 1 });
+    await expect(refused.converter.convert('int4', plan, checkpoint)).rejects.toThrow(
+      /The int4 weights cannot be kept: the browser cache cannot store them \(.+\), and the .+ of them would pass the .+ this page may hold in memory/,
+    );
+    expect(over.asked).toEqual([]);
   });
 
   it('a hub failure is not a cache failure: it fails the conversion', async () => {

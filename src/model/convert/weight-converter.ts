@@ -2,8 +2,8 @@
 // form is stored whole (same source version, precision, conversions) is read from the cache and
 // nothing from its source; otherwise its bytes stream from the source, are converted tensor by
 // tensor (stream-convert.ts) and written chunk by chunk into a new cache entry. A cache that
-// cannot store (said once through onCacheError) sends the run to memory, within a budget: past it,
-// the run stops before downloading more. A stored chunk that cannot be read back drops its entry
+// cannot store (said once through onCacheError) sends the run to memory (plain bytes), within a
+// budget: past it, the run stops before downloading more. A stored chunk that cannot be read back drops its entry
 // and fails the read with a BrowserCacheError that says so; the next run converts the file anew.
 import {
   BrowserCacheError,
@@ -16,8 +16,7 @@ import {
   type StoredFile,
   type WeightCache,
 } from '../cache/weight-cache.ts';
-import { memoryCache } from '../cache/memory-cache.ts';
-import type { CheckpointFile, CheckpointFiles } from '../io/checkpoint-file.ts';
+import { fileFromBytes, type CheckpointFile, type CheckpointFiles } from '../io/checkpoint-file.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import type { WeightPrecision } from '../plan/precision.ts';
@@ -86,18 +85,23 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
   /** the cache entries read or written, until `release` */
   let opened: StoredFile[] = [];
 
-  async function prepare(into: WeightCache, name: string, tensors: readonly PlannedTensor[], precision: WeightPrecision) {
+  async function prepare(
+    into: WeightCache | null,
+    name: string,
+    tensors: readonly PlannedTensor[],
+    precision: WeightPrecision,
+  ) {
     const layout = convertedFileLayout(tensors, precision);
     const id = await source.identity(name);
     const version = convertedVersion(id, precision, layout.size, chunkBytes);
-    const found = await storageOp(() => into.match(version));
+    const found = into && (await storageOp(() => into.match(version)));
     if (found) opened.push(found);
     const whole = found?.complete && (await storedWhole(found, version));
     const describe = `${id.url} (converted to ${precision})`;
     return { name, id, tensors, layout, version, describe, found: whole ? found : null };
   }
 
-  async function convertFile(into: WeightCache, job: FileJob, plan: ConversionPlan, precision: WeightPrecision) {
+  async function convertFile(into: WeightCache | null, job: FileJob, plan: ConversionPlan, precision: WeightPrecision) {
     const { name, id, layout, version, describe, found } = job;
     const fileName = `${precision}/${name}`;
     const header = parseConvertedHead(layout.head, layout.size, describe);
@@ -105,7 +109,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     const stored = (entry: StoredFile) =>
       storedFile(entry, version, fileName, describe, async () => {
         await entry.release().catch(() => undefined);
-        await storageOp(() => into.delete(version)).catch(() => undefined);
+        await storageOp(() => into!.delete(version)).catch(() => undefined);
       });
     if (found) {
       // a head that cannot be read back (the entry dropped) or differs: the file is converted anew
@@ -113,9 +117,9 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       const head = await file.read(0, layout.head.length).catch(() => null);
       if (head && sameBytes(head, layout.head)) return { file, header };
     }
-    const entry = await storageOp(() => into.put(version));
-    opened.push(entry);
-    const out = new ChunkWriter(entry, version);
+    const entry = into && (await storageOp(() => into.put(version)));
+    if (entry) opened.push(entry);
+    const out = entry ? new ChunkWriter(entry, version) : new BytesWriter(version);
     await out.put(layout.head);
     let part = 0;
     const converted = convertSafetensorsStream(streamChunks(await source.stream(name)), {
@@ -132,6 +136,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
       }
     }
     await out.end();
+    if (!entry) return { file: fileFromBytes(fileName, describe, (out as BytesWriter).bytes), header };
     await storageOp(() => entry.markComplete());
     return { file: stored(entry), header };
   }
@@ -142,7 +147,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     checkpoint: { weights: WeightSet; files: CheckpointFiles },
   ): Promise<ConvertedCheckpoint> {
     // once the cache refused, the run goes to memory, and must fit the budget before a byte is downloaded
-    const into = refusal === null ? opts.cache! : memoryCache();
+    const into = refusal === null ? opts.cache : null;
     const jobs: FileJob[] = [];
     for (const name of checkpoint.files.keys()) {
       const tensors = planForFile(plan, checkpoint.weights, name);
@@ -230,6 +235,28 @@ function storedFile(
   };
 }
 
+/** bytes written in order into memory: the converted file where no cache stores it */
+class BytesWriter {
+  readonly bytes: Uint8Array;
+  private at = 0;
+
+  constructor(private readonly version: FileVersion) {
+    this.bytes = new Uint8Array(version.size);
+  }
+
+  async put(bytes: Uint8Array): Promise<void> {
+    this.bytes.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  async end(): Promise<void> {
+    if (this.at < this.version.size) throw shortOf(this.version);
+  }
+}
+
+const shortOf = (v: FileVersion) =>
+  new Error(`${v.url}: the conversion ended short of the ${v.size} bytes its header says`);
+
 /** bytes written in order into a stored file's chunks: one chunk held at a time */
 class ChunkWriter {
   private chunk = 0;
@@ -264,9 +291,6 @@ class ChunkWriter {
 
   /** every byte of the version was put */
   async end(): Promise<void> {
-    if (this.buffer || this.chunk * this.version.chunkBytes < this.version.size)
-      throw new Error(
-        `${this.version.url}: the conversion ended short of the ${this.version.size} bytes its header says`,
-      );
+    if (this.buffer || this.chunk * this.version.chunkBytes < this.version.size) throw shortOf(this.version);
   }
 }
