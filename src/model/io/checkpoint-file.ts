@@ -52,11 +52,6 @@ export async function openWeightFile(
   return bytes && fileFromBytes(name, describe, bytes);
 }
 
-/** the safetensors header of a file read in parts: its first 8 bytes, then the JSON */
-export async function readSafetensorsHeaderFrom(f: RandomAccessFile, describe: string): Promise<SafetensorsHeader> {
-  return (await readSafetensorsHead(f, describe)).header;
-}
-
 /** the header, and the bytes it was read from (its 8-byte length and the JSON): what a later reader of the file may be handed */
 export async function readSafetensorsHead(
   f: RandomAccessFile,
@@ -99,7 +94,7 @@ export async function openFolderWeights(
   const parsed: WeightFile[] = [];
   const add = async (f: CheckpointFile) => {
     files.set(f.name, f);
-    const header = await readSafetensorsHeaderFrom(f, f.describe);
+    const { header } = await readSafetensorsHead(f, f.describe);
     parsed.push(f.bytes ? { name: f.name, header, bytes: f.bytes } : { name: f.name, header });
   };
   if (indexBytes) {
