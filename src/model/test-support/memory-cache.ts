@@ -37,8 +37,8 @@ class MemoryStoredFile extends StoredChunks {
     this.aside.delete(i);
   }
 
-  protected async keep(i: number, sum: string | null) {
-    if (sum !== null) this.sums.set(i, sum);
+  protected async keep(i: number, sum: string) {
+    this.sums.set(i, sum);
     this.chunks.set(i, this.aside.get(i)!);
     this.aside.delete(i);
   }
