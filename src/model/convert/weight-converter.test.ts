@@ -154,7 +154,7 @@ describe('weights converted per precision, kept in the browser cache', () => {
     });
     const refused = convertedSource(files, null, 'int4', { memoryBudget: size - 1 });
     await expect(refused.converter.convert('int4', plan, checkpoint)).rejects.toThrow(
-      /The int4 weights cannot be kept: the browser cache cannot store them \(.+\), and the .+ of them would pass the .+ this page may hold in memory/,
+      /The int4 weights cannot be kept: the browser cache cannot store them \(.+\), and the .+ of them it does not hold would pass the .+ this page may hold in memory/,
     );
     expect(over.asked).toEqual([]);
   });

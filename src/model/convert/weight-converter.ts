@@ -156,7 +156,7 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     const need = jobs.reduce((n, j) => n + j.layout.size, 0);
     if (refusal !== null && need > budget)
       throw new ConvertedMemoryError(
-        `The ${precision} weights cannot be kept: the browser cache cannot store them (${refusal}), and the ${formatBytes(need)} of them would pass the ${formatBytes(budget)} this page may hold in memory. Nothing more is downloaded. Free browser storage, or choose a smaller precision.`,
+        `The ${precision} weights cannot be kept: the browser cache cannot store them (${refusal}), and the ${formatBytes(need)} of them it does not hold would pass the ${formatBytes(budget)} this page may hold in memory. Nothing more is downloaded. Free browser storage, or choose a smaller precision.`,
       );
     const files = [];
     for (const job of jobs) files.push(await convertFile(into, job, plan, precision));
