@@ -1,5 +1,5 @@
-// The hub's answers for parts of a chunked file: a chunk (a Range request; one plain GET when the
-// file is a single chunk), its status, ETag and length checked; and a small read of its own.
+// The hub's answer for a chunk of a chunked file (a Range request; one plain GET when the file is a
+// single chunk), its status, ETag and length checked.
 import { HubFileError, hubFetchRequired, hubFileUrl, type HubRepo } from '../io/hub-files.ts';
 
 export interface ChunkedFileRef {
@@ -31,21 +31,4 @@ export async function requestChunk(f: ChunkedFileRef, start: number, end: number
   if (length !== null && Number(length) !== end - start)
     throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
   return res;
-}
-
-/** bytes [offset, offset + length) by a Range request of their own (a header, before any chunk is fetched) */
-export async function requestRange(f: ChunkedFileRef, offset: number, length: number): Promise<Uint8Array> {
-  const res = await hubFetchRequired(f.repo, f.name, {
-    range: { start: offset, end: offset + length - 1 },
-    signal: f.signal,
-  });
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  if (res.status !== 206 || bytes.length !== length)
-    throw new HubFileError(
-      f.name,
-      hubFileUrl(f.repo, f.name),
-      res.status,
-      `expected ${length} bytes at ${offset}, got ${bytes.length}`,
-    );
-  return bytes;
 }

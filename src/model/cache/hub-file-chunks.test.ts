@@ -223,16 +223,6 @@ describe('hub files in chunks through the browser cache', () => {
     expect(hub.asked.length).toBeLessThanOrEqual(4);
   });
 
-  it('reads a small part (a header) by a Range of its own, without fetching its chunk', async () => {
-    const hub = rangeHub(bytes);
-    const f = file(hub, { cache: await storage() });
-    expect(await f.read(8, 100)).toEqual(bytes.subarray(8, 108));
-    expect(hub.asked).toEqual(['bytes=8-107']);
-    expect(await read(f.blob().slice(0, 10))).toEqual(bytes.subarray(0, 10));
-    expect(await f.read(8, 100)).toEqual(bytes.subarray(8, 108));
-    expect(hub.asked.slice(1).sort()).toEqual(['bytes=0-999', 'bytes=1000-1999', 'bytes=2000-2499']);
-  });
-
   it('reads a one-chunk file with one plain GET', async () => {
     const hub = rangeHub(bytes.subarray(0, 600));
     expect(await read(file(hub, { cache: await storage() }, 600).blob())).toEqual(bytes.subarray(0, 600));

@@ -4,7 +4,6 @@
 // held in memory (no cache) are dropped once read.
 import { ChunkCachePolicy, SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
 import { ChunkPrefetch } from './chunk-prefetch.ts';
-import { requestRange, type ChunkedFileRef } from './hub-chunk-request.ts';
 import { hubFileUrl, type HubRepo } from '../io/hub-files.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import {
@@ -26,13 +25,9 @@ export interface ChunkOptions extends ChunkEvents {
   chunkBytes?: number;
 }
 
-/** reads up to this size do not fetch a whole chunk */
-const SMALL_READ = 2 ** 20;
-
 export class ChunkedHubFile {
   readonly url: string;
   readonly chunks: number;
-  private readonly ref: ChunkedFileRef;
   private readonly version: FileVersion;
   private readonly policy: ChunkCachePolicy;
   private readonly prefetch: ChunkPrefetch<Chunk>;
@@ -51,26 +46,19 @@ export class ChunkedHubFile {
     this.url = hubFileUrl(repo, name);
     const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
     this.chunks = chunkCount(size, chunkBytes);
-    this.ref = { repo, name, etag, signal: opts.signal };
     this.version = { url: this.url, etag, size, chunkBytes };
     const reload = (i: number, stale: Chunk) => this.prefetch.replace(i, stale);
-    this.policy = new ChunkCachePolicy(this.ref, this.version, cache, opts, reload);
+    this.policy = new ChunkCachePolicy({ repo, name, etag, signal: opts.signal }, this.version, cache, opts, reload);
     this.prefetch = new ChunkPrefetch(this.chunks, (i) => this.policy.load(i));
   }
 
-  /**
-   * Bytes [offset, offset + length): from the chunk when it is there, else (a small read, like a
-   * safetensors header before a session starts) by a Range request of its own.
-   */
+  /** bytes [offset, offset + length), from their chunks */
   async read(offset: number, length: number): Promise<Uint8Array> {
-    const i = Math.floor(offset / this.version.chunkBytes);
-    if (length > SMALL_READ || this.prefetch.started(i) || this.chunks === 1)
-      return new Uint8Array(
-        await this.blob()
-          .slice(offset, offset + length)
-          .arrayBuffer(),
-      );
-    return requestRange(this.ref, offset, length);
+    return new Uint8Array(
+      await this.blob()
+        .slice(offset, offset + length)
+        .arrayBuffer(),
+    );
   }
 
   /** bytes [start, end) as a stream, chunk by chunk */

@@ -22,7 +22,6 @@ import {
   chunkLength,
   storageOp,
   type FileVersion,
-  type StoredFile,
   type WeightCache,
 } from './weight-cache.ts';
 
@@ -75,22 +74,14 @@ export async function fileStorageRefusal(): Promise<string | null> {
   );
 }
 
-export interface CachedFile {
-  url: string;
-  etag: string | null;
-  size: number;
-  /** the whole file as one Blob over the stored chunks (read from disk as it is sliced) */
-  blob(): Promise<Blob>;
-}
-
-/** the versions of the file whose chunks are all stored (none when there is no store) */
-export async function cachedVersions(url: string): Promise<CachedFile[]> {
+/** the versions of the file whose chunks are all stored (none when there is no store), each as one Blob over its chunks */
+export async function cachedVersions(url: string): Promise<(FileVersion & { blob(): Promise<Blob> })[]> {
   try {
     const urlDir = await (await rootDir()).getDirectoryHandle(await urlFolderName(url)).catch(() => null);
     return (urlDir ? await versionsIn(urlDir) : []).flatMap(({ dir, meta }) => {
       if (!meta?.complete || meta.url !== url) return [];
-      const file: StoredFile = new OpfsStoredFile(dir, meta);
-      return [{ url, size: meta.size, etag: meta.etag, blob: () => storageOp(() => file.blob()) }];
+      const file = new OpfsStoredFile(dir, meta);
+      return [{ ...meta, url, blob: () => storageOp(() => file.blob()) }];
     });
   } catch {
     return [];

@@ -8,25 +8,17 @@ import { openWeightFile } from '../io/checkpoint-file.ts';
 import type { FileSource, ReadOptions } from '../io/file-source.ts';
 import { chunkedStream } from '../io/range-blob.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
-import type { BrowserCacheError, WeightCache } from '../cache/weight-cache.ts';
+import type { WeightCache } from '../cache/weight-cache.ts';
 import type { HeldSource } from '../cache/chunked-hub-source.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
 import type { Precomputed } from '../onnx/computed-weights.ts';
 import type { WeightPrecision } from '../plan/precision.ts';
 import { conversionPlan } from './conversion-plan.ts';
-import { weightConverter, type WeightConverter } from './weight-converter.ts';
+import { weightConverter, type WeightConverter, type WeightConverterOptions } from './weight-converter.ts';
 
 export interface ConvertedSource extends HeldSource {
   readonly precision: WeightPrecision;
   readonly converter: WeightConverter;
-}
-
-export interface ConvertedSourceOptions {
-  onCacheError?(e: BrowserCacheError): void;
-  /** the most converted bytes held in memory when the cache cannot store them (default SEGMENT_HEAP_BUDGET) */
-  memoryBudget?: number;
-  /** CHUNK_BYTES unless a test wants small chunks */
-  chunkBytes?: number;
 }
 
 /** bytes a file without a Blob is streamed by */
@@ -37,7 +29,7 @@ export function convertedSource(
   source: FileSource & Partial<HeldSource>,
   cache: WeightCache | null,
   precision: WeightPrecision,
-  opts: ConvertedSourceOptions = {},
+  opts: Omit<WeightConverterOptions, 'cache' | 'memory'> = {},
 ): ConvertedSource {
   const file = async (name: string) => {
     const f = await openWeightFile(source, name, {});
