@@ -4,9 +4,7 @@
 // precision says which tensors it takes in which form (conversion-plan.ts), and `convertedWeights`
 // makes them so, the graph then built again over the converted files.
 import type { CheckpointFiles } from '../io/checkpoint-file.ts';
-import { openWeightFile } from '../io/checkpoint-file.ts';
 import type { FileSource, ReadOptions } from '../io/file-source.ts';
-import { chunkedStream } from '../io/range-blob.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { HeldSource } from '../cache/chunked-hub-source.ts';
@@ -21,9 +19,6 @@ export interface ConvertedSource extends HeldSource {
   readonly converter: WeightConverter;
 }
 
-/** bytes a file without a Blob is streamed by */
-const PIECE = 8 * 2 ** 20;
-
 /** `source` with its weights converted for `precision`, kept in `cache` (null: in memory, within a budget) */
 export function convertedSource(
   source: FileSource & Partial<HeldSource>,
@@ -31,25 +26,7 @@ export function convertedSource(
   precision: WeightPrecision,
   opts: Omit<WeightConverterOptions, 'cache' | 'memory'> = {},
 ): ConvertedSource {
-  const file = async (name: string) => {
-    const f = await openWeightFile(source, name, {});
-    if (!f) throw new Error(`${source.describe(name)} not found`);
-    return f;
-  };
-  const converter = weightConverter(
-    {
-      identity: async (name) => {
-        const f = await file(name);
-        return { url: source.describe(name), etag: f.etag ?? null, size: f.size };
-      },
-      stream: async (name) => {
-        const f = await file(name);
-        if (f.blob) return f.blob().stream();
-        return chunkedStream(f.size, PIECE, 0, f.size, (i, from, to) => f.read(i * PIECE + from, to - from));
-      },
-    },
-    { cache, ...opts },
-  );
+  const converter = weightConverter(source, { cache, ...opts });
   return {
     precision,
     converter,

@@ -44,7 +44,11 @@ function faultyCache(cache: WeightCache, faults: readonly Fault[], urls: readonl
 }
 
 /** the session's bytes over the converted weights, or the error that stopped it */
-const attempt = (run: Promise<Map<string, Uint8Array>>) => run.then((bytes) => ({ bytes }), (error: Error) => ({ error }));
+const attempt = (run: Promise<Map<string, Uint8Array>>) =>
+  run.then(
+    (bytes) => ({ bytes }),
+    (error: Error) => ({ error }),
+  );
 
 /** the tensors whose bytes differ */
 const sameAs = (want: Map<string, Uint8Array>, got: Map<string, Uint8Array>) =>
@@ -89,7 +93,9 @@ describe('a stored converted chunk that cannot be read back', () => {
           chunkBytes,
         }));
         const faulty = faultyCache(cache, faults, urls);
-        const got = await attempt(convertedBytes(build, checkpoint, precision, pieces(files), faulty.cache, chunkBytes));
+        const got = await attempt(
+          convertedBytes(build, checkpoint, precision, pieces(files), faulty.cache, chunkBytes),
+        );
         // a session's read fails saying so, its entry dropped; a header that cannot be read is converted anew at once
         if ('error' in got) {
           expect(got.error.message).toMatch(REFUSAL);

@@ -16,7 +16,8 @@ import {
   type StoredFile,
   type WeightCache,
 } from '../cache/weight-cache.ts';
-import { fileFromBytes, type CheckpointFile, type CheckpointFiles } from '../io/checkpoint-file.ts';
+import { fileFromBytes, openWeightFile, type CheckpointFile, type CheckpointFiles } from '../io/checkpoint-file.ts';
+import type { FileSource } from '../io/file-source.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import type { WeightPrecision } from '../plan/precision.ts';
@@ -25,16 +26,6 @@ import { convertedFileLayout, convertedVersion, parseConvertedHead } from './con
 import { ConvertedCheckpoint } from './converted-checkpoint.ts';
 import { SEGMENT_HEAP_BUDGET, formatBytes } from '../plan/segment-plan.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
-
-/** where a checkpoint file's bytes come from, and what identifies its version in the cache */
-export interface ConvertSource {
-  /** the file's URL (with its revision), ETag and size */
-  identity(file: string): Promise<FileIdentity> | FileIdentity;
-  /** the file's bytes from its first, as they arrive */
-  stream(file: string): Promise<ReadableStream<Uint8Array>> | ReadableStream<Uint8Array>;
-}
-
-type FileIdentity = { url: string; etag: string | null; size: number };
 
 export interface WeightConverter {
   /** the checkpoint's tensors in the plan's forms, from the cache or converted into it */
@@ -67,7 +58,8 @@ export class ConvertedMemoryError extends Error {
 /** one converted file of a run: where it goes, and what the cache holds of it already */
 interface FileJob {
   name: string;
-  id: FileIdentity;
+  /** the checkpoint file, read from its source */
+  source: CheckpointFile;
   tensors: readonly PlannedTensor[];
   layout: ReturnType<typeof convertedFileLayout>;
   version: FileVersion;
@@ -76,7 +68,7 @@ interface FileJob {
   found: StoredFile | null;
 }
 
-export function weightConverter(source: ConvertSource, opts: WeightConverterOptions): WeightConverter {
+export function weightConverter(source: FileSource, opts: WeightConverterOptions): WeightConverter {
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
   const budget = opts.memoryBudget ?? SEGMENT_HEAP_BUDGET;
   /** why the cache cannot store (it refused, or there is none); null while it stores */
@@ -92,17 +84,23 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     precision: WeightPrecision,
   ) {
     const layout = convertedFileLayout(tensors, precision);
-    const id = await source.identity(name);
-    const version = convertedVersion(id, precision, layout.size, chunkBytes);
+    const file = await openWeightFile(source, name, {});
+    if (!file) throw new Error(`${source.describe(name)} not found`);
+    const version = convertedVersion(
+      { url: file.describe, etag: file.etag ?? null },
+      precision,
+      layout.size,
+      chunkBytes,
+    );
     const found = into && (await storageOp(() => into.match(version)));
     if (found) opened.push(found);
     const whole = found?.complete && (await storedWhole(found, version));
-    const describe = `${id.url} (converted to ${precision})`;
-    return { name, id, tensors, layout, version, describe, found: whole ? found : null };
+    const describe = `${file.describe} (converted to ${precision})`;
+    return { name, source: file, tensors, layout, version, describe, found: whole ? found : null };
   }
 
   async function convertFile(into: WeightCache | null, job: FileJob, plan: ConversionPlan, precision: WeightPrecision) {
-    const { name, id, layout, version, describe, found } = job;
+    const { name, source: file, layout, version, describe, found } = job;
     const fileName = `${precision}/${name}`;
     const header = parseConvertedHead(layout.head, layout.size, describe);
     // an unreadable entry is let go of (its open handles would keep it) and removed; the read fails saying so
@@ -122,9 +120,9 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     const out = entry ? new ChunkWriter(entry, version) : new BytesWriter(version);
     await out.put(layout.head);
     let part = 0;
-    const converted = convertSafetensorsStream(streamChunks(await source.stream(name)), {
-      file: id.url,
-      size: id.size,
+    const converted = convertSafetensorsStream(streamChunks(streamOf(file)), {
+      file: file.describe,
+      size: file.size,
       conversionFor: (t) => plan.get(t.name) ?? null,
       memory: opts.memory,
     });
@@ -187,6 +185,15 @@ export function weightConverter(source: ConvertSource, opts: WeightConverterOpti
     },
   };
 }
+
+/** bytes a file without a Blob is streamed by */
+const PIECE = 8 * 2 ** 20;
+
+/** the file's bytes from its first: its Blob's stream, else reads of PIECE bytes */
+const streamOf = (f: CheckpointFile): ReadableStream<Uint8Array> =>
+  f.blob
+    ? f.blob().stream()
+    : chunkedStream(f.size, PIECE, 0, f.size, (i, from, to) => f.read(i * PIECE + from, to - from));
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
