@@ -117,7 +117,17 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
     }
     const entry = into && (await storageOp(() => into.put(version)));
     if (entry) opened.push(entry);
-    const out = entry ? new ChunkWriter(entry, version) : new BytesWriter(version);
+    // without a cache the file is one chunk in memory
+    let bytes = new Uint8Array(0);
+    const out = entry
+      ? new ChunkWriter(version, async (i, chunk) => {
+          const written = await storageOp(() => entry.write(i, new Blob([chunk]).stream()));
+          if (written !== chunk.length) throw new BrowserCacheError(`${version.url}: chunk ${i + 1} was stored short`);
+        })
+      : new ChunkWriter(
+          { ...version, chunkBytes: Math.max(1, version.size) },
+          async (_, chunk) => void (bytes = chunk),
+        );
     await out.put(layout.head);
     let part = 0;
     const converted = convertSafetensorsStream(streamChunks(streamOf(file)), {
@@ -134,7 +144,7 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
       }
     }
     await out.end();
-    if (!entry) return { file: fileFromBytes(fileName, describe, (out as BytesWriter).bytes), header };
+    if (!entry) return { file: fileFromBytes(fileName, describe, bytes), header };
     await storageOp(() => entry.markComplete());
     return { file: stored(entry), header };
   }
@@ -242,37 +252,15 @@ function storedFile(
   };
 }
 
-/** bytes written in order into memory: the converted file where no cache stores it */
-class BytesWriter {
-  readonly bytes: Uint8Array;
-  private at = 0;
-
-  constructor(private readonly version: FileVersion) {
-    this.bytes = new Uint8Array(version.size);
-  }
-
-  async put(bytes: Uint8Array): Promise<void> {
-    this.bytes.set(bytes, this.at);
-    this.at += bytes.length;
-  }
-
-  async end(): Promise<void> {
-    if (this.at < this.version.size) throw shortOf(this.version);
-  }
-}
-
-const shortOf = (v: FileVersion) =>
-  new Error(`${v.url}: the conversion ended short of the ${v.size} bytes its header says`);
-
-/** bytes written in order into a stored file's chunks: one chunk held at a time */
+/** bytes written in order, a chunk at a time: each chunk, once full, handed to `flush` */
 class ChunkWriter {
   private chunk = 0;
   private buffer: Uint8Array<ArrayBuffer> | null = null;
   private filled = 0;
 
   constructor(
-    private readonly stored: StoredFile,
     private readonly version: FileVersion,
+    private readonly flush: (i: number, chunk: Uint8Array<ArrayBuffer>) => Promise<void>,
   ) {}
 
   async put(bytes: Uint8Array): Promise<void> {
@@ -282,22 +270,19 @@ class ChunkWriter {
       this.buffer.set(bytes.subarray(at, at + n), this.filled);
       this.filled += n;
       at += n;
-      if (this.filled === this.buffer.length) await this.flush();
+      if (this.filled === this.buffer.length) {
+        await this.flush(this.chunk++, this.buffer);
+        this.buffer = null;
+        this.filled = 0;
+      }
     }
-  }
-
-  private async flush(): Promise<void> {
-    const buffer = this.buffer!;
-    const written = await storageOp(() => this.stored.write(this.chunk, new Blob([buffer]).stream()));
-    if (written !== buffer.length)
-      throw new BrowserCacheError(`${this.version.url}: chunk ${this.chunk + 1} was stored short`);
-    this.chunk++;
-    this.buffer = null;
-    this.filled = 0;
   }
 
   /** every byte of the version was put */
   async end(): Promise<void> {
-    if (this.buffer || this.chunk * this.version.chunkBytes < this.version.size) throw shortOf(this.version);
+    if (this.buffer || this.chunk * this.version.chunkBytes < this.version.size)
+      throw new Error(
+        `${this.version.url}: the conversion ended short of the ${this.version.size} bytes its header says`,
+      );
   }
 }
