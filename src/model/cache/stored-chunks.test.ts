@@ -6,7 +6,7 @@ import { ChunkSum, chunkSum } from './chunk-sum.ts';
 import { ChunkedHubFile } from './hub-file-chunks.ts';
 import { memoryCache } from '../test-support/memory-cache.ts';
 import { openCache } from './opfs-cache.ts';
-import { ROOT, urlFolderName, versionFolderName, writeMeta, type Meta } from './opfs-layout.ts';
+import { ROOT, urlFolderName, versionFolderName } from './opfs-layout.ts';
 import { ChunkSumError, storageOp, type FileVersion, type WeightCache } from './weight-cache.ts';
 
 describe('the chunk checksum', () => {

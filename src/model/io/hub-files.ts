@@ -150,7 +150,11 @@ const PROBE_BYTES = 256 * 1024;
  * A hub file for reads in parts, by Range request: the first request learns the size and keeps the
  * first 256 KiB, which hold the safetensors header of most checkpoints. Null when the hub says 404.
  */
-export async function openHubFile(repo: HubRepo, file: string, signal?: AbortSignal): Promise<(RandomAccessFile & { etag: string | null }) | null> {
+export async function openHubFile(
+  repo: HubRepo,
+  file: string,
+  signal?: AbortSignal,
+): Promise<(RandomAccessFile & { etag: string | null }) | null> {
   const url = hubFileUrl(repo, file);
   const res = await hubFetch(repo, file, { range: { start: 0, end: PROBE_BYTES - 1 }, signal });
   if (!res) return null;

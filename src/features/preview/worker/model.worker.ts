@@ -66,7 +66,10 @@ async function weightSource(
   });
   if (weights === 'float32') return hub;
   // converted weights the cache cannot store are held in memory beside the largest segment passing through the heap
-  return convertedSource(hub, cache, weights, { onCacheError, memoryBudget: memoryBudget ?? segmentLimits?.heapBudget });
+  return convertedSource(hub, cache, weights, {
+    onCacheError,
+    memoryBudget: memoryBudget ?? segmentLimits?.heapBudget,
+  });
 }
 
 function openModel(
