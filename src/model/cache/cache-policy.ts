@@ -51,14 +51,6 @@ export class SharedCache {
       return instead();
     }
   }
-
-  /** a storage failure that leaves the cache in use (a file's chunks stored, its mark of completeness not) */
-  async tolerate(op: () => Promise<void>): Promise<void> {
-    await storageOp(op).catch((e: unknown) => {
-      if (!(e instanceof BrowserCacheError)) throw e;
-      this.onCacheError?.(e);
-    });
-  }
 }
 
 export interface ChunkEvents {
@@ -150,7 +142,12 @@ export class ChunkCachePolicy {
 
   /** a chunk in the cache; with the last one there, the file is marked complete */
   private async storedChunk(store: StoredFile, i: number): Promise<Chunk> {
-    if (store.allPresent && !store.complete) await this.cache.tolerate(() => store.markComplete());
+    // a mark the storage refuses refuses the cache, as any write does
+    if (store.allPresent && !store.complete)
+      await this.attempt(
+        () => store.markComplete(),
+        () => undefined,
+      );
     // a stored chunk that cannot be read back (removed by another tab, cut short) comes from the hub;
     // one that failed its checksum was removed, and comes from the hub into the cache again
     const chunk: Chunk = {

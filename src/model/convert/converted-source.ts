@@ -9,7 +9,7 @@ import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { HeldSource } from '../cache/chunked-hub-source.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
-import type { Precomputed } from '../onnx/computed-weights.ts';
+import type { ConvertedCheckpoint } from './converted-checkpoint.ts';
 import type { WeightPrecision } from '../plan/precision.ts';
 import { conversionPlan } from './conversion-plan.ts';
 import { weightConverter, type WeightConverter, type WeightConverterOptions } from './weight-converter.ts';
@@ -45,22 +45,13 @@ export function convertedSource(
 export const asConverted = (source: FileSource): ConvertedSource | null =>
   'converter' in source && 'precision' in source ? (source as ConvertedSource) : null;
 
-/** what a graph is built over and where its session reads the bytes */
-export interface GraphWeights {
-  weights: WeightSet;
-  files: CheckpointFiles;
-  /** quantized outputs stored converted (absent: computed when the session is made) */
-  precomputed?: Precomputed;
-}
-
 /** the checkpoint's tensors converted for `precision` in the forms `model` (built over the checkpoint) takes them */
 export async function convertedWeights(
   model: ModelDef,
   checkpoint: { weights: WeightSet; files: CheckpointFiles },
   precision: WeightPrecision,
   converter: WeightConverter,
-): Promise<GraphWeights> {
+): Promise<ConvertedCheckpoint> {
   const plan = conversionPlan(model, checkpoint.weights, precision);
-  const converted = await converter.convert(precision, plan, checkpoint);
-  return { weights: converted.weights, files: converted.files, precomputed: converted.quantizedOutputs };
+  return converter.convert(precision, plan, checkpoint);
 }
