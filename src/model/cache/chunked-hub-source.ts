@@ -1,7 +1,8 @@
 // The checkpoint source of the preview's worker: the weight files chunked through the weight
 // cache (hub-file-chunks.ts), opened for reads in parts (headers) and as Blobs (the session's
 // external data); other files (config, shard index) read whole from the hub.
-import type { FileSource, RandomAccessFile } from '../io/file-source.ts';
+import type { FileSource } from '../io/file-source.ts';
+import { blobFile } from '../io/checkpoint-file.ts';
 import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { hubSource, type HubRepo } from '../io/hub-files.ts';
 import { SharedCache } from './cache-policy.ts';
@@ -22,13 +23,6 @@ export interface HeldSource extends FileSource {
   release(): Promise<void>;
 }
 
-/** a Blob read in parts (safetensors headers) and handed whole to a session */
-export const blobFile = (blob: Blob): RandomAccessFile => ({
-  size: blob.size,
-  read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
-  blob: () => blob,
-});
-
 export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[], opts: ChunkOptions): HeldSource {
   const hub = hubSource(repo);
   // the first refusal sends every file uncached, said once
@@ -43,13 +37,13 @@ export function chunkedHubSource(repo: HubRepo, weights: readonly HubFileEntry[]
       const f = files.get(name);
       if (!f) return null;
       const head = heads.get(name)!;
+      const file = blobFile(f.blob());
       return {
-        size: f.size,
+        ...file,
         etag: f.etag,
         // the header the page inspected: a visit whose weights are all converted in the cache asks the hub nothing
         read: async (offset, length) =>
-          offset + length <= head.length ? head.slice(offset, offset + length) : f.read(offset, length),
-        blob: () => f.blob(),
+          offset + length <= head.length ? head.slice(offset, offset + length) : file.read(offset, length),
       };
     },
     /** without a cache (weights converted on their way into it) there is nothing to finish: false */

@@ -52,15 +52,6 @@ export class ChunkedHubFile {
     this.prefetch = new ChunkPrefetch(this.chunks, (i) => this.policy.load(i));
   }
 
-  /** bytes [offset, offset + length), from their chunks */
-  async read(offset: number, length: number): Promise<Uint8Array> {
-    return new Uint8Array(
-      await this.blob()
-        .slice(offset, offset + length)
-        .arrayBuffer(),
-    );
-  }
-
   /** bytes [start, end) as a stream, chunk by chunk */
   stream(start = 0, end = this.size): ReadableStream<Uint8Array> {
     return chunkedStream(this.size, this.version.chunkBytes, start, end, async (i, from, to) => {

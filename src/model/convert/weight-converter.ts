@@ -16,7 +16,13 @@ import {
   type StoredFile,
   type WeightCache,
 } from '../cache/weight-cache.ts';
-import { fileFromBytes, openWeightFile, type CheckpointFile, type CheckpointFiles } from '../io/checkpoint-file.ts';
+import {
+  blobFile,
+  fileFromBytes,
+  openWeightFile,
+  type CheckpointFile,
+  type CheckpointFiles,
+} from '../io/checkpoint-file.ts';
 import type { FileSource } from '../io/file-source.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
@@ -243,13 +249,7 @@ function storedFile(
     0,
     version.size,
   );
-  return {
-    name,
-    describe,
-    size: version.size,
-    read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
-    blob: () => blob,
-  };
+  return { ...blobFile(blob), name, describe };
 }
 
 /** bytes written in order, a chunk at a time: each chunk, once full, handed to `flush` */

@@ -37,6 +37,13 @@ export function fileFromBytes(name: string, describe: string, bytes: Uint8Array)
   };
 }
 
+/** a Blob read in parts (safetensors headers) and handed whole to a session */
+export const blobFile = (blob: Blob): RandomAccessFile => ({
+  size: blob.size,
+  read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+  blob: () => blob,
+});
+
 /** the weight file `name` of `source`: opened for reads in parts where the source can, else read whole; null when absent */
 export async function openWeightFile(
   source: FileSource,
