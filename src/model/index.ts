@@ -81,7 +81,7 @@ export { chunkedHubSource } from './cache/chunked-hub-source.ts';
 /** a source's weights converted for a precision as they download, kept in the cache per precision */
 export { convertedSource } from './convert/converted-source.ts';
 /** per precision, the bytes the conversion writes for a checkpoint */
-export { convertedSizes } from './convert/converted-size.ts';
+export { convertedSizes } from './convert/conversion-plan.ts';
 
 // --- the preview pipeline: inputs, the DDIM loop, uploads, what the page shows ---
 /** runs the denoising loop of one preview request on a loaded model */

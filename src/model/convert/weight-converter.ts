@@ -61,19 +61,6 @@ export class ConvertedMemoryError extends Error {
   override name = 'ConvertedMemoryError';
 }
 
-/** one converted file of a run: where it goes, and what the cache holds of it already */
-interface FileJob {
-  name: string;
-  /** the checkpoint file, read from its source */
-  source: CheckpointFile;
-  tensors: readonly PlannedTensor[];
-  layout: ReturnType<typeof convertedFileLayout>;
-  version: FileVersion;
-  describe: string;
-  /** the cache's entry of this version, stored whole; null when there is none */
-  found: StoredFile | null;
-}
-
 export function weightConverter(source: FileSource, opts: WeightConverterOptions): WeightConverter {
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
   const budget = opts.memoryBudget ?? SEGMENT_HEAP_BUDGET;
@@ -104,6 +91,9 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
     const describe = `${file.describe} (converted to ${precision})`;
     return { name, source: file, tensors, layout, version, describe, found: whole ? found : null };
   }
+
+  /** one converted file of a run: where it goes, and what the cache holds of it whole (`found`) */
+  type FileJob = Awaited<ReturnType<typeof prepare>>;
 
   async function convertFile(into: WeightCache | null, job: FileJob, plan: ConversionPlan, precision: WeightPrecision) {
     const { name, source: file, layout, version, describe, found } = job;

@@ -28,7 +28,7 @@ export interface BrowserStorage {
   /** per precision, the bytes of this checkpoint the cache holds converted already; complete: every file whole */
   cached?: Partial<Record<WeightPrecision, { bytes: number; complete: boolean }>>;
   /**
-   * per precision, the bytes the converter writes for this checkpoint (convert/converted-size.ts,
+   * per precision, the bytes the converter writes for this checkpoint (convert/conversion-plan.ts,
    * from its headers); where absent (headers not read, not planned yet) the plan's weight bytes stand in
    */
   converted?: Partial<Record<WeightPrecision, number>>;

@@ -13,7 +13,7 @@ import type { InferenceBackend } from '../runtime/types.ts';
 import { storageNeed } from '../plan/storage-fit.ts';
 import { fixtureDir, loadFixture } from '../test-support/fixtures.ts';
 import { conversionPlan } from './conversion-plan.ts';
-import { convertedSizes } from './converted-size.ts';
+import { convertedSizes } from './conversion-plan.ts';
 import { weightConverter } from './weight-converter.ts';
 import { pieces } from '../test-support/converted-checkpoints.ts';
 
