@@ -1,13 +1,12 @@
 // A hub file read in chunks: each chunk from the weight cache when it holds it, else from the hub
-// (hub-chunk-request.ts), stored into the cache as it arrives, under the load's cache policy
+// (one Range request per chunk; one plain GET when the file is a single chunk), stored into the cache as it arrives, under the load's cache policy
 // (cache-policy.ts); the next ones fetched while one is read (chunk-prefetch.ts). `blob()` hands
 // the file to onnxruntime-web as external data, read slice by slice while the download runs
 // ahead; chunks held in memory (no cache) are dropped once read. A stored chunk that cannot be read
 // back (removed by another tab, cut short, a failed checksum) comes from the hub again.
 import { SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
 import { ChunkPrefetch } from './chunk-prefetch.ts';
-import { requestChunk, type ChunkedFileRef } from './hub-chunk-request.ts';
-import { HubFileError, hubFileUrl, type HubRepo } from '../io/hub-files.ts';
+import { HubFileError, hubFetchRequired, hubFileUrl, type HubRepo } from '../io/hub-files.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import {
   CHUNK_BYTES,
@@ -164,4 +163,35 @@ export class ChunkedHubFile {
     };
     return chunk;
   }
+}
+
+interface ChunkedFileRef {
+  repo: HubRepo;
+  name: string;
+  /** the ETag the file was inspected with; a chunk of another version is refused */
+  etag: string | null;
+  signal?: AbortSignal;
+}
+
+/** the hub's answer for bytes [start, end) of the file; `whole` asks without a Range */
+async function requestChunk(f: ChunkedFileRef, start: number, end: number, whole: boolean): Promise<Response> {
+  // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
+  // only put the same gigabytes on disk twice
+  const res = await hubFetchRequired(f.repo, f.name, {
+    ...(whole ? {} : { range: { start, end: end - 1 } }),
+    signal: f.signal,
+    cache: 'no-store',
+  });
+  const fail = async (detail: string) => {
+    await res.body?.cancel();
+    return new HubFileError(f.name, hubFileUrl(f.repo, f.name), res.status, detail);
+  };
+  if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
+  const etag = res.headers.get('etag');
+  if (f.etag && etag && etag !== f.etag)
+    throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
+  const length = res.headers.get('content-length');
+  if (length !== null && Number(length) !== end - start)
+    throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
+  return res;
 }
