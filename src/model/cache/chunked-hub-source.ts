@@ -17,7 +17,7 @@ export interface HubFileEntry {
 
 /** a source that holds the cache's files open: finishing its download, letting go of them */
 export interface HeldSource extends FileSource {
-  /** the chunks a session did not read (tensors the graph does not use) into the cache too; true when every weight file is cached */
+  /** the chunks a session did not read into the cache too; true when every weight file is cached */
   complete(): Promise<boolean>;
   /** closes what holds the cache's files (after a session has read its weights) */
   release(): Promise<void>;

@@ -1,9 +1,9 @@
 // A hub file read in chunks: each chunk from the weight cache when it holds it, else from the hub
-// (one Range request per chunk; one plain GET when the file is a single chunk), stored into the cache as it arrives, under the load's cache policy
-// (cache-policy.ts); the next ones fetched while one is read (chunk-prefetch.ts). `blob()` hands
-// the file to onnxruntime-web as external data, read slice by slice while the download runs
-// ahead; chunks held in memory (no cache) are dropped once read. A stored chunk that cannot be read
-// back (removed by another tab, cut short, a failed checksum) comes from the hub again.
+// (a Range request per chunk; one plain GET for a file of one chunk), stored into the cache as it
+// arrives under the load's cache policy (cache-policy.ts); the next ones fetched while one is read
+// (chunk-prefetch.ts). `blob()` hands the file to onnxruntime-web as external data, read slice by
+// slice while the download runs ahead; chunks held in memory (no cache) are dropped once read. A
+// stored chunk that cannot be read back (another tab, cut short, a failed checksum) comes again.
 import { SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
 import { ChunkPrefetch } from './chunk-prefetch.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, type HubRepo } from '../io/hub-files.ts';

@@ -3,8 +3,9 @@
 // nothing from its source; otherwise its bytes stream from the source, are converted tensor by
 // tensor (stream-convert.ts) and written chunk by chunk into a new cache entry. A cache that
 // cannot store (said once through onCacheError) sends the run to memory (plain bytes), within a
-// budget: past it, the run stops before downloading more. A stored chunk that cannot be read back drops its entry
-// and fails the read with a BrowserCacheError that says so; the next run converts the file anew.
+// budget: past it, the run stops before downloading more. An entry found short is converted anew;
+// a stored chunk that cannot be read back later drops its entry and fails the read with a
+// BrowserCacheError that says so, and the next run converts the file anew.
 import {
   BrowserCacheError,
   CHUNK_BYTES,
