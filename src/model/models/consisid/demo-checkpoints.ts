@@ -1,12 +1,13 @@
 // Deterministic random-weight demo checkpoints in the real diffusers file layout, served by the
 // mock hub at /{repoId}/resolve/{revision}/{path}.
 import { parseConfig, type ConsisIDConfigInput } from '../../graph/config.ts';
-import { writeCheckpointFiles, type CheckpointFile } from './checkpoint-writer.ts';
+import { writeCheckpointFiles } from './checkpoint-writer.ts';
+import type { FolderFile } from '../../io/safetensors/shards.ts';
 import { randomWeights } from './random-weights.ts';
 
 export interface DemoCheckpoint {
   repoId: string;
-  files: CheckpointFile[];
+  files: FolderFile[];
 }
 
 /** tiny: no identity module, sincos positions, one F32 file */
@@ -55,7 +56,7 @@ export const CONSISID_PREVIEW_S_CONFIG = {
   local_face_scale: 1.0,
 } satisfies ConsisIDConfigInput;
 
-function modelIndex(): CheckpointFile {
+function modelIndex(): FolderFile {
   const index = {
     _class_name: 'ConsisIDPipeline',
     _diffusers_version: '0.39.0',
@@ -64,7 +65,7 @@ function modelIndex(): CheckpointFile {
   return { path: 'model_index.json', bytes: new TextEncoder().encode(`${JSON.stringify(index, null, 2)}\n`) };
 }
 
-function readme(repoId: string, description: string): CheckpointFile {
+function readme(repoId: string, description: string): FolderFile {
   const text = `---\nlibrary_name: diffusers\ntags: [consisid, demo, random-weights]\n---\n# ${repoId}\n\n${description}\nRandom weights: outputs are noise. Made for the Hub Console preview.\n`;
   return { path: 'README.md', bytes: new TextEncoder().encode(text) };
 }
@@ -73,7 +74,7 @@ function fullConfig(input: ConsisIDConfigInput): Record<string, unknown> {
   return { ...parseConfig(input) };
 }
 
-export function consisidTinyFiles(): CheckpointFile[] {
+export function consisidTinyFiles(): FolderFile[] {
   const config = parseConfig(CONSISID_TINY_CONFIG);
   return [
     readme('consisid-community/consisid-tiny', 'A tiny ConsisID transformer without the identity module.'),
@@ -84,7 +85,7 @@ export function consisidTinyFiles(): CheckpointFile[] {
   ];
 }
 
-export function consisidPreviewSFiles(): CheckpointFile[] {
+export function consisidPreviewSFiles(): FolderFile[] {
   const config = parseConfig(CONSISID_PREVIEW_S_CONFIG);
   return [
     readme(
