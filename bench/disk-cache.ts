@@ -47,8 +47,8 @@ class DiskStoredFile extends StoredChunks {
     await rm(this.file(`${i}.part`), { force: true });
   }
 
-  protected async keep(i: number, sum: string | null) {
-    if (sum !== null) await writeFile(this.file(`${i}.sum`), sum);
+  protected async keep(i: number, sum: string) {
+    await writeFile(this.file(`${i}.sum`), sum);
     await rename(this.file(`${i}.part`), this.file(i));
   }
 

@@ -15,7 +15,8 @@ import { ConsisIDTransformer3DModel } from '../src/model/models/consisid/consisi
 import { randomInputs } from '../src/model/cli/generate-command.ts';
 import { parseShapeSpec } from '../src/model/cli/shape-spec.ts';
 import { planFit } from '../src/model/plan/fit.ts';
-import { chunkedHubSource } from '../src/model/convert/chunked-hub-source.ts';
+import { chunkedHubSource } from '../src/model/cache/chunked-hub-source.ts';
+import { convertedSource } from '../src/model/convert/converted-source.ts';
 import { hubSource, openHubFile, type HubRepo } from '../src/model/io/hub-files.ts';
 import { argsFromNamedTensors } from '../src/model/models/consisid/named-inputs.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../src/model/plan/precision.ts';
@@ -75,10 +76,12 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   const heapBudget = values['heap-budget'] ? Number(values['heap-budget']) : undefined;
   const repo: HubRepo = { repoId: values.repo, hubUrl: values.hub, subfolder: values.subfolder ?? 'transformer' };
   let downloadedBytes = 0;
-  const source = chunkedHubSource(repo, await weightFiles(repo), {
-    cache: diskCache(values.cache),
+  const cache = diskCache(values.cache);
+  const files = chunkedHubSource(repo, await weightFiles(repo), {
+    cache: weights === 'float32' ? cache : null,
     onFetched: (n) => (downloadedBytes += n),
   });
+  const source = weights === 'float32' ? files : convertedSource(files, cache, weights);
   const base = await nodeWebgpuBackend();
   let made = 0;
   const backend: InferenceBackend = {
@@ -97,7 +100,6 @@ async function main(argv: readonly string[]): Promise<StreamMemoryReport> {
   let t = performance.now();
   const model = await ConsisIDTransformer3DModel.fromPretrained(values.repo, {
     source,
-    converter: source.converter,
     environment: { backend: async () => backend, localSource: async () => null, defaultDevice: 'webgpu' },
     device: 'webgpu',
     weights,

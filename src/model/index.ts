@@ -68,32 +68,20 @@ export type { WebGpuLimits } from './plan/plan.ts';
 // --- weights: the hub, the browser cache, conversion ---
 /** a checkpoint's files for fromPretrained: config, index and weights */
 export type { FileSource } from './io/file-source.ts';
-/** a repository on a hub: id, URL, revision, subfolder, token */
-export type { HubRepo } from './io/hub-files.ts';
 /** a hub file that could not be read: the file, the URL and the status */
 export { HubFileError } from './io/hub-files.ts';
 /** the browser cache refused or failed: quota, private mode, a chunk unreadable */
 export { BrowserCacheError } from './cache/weight-cache.ts';
-/** the weight cache in the origin private file system */
-export { openCache } from './cache/opfs-cache.ts';
-/** why the browser stores no files for this page, or null */
-export { fileStorageRefusal } from './cache/opfs-cache.ts';
-/** removes every stored file; returns how many complete files there were */
-export { deleteCachedFiles } from './cache/opfs-cache.ts';
-/** what the cache holds of each file: its chunks and each precision converted */
-export { cachedFiles } from './convert/cached-checkpoint.ts';
-/** what the cache holds of one file */
+/** the browser cache: open it, what it holds, remove a checkpoint's files or all, why it cannot store */
+export { browserCache } from './convert/cached-checkpoint.ts';
+/** what the cache holds of one file: its chunks and each precision converted */
 export type { CachedFileState } from './convert/cached-checkpoint.ts';
-/** removes a checkpoint's files, converted forms included */
-export { removeCachedFiles } from './convert/cached-checkpoint.ts';
-/** the preview worker's source: weight files through the cache, with their converter */
-export { chunkedHubSource } from './convert/chunked-hub-source.ts';
-/** a weight file of the source: name, size, ETag */
-export type { HubFileEntry } from './convert/chunked-hub-source.ts';
-/** converts weights for a precision as they download, kept in the cache per precision */
-export type { WeightConverter } from './convert/weight-converter.ts';
-/** per precision, the bytes the converter writes for a checkpoint */
-export { convertedSizes } from './convert/converted-size.ts';
+/** a hub checkpoint's weight files, read in chunks through the browser cache (null: uncached) */
+export { chunkedHubSource } from './cache/chunked-hub-source.ts';
+/** a source's weights converted for a precision as they download, kept in the cache per precision */
+export { convertedSource } from './convert/converted-source.ts';
+/** per precision, the bytes the conversion writes for a checkpoint */
+export { convertedSizes } from './convert/conversion-plan.ts';
 
 // --- the preview pipeline: inputs, the DDIM loop, uploads, what the page shows ---
 /** runs the denoising loop of one preview request on a loaded model */

@@ -26,11 +26,6 @@ export class ChunkPrefetch<C> {
     return this.get(i);
   }
 
-  /** chunk `i` is loading or loaded */
-  started(i: number): boolean {
-    return this.loading.has(i);
-  }
-
   /** forgets chunk `i` (held in memory and read: its bytes may go) */
   drop(i: number): void {
     this.loading.delete(i);

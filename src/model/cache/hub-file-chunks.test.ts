@@ -54,30 +54,28 @@ async function storedNames(): Promise<string[]> {
 }
 
 describe('hub files in chunks through the browser cache', () => {
-  for (const sync of [true, false]) {
-    it(`fetches one Range per chunk into the cache, and reads them back without the hub (${sync ? 'worker: sync handles' : 'page: streams'})`, async () => {
-      const hub = rangeHub(bytes);
-      const cache = await storage({ sync });
-      const fetched: number[] = [];
-      const f = file(hub, { cache, onFetched: (n) => fetched.push(n) });
-      expect(await read(f.blob())).toEqual(bytes);
-      expect(hub.asked.sort()).toEqual(['bytes=0-999', 'bytes=1000-1999', 'bytes=2000-2499']);
-      expect(fetched.sort()).toEqual([1000, 1000, 500]);
-      // complete: the page's inspector sees it once the reader lets go, and a second reader asks the hub nothing
-      await f.release();
-      const [hit, ...more] = await cachedVersions(f.url);
-      expect(more).toEqual([]);
-      expect(hit).toMatchObject({ size: 2500, etag: '"e"' });
-      expect(await read((await hit!.blob()).slice(990, 1010))).toEqual(bytes.subarray(990, 1010));
-      const again = rangeHub(bytes);
-      const second = file(again, { cache });
-      expect(await read(second.blob().slice(1500, 2100))).toEqual(bytes.subarray(1500, 2100));
-      expect(again.asked).toEqual([]);
-      await second.release();
-      expect(await deleteCachedFiles()).toBe(1);
-      expect(await cachedVersions(f.url)).toEqual([]);
-    });
-  }
+  it(`fetches one Range per chunk into the cache, and reads them back without the hub`, async () => {
+    const hub = rangeHub(bytes);
+    const cache = await storage();
+    const fetched: number[] = [];
+    const f = file(hub, { cache, onFetched: (n) => fetched.push(n) });
+    expect(await read(f.blob())).toEqual(bytes);
+    expect(hub.asked.sort()).toEqual(['bytes=0-999', 'bytes=1000-1999', 'bytes=2000-2499']);
+    expect(fetched.sort()).toEqual([1000, 1000, 500]);
+    // complete: the page's inspector sees it once the reader lets go, and a second reader asks the hub nothing
+    await f.release();
+    const [hit, ...more] = await cachedVersions(f.url);
+    expect(more).toEqual([]);
+    expect(hit).toMatchObject({ size: 2500, etag: '"e"' });
+    expect(await read((await hit!.blob()).slice(990, 1010))).toEqual(bytes.subarray(990, 1010));
+    const again = rangeHub(bytes);
+    const second = file(again, { cache });
+    expect(await read(second.blob().slice(1500, 2100))).toEqual(bytes.subarray(1500, 2100));
+    expect(again.asked).toEqual([]);
+    await second.release();
+    expect(await deleteCachedFiles()).toBe(1);
+    expect(await cachedVersions(f.url)).toEqual([]);
+  });
 
   it('a new version of the file on the hub replaces the stored chunks', async () => {
     const cache = await storage();
@@ -126,46 +124,42 @@ describe('hub files in chunks through the browser cache', () => {
     await Promise.all([first.release(), second.release()]);
   });
 
-  for (const sync of [true, false]) {
-    it(`a cache that fills up midway: stored chunks stay readable, no partial chunk stays, every file is let go (${sync ? 'worker' : 'page'})`, async () => {
-      const cache = await storage({ sync });
-      const errors: string[] = [];
-      // 25 chunks: the first read stores a few (it fetches 3 ahead), the rest meet a full disk
-      const f = file(rangeHub(bytes), { cache, chunkBytes: 100, onCacheError: (e) => errors.push(e.message) });
-      expect(await read(f.blob().slice(0, 100))).toEqual(bytes.subarray(0, 100));
-      opfs!.options.refuse = true;
-      expect(await read(f.blob())).toEqual(bytes);
-      expect(errors).toEqual(['Quota exceeded.']);
-      await f.release();
-      expect((await storedNames()).filter((n) => n.endsWith('.part'))).toEqual([]);
-      opfs!.options.refuse = false;
-      // nothing holds a file open: the cache clears at once
-      expect(await deleteCachedFiles()).toBe(0);
-      expect(await storedNames()).toEqual([]);
-    });
-  }
+  it(`a cache that fills up midway: stored chunks stay readable, no partial chunk stays, every file is let go`, async () => {
+    const cache = await storage();
+    const errors: string[] = [];
+    // 25 chunks: the first read stores a few (it fetches 3 ahead), the rest meet a full disk
+    const f = file(rangeHub(bytes), { cache, chunkBytes: 100, onCacheError: (e) => errors.push(e.message) });
+    expect(await read(f.blob().slice(0, 100))).toEqual(bytes.subarray(0, 100));
+    opfs!.options.refuse = true;
+    expect(await read(f.blob())).toEqual(bytes);
+    expect(errors).toEqual(['Quota exceeded.']);
+    await f.release();
+    expect((await storedNames()).filter((n) => n.endsWith('.part'))).toEqual([]);
+    opfs!.options.refuse = false;
+    // nothing holds a file open: the cache clears at once
+    expect(await deleteCachedFiles()).toBe(0);
+    expect(await storedNames()).toEqual([]);
+  });
 
-  for (const sync of [true, false]) {
-    it(`a stored chunk that cannot be read comes from the hub instead, said once (${sync ? 'worker' : 'page'})`, async () => {
-      const cache = await storage({ sync });
-      const hub = rangeHub(bytes);
-      const errors: string[] = [];
-      const f = file(hub, { cache, onCacheError: (e) => errors.push(e.message) });
-      await f.download();
-      expect(hub.asked).toHaveLength(3);
-      // another tab cut chunk 2 short and removed chunk 3
-      const dir = await versionFolder();
-      const w = await (await dir.getFileHandle('1')).createWritable();
-      await w.write(new Uint8Array(10));
-      await w.close();
-      await dir.removeEntry('2');
-      expect(await read(f.blob())).toEqual(bytes);
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/chunk 2 of the browser cache is shorter than stored/);
-      expect(hub.asked.slice(3).sort()).toEqual(['bytes=1000-1999', 'bytes=2000-2499']);
-      await f.release();
-    });
-  }
+  it(`a stored chunk that cannot be read comes from the hub instead, said once`, async () => {
+    const cache = await storage();
+    const hub = rangeHub(bytes);
+    const errors: string[] = [];
+    const f = file(hub, { cache, onCacheError: (e) => errors.push(e.message) });
+    await f.download();
+    expect(hub.asked).toHaveLength(3);
+    // another tab cut chunk 2 short and removed chunk 3
+    const dir = await versionFolder();
+    const w = await (await dir.getFileHandle('1')).createWritable();
+    await w.write(new Uint8Array(10));
+    await w.close();
+    await dir.removeEntry('2');
+    expect(await read(f.blob())).toEqual(bytes);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/chunk 2 of the browser cache is shorter than stored/);
+    expect(hub.asked.slice(3).sort()).toEqual(['bytes=1000-1999', 'bytes=2000-2499']);
+    await f.release();
+  });
 
   it('many readers of a stored chunk that cannot be read share one fetch of it from the hub', async () => {
     const cache = await storage();
@@ -227,16 +221,6 @@ describe('hub files in chunks through the browser cache', () => {
     // 25 chunks: the two loops stop after the failed one (and the one beside it), also the one still running then
     await new Promise((r) => setTimeout(r, 100));
     expect(hub.asked.length).toBeLessThanOrEqual(4);
-  });
-
-  it('reads a small part (a header) by a Range of its own, without fetching its chunk', async () => {
-    const hub = rangeHub(bytes);
-    const f = file(hub, { cache: await storage() });
-    expect(await f.read(8, 100)).toEqual(bytes.subarray(8, 108));
-    expect(hub.asked).toEqual(['bytes=8-107']);
-    expect(await read(f.blob().slice(0, 10))).toEqual(bytes.subarray(0, 10));
-    expect(await f.read(8, 100)).toEqual(bytes.subarray(8, 108));
-    expect(hub.asked.slice(1).sort()).toEqual(['bytes=0-999', 'bytes=1000-1999', 'bytes=2000-2499']);
   });
 
   it('reads a one-chunk file with one plain GET', async () => {

@@ -1,11 +1,12 @@
-// A hub file read in chunks: each chunk from the weight cache or the hub (cache-policy.ts), the
-// next ones fetched while one is read (chunk-prefetch.ts). `blob()` hands the file to
-// onnxruntime-web as external data, read slice by slice while the download runs ahead; chunks
-// held in memory (no cache) are dropped once read.
-import { ChunkCachePolicy, SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
+// A hub file read in chunks: each chunk from the weight cache when it holds it, else from the hub
+// (a Range request per chunk; one plain GET for a file of one chunk), stored into the cache as it
+// arrives under the load's cache policy (cache-policy.ts); the next ones fetched while one is read
+// (chunk-prefetch.ts). `blob()` hands the file to onnxruntime-web as external data, read slice by
+// slice while the download runs ahead; chunks held in memory (no cache) are dropped once read. A
+// stored chunk that cannot be read back (another tab, cut short, a failed checksum) comes again.
+import { SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
 import { ChunkPrefetch } from './chunk-prefetch.ts';
-import { requestRange, type ChunkedFileRef } from './hub-chunk-request.ts';
-import { hubFileUrl, type HubRepo } from '../io/hub-files.ts';
+import { HubFileError, hubFetchRequired, hubFileUrl, type HubRepo } from '../io/hub-files.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import {
   CHUNK_BYTES,
@@ -13,6 +14,7 @@ import {
   chunkCount,
   type BrowserCacheError,
   type FileVersion,
+  type StoredFile,
   type WeightCache,
 } from './weight-cache.ts';
 
@@ -26,18 +28,16 @@ export interface ChunkOptions extends ChunkEvents {
   chunkBytes?: number;
 }
 
-/** reads up to this size do not fetch a whole chunk */
-const SMALL_READ = 2 ** 20;
-
 export class ChunkedHubFile {
   readonly url: string;
   readonly chunks: number;
-  private readonly ref: ChunkedFileRef;
   private readonly version: FileVersion;
-  private readonly policy: ChunkCachePolicy;
+  private readonly ref: ChunkedFileRef;
   private readonly prefetch: ChunkPrefetch<Chunk>;
   /** bytes read so far of each chunk held in memory */
   private readonly consumed = new Map<number, number>();
+  /** this file in the cache (opened once; kept after a refusal, for `release`); null when there is no cache or it refused */
+  private stored: Promise<StoredFile | null> | null = null;
 
   /** `cache` is shared by the files of one load (a refusal sends them all uncached); by default this file's own */
   constructor(
@@ -45,32 +45,15 @@ export class ChunkedHubFile {
     readonly name: string,
     readonly size: number,
     readonly etag: string | null,
-    opts: ChunkOptions,
+    private readonly opts: ChunkOptions,
     private readonly cache = new SharedCache(opts.cache, opts.onCacheError),
   ) {
     this.url = hubFileUrl(repo, name);
     const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
     this.chunks = chunkCount(size, chunkBytes);
-    this.ref = { repo, name, etag, signal: opts.signal };
     this.version = { url: this.url, etag, size, chunkBytes };
-    const reload = (i: number, stale: Chunk) => this.prefetch.replace(i, stale);
-    this.policy = new ChunkCachePolicy(this.ref, this.version, cache, opts, reload);
-    this.prefetch = new ChunkPrefetch(this.chunks, (i) => this.policy.load(i));
-  }
-
-  /**
-   * Bytes [offset, offset + length): from the chunk when it is there, else (a small read, like a
-   * safetensors header before a session starts) by a Range request of its own.
-   */
-  async read(offset: number, length: number): Promise<Uint8Array> {
-    const i = Math.floor(offset / this.version.chunkBytes);
-    if (length > SMALL_READ || this.prefetch.started(i) || this.chunks === 1)
-      return new Uint8Array(
-        await this.blob()
-          .slice(offset, offset + length)
-          .arrayBuffer(),
-      );
-    return requestRange(this.ref, offset, length);
+    this.ref = { repo, name, etag, signal: opts.signal };
+    this.prefetch = new ChunkPrefetch(this.chunks, (i) => this.load(i));
   }
 
   /** bytes [start, end) as a stream, chunk by chunk */
@@ -78,17 +61,12 @@ export class ChunkedHubFile {
     return chunkedStream(this.size, this.version.chunkBytes, start, end, async (i, from, to) => {
       const chunk = await this.prefetch.ahead(i);
       const bytes = await chunk.read(from, to);
-      this.readOf(i, chunk, to - from);
+      // a chunk held in memory goes once read whole
+      const read = (this.consumed.get(i) ?? 0) + to - from;
+      this.consumed.set(i, read);
+      if (!chunk.cached && read >= this.bounds(i)[1] - this.bounds(i)[0]) this.prefetch.drop(i);
       return bytes;
     });
-  }
-
-  /** `bytes` more of chunk `i` were read: a chunk held in memory goes once read whole */
-  private readOf(i: number, chunk: Chunk, bytes: number): void {
-    const [c0, c1] = chunkBounds(this.size, this.version.chunkBytes, i);
-    const read = (this.consumed.get(i) ?? 0) + bytes;
-    this.consumed.set(i, read);
-    if (!chunk.cached && read >= c1 - c0) this.prefetch.drop(i);
   }
 
   /** the file as a Blob whose slices stream from the chunks (fetched as they are needed) */
@@ -100,11 +78,120 @@ export class ChunkedHubFile {
   async download(concurrency = 3): Promise<boolean> {
     if (!this.cache.current) return false;
     await this.prefetch.all(concurrency);
-    return this.policy.complete();
+    return (await this.store())?.complete ?? false;
   }
 
   /** lets go of the cache's files (a worker's open sync handles keep them from being removed) */
-  release(): Promise<void> {
-    return this.policy.release();
+  async release(): Promise<void> {
+    await (await this.stored?.catch(() => null))?.release();
   }
+
+  private bounds(i: number): [number, number] {
+    return chunkBounds(this.size, this.version.chunkBytes, i);
+  }
+
+  private attempt<T, U>(op: () => Promise<T>, instead: () => U | Promise<U>): Promise<T | U> {
+    return this.cache.attempt(op, instead, this.opts.signal);
+  }
+
+  private store(): Promise<StoredFile | null> {
+    const cache = this.cache.current;
+    if (!cache) return Promise.resolve(null);
+    this.stored ??= this.attempt(
+      async () => (await cache.match(this.version)) ?? cache.put(this.version),
+      () => null,
+    );
+    return this.stored;
+  }
+
+  /** chunk `i`: stored, fetched into the cache, or (no cache) fetched into memory */
+  private async load(i: number): Promise<Chunk> {
+    const store = await this.store();
+    const [start, end] = this.bounds(i);
+    const held = (s: StoredFile) =>
+      this.attempt(
+        () => s.has(i),
+        () => false,
+      );
+    if (store && this.cache.current && (await held(store))) {
+      this.opts.onStored?.(end - start);
+      return this.storedChunk(store, i);
+    }
+    const res = await requestChunk(this.ref, start, end, this.chunks === 1);
+    if (store && this.cache.current) return this.fetchedIntoCache(store, i, res);
+    const blob = await res.blob();
+    this.opts.onFetched?.(end - start);
+    return { read: async (from, to) => new Uint8Array(await blob.slice(from, to).arrayBuffer()), cached: false };
+  }
+
+  /** the hub's answer for chunk `i` written into the cache as it arrives; refused, the chunk comes again uncached */
+  private async fetchedIntoCache(store: StoredFile, i: number, res: Response): Promise<Chunk> {
+    const [start, end] = this.bounds(i);
+    const written = await this.attempt(
+      () => store.write(i, res.body!),
+      () => null,
+    );
+    // the body went to the refused write: this chunk, and the rest, come again uncached
+    if (written === null) return this.load(i);
+    if (written !== end - start)
+      throw new HubFileError(
+        this.name,
+        this.url,
+        206,
+        `the download of bytes ${start}-${end - 1} ended after ${written} bytes`,
+      );
+    this.opts.onFetched?.(end - start);
+    return this.storedChunk(store, i);
+  }
+
+  /** a chunk in the cache; with the last one there, the file is marked complete (a refused mark refuses the cache) */
+  private async storedChunk(store: StoredFile, i: number): Promise<Chunk> {
+    if (store.allPresent && !store.complete)
+      await this.attempt(
+        () => store.markComplete(),
+        () => undefined,
+      );
+    // a stored chunk that cannot be read back comes from the hub, one load shared by the readers that
+    // failed on it (one that failed its checksum was removed, and is stored again)
+    const chunk: Chunk = {
+      read: (from, to) =>
+        this.attempt(
+          () => store.read(i, from, to),
+          async () => (await this.prefetch.replace(i, chunk)).read(from, to),
+        ),
+      cached: true,
+    };
+    return chunk;
+  }
+}
+
+interface ChunkedFileRef {
+  repo: HubRepo;
+  name: string;
+  /** the ETag the file was inspected with; a chunk of another version is refused */
+  etag: string | null;
+  signal?: AbortSignal;
+}
+
+/** the hub's answer for bytes [start, end) of the file; `whole` asks without a Range */
+async function requestChunk(f: ChunkedFileRef, start: number, end: number, whole: boolean): Promise<Response> {
+  // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
+  // only put the same gigabytes on disk twice
+  const res = await hubFetchRequired(f.repo, f.name, {
+    ...(whole ? {} : { range: { start, end: end - 1 } }),
+    signal: f.signal,
+    cache: 'no-store',
+  });
+  const fail = async (detail: string) => {
+    await res.body?.cancel();
+    return new HubFileError(f.name, hubFileUrl(f.repo, f.name), res.status, detail);
+  };
+  if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
+  const etag = res.headers.get('etag');
+  if (f.etag && etag && etag !== f.etag)
+    throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
+  const length = res.headers.get('content-length');
+  if (length !== null && Number(length) !== end - start)
+    throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
+  return res;
 }

@@ -22,25 +22,26 @@ import {
   chunkLength,
   storageOp,
   type FileVersion,
-  type StoredFile,
   type WeightCache,
 } from './weight-cache.ts';
 
+/** the folder of a URL's entries, and of one version of them; null where there is none */
+const urlDirOf = async (root: FileSystemDirectoryHandle, url: string) =>
+  root.getDirectoryHandle(await urlFolderName(url)).catch(() => null);
+const versionDirOf = async (root: FileSystemDirectoryHandle, v: { url: string; etag: string | null }) =>
+  (await urlDirOf(root, v.url))?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
+
 function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
-  const urlFolder = async (v: FileVersion, create: boolean) =>
-    root.getDirectoryHandle(await urlFolderName(v.url), { create });
   return {
     match: (v) =>
       storageOp(async () => {
-        const urlDir = await urlFolder(v, false).catch(() => null);
-        const dir = await urlDir?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
-        if (!dir) return null;
-        const meta = await readMeta(dir);
-        return sameVersion(meta, v) ? new OpfsStoredFile(dir, meta) : null;
+        const dir = await versionDirOf(root, v);
+        const meta = dir ? await readMeta(dir) : null;
+        return dir && sameVersion(meta, v) ? new OpfsStoredFile(dir, meta) : null;
       }),
     put: (v) =>
       storageOp(async () => {
-        const urlDir = await urlFolder(v, true);
+        const urlDir = await root.getDirectoryHandle(await urlFolderName(v.url), { create: true });
         const version = await versionFolderName(v.etag);
         const dir = await urlDir.getDirectoryHandle(version, { create: true });
         for (const [name] of await entriesOf(dir)) await dir.removeEntry(name);
@@ -53,7 +54,7 @@ function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
       }),
     delete: (v) =>
       storageOp(async () => {
-        const urlDir = await urlFolder(v, false).catch(() => null);
+        const urlDir = await urlDirOf(root, v.url);
         await urlDir?.removeEntry(await versionFolderName(v.etag), { recursive: true }).catch((e: Error) => {
           if (e.name !== 'NotFoundError') throw e;
         });
@@ -75,22 +76,14 @@ export async function fileStorageRefusal(): Promise<string | null> {
   );
 }
 
-export interface CachedFile {
-  url: string;
-  etag: string | null;
-  size: number;
-  /** the whole file as one Blob over the stored chunks (read from disk as it is sliced) */
-  blob(): Promise<Blob>;
-}
-
-/** the versions of the file whose chunks are all stored (none when there is no store) */
-export async function cachedVersions(url: string): Promise<CachedFile[]> {
+/** the versions of the file whose chunks are all stored (none when there is no store), each as one Blob over its chunks */
+export async function cachedVersions(url: string): Promise<(FileVersion & { blob(): Promise<Blob> })[]> {
   try {
-    const urlDir = await (await rootDir()).getDirectoryHandle(await urlFolderName(url)).catch(() => null);
+    const urlDir = await urlDirOf(await rootDir(), url);
     return (urlDir ? await versionsIn(urlDir) : []).flatMap(({ dir, meta }) => {
       if (!meta?.complete || meta.url !== url) return [];
-      const file: StoredFile = new OpfsStoredFile(dir, meta);
-      return [{ url, size: meta.size, etag: meta.etag, blob: () => storageOp(() => file.blob()) }];
+      const file = new OpfsStoredFile(dir, meta);
+      return [{ ...meta, url, blob: () => storageOp(() => file.blob()) }];
     });
   } catch {
     return [];
@@ -116,8 +109,7 @@ export async function storedAmounts(versions: readonly VersionQuery[]): Promise<
 
 /** the entry of version `v` (its size: the stored meta's, when `v.size` is null) */
 async function storedOf(root: FileSystemDirectoryHandle, v: VersionQuery): Promise<StoredAmount> {
-  const urlDir = await root.getDirectoryHandle(await urlFolderName(v.url)).catch(() => null);
-  const dir = await urlDir?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
+  const dir = await versionDirOf(root, v);
   const meta = dir ? await readMeta(dir) : null;
   if (!dir || !sameVersion(meta, { ...v, size: v.size ?? meta?.size ?? -1 })) return NOTHING;
   const file = new OpfsStoredFile(dir, meta);

@@ -1,8 +1,7 @@
 // One version of a hub file in the origin private file system: a folder with a file per chunk.
 // A worker writes chunks through sync access handles and reads them through read-only ones, which
-// other readers may share (the fast way back: docs/model-preview.md). The page, which has no sync
-// handles, writes through a writable stream (atomic on close) and reads through getFile().
-// An open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
+// other readers may share (the fast way back: docs/model-preview.md); only workers have them, and
+// only the workers read and write the cache. An open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
 // a read-write one also from other sync handles; getFile() is never refused.
 import { memoizePromise } from '../io/memoize-promise.ts';
 import { writeMeta, writeText, type Meta } from './opfs-layout.ts';
@@ -19,7 +18,7 @@ interface SyncHandle {
 }
 /** 'read-only' handles share their file (Chromium 121 on; earlier versions ignore the mode) */
 type FileHandle = FileSystemFileHandle & {
-  createSyncAccessHandle?(opts?: { mode: 'readwrite' | 'read-only' }): Promise<SyncHandle>;
+  createSyncAccessHandle(opts?: { mode: 'readwrite' | 'read-only' }): Promise<SyncHandle>;
   move?(name: string): Promise<void>;
 };
 
@@ -28,7 +27,7 @@ const sumName = (i: number) => `${i}.sum`;
 
 export class OpfsStoredFile extends StoredChunks {
   /** read-only handles of the chunks read so far: each lookup is a round trip to the browser process */
-  private readonly handles = new Map<number, Promise<SyncHandle | null>>();
+  private readonly handles = new Map<number, Promise<SyncHandle>>();
 
   constructor(
     private readonly dir: FileSystemDirectoryHandle,
@@ -62,8 +61,8 @@ export class OpfsStoredFile extends StoredChunks {
     await this.dir.removeEntry(partName(i)).catch(() => undefined);
   }
 
-  protected async keep(i: number, sum: string | null) {
-    if (sum !== null) await writeText(this.dir, sumName(i), sum);
+  protected async keep(i: number, sum: string) {
+    await writeText(this.dir, sumName(i), sum);
     await this.dir.removeEntry(String(i)).catch(() => undefined);
     const f = (await this.dir.getFileHandle(partName(i))) as FileHandle;
     await f.move!(String(i));
@@ -71,12 +70,6 @@ export class OpfsStoredFile extends StoredChunks {
 
   protected async readRange(i: number, from: number, to: number) {
     const h = await memoizePromise(this.handles, i, () => this.readOnlyHandle(i));
-    if (!h) {
-      // the file handle is kept referenced while its file is asked for (see readOnlyHandle)
-      const f = await this.dir.getFileHandle(String(i));
-      const file = await f.getFile();
-      return new Uint8Array(await file.slice(from, to).arrayBuffer());
-    }
     const out = new Uint8Array(to - from);
     return out.subarray(0, h.read(out, { at: from }));
   }
@@ -100,14 +93,13 @@ export class OpfsStoredFile extends StoredChunks {
   }
 
   /**
-   * A read-only sync handle of chunk `i`, kept for the next reads; null on the page, which has none.
-   * Awaited here so that `f` stays referenced until it arrives: Chromium drops the pending request
+   * A read-only sync handle of chunk `i`, kept for the next reads. Awaited here so that `f` stays referenced until it arrives: Chromium drops the pending request
    * of a file handle that is garbage-collected meanwhile, and the promise never settles (the
    * real-width preview's reads of a stored chunk waited for ever, its worker idle).
    */
-  private async readOnlyHandle(i: number): Promise<SyncHandle | null> {
+  private async readOnlyHandle(i: number): Promise<SyncHandle> {
     const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
-    return f.createSyncAccessHandle ? await f.createSyncAccessHandle({ mode: 'read-only' }) : null;
+    return await f.createSyncAccessHandle({ mode: 'read-only' });
   }
 
   /** the whole file as one Blob over its chunk files (for a page reading a header) */
@@ -125,7 +117,7 @@ export class OpfsStoredFile extends StoredChunks {
   async release(): Promise<void> {
     const open = [...this.handles.values()];
     this.handles.clear();
-    for (const h of await Promise.allSettled(open)) if (h.status === 'fulfilled') h.value?.close();
+    for (const h of await Promise.allSettled(open)) if (h.status === 'fulfilled') h.value.close();
   }
 }
 
@@ -134,27 +126,13 @@ const partName = (i: number) => `${i}.part`;
 /** the reader's bytes into file `f` (emptied first); returns how many were written */
 async function writeFrom(reader: ReadableStreamDefaultReader<Uint8Array>, f: FileHandle): Promise<number> {
   let written = 0;
-  if (f.createSyncAccessHandle) {
-    const h = await f.createSyncAccessHandle();
-    try {
-      h.truncate(0);
-      for (let r = await reader.read(); !r.done; r = await reader.read()) written += h.write(r.value, { at: written });
-      h.flush();
-    } finally {
-      h.close();
-    }
-    return written;
-  }
-  const w = (await f.createWritable()).getWriter();
+  const h = await f.createSyncAccessHandle();
   try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      await w.write(r.value);
-      written += r.value.length;
-    }
-    await w.close();
-  } catch (e) {
-    await w.abort(e).catch(() => undefined);
-    throw e;
+    h.truncate(0);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) written += h.write(r.value, { at: written });
+    h.flush();
+  } finally {
+    h.close();
   }
   return written;
 }

@@ -17,8 +17,8 @@ import {
 /** what an entry records of itself */
 export interface StoredMeta extends FileVersion {
   complete: boolean;
-  /** the checksum its chunks are stored with (CHUNK_SUM); absent in entries written before checksums */
-  checksum?: string;
+  /** the checksum its chunks are stored with (CHUNK_SUM) */
+  checksum: string;
 }
 
 /** the meta of a new, empty entry */
@@ -65,7 +65,7 @@ export abstract class StoredChunks implements StoredFile {
       return written;
     }
     try {
-      await this.keep(i, this.meta.checksum ? sum.digest() : null);
+      await this.keep(i, sum.digest());
     } catch (e) {
       await this.dropAside(i);
       throw e;
@@ -84,10 +84,9 @@ export abstract class StoredChunks implements StoredFile {
   /**
    * Chunk `i` against the sum it was stored with: a chunk that differs (or lost its sum) is removed,
    * so that it is fetched again, and read as a BrowserCacheError (the callers' path for a chunk that
-   * cannot be read back). Entries of older code have no sums: their chunks are read as they are.
+   * cannot be read back); so are the chunks of entries written before checksums.
    */
   private async check(i: number): Promise<void> {
-    if (!this.meta.checksum) return;
     const want = await this.readSum(i);
     const sum = new ChunkSum();
     const length = chunkLength(this.meta, i);
@@ -116,8 +115,8 @@ export abstract class StoredChunks implements StoredFile {
   /** the body written beside chunk `i` (never in its place); the bytes written. A write that fails leaves nothing aside. */
   protected abstract writeAside(i: number, body: ReadableStream<Uint8Array>): Promise<number>;
   protected abstract dropAside(i: number): Promise<void>;
-  /** `sum` (null: the entry keeps none) stored for chunk `i`, then the bytes written aside put in its place */
-  protected abstract keep(i: number, sum: string | null): Promise<void>;
+  /** `sum` stored for chunk `i`, then the bytes written aside put in its place */
+  protected abstract keep(i: number, sum: string): Promise<void>;
   /** bytes [from, to) of stored chunk `i` (fewer when the stored chunk is short); a BrowserCacheError or the storage's error when missing */
   protected abstract readRange(i: number, from: number, to: number): Promise<Uint8Array>;
   /** the sum chunk `i` was stored with; null when there is none */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
 import { ChunkedHubFile } from './hub-file-chunks.ts';
-import { memoryCache } from './memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { openCache } from './opfs-cache.ts';
 import { BrowserCacheError, storageOp, type FileVersion, type WeightCache } from './weight-cache.ts';
 

@@ -1,7 +1,7 @@
 // The weight cache as the loader sees it: one entry per version of a hub file (its URL, which
 // carries the revision, and its ETag), kept in chunks of CHUNK_BYTES so that a session can read
 // a chunk while the next ones download. Implementations: the origin private file system
-// (opfs-cache.ts, the browser) and memory (memory-cache.ts). A failure of the storage itself
+// (opfs-cache.ts, the browser) and, for tests, memory (test-support/memory-cache.ts). A failure of the storage itself
 // (missing, refused, full, in use) is a BrowserCacheError; the loader then runs uncached.
 
 export const CHUNK_BYTES = 64 * 2 ** 20;

@@ -1,6 +1,14 @@
-// What the browser cache holds of a checkpoint's files, as the page asks it: each file's own
-// chunks and, per precision, the file converted (converted-file.ts); and removing all of them.
-import { removeCachedUrls, storedAmounts, type StoredAmount } from '../cache/opfs-cache.ts';
+// The browser cache as the preview asks it, one narrow interface: open it for the weights, what
+// it holds of a checkpoint's files (each file's own chunks and, per precision, the file converted:
+// converted-file.ts), remove a checkpoint's files or everything, and why it cannot store at all.
+import {
+  deleteCachedFiles,
+  fileStorageRefusal,
+  openCache,
+  removeCachedUrls,
+  storedAmounts,
+  type StoredAmount,
+} from '../cache/opfs-cache.ts';
 import { CHUNK_BYTES } from '../cache/weight-cache.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from '../plan/precision.ts';
 import { convertedEtag, convertedUrl } from './converted-file.ts';
@@ -42,3 +50,17 @@ export async function cachedFiles(
 /** removes the files from the cache: every version of their chunks and of each precision they were converted to */
 export const removeCachedFiles = (urls: readonly string[]): Promise<void> =>
   removeCachedUrls(urls.flatMap((url) => [url, ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))]));
+
+/** the browser cache of weights, in the origin private file system */
+export const browserCache = {
+  /** the cache for a model's weights; throws BrowserCacheError where the browser stores no files */
+  open: openCache,
+  /** what it holds of each file version (nothing, never an error, without a store) */
+  holds: cachedFiles,
+  /** removes a checkpoint's files, converted forms included */
+  remove: removeCachedFiles,
+  /** removes every stored file; returns how many complete files there were */
+  clear: deleteCachedFiles,
+  /** why the browser stores no files for this page, or null when it does */
+  refusal: fileStorageRefusal,
+};

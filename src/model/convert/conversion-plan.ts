@@ -1,10 +1,15 @@
 // Which checkpoint tensors a graph takes in which form, read off the built graph itself: the
 // weights its quantized products compute (their format), and the tensors it references as they
 // lie (float16 in a float16 graph, else kept as stored: the graph casts them). Tensors the graph
-// does not use are not in the plan.
+// does not use are not in the plan. The bytes the converter writes follow from the plan before any
+// weight is downloaded: each file's layout (converted-file.ts) says what its converted file holds.
 import type { ExternalLocation, ModelDef } from '../onnx/onnx-proto.ts';
 import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
-import type { WeightPrecision } from '../plan/precision.ts';
+import type { ConsisIDConfig } from '../graph/config.ts';
+import { buildConsisIDGraph, type GraphShape } from '../graph/transformer.ts';
+import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../plan/precision.ts';
+import type { Device } from '../runtime/types.ts';
+import { convertedFileLayout } from './converted-file.ts';
 import { sameConversion, type TensorConversion } from './tensor-conversion.ts';
 
 export type ConversionPlan = ReadonlyMap<string, TensorConversion>;
@@ -51,4 +56,45 @@ export function planForFile(plan: ConversionPlan, weights: WeightSet, fileName: 
     .filter((e) => e.fileName === fileName && plan.has(e.name))
     .sort((a, b) => a.offset - b.offset)
     .map((source) => ({ source, conversion: plan.get(source.name)! }));
+}
+
+/** the plan of the graph the model builds for `shape` on `device` at `precision` (consisid-model.ts buildOptions) */
+export function planFor(
+  config: ConsisIDConfig,
+  weights: WeightSet,
+  shape: GraphShape,
+  device: Device,
+  precision: WeightPrecision,
+): ConversionPlan {
+  const { model } = buildConsisIDGraph(config, weights, shape, {
+    dtype: computeDtypeFor(precision, undefined),
+    quantization: quantizationFor(precision, device),
+    widenBfloat16: device === 'webgpu',
+  });
+  return conversionPlan(model, weights, precision);
+}
+
+/** the bytes of the converted files of `plan` over the checkpoint's files: what the converter writes */
+export function convertedSize(plan: ConversionPlan, weights: WeightSet, precision: WeightPrecision): number {
+  let bytes = 0;
+  for (const file of new Set([...weights.values()].map((e) => e.fileName))) {
+    const tensors = planForFile(plan, weights, file);
+    if (tensors.length) bytes += convertedFileLayout(tensors, precision).size;
+  }
+  return bytes;
+}
+
+/** per precision but float32 (which converts nothing), the bytes the converter writes for this checkpoint */
+export function convertedSizes(
+  config: ConsisIDConfig,
+  weights: WeightSet,
+  shape: GraphShape,
+  device: Device,
+  precisions: readonly WeightPrecision[],
+): Partial<Record<WeightPrecision, number>> {
+  return Object.fromEntries(
+    precisions
+      .filter((p) => p !== 'float32')
+      .map((p) => [p, convertedSize(planFor(config, weights, shape, device, p), weights, p)]),
+  );
 }

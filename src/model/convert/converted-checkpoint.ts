@@ -12,12 +12,6 @@ import type { ConversionPlan } from './conversion-plan.ts';
 import { storedConversions } from './converted-file.ts';
 import { quantizedName, sameConversion, scalesName, type TensorConversion } from './tensor-conversion.ts';
 
-/** one converted file, readable in parts and whole (a Blob over the browser cache's chunks) */
-export interface ConvertedFile {
-  file: CheckpointFile;
-  header: SafetensorsHeader;
-}
-
 export class ConvertedCheckpoint {
   /** the original weights, with each tensor converted to a float form pointing into its converted file */
   readonly weights: WeightSet;
@@ -27,7 +21,13 @@ export class ConvertedCheckpoint {
   /** each converted part where it lies */
   private readonly parts = new Map<string, WeightEntry>();
 
-  constructor(original: { weights: WeightSet; files: CheckpointFiles }, converted: readonly ConvertedFile[]) {
+  constructor(
+    original: {
+      weights: WeightSet;
+      files: CheckpointFiles;
+    } /** each converted file, readable in parts and whole, with its header */,
+    converted: readonly { file: CheckpointFile; header: SafetensorsHeader }[],
+  ) {
     const files = new Map(original.files);
     for (const { file, header } of converted) {
       files.set(file.name, file);
@@ -53,7 +53,7 @@ export class ConvertedCheckpoint {
   }
 
   /** the group's outputs (q, scales) from the stored quantized tensors; null when they are not stored in its format */
-  quantizedOutputs = (group: ComputedGroup): Promise<Uint8Array[]> | null => {
+  precomputed = (group: ComputedGroup): Promise<Uint8Array[]> | null => {
     const spec = group.quantized;
     if (!spec) return null;
     const per = quantizedRow(spec.format, spec.k);

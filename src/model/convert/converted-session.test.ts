@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { ConsisIDTransformer3DModel } from '../models/consisid/consisid-model.ts';
 import { nodeBackend } from '../runtime/node.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from '../plan/precision.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import { wrappedCache } from '../test-support/wrapped-cache.ts';
 import { conversionPlan } from './conversion-plan.ts';
@@ -43,8 +43,21 @@ function faultyCache(cache: WeightCache, faults: readonly Fault[], urls: readonl
   return { cache: faulty, fired };
 }
 
+/** the session's bytes over the converted weights, or the error that stopped it */
+const attempt = (run: Promise<Map<string, Uint8Array>>) =>
+  run.then(
+    (bytes) => ({ bytes }),
+    (error: Error) => ({ error }),
+  );
+
+/** the tensors whose bytes differ */
+const sameAs = (want: Map<string, Uint8Array>, got: Map<string, Uint8Array>) =>
+  [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!))).map(([name]) => name);
+
+const REFUSAL = /could not read back its converted weights .*; they are removed, and the next run converts them anew/;
+
 describe('a stored converted chunk that cannot be read back', () => {
-  it('is computed again from the checkpoint: the same session weights, the bad entry gone, the others kept', async () => {
+  it('fails the run saying so and drops its entry, the others kept; the next run converts it anew: the same session weights', async () => {
     const { checkpoint, files } = await bf16Checkpoint();
     const precision = 'int4';
     const build = buildFor(checkpoint, precision);
@@ -80,13 +93,17 @@ describe('a stored converted chunk that cannot be read back', () => {
           chunkBytes,
         }));
         const faulty = faultyCache(cache, faults, urls);
-        const source = pieces(files);
-        const got = await convertedBytes(build, checkpoint, precision, source, faulty.cache, chunkBytes);
-        // nothing streamed whole from the hub: only the tensors of the bad entries were read again
-        expect(source.streamed).toBe(0);
-        const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
-        expect(differ.map(([name]) => name)).toEqual([]);
-        for (const v of versions) expect(!!(await cache.match(v))?.complete).toBe(!faulty.fired.has(v.url));
+        const got = await attempt(
+          convertedBytes(build, checkpoint, precision, pieces(files), faulty.cache, chunkBytes),
+        );
+        // a session's read fails saying so, its entry dropped; a header that cannot be read is converted anew at once
+        if ('error' in got) {
+          expect(got.error.message).toMatch(REFUSAL);
+          const left = await Promise.all(versions.map((v) => cache.match(v)));
+          expect(versions.some((v, i) => faulty.fired.has(v.url) && left[i] === null)).toBe(true);
+        } else expect(sameAs(want, got.bytes)).toEqual([]);
+        const again = await convertedBytes(build, checkpoint, precision, pieces(files), cache, chunkBytes);
+        expect(sameAs(want, again)).toEqual([]);
       }),
       { numRuns: 12 },
     );
@@ -94,7 +111,7 @@ describe('a stored converted chunk that cannot be read back', () => {
 });
 
 describe('a stored converted chunk whose bytes changed in place', () => {
-  it('is found by its checksum and converted again: any single flipped byte, the same session weights as a clean conversion', async () => {
+  it('is found by its checksum: any single flipped byte fails the run (or, in the header, is converted anew at once); the next run converts it anew', async () => {
     const { checkpoint, files } = await bf16Checkpoint();
     const precision = 'int4';
     const build = buildFor(checkpoint, precision);
@@ -127,12 +144,15 @@ describe('a stored converted chunk whose bytes changed in place', () => {
             byteAt % chunk.length
           ]! ^= xor;
           const source = pieces(files);
-          const got = await convertedBytes(build, checkpoint, precision, source, damaged, chunkBytes);
-          const differ = [...want].filter(([name, b]) => !Buffer.from(b).equals(Buffer.from(got.get(name)!)));
-          expect(differ.map(([name]) => name)).toEqual([]);
-          // only the damaged file's tensors were read again, none streamed whole; its entry went, the other stayed
-          expect(source.streamed).toBe(0);
-          for (const e of entries) expect(!!(await damaged.match(e.meta))?.complete).toBe(e !== hit);
+          const got = await attempt(convertedBytes(build, checkpoint, precision, source, damaged, chunkBytes));
+          // a session's read fails saying so; a damaged header is found before the session and converted anew
+          if ('error' in got) expect(got.error.message).toMatch(REFUSAL);
+          else expect(sameAs(want, got.bytes)).toEqual([]);
+          // the other entry stays
+          for (const e of entries) if (e !== hit) expect((await damaged.match(e.meta))?.complete).toBe(true);
+          const again = await convertedBytes(build, checkpoint, precision, source, damaged, chunkBytes);
+          expect(sameAs(want, again)).toEqual([]);
+          expect(source.streamed).toBeGreaterThan(0);
         },
       ),
       { numRuns: 8 },

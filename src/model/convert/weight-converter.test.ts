@@ -3,12 +3,13 @@ import { loadCheckpoint, type Checkpoint } from '../models/consisid/load-checkpo
 import { readSafetensorsHead } from '../io/checkpoint-file.ts';
 import { localSource } from '../io/local-source.ts';
 import { memorySource } from '../io/memory-source.ts';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { cachedVersions, openCache } from '../cache/opfs-cache.ts';
 import { cachedFiles, removeCachedFiles } from './cached-checkpoint.ts';
 import { entriesOf, ROOT } from '../cache/opfs-layout.ts';
 import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
-import { chunkedHubSource } from './chunked-hub-source.ts';
+import { chunkedHubSource } from '../cache/chunked-hub-source.ts';
+import { convertedSource } from './converted-source.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import { writeCheckpointFiles } from '../models/consisid/checkpoint-writer.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';
@@ -35,22 +36,31 @@ const KEEP: TensorConversion = { kind: 'keep' };
 
 function source(hub: ReturnType<typeof rangeHub>, bytes: Uint8Array, cache: WeightCache | null, etag = '"e"') {
   const errors: string[] = [];
-  const s = hubSourceOf(hub, bytes, cache, etag, errors);
+  const s = convertedOver(hub, bytes, cache, etag, errors);
   return { converter: s.converter, errors };
 }
 
-function hubSourceOf(
+/** the hub's weight file in chunks of 4 KiB through `cache` (null: uncached) */
+const hubFiles = (hub: ReturnType<typeof rangeHub>, bytes: Uint8Array, cache: WeightCache | null, head?: Uint8Array) =>
+  chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"', head }], {
+    cache,
+    chunkBytes: 4096,
+  });
+
+/** the file streamed through uncached and converted into `cache`, as the preview's worker reads it */
+function convertedOver(
   hub: ReturnType<typeof rangeHub>,
   bytes: Uint8Array,
   cache: WeightCache | null,
-  etag: string,
+  etag = '"e"',
   errors: string[] = [],
+  head?: Uint8Array,
 ) {
-  return chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag }], {
-    cache,
+  const files = chunkedHubSource(hub.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag, head }], {
+    cache: null,
     chunkBytes: 4096,
-    onCacheError: (e) => errors.push(e.message),
   });
+  return convertedSource(files, cache, 'int4', { chunkBytes: 4096, onCacheError: (e) => errors.push(e.message) });
 }
 
 /** every converted tensor part's bytes, by name */
@@ -130,6 +140,25 @@ describe('weights converted per precision, kept in the browser cache', () => {
     expect(await partsOf(got)).toEqual(await partsOf(fine));
   });
 
+  it('no browser cache: within the memory budget the weights convert in memory; past it the run stops before downloading', async () => {
+    const { checkpoint, bytes } = await hubCheckpoint();
+    const plan = planOf(checkpoint, INT4, KEEP);
+    const hub = rangeHub(bytes);
+    const fine = await source(hub, bytes, null).converter.convert('int4', plan, checkpoint);
+    const stored = await source(rangeHub(bytes), bytes, memoryCache()).converter.convert('int4', plan, checkpoint);
+    expect(await partsOf(fine)).toEqual(await partsOf(stored));
+    const size = fine.files.get(`int4/${WEIGHTS_NAME}`)!.size;
+    const over = rangeHub(bytes);
+    const files = chunkedHubSource(over.repo, [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"' }], {
+      cache: null,
+    });
+    const refused = convertedSource(files, null, 'int4', { memoryBudget: size - 1 });
+    await expect(refused.converter.convert('int4', plan, checkpoint)).rejects.toThrow(
+      /The int4 weights cannot be kept: the browser cache cannot store them \(.+\), and the .+ of them it does not hold would pass the .+ this page may hold in memory/,
+    );
+    expect(over.asked).toEqual([]);
+  });
+
   it('a hub failure is not a cache failure: it fails the conversion', async () => {
     const { checkpoint, bytes } = await hubCheckpoint();
     const hub = rangeHub(bytes, { forbid: 'bytes=4096-8191' });
@@ -142,15 +171,16 @@ describe('weights converted per precision, kept in the browser cache', () => {
     const { checkpoint, bytes } = await hubCheckpoint();
     const hub = rangeHub(bytes);
     const cache = memoryCache();
-    const s = hubSourceOf(hub, bytes, cache, '"e"');
+    const s = convertedOver(hub, bytes, cache);
     await s.converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
     const converted = hub.asked.length;
     expect(await s.complete()).toBe(false);
     expect(hub.asked.length).toBe(converted);
     // a float32 session takes the file itself: the rest of its chunks are stored after the run
-    const f = (await s.open!(WEIGHTS_NAME))!;
+    const float32 = hubFiles(hub, bytes, cache);
+    const f = (await float32.open!(WEIGHTS_NAME))!;
     expect(await f.blob!().slice(0, 100).arrayBuffer()).toEqual(bytes.slice(0, 100).buffer);
-    expect(await s.complete()).toBe(true);
+    expect(await float32.complete()).toBe(true);
     expect(hub.asked.length).toBeGreaterThan(converted);
   });
 
@@ -159,21 +189,14 @@ describe('weights converted per precision, kept in the browser cache', () => {
     const hub = rangeHub(bytes);
     const cache = memoryCache();
     const plan = planOf(checkpoint, INT4, KEEP);
-    const first = hubSourceOf(hub, bytes, cache, '"e"');
+    const first = convertedOver(hub, bytes, cache);
     const inspected = await readSafetensorsHead((await first.open!(WEIGHTS_NAME))!, WEIGHTS_NAME);
     await first.converter.convert('int4', plan, checkpoint);
     expect(await first.complete()).toBe(false);
     await first.release();
     hub.asked.length = 0;
     // the page hands the worker the headers it inspected
-    const again = chunkedHubSource(
-      hub.repo,
-      [{ name: WEIGHTS_NAME, size: bytes.length, etag: '"e"', head: inspected.head }],
-      {
-        cache,
-        chunkBytes: 4096,
-      },
-    );
+    const again = convertedOver(hub, bytes, cache, '"e"', [], inspected.head);
     const read = await readSafetensorsHead((await again.open!(WEIGHTS_NAME))!, WEIGHTS_NAME);
     expect(read.head).toEqual(bytes.subarray(0, inspected.head.length));
     await again.converter.convert('int4', plan, checkpoint);
@@ -196,13 +219,14 @@ describe('weights converted per precision, kept in the browser cache', () => {
       const hub = rangeHub(bytes);
       const plan = planOf(checkpoint, INT4, KEEP);
       // a float32 run stores the file's chunks; an int4 run then converts beside them
-      const s = hubSourceOf(hub, bytes, await openCache(), '"e"');
-      const raw = (await s.open!(WEIGHTS_NAME))!;
-      await new Response(raw.blob!().stream()).arrayBuffer();
+      const float32 = hubFiles(hub, bytes, await openCache());
+      await new Response((await float32.open!(WEIGHTS_NAME))!.blob!().stream()).arrayBuffer();
+      await float32.release();
+      const s = convertedOver(hub, bytes, await openCache());
       const first = await s.converter.convert('int4', plan, checkpoint);
       await s.release();
       const asked = hub.asked.length;
-      const again = hubSourceOf(hub, bytes, await openCache(), '"e"');
+      const again = convertedOver(hub, bytes, await openCache());
       const second = await again.converter.convert('int4', plan, checkpoint);
       expect(hub.asked.length).toBe(asked);
       expect(await partsOf(second)).toEqual(await partsOf(first));
@@ -228,9 +252,11 @@ describe('what the browser cache holds of a checkpoint, and removing it', () => 
       const file = { url, etag: '"e"', size: bytes.length };
       expect(await cachedFiles([file], 4096)).toEqual([{ url, bytes: 0, complete: false, converted: [] }]);
       // a float32 run stores the file's chunks; int4 and int8 runs convert beside them
-      const s = hubSourceOf(hub, bytes, await openCache(), '"e"');
-      await new Response((await s.open!(WEIGHTS_NAME))!.blob!().stream()).arrayBuffer();
-      expect(await s.complete()).toBe(true);
+      const float32 = hubFiles(hub, bytes, await openCache());
+      await new Response((await float32.open!(WEIGHTS_NAME))!.blob!().stream()).arrayBuffer();
+      expect(await float32.complete()).toBe(true);
+      await float32.release();
+      const s = convertedOver(hub, bytes, await openCache());
       const int4 = await s.converter.convert('int4', planOf(checkpoint, INT4, KEEP), checkpoint);
       const int8 = await s.converter.convert('int8', planOf(checkpoint, { kind: 'int8-rows' }, KEEP), checkpoint);
       await s.release();

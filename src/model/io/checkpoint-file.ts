@@ -37,6 +37,13 @@ export function fileFromBytes(name: string, describe: string, bytes: Uint8Array)
   };
 }
 
+/** a Blob read in parts (safetensors headers) and handed whole to a session */
+export const blobFile = (blob: Blob): RandomAccessFile => ({
+  size: blob.size,
+  read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+  blob: () => blob,
+});
+
 /** the weight file `name` of `source`: opened for reads in parts where the source can, else read whole; null when absent */
 export async function openWeightFile(
   source: FileSource,
@@ -50,11 +57,6 @@ export async function openWeightFile(
   }
   const bytes = await source.read(name, opts);
   return bytes && fileFromBytes(name, describe, bytes);
-}
-
-/** the safetensors header of a file read in parts: its first 8 bytes, then the JSON */
-export async function readSafetensorsHeaderFrom(f: RandomAccessFile, describe: string): Promise<SafetensorsHeader> {
-  return (await readSafetensorsHead(f, describe)).header;
 }
 
 /** the header, and the bytes it was read from (its 8-byte length and the JSON): what a later reader of the file may be handed */
@@ -99,7 +101,7 @@ export async function openFolderWeights(
   const parsed: WeightFile[] = [];
   const add = async (f: CheckpointFile) => {
     files.set(f.name, f);
-    const header = await readSafetensorsHeaderFrom(f, f.describe);
+    const { header } = await readSafetensorsHead(f, f.describe);
     parsed.push(f.bytes ? { name: f.name, header, bytes: f.bytes } : { name: f.name, header });
   };
   if (indexBytes) {

@@ -15,6 +15,8 @@ export interface ReadOptions {
 /** a file read in parts: safetensors headers first, tensors when a session needs them */
 export interface RandomAccessFile {
   size: number;
+  /** the version of the file where its server says one (a hub's ETag) */
+  etag?: string | null;
   /** bytes [offset, offset + length) */
   read(offset: number, length: number, opts?: ReadOptions): Promise<Uint8Array>;
   /** where onnxruntime can read the file itself (Node: its path on disk) */

@@ -5,7 +5,7 @@ import { demoCheckpoints } from '../models/consisid/demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../node.ts';
 import { prepareRotaryEmbeddings } from '../models/consisid/rope.ts';
 import { hubFileUrl, hubSource, HubFileError, openHubFile } from './hub-files.ts';
-import { readSafetensorsHeaderFrom } from '../io/checkpoint-file.ts';
+import { readSafetensorsHead } from '../io/checkpoint-file.ts';
 import { writeSafetensors } from './safetensors/write.ts';
 import { rangeHub } from '../test-support/range-hub.ts';
 import type { DownloadProgress } from './file-source.ts';
@@ -125,7 +125,7 @@ describe('hub files', () => {
 /** a safetensors header from the hub by Range requests, as the preview's inspector reads it */
 async function hubHeader(repo: Parameters<typeof openHubFile>[0], file: string) {
   const f = await openHubFile(repo, file);
-  return { ...f!, header: await readSafetensorsHeaderFrom(f!, file) };
+  return { ...f!, header: (await readSafetensorsHead(f!, file)).header };
 }
 
 describe('safetensors headers by Range', () => {

@@ -146,15 +146,15 @@ function fileSize(res: Response): number | null {
 
 const PROBE_BYTES = 256 * 1024;
 
-export interface HubFile extends RandomAccessFile {
-  etag: string | null;
-}
-
 /**
  * A hub file for reads in parts, by Range request: the first request learns the size and keeps the
  * first 256 KiB, which hold the safetensors header of most checkpoints. Null when the hub says 404.
  */
-export async function openHubFile(repo: HubRepo, file: string, signal?: AbortSignal): Promise<HubFile | null> {
+export async function openHubFile(
+  repo: HubRepo,
+  file: string,
+  signal?: AbortSignal,
+): Promise<(RandomAccessFile & { etag: string | null }) | null> {
   const url = hubFileUrl(repo, file);
   const res = await hubFetch(repo, file, { range: { start: 0, end: PROBE_BYTES - 1 }, signal });
   if (!res) return null;
@@ -190,38 +190,22 @@ export async function openHubFile(repo: HubRepo, file: string, signal?: AbortSig
   };
 }
 
+/** the whole body, each piece said through `onProgress` as it arrives */
 async function readBody(res: Response, file: string, onProgress?: (p: DownloadProgress) => void): Promise<Uint8Array> {
   const header = res.headers.get('content-length');
   const total = header !== null && /^\d+$/.test(header) ? Number(header) : null;
-  if (!res.body) {
-    const b = new Uint8Array(await res.arrayBuffer());
-    onProgress?.({ file, loaded: b.length, total: total ?? b.length });
-    return b;
-  }
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
   let loaded = 0;
-  let buf: Uint8Array | null = total !== null ? new Uint8Array(total) : null;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (buf && loaded + value.length <= buf.length) buf.set(value, loaded);
-    else {
-      if (buf) chunks.push(buf.subarray(0, loaded));
-      buf = null;
-      chunks.push(value);
-    }
-    loaded += value.length;
-    onProgress?.({ file, loaded, total });
-  }
-  if (buf) return loaded === buf.length ? buf : buf.subarray(0, loaded);
-  const out = new Uint8Array(loaded);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  const counted = res.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(piece, out) {
+        onProgress?.({ file, loaded: (loaded += piece.length), total });
+        out.enqueue(piece);
+      },
+    }),
+  );
+  const bytes = new Uint8Array(await (counted ? new Response(counted) : res).arrayBuffer());
+  if (!counted) onProgress?.({ file, loaded: bytes.length, total: total ?? bytes.length });
+  return bytes;
 }
 
 /** A FileSource over hub files: whole files, streamed with progress, cancellable. */

@@ -1,6 +1,6 @@
 // Node-only: checkpoint files from a local folder. Weights are not read here: safetensors headers
 // are read in parts, and onnxruntime reads (maps) the tensors from the files itself.
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 
@@ -25,12 +25,7 @@ export function localSource(dir: string): FileSource {
       const full = path.resolve(dir, file);
       let size: number;
       try {
-        const fh = await open(full, 'r');
-        try {
-          size = (await fh.stat()).size;
-        } finally {
-          await fh.close();
-        }
+        size = (await stat(full)).size;
       } catch (e) {
         if (isMissing(e)) return null;
         throw e;

@@ -4,9 +4,8 @@
 import type { ConsisIDConfig } from '../graph/config.ts';
 import { parseConfig } from '../graph/config.ts';
 import { expectedParameters } from '../graph/parameters.ts';
-import { blobFile } from '../convert/chunked-hub-source.ts';
 import { hubFetch, hubFetchRequired, hubFileUrl, HubFileError, openHubFile } from '../io/hub-files.ts';
-import { readSafetensorsHead } from '../io/checkpoint-file.ts';
+import { blobFile, readSafetensorsHead } from '../io/checkpoint-file.ts';
 import { cachedVersions } from '../cache/opfs-cache.ts';
 import { cachedFiles } from '../convert/cached-checkpoint.ts';
 import { BrowserCacheError, storageOp } from '../cache/weight-cache.ts';

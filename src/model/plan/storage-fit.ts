@@ -2,7 +2,7 @@
 // browser cache (what the origin may still store, plus what it holds of this checkpoint at that
 // precision already) or, where the cache cannot take them, memory: the weights held there and the
 // largest segment's weights passing through the heap beside them stay within the budget of one
-// segment (convert/memory-fallback.ts holds the run to what is left: heldBudget). float32 converts
+// segment (convert/weight-converter.ts holds the run to what is left: heldBudget). float32 converts
 // nothing: its files stream through as they are.
 import type { Device } from '../runtime/types.ts';
 import type { WeightPrecision } from './precision.ts';
@@ -28,7 +28,7 @@ export interface BrowserStorage {
   /** per precision, the bytes of this checkpoint the cache holds converted already; complete: every file whole */
   cached?: Partial<Record<WeightPrecision, { bytes: number; complete: boolean }>>;
   /**
-   * per precision, the bytes the converter writes for this checkpoint (convert/converted-size.ts,
+   * per precision, the bytes the converter writes for this checkpoint (convert/conversion-plan.ts,
    * from its headers); where absent (headers not read, not planned yet) the plan's weight bytes stand in
    */
   converted?: Partial<Record<WeightPrecision, number>>;

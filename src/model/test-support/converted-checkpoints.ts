@@ -13,8 +13,9 @@ import type { SessionModel } from '../runtime/types.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import { fixtureDir, loadFixture } from './fixtures.ts';
-import { convertedWeights } from '../convert/converted-session.ts';
-import { weightConverter, type ConvertSource, type WeightConverter } from '../convert/weight-converter.ts';
+import { convertedWeights } from '../convert/converted-source.ts';
+import { weightConverter, type WeightConverter } from '../convert/weight-converter.ts';
+import type { FileSource } from '../io/file-source.ts';
 
 export const fixture = loadFixture('tiny-face');
 
@@ -26,23 +27,23 @@ export async function bf16Checkpoint(): Promise<{ checkpoint: Checkpoint; files:
   return { checkpoint, files: new Map(written.map((f) => [f.path, f.bytes])) };
 }
 
-/** the files by Range-like pieces of `piece` bytes, counting the bytes streamed */
-export function pieces(files: Map<string, Uint8Array>, piece = 997): ConvertSource & { streamed: number } {
+/** the files as a source read in parts, counting the bytes read */
+export function pieces(files: Map<string, Uint8Array>): FileSource & { streamed: number } {
   const src = {
     streamed: 0,
-    identity: (name: string) => ({ url: `mem://${name}`, etag: '"1"', size: files.get(name)!.length }),
-    stream(name: string) {
-      const bytes = files.get(name)!;
-      let at = 0;
-      return new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (at >= bytes.length) return c.close();
-          const next = bytes.slice(at, at + piece);
-          src.streamed += next.length;
-          at += next.length;
-          c.enqueue(next);
+    describe: (name: string) => `mem://${name}`,
+    read: async (name: string) => files.get(name) ?? null,
+    async open(name: string) {
+      const bytes = files.get(name);
+      if (!bytes) return null;
+      return {
+        size: bytes.length,
+        etag: '"1"',
+        read: async (offset: number, length: number) => {
+          src.streamed += length;
+          return bytes.slice(offset, offset + length);
         },
-      });
+      };
     },
   };
   return src;
@@ -89,7 +90,7 @@ export const convertedBytes = async (
   build: ReturnType<typeof buildFor>,
   checkpoint: Checkpoint,
   precision: WeightPrecision,
-  source: ConvertSource,
+  source: FileSource,
   cache: WeightCache,
   chunkBytes: number,
 ) =>

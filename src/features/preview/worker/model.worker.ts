@@ -20,13 +20,14 @@ import { runEvents } from './run-events.ts';
 import { withDefaultLimits } from './adapter-caps.ts';
 import { asError, serveRpc, type RpcContext } from './rpc.ts';
 import {
+  browserCache,
   bundledWebBackend,
   chunkedHubSource,
   ConsisIDTransformer3DModel,
+  convertedSource,
   decodePreview,
   downloadCheckpoint,
   latentView,
-  openCache,
   previewArgs,
   relativeError,
   runPreview,
@@ -35,7 +36,6 @@ import {
   type ForwardArgs,
   type ModelEnvironment,
   type WeightPrecision,
-  type WeightConverter,
 } from '../../../model/index.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -54,24 +54,33 @@ const noTimings = (): Timings => ({ loadMs: 0, graphBuildMs: [], sessionCreateMs
 /** Where a notice goes: the call in progress (the weights are read while a session is made). */
 let notify: (e: { type: 'notice'; text: string }) => void = () => undefined;
 
-/** weight files from the browser cache, or streamed from the hub into it (uncached when it refuses) */
+/**
+ * Weight files from the browser cache, or streamed from the hub into it (uncached when it refuses):
+ * float32 keeps the files' chunks; other precisions keep the files converted, streaming them through.
+ */
 async function weightSource(
   { ref, files, segmentLimits, memoryBudget }: Pick<LoadRequest, 'ref' | 'files' | 'segmentLimits' | 'memoryBudget'>,
-  ctx: { emit(e: Extract<LoadEvent, { type: 'fetched' }>): void },
+  weights: WeightPrecision,
+  emit: (e: Extract<LoadEvent, { type: 'fetched' }>) => void = () => undefined,
 ) {
   const uncached = (why: string) =>
     notify({
       type: 'notice',
       text: `The browser cache could not keep the weights (${why}): they stream from the hub uncached.`,
     });
-  const cache = await openCache().catch((e: Error) => (uncached(e.message), null));
+  const cache = await browserCache.open().catch((e: Error) => (uncached(e.message), null));
   const total = files.reduce((s, f) => s + f.size, 0);
   let fetched = 0;
-  return chunkedHubSource(ref, files, {
-    cache,
-    onFetched: (n) => ctx.emit({ type: 'fetched', loaded: (fetched += n), total }),
-    onCacheError: (e) => uncached(e.message),
-    // converted weights the cache cannot store are held in memory beside the largest segment passing through the heap
+  const onCacheError = (e: Error) => uncached(e.message);
+  const hub = chunkedHubSource(ref, files, {
+    cache: weights === 'float32' ? cache : null,
+    onFetched: (n) => emit({ type: 'fetched', loaded: (fetched += n), total }),
+    onCacheError,
+  });
+  if (weights === 'float32') return hub;
+  // converted weights the cache cannot store are held in memory beside the largest segment passing through the heap
+  return convertedSource(hub, cache, weights, {
+    onCacheError,
     memoryBudget: memoryBudget ?? segmentLimits?.heapBudget,
   });
 }
@@ -84,13 +93,11 @@ const environment: ModelEnvironment = {
 
 function openModel(
   { ref, device, threads, fallback, segmentLimits }: LoadRequest,
-  source: FileSource & { converter?: WeightConverter },
+  source: FileSource,
   weights: WeightPrecision,
 ) {
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
-    // weights other than float32 are converted as they stream in and kept in the cache per precision
-    converter: source.converter,
     device,
     threads,
     environment,
@@ -115,7 +122,7 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>): Promise<{ dev
     ctx.emit({ type: 'downloaded', ...r });
   }
   const t0 = performance.now();
-  const source = await weightSource(req, ctx);
+  const source = await weightSource(req, req.weights, (e) => ctx.emit(e));
   const model = await openModel(req, source, req.weights);
   const timings = { ...noTimings(), loadMs: performance.now() - t0 };
   const { events } = runEvents(timings, (e) => e.type !== 'step' && ctx.emit(e));
@@ -131,11 +138,8 @@ async function load(req: LoadRequest, ctx: RpcContext<LoadEvent>): Promise<{ dev
 /** the same forward in float32 on the same device, and the chosen precision's error against it */
 async function compareWithFloat32(l: Loaded, args: ForwardArgs, sample: Float32Array, ctx: RpcContext<RunEvent>) {
   ctx.emit({ type: 'stage', stage: 'the float32 forward pass to compare with' });
-  const reference = await openModel(
-    { ...l.req, device: l.model.device as Device, fallback: false },
-    l.source,
-    'float32',
-  );
+  const source = await weightSource(l.req, 'float32');
+  const reference = await openModel({ ...l.req, device: l.model.device as Device, fallback: false }, source, 'float32');
   try {
     let forwardMs = 0;
     const { sample: ref } = await reference.forward(
@@ -145,6 +149,7 @@ async function compareWithFloat32(l: Loaded, args: ForwardArgs, sample: Float32A
     return { error: relativeError(sample, ref.data as Float32Array), forwardMs };
   } finally {
     await reference.release();
+    await source.release();
   }
 }
 
@@ -193,7 +198,7 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
 /** the VAE's float32 weights through the cache, on the loaded model's device (after any fallback) */
 async function decode({ vae, latents, threads, limits, ...req }: Decode['args'], ctx: RpcContext<Decode['event']>) {
   notify = (e) => ctx.emit(e);
-  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, ctx);
+  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, 'float32', (e) => ctx.emit(e));
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
   const gpu = withDefaultLimits(limits ?? {});

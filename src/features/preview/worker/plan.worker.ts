@@ -7,10 +7,8 @@ import { adapterCaps } from './adapter-caps.ts';
 import type { Device, FitAnswer, FitRequest, PlanApi } from './protocol.ts';
 import { serveRpc } from './rpc.ts';
 import {
-  cachedFiles,
+  browserCache,
   convertedSizes,
-  deleteCachedFiles,
-  fileStorageRefusal,
   inspectCheckpoint,
   defaultSpec,
   heldBudgets,
@@ -21,7 +19,6 @@ import {
   planFit,
   planPreviewDecode,
   PRECISION_ERROR_VS_FLOAT32,
-  removeCachedFiles,
   SEGMENT_HEAP_BUDGET,
   specShape,
   WEIGHT_PRECISIONS,
@@ -84,15 +81,15 @@ serveRpc<PlanApi>(self, {
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
   converted: async ({ info, spec, device }) =>
     convertedSizes(info.config, info.weights, specShape(info.config, spec), device, WEIGHT_PRECISIONS),
-  cached: (files) => cachedFiles(files),
-  unusable: () => fileStorageRefusal(),
+  cached: (files) => browserCache.holds(files),
+  unusable: () => browserCache.refusal(),
   // how many of the files held something (chunks or a conversion), then all of it out
   remove: async (files) => {
-    const held = (await cachedFiles(files)).filter((f) => f.bytes > 0 || f.converted.length > 0).length;
-    await removeCachedFiles(files.map((f) => f.url));
+    const held = (await browserCache.holds(files)).filter((f) => f.bytes > 0 || f.converted.length > 0).length;
+    await browserCache.remove(files.map((f) => f.url));
     return held;
   },
-  clear: () => deleteCachedFiles(),
+  clear: () => browserCache.clear(),
   upload: async ({ bytes, name, kind, config }) =>
     kind === 'text' ? { text: parseTextUpload(bytes, name, config) } : parseIdentityUpload(bytes, name, config),
   output: async ({ sample, shape, metadata }, ctx) => {

@@ -6,9 +6,6 @@ import type { ConsisIDConfig } from '../../graph/config.ts';
 import { loadCheckpoint, type Checkpoint } from './load-checkpoint.ts';
 import { memorySource } from '../../io/memory-source.ts';
 
-/** one file of a generated checkpoint, by its path in the repository */
-export type CheckpointFile = FolderFile;
-
 export const configFileBytes = (config: Record<string, unknown>): Uint8Array =>
   diffusersConfigBytes('ConsisIDTransformer3DModel', config);
 
@@ -16,7 +13,7 @@ export function writeCheckpointFiles(
   config: Record<string, unknown>,
   tensors: ReadonlyMap<string, HostTensor>,
   opts: { shards?: number; prefix?: string } = {},
-): CheckpointFile[] {
+): FolderFile[] {
   return modelFolderFiles(configFileBytes(config), tensors, opts);
 }
 

@@ -19,7 +19,9 @@ import { sessionModel } from '../../runtime/session-model.ts';
 import type { BackendSession, Device, SessionOptions } from '../../runtime/types.ts';
 import { planSegments } from '../../plan/segment-plan.ts';
 import { quantizationFor, type WeightPrecision } from '../../plan/precision.ts';
-import { convertedWeights, type GraphWeights } from '../../convert/converted-session.ts';
+import { convertedWeights } from '../../convert/converted-source.ts';
+import type { CheckpointFiles } from '../../io/checkpoint-file.ts';
+import type { Precomputed } from '../../onnx/computed-weights.ts';
 
 export interface PreparedGraph {
   outputShape: readonly number[];
@@ -75,7 +77,10 @@ export class ConsisIDGraphs {
   }
 
   /** what graphs are built over: the checkpoint's tensors, or the same converted for the precision as they download */
-  private async weightsFor(shape: GraphShape, device: Device): Promise<GraphWeights> {
+  private async weightsFor(
+    shape: GraphShape,
+    device: Device,
+  ): Promise<{ weights: WeightSet; files: CheckpointFiles; precomputed?: Precomputed }> {
     const { converter } = this.runtime;
     if (!converter || this.precision === 'float32')
       return { weights: this.checkpoint.weights, files: this.checkpoint.files };

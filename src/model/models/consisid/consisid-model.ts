@@ -6,6 +6,7 @@ import { loadCheckpoint, type Checkpoint } from './load-checkpoint.ts';
 import { ConsisIDGraphs } from './consisid-graphs.ts';
 import {
   checkSegmentChoice,
+  conversionOf,
   passedRuntimeOptions,
   resolveSource,
   sessionOptions,
@@ -88,6 +89,7 @@ export class ConsisIDTransformer3DModel {
     const dtype = computeDtypeFor(weights, opts.dtype);
     checkSegmentChoice(opts.segments);
     const source = await ConsisIDTransformer3DModel.resolveSource(repoIdOrPath, opts, env);
+    const conversion = conversionOf(source, weights);
     const checkpoint = await timedStage(opts, 'weights', device, () =>
       loadCheckpoint(source, { onProgress: opts.onProgress, signal: opts.signal }),
     );
@@ -98,6 +100,7 @@ export class ConsisIDTransformer3DModel {
       dtype,
       weights,
       ...passedRuntimeOptions(opts),
+      ...conversion,
     });
   }
 

@@ -1,13 +1,14 @@
 // Deterministic random-weight demo checkpoints in the real diffusers file layout, served by the
 // mock hub at /{repoId}/resolve/{revision}/{path}: a transformer/ and the vae/ that decodes its latents.
 import { parseConfig, type ConsisIDConfigInput } from '../../graph/config.ts';
-import { writeCheckpointFiles, type CheckpointFile } from './checkpoint-writer.ts';
+import { writeCheckpointFiles } from './checkpoint-writer.ts';
+import type { FolderFile } from '../../io/safetensors/shards.ts';
 import { randomWeights } from './random-weights.ts';
 import { randomVaeFiles, SMALL_VAE_CONFIG } from '../vae/random-vae.ts';
 
 export interface DemoCheckpoint {
   repoId: string;
-  files: CheckpointFile[];
+  files: FolderFile[];
 }
 
 /** tiny: no identity module, sincos positions, one F32 file */
@@ -68,7 +69,7 @@ export const DEMO_VAE_CONFIG = {
   latent_channels: 4,
 };
 
-function modelIndex(): CheckpointFile {
+function modelIndex(): FolderFile {
   const index = {
     _class_name: 'ConsisIDPipeline',
     _diffusers_version: '0.39.0',
@@ -78,7 +79,7 @@ function modelIndex(): CheckpointFile {
   return { path: 'model_index.json', bytes: new TextEncoder().encode(`${JSON.stringify(index, null, 2)}\n`) };
 }
 
-function readme(repoId: string, description: string): CheckpointFile {
+function readme(repoId: string, description: string): FolderFile {
   const text = `---\nlibrary_name: diffusers\ntags: [consisid, demo, random-weights]\n---\n# ${repoId}\n\n${description}\nRandom weights: outputs are noise. Made for the Hub Console preview.\n`;
   return { path: 'README.md', bytes: new TextEncoder().encode(text) };
 }
@@ -87,7 +88,7 @@ function fullConfig(input: ConsisIDConfigInput): Record<string, unknown> {
   return { ...parseConfig(input) };
 }
 
-export function consisidTinyFiles(): CheckpointFile[] {
+export function consisidTinyFiles(): FolderFile[] {
   const config = parseConfig(CONSISID_TINY_CONFIG);
   return [
     readme('consisid-community/consisid-tiny', 'A tiny ConsisID transformer without the identity module.'),
@@ -99,7 +100,7 @@ export function consisidTinyFiles(): CheckpointFile[] {
   ];
 }
 
-export function consisidPreviewSFiles(): CheckpointFile[] {
+export function consisidPreviewSFiles(): FolderFile[] {
   const config = parseConfig(CONSISID_PREVIEW_S_CONFIG);
   return [
     readme(

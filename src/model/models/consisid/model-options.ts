@@ -15,6 +15,7 @@ import type { SegmentChoice } from '../../plan/segment-plan.ts';
 import type { WebGpuLimits } from '../../plan/plan.ts';
 import type { WeightPrecision } from '../../plan/precision.ts';
 import type { WeightConverter } from '../../convert/weight-converter.ts';
+import { asConverted } from '../../convert/converted-source.ts';
 
 /** the transformer as several sessions of consecutive blocks (docs/model-segments.md) */
 export interface SegmentOptions {
@@ -44,10 +45,8 @@ export interface FromPretrainedOptions extends LoadOptions, ModelEvents, Segment
   /** rearrange weights for the CPU kernels when a session is made (default: on cpu yes, on wasm no; see SessionOptions.prepack) */
   prepack?: boolean;
   environment?: ModelEnvironment;
-  /** read files from here instead of resolving repoIdOrPath */
+  /** read files from here instead of resolving repoIdOrPath (a convertedSource: the weights converted as they download) */
   source?: FileSource;
-  /** converts the weights for a precision other than float32 as they download, kept per precision (hub sources) */
-  converter?: WeightConverter;
   /** sessions leave `sample` on the device (WebGPU) for deviceForward(); forward() reads it back */
   keepOnDevice?: boolean;
 }
@@ -62,7 +61,7 @@ export interface RuntimeOptions extends ModelEvents, SegmentOptions {
   prepack?: boolean;
   fallbackDevice?: Device;
   maxSessions?: number;
-  /** converts the weights for a precision other than float32 as they download, kept per precision (hub sources) */
+  /** converts the weights for a precision other than float32 as they download (the source's, when it is a convertedSource) */
   converter?: WeightConverter;
   keepOnDevice?: boolean;
 }
@@ -92,7 +91,6 @@ const PASSED_RUNTIME_OPTIONS = [
   'segments',
   'segmentLimits',
   'keepOnDevice',
-  'converter',
 ] as const satisfies readonly (keyof FromPretrainedOptions & keyof RuntimeOptions)[];
 
 /** the options of `opts` the runtime takes as they are (those given) */
@@ -124,6 +122,15 @@ export async function resolveSource(
   }
   const { hubUrl, revision, subfolder, token } = opts;
   return hubSource({ repoId: repoIdOrPath, hubUrl, revision, subfolder, token });
+}
+
+/** the conversion a convertedSource brings, for the model's precision; a source converted to another precision is refused */
+export function conversionOf(source: FileSource, weights: WeightPrecision): { converter?: WeightConverter } {
+  const converted = asConverted(source);
+  if (!converted) return {};
+  if (converted.precision !== weights)
+    throw new Error(`the source converts the weights to ${converted.precision}, the model asks for ${weights}`);
+  return { converter: converted.converter };
 }
 
 /** what every session of the model is made with, but its device */

@@ -1,8 +1,7 @@
-// The weight cache in memory: the same entries as the browser's file storage, for code that has
-// none (Node, tests of what reads through a cache). Chunks are kept until their entry is replaced
-// or deleted.
-import { newMeta, StoredChunks, type StoredMeta } from './stored-chunks.ts';
-import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from './weight-cache.ts';
+// The weight cache in memory, for tests of what reads through a cache: the same entries as the
+// browser's file storage. Chunks are kept until their entry is replaced or deleted.
+import { newMeta, StoredChunks, type StoredMeta } from '../cache/stored-chunks.ts';
+import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from '../cache/weight-cache.ts';
 
 const versionKey = (v: FileVersion) => JSON.stringify([v.url, v.etag]);
 
@@ -38,8 +37,8 @@ class MemoryStoredFile extends StoredChunks {
     this.aside.delete(i);
   }
 
-  protected async keep(i: number, sum: string | null) {
-    if (sum !== null) this.sums.set(i, sum);
+  protected async keep(i: number, sum: string) {
+    this.sums.set(i, sum);
     this.chunks.set(i, this.aside.get(i)!);
     this.aside.delete(i);
   }

@@ -5,7 +5,7 @@ import { ConsisIDTransformer3DModel } from '../models/consisid/consisid-model.ts
 import { prepareForward } from '../models/consisid/forward-inputs.ts';
 import { loadCheckpoint } from '../models/consisid/load-checkpoint.ts';
 import { localSource } from '../io/local-source.ts';
-import { memoryCache } from '../cache/memory-cache.ts';
+import { memoryCache } from '../test-support/memory-cache.ts';
 import { memorySource } from '../io/memory-source.ts';
 import { computeDtypeFor } from '../plan/precision.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';
@@ -13,19 +13,15 @@ import type { InferenceBackend } from '../runtime/types.ts';
 import { storageNeed } from '../plan/storage-fit.ts';
 import { fixtureDir, loadFixture } from '../test-support/fixtures.ts';
 import { conversionPlan } from './conversion-plan.ts';
-import { convertedSizes } from './converted-size.ts';
-import { weightConverter, type ConvertSource } from './weight-converter.ts';
+import { convertedSizes } from './conversion-plan.ts';
+import { weightConverter } from './weight-converter.ts';
+import { pieces } from '../test-support/converted-checkpoints.ts';
 
 /** a backend that makes no session: the model only builds graphs here */
 const graphsOnly: InferenceBackend = {
   devices: ['cpu', 'wasm', 'webgpu'],
   createSession: () => Promise.reject(new Error('no session in this test')),
 };
-
-const source = (files: Map<string, Uint8Array>): ConvertSource => ({
-  identity: (name) => ({ url: `mem://${name}`, etag: '"1"', size: files.get(name)!.length }),
-  stream: (name) => new Blob([new Uint8Array(files.get(name)!)]).stream(),
-});
 
 const bases = ['tiny-base', 'tiny-face'] as const;
 
@@ -62,7 +58,7 @@ describe('the converted bytes a precision needs, from the headers before downloa
           });
           const plan = conversionPlan(model.buildGraph(shape, device).model, checkpoint.weights, precision);
           const files = new Map(written.map((f) => [f.path, f.bytes]));
-          const converted = await weightConverter(source(files), { cache: memoryCache() }).convert(
+          const converted = await weightConverter(pieces(files), { cache: memoryCache() }).convert(
             precision,
             plan,
             checkpoint,

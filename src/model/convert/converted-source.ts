@@ -1,0 +1,57 @@
+// A source decorator: the checkpoint of `source`, with its weights converted for one precision as
+// they download and kept in the weight cache per precision (weight-converter.ts). The model reads
+// the config and the headers through it as through the source itself; the graph it builds for the
+// precision says which tensors it takes in which form (conversion-plan.ts), and `convertedWeights`
+// makes them so, the graph then built again over the converted files.
+import type { CheckpointFiles } from '../io/checkpoint-file.ts';
+import type { FileSource, ReadOptions } from '../io/file-source.ts';
+import type { WeightSet } from '../io/safetensors/weight-set.ts';
+import type { WeightCache } from '../cache/weight-cache.ts';
+import type { HeldSource } from '../cache/chunked-hub-source.ts';
+import type { ModelDef } from '../onnx/onnx-proto.ts';
+import type { ConvertedCheckpoint } from './converted-checkpoint.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
+import { conversionPlan } from './conversion-plan.ts';
+import { weightConverter, type WeightConverter, type WeightConverterOptions } from './weight-converter.ts';
+
+export interface ConvertedSource extends HeldSource {
+  readonly precision: WeightPrecision;
+  readonly converter: WeightConverter;
+}
+
+/** `source` with its weights converted for `precision`, kept in `cache` (null: in memory, within a budget) */
+export function convertedSource(
+  source: FileSource & Partial<HeldSource>,
+  cache: WeightCache | null,
+  precision: WeightPrecision,
+  opts: Omit<WeightConverterOptions, 'cache' | 'memory'> = {},
+): ConvertedSource {
+  const converter = weightConverter(source, { cache, ...opts });
+  return {
+    precision,
+    converter,
+    describe: (name) => source.describe(name),
+    read: (name, o) => source.read(name, o),
+    ...(source.open ? { open: (name: string, o?: ReadOptions) => source.open!(name, o) } : {}),
+    complete: async () => (await source.complete?.()) ?? false,
+    async release() {
+      await source.release?.();
+      await converter.release();
+    },
+  };
+}
+
+/** the converted source behind `source`, when it is one */
+export const asConverted = (source: FileSource): ConvertedSource | null =>
+  'converter' in source && 'precision' in source ? (source as ConvertedSource) : null;
+
+/** the checkpoint's tensors converted for `precision` in the forms `model` (built over the checkpoint) takes them */
+export async function convertedWeights(
+  model: ModelDef,
+  checkpoint: { weights: WeightSet; files: CheckpointFiles },
+  precision: WeightPrecision,
+  converter: WeightConverter,
+): Promise<ConvertedCheckpoint> {
+  const plan = conversionPlan(model, checkpoint.weights, precision);
+  return converter.convert(precision, plan, checkpoint);
+}
