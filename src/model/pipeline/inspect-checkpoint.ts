@@ -14,7 +14,7 @@ import { parseShardIndex, shardFiles, WEIGHTS_INDEX_NAME, WEIGHTS_NAME } from '.
 import type { SafetensorsHeader } from '../io/safetensors/read.ts';
 import { collectWeights } from '../io/safetensors/weight-set.ts';
 import { missingBytes, type CheckpointInfo, type CheckpointRef, type InspectedFile } from './checkpoint-info.ts';
-import { defaultSpec, inputLimits } from './inputs.ts';
+import { defaultSpec, inputLimits } from '../graph/input-spec.ts';
 
 /** bytes of the file version's chunks in the browser cache */
 const storedBytesOf = async (url: string, etag: string | null, size: number) =>

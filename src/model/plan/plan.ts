@@ -64,6 +64,12 @@ export const WEBGPU_DEFAULT_LIMITS: WebGpuLimits = {
   maxBufferSize: 256 * 2 ** 20,
   maxStorageBufferBindingSize: 128 * 2 ** 20,
 };
+/** the limits an adapter reports, the spec's defaults for the ones it does not */
+export const withDefaultLimits = (limits: Partial<WebGpuLimits>): WebGpuLimits => ({
+  maxBufferSize: limits.maxBufferSize ?? WEBGPU_DEFAULT_LIMITS.maxBufferSize,
+  maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize ?? WEBGPU_DEFAULT_LIMITS.maxStorageBufferBindingSize,
+});
+
 /** the bytes one storage binding may hold: a buffer is bound whole, and no buffer may exceed maxBufferSize */
 export const bindingLimit = (limits: WebGpuLimits): number =>
   Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);

@@ -5,22 +5,18 @@
 import '../../../zod-jitless.ts';
 import type { Device, LoadEvent, LoadRequest, ModelApi, RunEvent, RunRequest, Timings } from './protocol.ts';
 import { runEvents } from './run-events.ts';
-import { withDefaultLimits } from './adapter-caps.ts';
 import { asError, serveRpc, type RpcContext } from './rpc.ts';
 import {
-  bundledWebBackend,
+  bundledWebEnvironment,
   chunkedHubSource,
   ConsisIDTransformer3DModel,
   downloadCheckpoint,
-  latentView,
   openCache,
   previewArgs,
   relativeError,
-  runPreview,
-  summarize,
+  runShownPreview,
   type FileSource,
   type ForwardArgs,
-  type ModelEnvironment,
   type WeightPrecision,
   type WeightConverter,
 } from '../../../model/index.ts';
@@ -65,18 +61,13 @@ function openModel(
   source: FileSource & { converter?: WeightConverter },
   weights: WeightPrecision,
 ) {
-  const environment: ModelEnvironment = {
-    backend: async () => bundledWebBackend(),
-    localSource: async () => null,
-    defaultDevice: 'wasm',
-  };
   return ConsisIDTransformer3DModel.fromPretrained(ref.repoId, {
     source,
     // weights other than float32 are converted as they stream in and kept in the cache per precision
     converter: source.converter,
     device,
     threads,
-    environment,
+    environment: bundledWebEnvironment,
     weights,
     // automatic choice: a WebGPU device that cannot run the graph falls back to WASM
     ...(fallback && device === 'webgpu' ? { fallbackDevice: 'wasm' as const } : {}),
@@ -85,9 +76,7 @@ function openModel(
     // the denoising loop's latents stay on the GPU; forward() reads the sample back as before
     keepOnDevice: device === 'webgpu',
     // weights past the heap or a binding limit: segments, each session's weights passing through the heap in turn
-    ...(device === 'webgpu' && segmentLimits
-      ? { segments: 'auto' as const, segmentLimits: { ...segmentLimits, gpu: withDefaultLimits(segmentLimits.gpu) } }
-      : {}),
+    ...(device === 'webgpu' && segmentLimits ? { segments: 'auto' as const, segmentLimits } : {}),
   });
 }
 
@@ -140,16 +129,13 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   const { events: on, runStage } = runEvents(timings, (e) => ctx.emit(e));
   // the last forward's arguments: their shape tells how many segments the session has
   const ran: { args?: ForwardArgs } = {};
-  const out = await runPreview(l.model.config, req, timings, {
+  const out = await runShownPreview(l.model.config, req, timings, {
     forward: async (args) => (await l.model.forward({ ...(ran.args = args), return_dict: true }, on)).sample,
     ...(req.deviceLatents === false
       ? {}
       : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
     stage: runStage,
-    step: ({ latents, ...frame }) => {
-      const view = latents && latentView(latents, frame.shape);
-      ctx.emit({ type: 'step', ...frame, ...(view ? { view } : {}) }, view ? view.frames.map((f) => f.buffer) : []);
-    },
+    step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.view?.frames.map((f) => f.buffer) ?? []),
   });
   const session = ran.args && (await l.model.session(ran.args));
   const segments = (session && l.model.segmentsFor(session.shape, session.device)?.length) || 1;
@@ -162,8 +148,8 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   return {
     shape: out.shape,
     sample: out.sample,
-    view: latentView(out.sample, out.shape),
-    summary: summarize(out.shape, out.sample),
+    view: out.view,
+    summary: out.summary,
     timings,
     provider: l.model.device as Device,
     weights: l.model.weightPrecision,

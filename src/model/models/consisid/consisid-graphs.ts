@@ -18,6 +18,7 @@ import { createSegmentedSession } from '../../runtime/segmented-session.ts';
 import { sessionModel } from '../../runtime/session-model.ts';
 import type { BackendSession, Device, SessionOptions } from '../../runtime/types.ts';
 import { planSegments } from '../../plan/segment-plan.ts';
+import { withDefaultLimits } from '../../plan/plan.ts';
 import { quantizationFor, type WeightPrecision } from '../../plan/precision.ts';
 import { convertedWeights, type GraphWeights } from '../../convert/converted-session.ts';
 
@@ -59,7 +60,7 @@ export class ConsisIDGraphs {
       device,
       weights: this.precision,
       segments: choice,
-      limits: limits?.gpu,
+      limits: limits?.gpu && withDefaultLimits(limits.gpu),
       heapBudget: limits?.heapBudget,
       weightSet: this.checkpoint.weights,
       attention: this.buildOptions(device).attention,
