@@ -8,7 +8,7 @@ import type { WeightCache } from '../cache/weight-cache.ts';
 import { wrappedCache } from '../test-support/wrapped-cache.ts';
 import { writeCheckpointFiles } from '../models/consisid/checkpoint-writer.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';
-import { formatBytes } from '../plan/segment-plan.ts';
+import { formatBytes } from '../plan/format-bytes.ts';
 import { fixtureDir } from '../test-support/fixtures.ts';
 import type { ConversionPlan } from './conversion-plan.ts';
 import type { ConvertedCheckpoint } from './converted-checkpoint.ts';

@@ -24,7 +24,8 @@ import { planForFile, type ConversionPlan, type PlannedTensor } from './conversi
 import { convertedFileLayout, convertedVersion, parseConvertedHead } from './converted-file.ts';
 import { ConvertedCheckpoint, type ConvertedFile } from './converted-checkpoint.ts';
 import { reconvertedRanges } from './reconverted-file.ts';
-import { SEGMENT_HEAP_BUDGET, formatBytes } from '../plan/segment-plan.ts';
+import { SEGMENT_HEAP_BUDGET } from '../plan/segment-plan.ts';
+import { formatBytes } from '../plan/format-bytes.ts';
 import { ConvertedMemoryError, MemoryFallback } from './memory-fallback.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
 

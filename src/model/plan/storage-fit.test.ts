@@ -5,7 +5,8 @@ import { planFit, type PrecisionFit } from './fit.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import { CONSISID_CONFIG } from '../models/consisid/named-configs.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
-import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
+import { formatBytes } from './format-bytes.ts';
+import { SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
 import {
   storageNeed,
   storageReason as reasonIn,

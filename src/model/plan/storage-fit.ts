@@ -6,7 +6,7 @@
 // nothing: its files stream through as they are.
 import type { Device } from '../runtime/types.ts';
 import type { WeightPrecision } from './precision.ts';
-import { formatBytes } from './segment-plan.ts';
+import { formatBytes } from './format-bytes.ts';
 import { heldBudget, type MemoryBudget } from './memory-budget.ts';
 
 /** the part of a precision's fit the storage rule reads, and extends with its reason */
