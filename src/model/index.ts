@@ -66,12 +66,18 @@ export type { WeightConverter } from './convert/weight-converter.ts';
 export { convertedSizes } from './convert/converted-size.ts';
 
 // --- the preview pipeline: inputs, the DDIM loop, uploads, what the page shows ---
-/** what a preview run is asked for: spec, mode, steps, guidance, uploads */
-export type { PreviewRequest, Timings } from './pipeline/run-types.ts';
-/** the forward arguments of a request (generated from the seed, or uploaded) */
+/** what a preview run is asked for: spec, mode (forward or denoise), steps, guidance, uploads */
+export type { PreviewRequest } from './pipeline/run-types.ts';
+/** a run's times: loading the weights, graph builds, sessions, each forward, the rotary tables */
+export type { Timings } from './pipeline/run-types.ts';
+/** the forward arguments of a request (generated from the seed, or uploaded) and the time its rotary tables took */
 export { previewArgs } from './pipeline/run-preview.ts';
-/** runs a request's forward pass or DDIM loop, each step and the output drawn for the page */
-export { runShownPreview, type ShownRun, type ShownStep } from './pipeline/shown-run.ts';
+/** runs a request's forward pass or DDIM loop on a model, each step and the output drawn for the page */
+export { runShownPreview } from './pipeline/shown-run.ts';
+/** a run's output as the page shows it: the sample drawn and summed up, what it read back */
+export type { ShownRun } from './pipeline/shown-run.ts';
+/** a denoising step as the page shows it: its latents drawn */
+export type { ShownStep } from './pipeline/shown-run.ts';
 /** an uploaded .safetensors as the run's text or identity inputs, checked against the config */
 export { parseUpload } from './pipeline/uploads.ts';
 /** the run's output as a .safetensors file */
@@ -80,5 +86,7 @@ export { outputSafetensors } from './pipeline/uploads.ts';
 export { inspectCheckpoint } from './pipeline/inspect-checkpoint.ts';
 /** downloads a checkpoint's raw files into the cache, with progress */
 export { downloadCheckpoint } from './pipeline/download-checkpoint.ts';
-/** what an inspection found, and a download's progress */
-export type { CheckpointInfo, CheckpointProgress } from './pipeline/checkpoint-info.ts';
+/** what an inspection found: config, input limits and defaults, files, what the cache holds, or why it is refused */
+export type { CheckpointInfo } from './pipeline/checkpoint-info.ts';
+/** a download's progress: the file and the bytes so far, of it and of all */
+export type { CheckpointProgress } from './pipeline/checkpoint-info.ts';
