@@ -6,7 +6,8 @@
 // too and prints every error (the docs' WebGPU columns).
 import type { ChildProcess } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { defaultSpec, forwardArgs, generateInputs } from '../src/model/pipeline/inputs.ts';
+import { forwardArgs, generateInputs } from '../src/model/pipeline/inputs.ts';
+import { defaultSpec } from '../src/model/graph/input-spec.ts';
 import { relativeError } from '../src/model/io/tensor.ts';
 import { CONSISID_PREVIEW_S_CONFIG } from '../src/model/models/consisid/demo-checkpoints.ts';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';

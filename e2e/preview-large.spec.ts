@@ -7,7 +7,8 @@ import { expect, test } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
 import { PREVIEW_S_CONFIG } from '../src/model/models/consisid/named-configs.ts';
 import { generatedCheckpoint } from '../src/model/test-support/generated-checkpoint.ts';
-import { defaultSpec, forwardArgs, generateInputs } from '../src/model/pipeline/inputs.ts';
+import { forwardArgs, generateInputs } from '../src/model/pipeline/inputs.ts';
+import { defaultSpec } from '../src/model/graph/input-spec.ts';
 import { relativeError } from '../src/model/io/tensor.ts';
 import { downloadedOutput, openPreview, startFolderHub } from './preview-support.ts';
 

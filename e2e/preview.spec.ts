@@ -2,14 +2,8 @@
 // and WASM, and agree with the Node path (model library + onnxruntime-node) on the same inputs.
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { ConsisIDTransformer3DModel } from '../src/model/node.ts';
-import {
-  defaultSpec,
-  forwardArgs,
-  generateInputs,
-  randomTensor,
-  type F32Tensor,
-  type InputSpec,
-} from '../src/model/pipeline/inputs.ts';
+import { forwardArgs, generateInputs, randomTensor, type F32Tensor } from '../src/model/pipeline/inputs.ts';
+import { defaultSpec, type InputSpec } from '../src/model/graph/input-spec.ts';
 import { relativeError } from '../src/model/io/tensor.ts';
 import { writeSafetensors } from '../src/model/io/safetensors/write.ts';
 import { PRECISION_TOLERANCE } from '../src/model/test-support/fixtures.ts';

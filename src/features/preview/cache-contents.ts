@@ -1,9 +1,9 @@
 // What the page says the browser cache holds of a checkpoint: its files' chunks (the Browser cache
 // figure) and, per precision, the files converted to it (cachedFiles in src/model/loader).
 import { formatBytes } from '../../components/ui/format.ts';
-import type { BrowserStorage, CachedFileState, WeightPrecision } from '../../model/index.ts';
+import type { WeightPrecision } from '../../model/index.ts';
 import type { InspectedFile } from './checkpoint.ts';
-import type { StorageRoom } from './worker/protocol.ts';
+import type { BrowserStorage, CachedFileState, StorageRoom } from './worker/protocol.ts';
 
 export interface ConvertedTotal {
   precision: WeightPrecision;

@@ -1,7 +1,8 @@
 // The page's view of an inspected checkpoint: its files' stored bytes as the cache's listing counts them.
 import type { CheckpointInfo } from '../../model/index.ts';
 
-export type { CheckpointInfo, CheckpointProgress, CheckpointRef, InspectedFile } from '../../model/index.ts';
+export type { CheckpointInfo, CheckpointProgress } from '../../model/index.ts';
+export type { CheckpointRef, InspectedFile } from './worker/protocol.ts';
 
 /** the inspection with the stored bytes of its files as the cache's listing (in their order) counts them */
 export function withStored(info: CheckpointInfo, listed: readonly { bytes: number }[]): CheckpointInfo {

@@ -3,16 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { storageLine } from './panels/fit-panel.tsx';
 import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
 import { validateSpec } from './spec-errors.ts';
-import { withDefaultLimits } from './worker/adapter-caps.ts';
-import {
-  defaultSpec,
-  inputLimits,
-  parseConfig,
-  planFit,
-  specShape as fitShape,
-  WEBGPU_DEFAULT_LIMITS,
-  WEIGHT_PRECISIONS,
-} from '../../model/index.ts';
+import { parseConfig } from '../../model/graph/config.ts';
+import { defaultSpec, inputLimits, specShape as fitShape } from '../../model/graph/input-spec.ts';
+import { planFit } from '../../model/plan/fit.ts';
+import { WEBGPU_DEFAULT_LIMITS, withDefaultLimits } from '../../model/plan/plan.ts';
+import { WEIGHT_PRECISIONS } from '../../model/plan/precision.ts';
 import { CONSISID_PREVIEW_S_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 import { CONSISID_CONFIG } from '../../model/models/consisid/named-configs.ts';
 import type { ConsisIDConfigInput } from '../../model/graph/config.ts';

@@ -3,7 +3,8 @@ import { withStored, type CheckpointInfo } from './checkpoint.ts';
 import { previewKeys } from './queries.ts';
 import { initialPreviewState, isBusy, previewReducer, type PreviewAction, type PreviewState } from './preview-state.ts';
 import type { RunRequest, RunResult } from './worker/protocol.ts';
-import { defaultSpec, inputLimits, parseConfig } from '../../model/index.ts';
+import { parseConfig } from '../../model/graph/config.ts';
+import { defaultSpec, inputLimits } from '../../model/graph/input-spec.ts';
 import { CONSISID_TINY_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 
 const info: CheckpointInfo = {

@@ -3,8 +3,16 @@
 // decode into frames, a cancel. What the page reads (the inspection, the stored bytes, the adapter,
 // the storage room, the plans) are queries (queries.ts), not state kept here.
 import type { ProviderChoice } from './provider.ts';
-import type { DecodeBatch, DecodedClip, Device, RunRequest, RunResult, StepFrame } from './worker/protocol.ts';
-import type { CheckpointProgress, CheckpointRef, WeightPrecision } from '../../model/index.ts';
+import type {
+  CheckpointRef,
+  DecodeBatch,
+  DecodedClip,
+  Device,
+  RunRequest,
+  RunResult,
+  StepFrame,
+} from './worker/protocol.ts';
+import type { CheckpointProgress, WeightPrecision } from '../../model/index.ts';
 
 /** what the user started last and where it stands */
 export type Activity =

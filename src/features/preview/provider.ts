@@ -1,7 +1,7 @@
 // Which execution provider the page uses: WebGPU when navigator.gpu gives an adapter, else WASM;
 // and what the adapter allows (limits, features), which decides what fits before any download.
-import type { AdapterReport, Device } from './worker/protocol.ts';
-import type { PrecisionFit, WeightPrecision } from '../../model/index.ts';
+import type { AdapterReport, Device, PrecisionFit } from './worker/protocol.ts';
+import type { WeightPrecision } from '../../model/index.ts';
 
 export interface AdapterInfo {
   vendor: string;

@@ -6,8 +6,8 @@ import { queryOptions, skipToken } from '@tanstack/react-query';
 import type { CheckpointInfo, CheckpointRef } from './checkpoint.ts';
 import { adapterCaps, probeWebGPU, type ProviderProbe } from './provider.ts';
 import { planWorker } from './worker/plan-client.ts';
-import type { AdapterReport, Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
-import type { BrowserStorage, InputSpec } from '../../model/index.ts';
+import type { AdapterReport, BrowserStorage, Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
+import type { InputSpec } from '../../model/index.ts';
 
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
 const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hubUrl, repoId, subfolder, revision });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateSpec } from './spec-errors.ts';
-import { defaultSpec, inputLimits, parseConfig } from '../../model/index.ts';
+import { parseConfig } from '../../model/graph/config.ts';
+import { defaultSpec, inputLimits } from '../../model/graph/input-spec.ts';
 import { CONSISID_PREVIEW_S_CONFIG, CONSISID_TINY_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 
 const tiny = parseConfig(CONSISID_TINY_CONFIG);

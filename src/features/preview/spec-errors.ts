@@ -2,7 +2,10 @@
 // limits the inspection gave for the config, one line per problem.
 import type { CheckpointInfo } from './checkpoint.ts';
 import type { RunRequest } from './worker/protocol.ts';
-import type { InputLimits, InputSpec } from '../../model/index.ts';
+import type { InputSpec } from '../../model/index.ts';
+
+/** what the inputs panel allows for a config */
+type InputLimits = CheckpointInfo['limits'];
 
 type Range = InputLimits['frames'];
 

@@ -6,8 +6,8 @@ import { parseConfig, type ConsisIDConfig } from '../graph/config.ts';
 import { NAMED_CONFIGS } from '../models/consisid/named-configs.ts';
 import { browserFit, planPrecisions, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from '../plan/plan.ts';
 import { WEIGHT_PRECISIONS } from '../plan/precision.ts';
+import { formatBytes } from '../plan/format-bytes.ts';
 import {
-  formatBytes,
   planSegments,
   SEGMENT_HEAP_BUDGET,
   SegmentPlanError,

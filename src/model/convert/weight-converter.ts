@@ -31,7 +31,8 @@ import type { WeightPrecision } from '../plan/precision.ts';
 import { planForFile, type ConversionPlan, type PlannedTensor } from './conversion-plan.ts';
 import { convertedFileLayout, convertedVersion, parseConvertedHead } from './converted-file.ts';
 import { ConvertedCheckpoint } from './converted-checkpoint.ts';
-import { SEGMENT_HEAP_BUDGET, formatBytes } from '../plan/segment-plan.ts';
+import { SEGMENT_HEAP_BUDGET } from '../plan/segment-plan.ts';
+import { formatBytes } from '../plan/format-bytes.ts';
 import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
 
 export interface WeightConverter {

@@ -4,7 +4,7 @@ import type { ConsisIDConfig } from '../graph/config.ts';
 import type { HubRepo } from '../io/hub-files.ts';
 import type { SafetensorsHeader } from '../io/safetensors/read.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
-import type { InputLimits, InputSpec } from './inputs.ts';
+import type { InputLimits, InputSpec } from '../graph/input-spec.ts';
 
 /** a checkpoint folder on the hub; serializable (it goes to the workers) */
 export type CheckpointRef = Required<Pick<HubRepo, 'hubUrl' | 'repoId' | 'subfolder' | 'revision'>> & {

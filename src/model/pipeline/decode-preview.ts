@@ -2,7 +2,7 @@
 // folder), as the ConsisID pipeline decodes them (batches of latent frames, tiles where the plan
 // says one batch does not fit the device), then each frame as RGBA bytes a page draws.
 import type { FileSource } from '../io/file-source.ts';
-import type { WebGpuLimits } from '../plan/plan.ts';
+import { withDefaultLimits, type WebGpuLimits } from '../plan/plan.ts';
 import type { ModelEnvironment } from '../runtime/environment.ts';
 import type { Device } from '../runtime/types.ts';
 import { parseVaeConfig } from '../models/vae/config.ts';
@@ -39,8 +39,11 @@ export function clipOf(sample: Tensor5): DecodedClip {
 }
 
 /** what a decode of latents of these dims needs with this VAE config: untiled where a browser holds one batch, else tiled */
-export const planPreviewDecode = (rawConfig: unknown, dims: readonly number[], limits?: WebGpuLimits): VaeDecodePlan =>
-  chooseVaeTiling(parseVaeConfig(rawConfig, 'vae/config.json'), dims, limits);
+export const planPreviewDecode = (
+  rawConfig: unknown,
+  dims: readonly number[],
+  limits?: Partial<WebGpuLimits>,
+): VaeDecodePlan => chooseVaeTiling(parseVaeConfig(rawConfig, 'vae/config.json'), dims, withDefaultLimits(limits ?? {}));
 
 export interface PreviewDecodeOptions {
   /** the VAE folder's files (config.json and weights, float32 as stored) */
@@ -48,8 +51,8 @@ export interface PreviewDecodeOptions {
   environment: ModelEnvironment;
   device: Device;
   threads?: number;
-  /** the adapter's limits the tiling is chosen for (default: WebGPU's defaults) */
-  limits?: WebGpuLimits;
+  /** the adapter's limits the tiling is chosen for (WebGPU's defaults for those it leaves out) */
+  limits?: Partial<WebGpuLimits>;
   /** after each batch of latent frames: how many ran of how many (over all tiles) */
   onBatch?: (p: { done: number; total: number }) => void;
   signal?: AbortSignal;
@@ -69,7 +72,7 @@ export async function decodePreview(
     ...(signal ? { signal } : {}),
   });
   try {
-    const plan = chooseVaeTiling(vae.config, latents.dims, opts.limits);
+    const plan = chooseVaeTiling(vae.config, latents.dims, withDefaultLimits(opts.limits ?? {}));
     const sample = await vae.decode(latents, {
       tile: plan.tiled,
       onBatch: (p) => opts.onBatch?.({ done: p.done + 1, total: p.total }),

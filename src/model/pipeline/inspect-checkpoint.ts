@@ -20,7 +20,7 @@ import {
   type InspectedFile,
   type VaeFolderInfo,
 } from './checkpoint-info.ts';
-import { defaultSpec, inputLimits } from './inputs.ts';
+import { defaultSpec, inputLimits } from '../graph/input-spec.ts';
 
 /** bytes of the file version's chunks in the browser cache */
 const storedBytesOf = async (url: string, etag: string | null, size: number) =>

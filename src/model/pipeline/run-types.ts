@@ -3,7 +3,8 @@
 import type { ForwardArgs } from '../models/consisid/forward-inputs.ts';
 import type { DeviceForward } from '../runtime/device-forward.ts';
 import type { HostTensor } from '../io/tensor.ts';
-import type { F32Tensor, InputSpec } from './inputs.ts';
+import type { InputSpec } from '../graph/input-spec.ts';
+import type { F32Tensor } from './inputs.ts';
 
 export interface Uploads {
   /** (1, L, text_embed_dim) text embeddings in place of random ones */

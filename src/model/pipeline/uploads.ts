@@ -3,6 +3,7 @@ import type { ConsisIDConfig } from '../graph/config.ts';
 import { entryToFloat32, parseSafetensors } from '../io/safetensors/read.ts';
 import { writeSafetensors } from '../io/safetensors/write.ts';
 import type { F32Tensor } from './inputs.ts';
+import type { Uploads } from './run-types.ts';
 
 function tensors(bytes: Uint8Array, file: string): Map<string, F32Tensor> {
   const f = parseSafetensors(bytes, file);
@@ -52,6 +53,11 @@ export function parseIdentityUpload(
   return { idCond, idVitHidden };
 }
 
+/** an uploaded .safetensors as the run's inputs: text embeddings (`kind` text) or the identity tensors, checked against the config */
+export const parseUpload = (bytes: Uint8Array, file: string, kind: 'text' | 'identity', c: ConsisIDConfig): Uploads =>
+  kind === 'text' ? { text: parseTextUpload(bytes, file, c) } : parseIdentityUpload(bytes, file, c);
+
+/** the run's output as a .safetensors file: one tensor, `sample`, with the run's metadata */
 export function outputSafetensors(sample: Float32Array, shape: number[], metadata: Record<string, string>): Uint8Array {
   return writeSafetensors({ sample: { dtype: 'float32', shape, data: sample } }, metadata);
 }

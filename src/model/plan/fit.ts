@@ -13,7 +13,6 @@ import { attentionKernelFor } from '../runtime/webgpu-features.ts';
 import type { ConsisIDConfig } from '../graph/config.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
 import type { Device } from '../runtime/types.ts';
-import { withStorage, type BrowserStorage } from './storage-fit.ts';
 
 /** what the page reads off `navigator.gpu.requestAdapter()` */
 export interface AdapterCaps {
@@ -120,8 +119,7 @@ export const planAttention = (device: Device, adapter: AdapterCaps | null): Atte
 /**
  * Every precision of `config` at `shape` on `device`, as it fits (`adapter` for WebGPU; `heapBudget`:
  * one segment's, as planSegments). One pass per precision: the whole graph is the range of all
- * blocks among the segment plan's ranges, each range built and costed once. With `storage`, the
- * converted weights must also have room in it or within the memory budget (storage-fit.ts).
+ * blocks among the segment plan's ranges, each range built and costed once.
  */
 export function planFit(
   config: ConsisIDConfig,
@@ -129,18 +127,12 @@ export function planFit(
   device: Device,
   adapter: AdapterCaps | null,
   heapBudget?: number,
-  storage?: BrowserStorage,
 ): PrecisionFit[] {
-  const fits = WEIGHT_PRECISIONS.map((weights) => {
+  return WEIGHT_PRECISIONS.map((weights) => {
     const costs = rangeCosts(config, shape, { device, weights, attention: planAttention(device, adapter) });
     const plan: PrecisionPlan = { weights, device, ...costs({ from: 0, to: config.num_layers }) };
     const segments =
       device === 'webgpu' && adapter ? segmentOutcome(config, shape, weights, adapter, heapBudget, costs) : null;
     return precisionFit(plan, adapter, segments);
   });
-  return storage ? withStorage(fits, storage, memoryBudgetOn(device, heapBudget)) : fits;
 }
-
-/** converted weights the cache cannot store are held in memory within one segment's heap budget (WebGPU's `heapBudget`) */
-export const memoryBudgetOn = (device: Device, heapBudget?: number): number | undefined =>
-  device === 'webgpu' ? heapBudget : undefined;

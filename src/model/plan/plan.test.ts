@@ -157,7 +157,7 @@ describe('graph cost', () => {
     // WebGPU runs attention as flash attention: no probabilities buffer, the largest is a weight concat
     expect(out).not.toMatch(/WebGPU: .*attention probabilities/);
     expect(out).toMatch(
-      /WebGPU: \d+ buffer\(s\) over the 128 MiB one storage binding may hold, the largest modulation\/Concat_\d+ \(3036 MiB\)/,
+      /WebGPU: \d+ buffer\(s\) over the 128\.0 MiB one storage binding may hold, the largest modulation\/Concat_\d+ \(2\.96 GiB\)/,
     );
     expect(out).toMatch(/WASM: weights 4\.02 GiB \+ activations 58\.35 GiB exceed the 4 GiB heap/);
     lines.length = 0;

@@ -9,6 +9,7 @@ import { graphCost, type CostOptions, type GraphCost, type PlannedBuffer } from 
 import { WEBGPU_BUFFER_CACHE } from '../onnx/ep-buffers.ts';
 import { DTYPE_BYTES, type SafetensorsDtype } from '../io/safetensors/dtype.ts';
 import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
+import { formatBytes } from './format-bytes.ts';
 import { computeDtypeFor, quantizationFor, WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
 import type { Device } from '../runtime/types.ts';
 
@@ -64,6 +65,12 @@ export const WEBGPU_DEFAULT_LIMITS: WebGpuLimits = {
   maxBufferSize: 256 * 2 ** 20,
   maxStorageBufferBindingSize: 128 * 2 ** 20,
 };
+/** the limits an adapter reports, the spec's defaults for the ones it does not */
+export const withDefaultLimits = (limits: Partial<WebGpuLimits>): WebGpuLimits => ({
+  maxBufferSize: limits.maxBufferSize ?? WEBGPU_DEFAULT_LIMITS.maxBufferSize,
+  maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize ?? WEBGPU_DEFAULT_LIMITS.maxStorageBufferBindingSize,
+});
+
 /** the bytes one storage binding may hold: a buffer is bound whole, and no buffer may exceed maxBufferSize */
 export const bindingLimit = (limits: WebGpuLimits): number =>
   Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
@@ -82,21 +89,18 @@ export interface BrowserFit {
   reasons: string[];
 }
 
-export const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
-const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-
 /** why a WebGPU session of these buffers cannot be made, or null */
 export function bindingReason(buffers: readonly PlannedBuffer[], limits: WebGpuLimits): string | null {
   const over = buffersOverBinding(buffers, limits);
   return over.length
-    ? `WebGPU: ${over.length} buffer(s) over the ${mib(bindingLimit(limits))} one storage binding may hold, the largest ${over[0]!.name} (${mib(over[0]!.bytes)})`
+    ? `WebGPU: ${over.length} buffer(s) over the ${formatBytes(bindingLimit(limits))} one storage binding may hold, the largest ${over[0]!.name} (${formatBytes(over[0]!.bytes)})`
     : null;
 }
 
 /** why a WASM session (weights and activations in the heap) does not fit, or null */
 export const wasmHeapReason = (wasm: GraphCost): string | null =>
   wasm.weightBytes + wasm.activationPeakBytes > WASM_HEAP_BYTES
-    ? `WASM: weights ${gib(wasm.weightBytes)} + activations ${gib(wasm.activationPeakBytes)} exceed the 4 GiB heap`
+    ? `WASM: weights ${formatBytes(wasm.weightBytes)} + activations ${formatBytes(wasm.activationPeakBytes)} exceed the 4 GiB heap`
     : null;
 
 export function browserFit(

@@ -6,6 +6,7 @@ import type { ConsisIDConfig } from '../graph/config.ts';
 import { buildTransformerBlocks, type BlockRange, type GraphShape } from '../graph/transformer.ts';
 import { evenSegments } from '../graph/segments.ts';
 import { graphCost, type GraphCost, type PlannedBuffer } from '../onnx/graph-cost.ts';
+import { formatBytes } from './format-bytes.ts';
 import { costOptionsFor, plannedWeights, WASM_HEAP_BYTES, WEBGPU_DEFAULT_LIMITS, type WebGpuLimits } from './plan.ts';
 import { computeDtypeFor, quantizationFor, type WeightPrecision } from './precision.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
@@ -93,13 +94,6 @@ export class SegmentPlanError extends Error {
   override name = 'SegmentPlanError';
 }
 
-/** bytes as GiB (2 decimals), MiB or KiB (1 decimal) */
-export function formatBytes(b: number): string {
-  if (b >= 2 ** 30) return `${(b / 2 ** 30).toFixed(2)} GiB`;
-  return b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 2 ** 10).toFixed(1)} KiB`;
-}
-const size = formatBytes;
-
 const describeBlocks = (c: ConsisIDConfig, r: BlockRange): string => {
   const blocks = r.to - r.from === 1 ? `block ${r.from}` : `blocks ${r.from}-${r.to - 1}`;
   const extra = [r.from === 0 ? 'the embeddings' : '', r.to === c.num_layers ? 'the output head' : ''].filter(Boolean);
@@ -117,16 +111,19 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
     const c = cost(r);
     const reasons: string[] = [];
     if (c.weightBytes > heapBudget)
-      reasons.push(`its weights (${size(c.weightBytes)}) are over the ${size(heapBudget)} heap budget of a segment`);
+      reasons.push(
+        `its weights (${formatBytes(c.weightBytes)}) are over the ${formatBytes(heapBudget)} heap budget of a segment`,
+      );
     if (bufferLimit === null) return reasons;
-    const over = `over the ${size(bufferLimit)} one WebGPU buffer may hold (maxBufferSize ${size(limits.maxBufferSize)}, maxStorageBufferBindingSize ${size(limits.maxStorageBufferBindingSize)})`;
+    const over = `over the ${formatBytes(bufferLimit)} one WebGPU buffer may hold (maxBufferSize ${formatBytes(limits.maxBufferSize)}, maxStorageBufferBindingSize ${formatBytes(limits.maxStorageBufferBindingSize)})`;
     const largest = c.weightBuffers[0];
     if (largest && largest.bytes > bufferLimit)
-      reasons.push(`its weight ${largest.name} (${size(largest.bytes)}) is ${over}`);
+      reasons.push(`its weight ${largest.name} (${formatBytes(largest.bytes)}) is ${over}`);
     // a run-time buffer of a product over blocks (the stacked modulation) shrinks with the segment
     const held = new Set(c.weightBuffers.map((b) => b.name));
     const run = c.buffers.find((b) => !held.has(b.name));
-    if (run && run.bytes > bufferLimit) reasons.push(`its run-time buffer ${run.name} (${size(run.bytes)}) is ${over}`);
+    if (run && run.bytes > bufferLimit)
+      reasons.push(`its run-time buffer ${run.name} (${formatBytes(run.bytes)}) is ${over}`);
     return reasons;
   };
   const refuse = (r: BlockRange, reasons: string[]): never => {
@@ -150,7 +147,7 @@ export function planSegments(config: ConsisIDConfig, shape: GraphShape, opts: Se
     const peak = Math.max(...ranges.map((r) => cost(r).activationPeakBytes));
     if (held + peak > WASM_HEAP_BYTES)
       throw new SegmentPlanError(
-        `${weights} weights on wasm do not fit: the WASM heap keeps every segment's weights (${size(held)}) and the activations (${size(peak)}), over its 4 GiB; segments help only on WebGPU`,
+        `${weights} weights on wasm do not fit: the WASM heap keeps every segment's weights (${formatBytes(held)}) and the activations (${formatBytes(peak)}), over its 4 GiB; segments help only on WebGPU`,
       );
   }
   const segments = ranges.map((r): PlannedSegment => {

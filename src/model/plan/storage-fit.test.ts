@@ -5,11 +5,23 @@ import { planFit, type PrecisionFit } from './fit.ts';
 import type { GraphShape } from '../graph/transformer.ts';
 import { CONSISID_CONFIG } from '../models/consisid/named-configs.ts';
 import { WEIGHT_PRECISIONS, type WeightPrecision } from './precision.ts';
-import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
-import { storageNeed, storageReason, withStorage, type BrowserStorage } from './storage-fit.ts';
+import { formatBytes } from './format-bytes.ts';
+import { SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
+import {
+  storageNeed,
+  storageReason as reasonIn,
+  withStorage as withStorageIn,
+  type BrowserStorage,
+} from './storage-fit.ts';
+import { memoryBudget } from './memory-budget.ts';
 import { roomy } from '../test-support/fit-cases.ts';
 
 const GIB = 2 ** 30;
+/** the rules with a budget of `budget` bytes (memoryBudget makes it: WebGPU's heap budget) */
+const storageReason = (w: WeightPrecision, weightBytes: number, s: BrowserStorage, budget: number, passing?: number) =>
+  reasonIn(w, weightBytes, s, memoryBudget('webgpu', budget), passing);
+const withStorage = <F extends PrecisionFit>(fits: readonly F[], s: BrowserStorage, budget = SEGMENT_HEAP_BUDGET) =>
+  withStorageIn(fits, s, memoryBudget('webgpu', budget));
 const bytes = fc.integer({ min: 0, max: 16 * GIB });
 const precision = fc.constantFrom(...WEIGHT_PRECISIONS);
 const storage: fc.Arbitrary<BrowserStorage> = fc.record({

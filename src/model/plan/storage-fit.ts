@@ -2,11 +2,12 @@
 // browser cache (what the origin may still store, plus what it holds of this checkpoint at that
 // precision already) or, where the cache cannot take them, memory: the weights held there and the
 // largest segment's weights passing through the heap beside them stay within the budget of one
-// segment (convert/weight-converter.ts holds the run to what is left: heldBudget). float32 converts
+// segment (memory-budget.ts; convert/weight-converter.ts holds the run to what is left: heldBudget). float32 converts
 // nothing: its files stream through as they are.
 import type { Device } from '../runtime/types.ts';
 import type { WeightPrecision } from './precision.ts';
-import { formatBytes, SEGMENT_HEAP_BUDGET } from './segment-plan.ts';
+import { formatBytes } from './format-bytes.ts';
+import { heldBudget, type MemoryBudget } from './memory-budget.ts';
 
 /** the part of a precision's fit the storage rule reads, and extends with its reason */
 export interface FitVerdict {
@@ -45,9 +46,6 @@ export function storageNeed(weights: WeightPrecision, weightBytes: number, stora
   return Math.max(0, convertedTotal(weights, weightBytes, storage) - (cached?.bytes ?? 0));
 }
 
-/** what converted weights may hold in memory: the budget less what one segment passes through the heap beside them */
-export const heldBudget = (memoryBudget: number, passing: number): number => Math.max(0, memoryBudget - passing);
-
 /**
  * why `weights` cannot be converted here (more than the cache has room for, and more than memory may
  * hold beside the `passing` bytes of the largest segment), or null
@@ -56,7 +54,7 @@ export function storageReason(
   weights: WeightPrecision,
   weightBytes: number,
   storage: BrowserStorage,
-  memoryBudget = SEGMENT_HEAP_BUDGET,
+  memoryBudget: MemoryBudget,
   passing = 0,
 ): string | null {
   const need = storageNeed(weights, weightBytes, storage);
@@ -78,7 +76,7 @@ export function storageReason(
 export function withStorage<F extends FitVerdict>(
   fits: readonly F[],
   storage: BrowserStorage,
-  memoryBudget = SEGMENT_HEAP_BUDGET,
+  memoryBudget: MemoryBudget,
 ): F[] {
   const reasons = fits.map((f) => storageReason(f.weights, f.weightBytes, storage, memoryBudget, passingBytes(f)));
   const others = fits.filter((f, i) => f.fits && !reasons[i]).map((f) => f.weights);
@@ -94,5 +92,5 @@ export function withStorage<F extends FitVerdict>(
 export const passingBytes = (f: FitVerdict): number => (f.device === 'webgpu' ? f.heapBytes : 0);
 
 /** per precision, what the page may hold in memory when the cache refuses: the budget less what its largest segment passes through the heap */
-export const heldBudgets = (fits: readonly FitVerdict[], memoryBudget: number): Record<string, number> =>
+export const heldBudgets = (fits: readonly FitVerdict[], memoryBudget: MemoryBudget): Record<string, number> =>
   Object.fromEntries(fits.map((f) => [f.weights, heldBudget(memoryBudget, passingBytes(f))]));

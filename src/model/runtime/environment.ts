@@ -10,7 +10,7 @@ export interface ModelEnvironment {
 }
 
 /** onnxruntime-web, loaded on first use; `wasmPaths` says where the ort-wasm-*.wasm files are served */
-export function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice?: Device } = {}): ModelEnvironment {
+function browserEnvironmentWith(opts: { wasmPaths?: string; defaultDevice?: Device } = {}): ModelEnvironment {
   return {
     backend: async () => (await import('./web.ts')).webBackend(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
     localSource: async () => null,
@@ -24,3 +24,10 @@ export const browserEnvironment: ModelEnvironment = /* @__PURE__ */ browserEnvir
 /** onnxruntime-web with its WASM files served from the app's own origin (Vite builds only), loaded on first use */
 export const bundledWebBackend = async (): Promise<InferenceBackend> =>
   (await import('./web-assets.ts')).bundledWebBackend();
+
+/** the browser environment with onnxruntime-web as the app bundles it (its WASM files from the app's origin; Vite builds only) */
+export const bundledWebEnvironment: ModelEnvironment = {
+  backend: bundledWebBackend,
+  localSource: async () => null,
+  defaultDevice: 'wasm',
+};

@@ -6,9 +6,8 @@
 import { formatBytes } from '../../../components/ui/format.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Preview } from '../use-preview.ts';
-import type { Device, StorageRoom } from '../worker/protocol.ts';
+import type { AdapterCaps, BrowserStorage, Device, PrecisionFit, StorageRoom } from '../worker/protocol.ts';
 import { Section, TableHead } from './section.tsx';
-import type { AdapterCaps, BrowserStorage, PrecisionFit } from '../../../model/index.ts';
 
 const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Segments', 'Fits'];
 

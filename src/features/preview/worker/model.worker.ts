@@ -17,24 +17,20 @@ import type {
 
 type Decode = ModelApi['decode'];
 import { runEvents } from './run-events.ts';
-import { withDefaultLimits } from './adapter-caps.ts';
 import { asError, serveRpc, type RpcContext } from './rpc.ts';
 import {
   browserCache,
-  bundledWebBackend,
+  bundledWebEnvironment,
   chunkedHubSource,
   ConsisIDTransformer3DModel,
   convertedSource,
   decodePreview,
   downloadCheckpoint,
-  latentView,
   previewArgs,
   relativeError,
-  runPreview,
-  summarize,
+  runShownPreview,
   type FileSource,
   type ForwardArgs,
-  type ModelEnvironment,
   type WeightPrecision,
 } from '../../../model/index.ts';
 
@@ -85,12 +81,6 @@ async function weightSource(
   });
 }
 
-const environment: ModelEnvironment = {
-  backend: async () => bundledWebBackend(),
-  localSource: async () => null,
-  defaultDevice: 'wasm',
-};
-
 function openModel(
   { ref, device, threads, fallback, segmentLimits }: LoadRequest,
   source: FileSource,
@@ -100,7 +90,7 @@ function openModel(
     source,
     device,
     threads,
-    environment,
+    environment: bundledWebEnvironment,
     weights,
     // automatic choice: a WebGPU device that cannot run the graph falls back to WASM
     ...(fallback && device === 'webgpu' ? { fallbackDevice: 'wasm' as const } : {}),
@@ -109,9 +99,7 @@ function openModel(
     // the denoising loop's latents stay on the GPU; forward() reads the sample back as before
     keepOnDevice: device === 'webgpu',
     // weights past the heap or a binding limit: segments, each session's weights passing through the heap in turn
-    ...(device === 'webgpu' && segmentLimits
-      ? { segments: 'auto' as const, segmentLimits: { ...segmentLimits, gpu: withDefaultLimits(segmentLimits.gpu) } }
-      : {}),
+    ...(device === 'webgpu' && segmentLimits ? { segments: 'auto' as const, segmentLimits } : {}),
   });
 }
 
@@ -162,16 +150,13 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   const { events: on, runStage } = runEvents(timings, (e) => ctx.emit(e));
   // the last forward's arguments: their shape tells how many segments the session has
   const ran: { args?: ForwardArgs } = {};
-  const out = await runPreview(l.model.config, req, timings, {
+  const out = await runShownPreview(l.model.config, req, timings, {
     forward: async (args) => (await l.model.forward({ ...(ran.args = args), return_dict: true }, on)).sample,
     ...(req.deviceLatents === false
       ? {}
       : { onDevice: (args: ForwardArgs) => l.model.deviceForward((ran.args = args), on) }),
     stage: runStage,
-    step: ({ latents, ...frame }) => {
-      const view = latents && latentView(latents, frame.shape);
-      ctx.emit({ type: 'step', ...frame, ...(view ? { view } : {}) }, view ? view.frames.map((f) => f.buffer) : []);
-    },
+    step: (frame) => ctx.emit({ type: 'step', ...frame }, frame.view?.frames.map((f) => f.buffer) ?? []),
   });
   const session = ran.args && (await l.model.session(ran.args));
   const segments = (session && l.model.segmentsFor(session.shape, session.device)?.length) || 1;
@@ -184,8 +169,8 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   return {
     shape: out.shape,
     sample: out.sample,
-    view: latentView(out.sample, out.shape),
-    summary: summarize(out.shape, out.sample),
+    view: out.view,
+    summary: out.summary,
     timings,
     provider: l.model.device as Device,
     weights: l.model.weightPrecision,
@@ -201,8 +186,8 @@ async function decode({ vae, latents, threads, limits, ...req }: Decode['args'],
   const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, 'float32', (e) => ctx.emit(e));
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
-  const gpu = withDefaultLimits(limits ?? {});
-  const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: gpu };
+  const environment = bundledWebEnvironment;
+  const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: limits ?? {} };
   const clip = await decodePreview(latents, opts).finally(() => source.release());
   ctx.transfer(...clip.frames.map((f) => f.buffer));
   return clip;

@@ -2,33 +2,44 @@
 // runs a model; the plan worker answers what the page reads (inspections, plans, the cache's
 // contents) and files what it writes (uploads in, the output out).
 import type {
-  AdapterCaps,
-  BrowserStorage,
   CachedFileState,
   CheckpointInfo,
   CheckpointProgress,
-  CheckpointRef,
   DecodedClip,
-  InspectedFile,
   ConsisIDConfig,
+  FitAnswer,
+  FitRequest,
   InputSpec,
-  LatentView,
-  OutputSummary,
-  PrecisionFit,
   PreviewRequest,
-  Readback,
-  StepFrame as PipelineStep,
+  ShownRun,
+  ShownStep,
   Timings,
-  Uploads,
-  WebGpuLimits,
   VaeDecodePlan,
   WeightPrecision,
 } from '../../../model/index.ts';
 
-export type { DecodedClip, LatentView, Readback, Timings, Uploads };
+export type { CachedFileState, DecodedClip, FitAnswer, FitRequest, Timings };
 
 /** a denoising step as the page gets it: its latents drawn (absent for a step the page was not sent) */
-export type StepFrame = Omit<PipelineStep, 'latents'> & { view?: LatentView };
+export type StepFrame = ShownStep;
+/** a tensor drawn: each frame as RGBA pixels, and each channel's statistics */
+export type LatentView = ShownRun['view'];
+/** what a run copied from the model's outputs to the host: on WebGPU, GPU read-backs */
+export type Readback = ShownRun['readback'];
+/** uploaded inputs in place of random ones */
+export type Uploads = PreviewRequest['uploads'];
+/** one precision's fit, with its reasons */
+export type PrecisionFit = FitAnswer['fits'][number];
+/** the adapter a plan is checked against */
+export type AdapterCaps = NonNullable<FitAnswer['adapter']>;
+/** the adapter as the page's probe found it: the limits it reports (the workers take the spec's defaults for the others) */
+export type AdapterReport = NonNullable<FitRequest['adapter']>;
+/** what the browser can store, read by the page */
+export type BrowserStorage = NonNullable<FitRequest['storage']>;
+/** a checkpoint folder on the hub */
+export type CheckpointRef = CheckpointInfo['ref'];
+/** a weight file as its inspection found it */
+export type InspectedFile = CheckpointInfo['files'][number];
 
 export type Device = 'webgpu' | 'wasm';
 
@@ -44,7 +55,7 @@ export interface RunRequest extends PreviewRequest {
 
 /** what a WebGPU model's segments are fitted to (docs/model-segments.md): the adapter's limits, the bytes one segment may pass through the heap */
 export interface SegmentLimits {
-  gpu: Partial<WebGpuLimits>;
+  gpu: AdapterReport['limits'];
   /** default SEGMENT_HEAP_BUDGET; the page's ?segmentHeap= sets it */
   heapBudget?: number;
 }
@@ -78,7 +89,7 @@ export interface RunResult {
   sample: Float32Array;
   /** the output drawn, and summed up */
   view: LatentView;
-  summary: OutputSummary;
+  summary: ShownRun['summary'];
   timings: Timings;
   /** the device the output was computed on (after any fallback) */
   provider: Device;
@@ -114,7 +125,7 @@ export type RunEvent =
 export interface DecodeRequest extends Pick<RunOptions, 'device' | 'threads'> {
   vae: { ref: CheckpointRef; files: InspectedFile[] };
   latents: { data: Float32Array; dims: number[] };
-  limits: Partial<WebGpuLimits> | null;
+  limits: AdapterReport['limits'] | null;
 }
 type DecodeEvent = Extract<LoadEvent, { type: 'notice' | 'fetched' }> | { type: 'batch'; batch: DecodeBatch };
 /** after each batch of latent frames: how many ran of how many (over all tiles) */
@@ -132,30 +143,6 @@ export type ModelApi = {
   /** cancelled through the call's signal: the sessions are released after the batch under way */
   decode: { args: DecodeRequest; result: DecodedClip; event: DecodeEvent };
 };
-
-export interface FitRequest {
-  config: ConsisIDConfig;
-  spec: InputSpec;
-  device: Device;
-  /** the WebGPU adapter's limits and features (device webgpu) */
-  adapter: AdapterReport | null;
-  /** the bytes one segment may pass through the heap (default SEGMENT_HEAP_BUDGET) */
-  heapBudget?: number;
-  /** what the browser can store: converted weights need room there or within the memory budget; absent: not checked */
-  storage?: BrowserStorage;
-}
-
-export interface FitAnswer {
-  fits: PrecisionFit[];
-  /** the adapter the plan was checked against (the spec's defaults for the limits it does not report) */
-  adapter: AdapterCaps | null;
-  /** the converted bytes memory may hold where the cache cannot store them */
-  memoryBudget: number;
-  /** per precision, that budget less the largest segment's weights passing through the heap beside them */
-  held: Partial<Record<WeightPrecision, number>>;
-  /** per precision, the most it was measured off float32 (PRECISION_ERROR_VS_FLOAT32) */
-  errorVsFloat32: Record<WeightPrecision, number>;
-}
 
 /** the room the browser leaves this site for the weights */
 export interface StorageRoom {
@@ -204,6 +191,3 @@ export type PlanApi = {
     event: never;
   };
 };
-
-/** the adapter as the page's probe found it: the limits it reports (the workers take the spec's defaults for the others) */
-export type AdapterReport = Omit<AdapterCaps, 'limits'> & { limits: Partial<WebGpuLimits> };

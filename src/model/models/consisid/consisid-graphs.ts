@@ -18,6 +18,7 @@ import { createSegmentedSession } from '../../runtime/segmented-session.ts';
 import { sessionModel } from '../../runtime/session-model.ts';
 import type { BackendSession, Device, SessionOptions } from '../../runtime/types.ts';
 import { planSegments } from '../../plan/segment-plan.ts';
+import { withDefaultLimits } from '../../plan/plan.ts';
 import { quantizationFor, type WeightPrecision } from '../../plan/precision.ts';
 import { convertedWeights } from '../../convert/converted-source.ts';
 import type { CheckpointFiles } from '../../io/checkpoint-file.ts';
@@ -61,7 +62,7 @@ export class ConsisIDGraphs {
       device,
       weights: this.precision,
       segments: choice,
-      limits: limits?.gpu,
+      limits: limits?.gpu && withDefaultLimits(limits.gpu),
       heapBudget: limits?.heapBudget,
       weightSet: this.checkpoint.weights,
       attention: this.buildOptions(device).attention,

@@ -21,8 +21,8 @@ import { asConverted } from '../../convert/converted-source.ts';
 export interface SegmentOptions {
   /** off (default): one session; 'auto': as few segments as fit `segmentLimits`; n: n segments of equal block counts */
   segments?: SegmentChoice;
-  /** what 'auto' fits each segment to: the WebGPU adapter's limits and the weight bytes one segment may pass through the heap */
-  segmentLimits?: { gpu?: WebGpuLimits; heapBudget?: number };
+  /** what 'auto' fits each segment to: the WebGPU adapter's limits (the spec's defaults for those not given) and the weight bytes one segment may pass through the heap */
+  segmentLimits?: { gpu?: Partial<WebGpuLimits>; heapBudget?: number };
 }
 
 export interface FromPretrainedOptions extends LoadOptions, ModelEvents, SegmentOptions {
