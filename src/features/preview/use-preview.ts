@@ -254,6 +254,8 @@ export function usePreview() {
 }
 
 export type Preview = ReturnType<typeof usePreview>;
+/** what a panel of an inspected checkpoint gets: the page's hook, the inspection and the run's inputs */
+export type PanelProps = { preview: Preview; info: CheckpointInfo; request: RunRequest };
 
 const fallbackNotice = (reason: string) => `WebGPU could not run this graph (${reason}); running on WASM instead.`;
 

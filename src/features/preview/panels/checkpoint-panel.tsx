@@ -5,14 +5,13 @@ import { formatBytes } from '../../../components/ui/format.ts';
 import { convertedLine, convertedTotals, holdsAny } from '../cache-contents.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import { DEMO_REPOS } from '../page-options.ts';
-import type { Preview } from '../use-preview.ts';
+import type { PanelProps, Preview } from '../use-preview.ts';
 import { CheckpointPicker } from './checkpoint-picker.tsx';
 import { downloadLine } from './fit-panel.tsx';
 import { Section, TableHead, TextField } from './section.tsx';
-import type { CachedFileState } from '../../../model/index.ts';
 
 export function CheckpointPanel({ preview }: { preview: Preview }) {
-  const { info, cached, room, busy, phase } = preview.state;
+  const { info, busy, phase } = preview.state;
   const { initialRepo: initial, inspect: onInspect } = preview;
   const [repoId, setRepoId] = useState(initial.repoId);
   const [subfolder, setSubfolder] = useState(initial.subfolder);
@@ -68,15 +67,7 @@ export function CheckpointPanel({ preview }: { preview: Preview }) {
           </Button>
         </div>
       )}
-      {info && (
-        <CheckpointSummary
-          info={info}
-          cached={cached}
-          free={room?.free ?? null}
-          busy={busy}
-          onRemoveCached={preview.removeCached}
-        />
-      )}
+      {info && <CheckpointSummary preview={preview} info={info} />}
     </Section>
   );
 }
@@ -98,19 +89,9 @@ function Figure({ label, testId, children }: { label: string; testId: string; ch
   );
 }
 
-function CheckpointSummary({
-  info,
-  cached,
-  free,
-  busy,
-  onRemoveCached,
-}: {
-  info: CheckpointInfo;
-  cached: CachedFileState[] | null;
-  free: number | null;
-  busy: boolean;
-  onRemoveCached(): void;
-}) {
+function CheckpointSummary({ preview, info }: Pick<PanelProps, 'preview' | 'info'>) {
+  const { cached, room, busy } = preview.state;
+  const free = room?.free ?? null;
   const several = Object.keys(info.dtypes).length > 1;
   const dtypes = Object.entries(info.dtypes)
     .map(([d, n]) => `${d}${several ? ` (${((100 * n) / info.params).toFixed(0)}%)` : ''}`)
@@ -153,7 +134,7 @@ function CheckpointSummary({
         )}
       </dl>
       {!info.refused && cached && holdsAny(cached) && (
-        <Button type="button" variant="ghost" onClick={onRemoveCached} disabled={busy}>
+        <Button type="button" variant="ghost" onClick={preview.removeCached} disabled={busy}>
           Remove this checkpoint from the browser cache
         </Button>
       )}

@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Select } from '../../../components/ui/select.tsx';
-import type { CheckpointInfo } from '../checkpoint.ts';
-import type { Preview } from '../use-preview.ts';
+import type { PanelProps } from '../use-preview.ts';
 import type { RunRequest, Uploads } from '../worker/protocol.ts';
 import { CheckField, NumberField, Section } from './section.tsx';
 import type { InputSpec } from '../../../model/index.ts';
@@ -15,15 +14,7 @@ const MODES = [
   { value: 'denoise', label: 'Denoising loop (DDIM)' },
 ] as const;
 
-export function InputsPanel({
-  preview,
-  info,
-  request,
-}: {
-  preview: Preview;
-  info: CheckpointInfo;
-  request: RunRequest;
-}) {
+export function InputsPanel({ preview, info, request }: PanelProps) {
   const { weights, busy: disabled, specErrors: errors } = preview.state;
   // a float32 run is the comparison itself: the worker would skip it, so the box says so
   const comparable = weights !== 'float32';
@@ -33,7 +24,7 @@ export function InputsPanel({
       preview.edit({ ...request, [k]: v });
   return (
     <Section title="Inputs">
-      <SpecFields info={info} request={request} preview={preview} disabled={disabled} />
+      <SpecFields info={info} request={request} preview={preview} />
       <div className="mt-4 grid gap-3 sm:grid-cols-3">
         <Field label="Run mode">
           {(p) => (
@@ -100,17 +91,8 @@ const SIZE_FIELDS = [
   ['Latent width', 'width'],
 ] as const;
 
-function SpecFields({
-  info: { config: c, limits: l },
-  request,
-  preview,
-  disabled,
-}: {
-  info: CheckpointInfo;
-  request: RunRequest;
-  preview: Preview;
-  disabled: boolean;
-}) {
+function SpecFields({ info: { config: c, limits: l }, request, preview }: PanelProps) {
+  const disabled = preview.state.busy;
   const [uploadError, setUploadError] = useState<string | null>(null);
   const { spec, uploads } = request;
   const set = (k: keyof InputSpec) => (v: number) => preview.edit({ ...request, spec: { ...spec, [k]: v } });

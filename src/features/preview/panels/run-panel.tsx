@@ -1,13 +1,11 @@
 // The run panel: download, run, cancel, clear the cache; and one line saying what is happening.
 import { Button } from '../../../components/ui/button.tsx';
 import { formatBytes } from '../../../components/ui/format.ts';
-import type { CheckpointInfo } from '../checkpoint.ts';
-import type { Phase } from '../preview-state.ts';
-import type { Preview } from '../use-preview.ts';
-import { deviceName, type Device, type RunRequest } from '../worker/protocol.ts';
+import type { PanelProps, Preview } from '../use-preview.ts';
+import { deviceName } from '../worker/protocol.ts';
 import { Section } from './section.tsx';
 
-export function RunPanel({ preview, request }: { preview: Preview; info: CheckpointInfo; request: RunRequest }) {
+export function RunPanel({ preview, request }: PanelProps) {
   const { phase, busy, device, weights } = preview.state;
   const { offer, runBlocked } = preview;
   const chosen = preview.fit.chosen;
@@ -45,20 +43,13 @@ export function RunPanel({ preview, request }: { preview: Preview; info: Checkpo
           {refusal}. Choose a precision that fits (see the table above), or another provider.
         </p>
       )}
-      <PhaseLine phase={phase} device={device} loadedDevice={preview.loadedDevice} />
+      <PhaseLine preview={preview} />
     </Section>
   );
 }
 
-function PhaseLine({
-  phase,
-  device,
-  loadedDevice,
-}: {
-  phase: Phase;
-  device: Device | null;
-  loadedDevice: Device | null;
-}) {
+function PhaseLine({ preview: { state, loadedDevice } }: { preview: Preview }) {
+  const { phase, device } = state;
   if (phase.kind === 'loading' && phase.step === 'download') {
     const p = phase.progress;
     const pct = p && p.overallTotal > 0 ? Math.round((100 * p.overallLoaded) / p.overallTotal) : 0;

@@ -29,37 +29,23 @@ export function TableHead({ heads }: { heads: readonly string[] }) {
   );
 }
 
-export function NumberField({
-  label,
-  value,
-  onChange,
-  min,
-  max,
-  step,
-  hint,
-  disabled,
-}: {
-  label: string;
-  value: number;
-  onChange(v: number): void;
-  min?: number;
-  max?: number;
-  step?: number;
-  hint?: string;
-  disabled?: boolean;
-}) {
+/** a labelled input's props: its label and hint, the input's attributes, and `onChange` given the field's value */
+type FieldProps<V> = { label: string; hint?: string; onChange(v: V): void } & Omit<
+  ComponentProps<'input'>,
+  'onChange' | 'value' | 'checked'
+>;
+
+/** a labelled number input; an emptied box gives NaN (the spec's checks name it) */
+export function NumberField({ label, hint, value, onChange, ...input }: FieldProps<number> & { value: number }) {
   return (
     <Field label={label} hint={hint}>
       {(p) => (
         <input
           {...p}
+          {...input}
           type="number"
           className={inputClass}
           value={Number.isFinite(value) ? value : ''}
-          min={min}
-          max={max}
-          step={step}
-          disabled={disabled}
           onChange={(e) => onChange(e.target.value === '' ? NaN : Number(e.target.value))}
         />
       )}
@@ -67,37 +53,20 @@ export function NumberField({
   );
 }
 
-export function CheckField(p: {
-  label: string;
-  hint: string;
-  checked: boolean;
-  disabled: boolean;
-  onChange(checked: boolean): void;
-}) {
+export function CheckField({ label, hint, onChange, ...input }: FieldProps<boolean> & { checked: boolean }) {
   return (
-    <Field label={p.label} hint={p.hint}>
-      {(f) => (
-        <input
-          {...f}
-          type="checkbox"
-          className="h-4 w-4"
-          checked={p.checked}
-          disabled={p.disabled}
-          onChange={(e) => p.onChange(e.target.checked)}
-        />
+    <Field label={label} hint={hint}>
+      {(p) => (
+        <input {...p} {...input} type="checkbox" className="h-4 w-4" onChange={(e) => onChange(e.target.checked)} />
       )}
     </Field>
   );
 }
 
 /** a labelled text input (no browser autocomplete: these are ids, not words) */
-export function TextField({
-  label,
-  onChange,
-  ...input
-}: { label: string; onChange(v: string): void } & Omit<ComponentProps<'input'>, 'onChange'>) {
+export function TextField({ label, hint, onChange, ...input }: FieldProps<string> & { value: string }) {
   return (
-    <Field label={label}>
+    <Field label={label} hint={hint}>
       {(p) => (
         <input {...p} {...input} className={inputClass} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
       )}
