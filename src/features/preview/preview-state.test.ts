@@ -50,6 +50,7 @@ const result: RunResult = {
   sample: new Float32Array(1),
   view: { shape: [1], frames: [], stats: [] },
   summary: { shape: [1], sum: 0, sumAbs: 0, maxAbs: 0, first: [0] },
+  readback: { count: 0, bytes: 0 },
   timings: { loadMs: 1, graphBuildMs: [], sessionCreateMs: [], forwardMs: [1], rotaryMs: 0 },
   provider: 'wasm',
   weights: 'float32',

@@ -4,11 +4,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { formatBytes } from '../../../components/ui/format.ts';
+import { saveBlob } from '../../../components/ui/save-text.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Preview } from '../use-preview.ts';
 import type { LatentView, RunRequest, Timings } from '../worker/protocol.ts';
 import { ClipPlayer } from './clip-player.tsx';
-import { TableHead } from './section.tsx';
+import { Section, TableHead } from './section.tsx';
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 const sumMs = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -61,35 +62,25 @@ export function OutputPanel({ preview, info, ran }: { preview: Preview; info: Ch
   const stats = current?.view.stats ?? [];
   const summary = result && {
     ...{ provider: result.provider, weights: result.weights, segments: result.segments, mode: ran.mode },
-    ...{ ...result.summary, timings: result.timings, ...(result.readback ? { readback: result.readback } : {}) },
+    ...{ ...result.summary, timings: result.timings, readback: result.readback },
     ...(result.compared && 'error' in result.compared ? { errorVsFloat32: result.compared.error } : {}),
   };
 
   const download = async () => {
     if (!result) return;
     const { repoId: repo_id, revision, subfolder } = info.ref;
-    const metadata = { repo_id, revision, subfolder, mode: ran.mode, provider: result.provider };
-    const bytes = await preview.outputFile(result.sample, result.shape, {
-      ...metadata,
-      spec: JSON.stringify(ran.spec),
-    });
-    const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = 'consisid-output.safetensors';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const spec = JSON.stringify(ran.spec);
+    const metadata = { repo_id, revision, subfolder, mode: ran.mode, provider: result.provider, spec };
+    const bytes = await preview.outputFile(result.sample, result.shape, metadata);
+    saveBlob(
+      new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+      'consisid-output.safetensors',
+    );
   };
 
   if (!current) return null;
   return (
-    <section
-      className="space-y-4 rounded-lg border border-border bg-surface p-4"
-      aria-labelledby="preview-output-heading"
-    >
-      <h2 id="preview-output-heading" className="text-base font-semibold">
-        Output
-      </h2>
+    <Section title="Output" className="space-y-4">
       {result && (
         <p className="text-sm">
           Execution provider used: <strong data-testid="provider-used">{result.provider}</strong>, weights{' '}
@@ -197,7 +188,7 @@ export function OutputPanel({ preview, info, ran }: { preview: Preview; info: Ch
           </details>
         </div>
       )}
-    </section>
+    </Section>
   );
 }
 

@@ -1,15 +1,21 @@
 // Small building blocks of the preview panels.
 import { useId, type ComponentProps, type ReactNode } from 'react';
+import { cn } from '../../../components/ui/cn.ts';
 import { Field, inputClass } from '../../../components/ui/field.tsx';
 
-export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+/** a panel of the page under its heading; `className` adds to its box (spacing between its children) */
+export function Section(p: { title: string; children: ReactNode; testId?: string; className?: string }) {
   const id = useId();
   return (
-    <section className="rounded-lg border border-border bg-surface p-4" aria-labelledby={id} data-testid={testId}>
+    <section
+      className={cn('rounded-lg border border-border bg-surface p-4', p.className)}
+      aria-labelledby={id}
+      data-testid={p.testId}
+    >
       <h2 id={id} className="mb-3 text-base font-semibold">
-        {title}
+        {p.title}
       </h2>
-      {children}
+      {p.children}
     </section>
   );
 }

@@ -160,24 +160,15 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   });
   const session = ran.args && (await l.model.session(ran.args));
   const segments = (session && l.model.segmentsFor(session.shape, session.device)?.length) || 1;
-  // a float32 model that does not fit (GPU memory) fails the comparison, not the run
+  // a float32 model that does not fit (GPU memory) fails the comparison, not the run; the arguments stay here
+  const { args, ...shown } = out;
   const compared =
-    req.compare && out.args && l.model.weightPrecision !== 'float32'
-      ? await compareWithFloat32(l, out.args, out.sample, ctx).catch((e: unknown) => ({ failed: asError(e).message }))
+    req.compare && args && l.model.weightPrecision !== 'float32'
+      ? await compareWithFloat32(l, args, out.sample, ctx).catch((e: unknown) => ({ failed: asError(e).message }))
       : undefined;
   ctx.transfer(out.sample.buffer);
-  return {
-    shape: out.shape,
-    sample: out.sample,
-    view: out.view,
-    summary: out.summary,
-    timings,
-    provider: l.model.device as Device,
-    weights: l.model.weightPrecision,
-    segments,
-    readback: out.readback,
-    ...(compared ? { compared } : {}),
-  };
+  const how = { timings, provider: l.model.device as Device, weights: l.model.weightPrecision, segments };
+  return { ...shown, ...how, ...(compared ? { compared } : {}) };
 }
 
 /** the VAE's float32 weights through the cache, on the loaded model's device (after any fallback) */

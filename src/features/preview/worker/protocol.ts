@@ -24,8 +24,6 @@ export type { CachedFileState, DecodedClip, FitAnswer, FitRequest, Timings };
 export type StepFrame = ShownStep;
 /** a tensor drawn: each frame as RGBA pixels, and each channel's statistics */
 export type LatentView = ShownRun['view'];
-/** what a run copied from the model's outputs to the host: on WebGPU, GPU read-backs */
-export type Readback = ShownRun['readback'];
 /** uploaded inputs in place of random ones */
 export type Uploads = PreviewRequest['uploads'];
 /** one precision's fit, with its reasons */
@@ -84,19 +82,14 @@ export interface LoadRequest extends RunOptions {
   download: boolean;
 }
 
-export interface RunResult {
-  shape: number[];
-  sample: Float32Array;
-  /** the output drawn, and summed up */
-  view: LatentView;
-  summary: ShownRun['summary'];
+/** the run's output (drawn, summed up, and what it read back from the device) and how it ran */
+export interface RunResult extends Omit<ShownRun, 'args'> {
   timings: Timings;
   /** the device the output was computed on (after any fallback) */
   provider: Device;
   weights: WeightPrecision;
   /** the sessions the transformer ran in (1: the whole graph) */
   segments: number;
-  readback?: Readback;
   /** with `compare`: the same forward in float32, and max|out - float32| / max|float32|; or why that forward failed (the output stands) */
   compared?: { error: number; forwardMs: number } | { failed: string };
 }
@@ -132,14 +125,17 @@ type DecodeEvent = Extract<LoadEvent, { type: 'notice' | 'fetched' }> | { type: 
 export type DecodeBatch = { done: number; total: number };
 
 /** what a decode of the run's latents needs (planPreviewDecode), beside the transformer's fit */
-export type VaeFit = Pick<VaeDecodePlan, 'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit'>;
+type VaeFit = Pick<VaeDecodePlan, 'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit'>;
+
+/** a worker method that reports no events on the way */
+type Call<Args, Result> = { args: Args; result: Result; event: never };
 
 export type ModelApi = {
   /** the model with its session made: the weights are in it */
   load: { args: LoadRequest; result: { device: Device }; event: LoadEvent };
   run: { args: RunRequest; result: RunResult; event: RunEvent };
   /** after a run: the weight chunks the session did not read go into the cache too; true when every file is cached */
-  finishCache: { args: null; result: boolean; event: never };
+  finishCache: Call<null, boolean>;
   /** cancelled through the call's signal: the sessions are released after the batch under way */
   decode: { args: DecodeRequest; result: DecodedClip; event: DecodeEvent };
 };
@@ -157,37 +153,24 @@ type FileVersion = Pick<InspectedFile, 'url' | 'etag' | 'size'>;
 /** the plan worker: a full-size config's graph takes a second to plan, and the cache is read, away from the page's thread */
 export type PlanApi = {
   /** config.json, the shard index and the headers; refused (no header read) when no precision fits a device this browser has */
-  inspect: { args: { ref: CheckpointRef; adapter: AdapterReport | null }; result: CheckpointInfo; event: never };
-  fit: { args: FitRequest; result: FitAnswer; event: never };
-  vaeFit: {
-    args: { vae: Record<string, unknown>; dims: number[]; adapter: AdapterReport | null };
-    result: VaeFit;
-    event: never;
-  };
+  inspect: Call<{ ref: CheckpointRef; adapter: AdapterReport | null }, CheckpointInfo>;
+  fit: Call<FitRequest, FitAnswer>;
+  vaeFit: Call<{ vae: Record<string, unknown>; dims: number[]; adapter: AdapterReport | null }, VaeFit>;
   /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
-  converted: {
-    args: { info: Pick<CheckpointInfo, 'config' | 'weights'>; spec: InputSpec; device: Device };
-    result: Partial<Record<WeightPrecision, number>>;
-    event: never;
-  };
+  converted: Call<
+    { info: Pick<CheckpointInfo, 'config' | 'weights'>; spec: InputSpec; device: Device },
+    Partial<Record<WeightPrecision, number>>
+  >;
   /** each file's chunks and conversions in the cache */
-  cached: { args: FileVersion[]; result: CachedFileState[]; event: never };
+  cached: Call<FileVersion[], CachedFileState[]>;
   /** why the browser stores no files here (no OPFS, private mode); null when it does */
-  unusable: { args: null; result: string | null; event: never };
+  unusable: Call<null, string | null>;
   /** the files out of the cache; how many held something */
-  remove: { args: FileVersion[]; result: number; event: never };
+  remove: Call<FileVersion[], number>;
   /** the whole cache emptied; how many files went */
-  clear: { args: null; result: number; event: never };
+  clear: Call<null, number>;
   /** an uploaded .safetensors checked against the config */
-  upload: {
-    args: { bytes: Uint8Array; name: string; kind: 'text' | 'identity'; config: ConsisIDConfig };
-    result: Uploads;
-    event: never;
-  };
+  upload: Call<{ bytes: Uint8Array; name: string; kind: 'text' | 'identity'; config: ConsisIDConfig }, Uploads>;
   /** the run's output as a .safetensors file */
-  output: {
-    args: { sample: Float32Array; shape: number[]; metadata: Record<string, string> };
-    result: Uint8Array;
-    event: never;
-  };
+  output: Call<{ sample: Float32Array; shape: number[]; metadata: Record<string, string> }, Uint8Array>;
 };
