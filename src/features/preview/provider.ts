@@ -10,16 +10,9 @@ export interface AdapterInfo {
   description: string;
 }
 
-export interface ProviderProbe {
+/** what the probe found: the adapter's limits (those it reports) and features as the plan takes them, and what runs */
+export interface ProviderProbe extends AdapterReport {
   webgpu: boolean;
-  /** the adapter has `shader-f16`, which float16 graphs need on WebGPU */
-  shaderF16: boolean;
-  /** the adapter has `subgroups` (onnxruntime's faster int4 and attention kernels use them) */
-  subgroups: boolean;
-  /** the limits the adapter reports (onnxruntime asks its device for them); the workers take the spec's defaults for the others */
-  limits: AdapterReport['limits'];
-  /** adapter.info.subgroupMinSize, where the browser says */
-  subgroupMinSize: number | null;
   /** one line saying what was found and what runs */
   reason: string;
   adapter: AdapterInfo | null;
@@ -33,29 +26,18 @@ interface GpuLike {
   } | null>;
 }
 
-const NO_ADAPTER = {
-  webgpu: false,
-  shaderF16: false,
-  subgroups: false,
-  limits: {},
-  subgroupMinSize: null,
-  adapter: null,
-} as const;
+/** no adapter to run on: the model runs on WASM, and `why` says so */
+const onWasm = (why: string): ProviderProbe => ({
+  ...{ webgpu: false, shaderF16: false, subgroups: false, limits: {}, subgroupMinSize: null, adapter: null },
+  reason: `WASM: ${why}, so the model runs on WebAssembly.`,
+});
 
 export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: unknown }): Promise<ProviderProbe> {
   const gpu = nav.gpu as GpuLike | undefined;
-  if (!gpu)
-    return {
-      ...NO_ADAPTER,
-      reason: 'WASM: this browser does not offer WebGPU (navigator.gpu is missing), so the model runs on WebAssembly.',
-    };
+  if (!gpu) return onWasm('this browser does not offer WebGPU (navigator.gpu is missing)');
   try {
     const adapter = await gpu.requestAdapter();
-    if (!adapter)
-      return {
-        ...NO_ADAPTER,
-        reason: 'WASM: WebGPU is there but no GPU adapter is available, so the model runs on WebAssembly.',
-      };
+    if (!adapter) return onWasm('WebGPU is there but no GPU adapter is available');
     const i = adapter.info ?? {};
     const info: AdapterInfo = {
       vendor: i.vendor ?? '',
@@ -79,10 +61,7 @@ export async function probeWebGPU(nav: { gpu?: unknown } = navigator as { gpu?: 
       reason: `WebGPU: adapter ${name}.`,
     };
   } catch (e) {
-    return {
-      ...NO_ADAPTER,
-      reason: `WASM: the WebGPU adapter request failed (${(e as Error).message}), so the model runs on WebAssembly.`,
-    };
+    return onWasm(`the WebGPU adapter request failed (${(e as Error).message})`);
   }
 }
 
@@ -99,18 +78,8 @@ export function chooseDevice(choice: ProviderChoice, probe: ProviderProbe): Devi
 }
 
 /** what the fit of a WebGPU plan is checked against; null without an adapter */
-export const adapterCaps = (probe: ProviderProbe): AdapterReport | null =>
-  probe.webgpu
-    ? {
-        limits: probe.limits,
-        shaderF16: probe.shaderF16,
-        subgroups: probe.subgroups,
-        subgroupMinSize: probe.subgroupMinSize,
-      }
-    : null;
-
-/** the devices a page with this probe can run on */
-export const availableDevices = (probe: ProviderProbe): Device[] => (probe.webgpu ? ['webgpu', 'wasm'] : ['wasm']);
+export const adapterCaps = ({ webgpu, limits, shaderF16, subgroups, subgroupMinSize }: ProviderProbe) =>
+  webgpu ? { limits, shaderF16, subgroups, subgroupMinSize } : null;
 
 /**
  * float16 where WebGPU runs it (the adapter has shader-f16), else float32; when that one does not
