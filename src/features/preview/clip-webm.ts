@@ -19,10 +19,7 @@ export interface Clip {
 
 /** what is wrong with a clip, naming the field, or null */
 export function clipError({ width, height, frames }: Clip): string | null {
-  for (const [name, v] of [
-    ['width', width],
-    ['height', height],
-  ] as const)
+  for (const [name, v] of Object.entries({ width, height }))
     if (!Number.isInteger(v) || v < 1) return `clip.${name} must be a positive whole number (got ${v}).`;
   if (!frames.length) return 'clip.frames is empty: there is no frame to show.';
   const bad = frames.findIndex((f) => f.length !== width * height * 4);

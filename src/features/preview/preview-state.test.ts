@@ -67,7 +67,7 @@ describe('preview state', () => {
       { type: 'inspect', ref: info.ref },
       { type: 'download', progress: null },
       { type: 'load' },
-      { type: 'loadProgress', loaded: 1, total: 10 },
+      { type: 'loadModel', update: { fetched: { loaded: 1, total: 10 } } },
       { type: 'loaded', device: 'wasm' },
       { type: 'run', request },
       { type: 'stage', stage: 'forward pass' },
@@ -127,8 +127,8 @@ describe('preview state', () => {
     const loading = reduce([
       { type: 'inspect', ref: info.ref },
       { type: 'load' },
-      { type: 'loadStage', stage: 'creating the WASM session' },
-      { type: 'loadProgress', loaded: 3, total: 10 },
+      { type: 'loadModel', update: { stage: 'creating the WASM session' } },
+      { type: 'loadModel', update: { fetched: { loaded: 3, total: 10 } } },
     ]);
     expect(loading.activity).toEqual({
       kind: 'loading',
@@ -139,7 +139,7 @@ describe('preview state', () => {
     const loaded = reduce(
       [
         { type: 'loaded', device: 'wasm' },
-        { type: 'loadStage', stage: 'late' },
+        { type: 'loadModel', update: { stage: 'late' } },
       ],
       loading,
     );

@@ -61,9 +61,8 @@ export type PreviewAction =
   | { type: 'download'; progress: CheckpointProgress | null }
   | { type: 'cacheRefused'; notice: string }
   | { type: 'load' }
-  | { type: 'loadProgress'; loaded: number; total: number }
-  /** what making the session is doing (building the graph, creating a segment's session) */
-  | { type: 'loadStage'; stage: string }
+  /** the model load's weight bytes streamed so far, or what making the session is doing (building the graph, a segment's session) */
+  | { type: 'loadModel'; update: Pick<Extract<Activity, { step: 'model' }>, 'fetched' | 'stage'> }
   | { type: 'loaded'; device: Device }
   | { type: 'run'; request: RunRequest }
   | { type: 'stage'; stage: string }
@@ -120,13 +119,9 @@ export function previewReducer(s: PreviewState, a: PreviewAction): PreviewState 
       return { ...s, uncached: true, notice: a.notice };
     case 'load':
       return { ...s, activity: { kind: 'loading', step: 'model' }, loadedDevice: null };
-    case 'loadProgress':
+    case 'loadModel':
       return s.activity.kind === 'loading' && s.activity.step === 'model'
-        ? { ...s, activity: { ...s.activity, fetched: { loaded: a.loaded, total: a.total } } }
-        : s;
-    case 'loadStage':
-      return s.activity.kind === 'loading' && s.activity.step === 'model'
-        ? { ...s, activity: { ...s.activity, stage: a.stage } }
+        ? { ...s, activity: { ...s.activity, ...a.update } }
         : s;
     case 'loaded':
       return { ...s, activity: { kind: 'idle' }, loadedDevice: a.device };

@@ -110,8 +110,9 @@ export function usePreview() {
       if (e.type === 'notice') dispatch({ type: 'notice', notice: e.text });
       else if (e.type === 'fallback') dispatch({ type: 'notice', notice: fallbackNotice(e.reason) });
       else if (e.type === 'download') onProgress(e.progress);
-      else if (e.type === 'fetched') dispatch({ type: 'loadProgress', loaded: e.loaded, total: e.total });
-      else if (e.type === 'stage') dispatch({ type: 'loadStage', stage: e.stage });
+      else if (e.type === 'fetched')
+        dispatch({ type: 'loadModel', update: { fetched: { loaded: e.loaded, total: e.total } } });
+      else if (e.type === 'stage') dispatch({ type: 'loadModel', update: { stage: e.stage } });
       else {
         onProgress.cancel();
         if (e.cached) void relist();
