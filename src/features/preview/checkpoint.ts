@@ -4,6 +4,9 @@ import type { CheckpointInfo } from '../../model/index.ts';
 export type { CheckpointInfo, CheckpointProgress } from '../../model/index.ts';
 export type { CheckpointRef, InspectedFile } from './worker/protocol.ts';
 
+/** each file's URL, ETag and size: the version the cache keeps it under */
+export const fileVersions = (info: CheckpointInfo) => info.files.map(({ url, etag, size }) => ({ url, etag, size }));
+
 /** the inspection with the stored bytes of its files as the cache's listing (in their order) counts them */
 export function withStored(info: CheckpointInfo, listed: readonly { bytes: number }[]): CheckpointInfo {
   const stored = info.files.map((f, i) => ({

@@ -3,7 +3,7 @@
 // leaves this site, and each precision's plan. Everything but the adapter and the storage
 // estimate is answered by the plan worker.
 import { queryOptions, skipToken } from '@tanstack/react-query';
-import type { CheckpointInfo, CheckpointRef } from './checkpoint.ts';
+import { fileVersions, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
 import { adapterCaps, probeWebGPU, type ProviderProbe } from './provider.ts';
 import { planWorker } from './worker/plan-client.ts';
 import type { AdapterReport, BrowserStorage, Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
@@ -15,8 +15,6 @@ const refKey = ({ hubUrl, repoId, subfolder, revision }: CheckpointRef) => ({ hu
 /** what of a spec decides the graph (and so the plan): not the seed or the timestep */
 const shapeKey = (s: InputSpec | null) =>
   s && { frames: s.frames, height: s.height, width: s.width, text: s.textLength, id: s.identity, vit: s.vitTokens };
-
-const versions = (info: CheckpointInfo) => info.files.map(({ url, etag, size }) => ({ url, etag, size }));
 
 export const previewKeys = {
   all: ['preview'] as const,
@@ -66,7 +64,7 @@ export const inspectionQuery = (ref: CheckpointRef | null, attempt: number, prob
 export const cachedQuery = (info: CheckpointInfo | null, inspectedAt: number, busy: boolean) =>
   queryOptions({
     queryKey: previewKeys.cached(info, inspectedAt),
-    queryFn: info ? () => planWorker().call('cached', versions(info)) : skipToken,
+    queryFn: info ? () => planWorker().call('cached', fileVersions(info)) : skipToken,
     staleTime: 0,
     gcTime: 0,
     retry: false,

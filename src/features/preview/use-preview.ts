@@ -8,7 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { downloadOffer, fitStorage, convertedTotals } from './cache-contents.ts';
-import { withStored, type CheckpointInfo, type CheckpointProgress } from './checkpoint.ts';
+import { fileVersions, withStored, type CheckpointInfo, type CheckpointProgress } from './checkpoint.ts';
 import { pageOptions, type RepoChoice } from './page-options.ts';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
 import { adapterCaps, chooseDevice, defaultPrecision } from './provider.ts';
@@ -203,7 +203,6 @@ export function usePreview() {
       dispatch({ type: 'clearFailed', notice });
     }
   };
-  const files = (of: CheckpointInfo) => of.files.map(({ url, etag, size }) => ({ url, etag, size }));
 
   const ready = info && request && runOptions;
   return {
@@ -239,7 +238,7 @@ export function usePreview() {
     cancel,
     clearCache: () => void emptyCache(() => planWorker().call('clear', null)),
     /** the inspected checkpoint's files out of the cache: their chunks and every precision they were converted to */
-    removeCached: () => void (info && emptyCache(() => planWorker().call('remove', files(info)))),
+    removeCached: () => void (info && emptyCache(() => planWorker().call('remove', fileVersions(info)))),
     /** an uploaded .safetensors read in the plan worker, checked against the config */
     readUpload: async (file: File, kind: 'text' | 'identity') =>
       planWorker().call('upload', {
