@@ -1,6 +1,7 @@
 // One `npm run bench -- vae` decode in its own process (its peak RSS is its own): loads the VAE
 // folder, creates the sessions, decodes the latents once and prints one JSON line of timings.
-// `--batches N` stops the decode after its first N batches (a decode too long to run whole).
+// `--batches N` stops the decode after its first N batches (a decode too long to run whole);
+// `--tile-size HxW` tiles of H x W pixels (with --tile).
 import { parseCommandLine } from '../src/cli/command-line.ts';
 import { localSource } from '../src/model/io/local-source.ts';
 import { VaeDecoder } from '../src/model/models/vae/decoder.ts';
@@ -25,7 +26,9 @@ const { values } = parseCommandLine(process.argv.slice(2), {
   threads: { type: 'string' },
   tile: { type: 'boolean' },
   batches: { type: 'string' },
+  'tile-size': { type: 'string' },
 });
+const [tileHeight, tileWidth] = (values['tile-size'] ?? '').split('x').map(Number);
 const limit = values.batches ? Number(values.batches) : Infinity;
 const stop = new AbortController();
 const dims = values.latents!.split('x').map(Number);
@@ -44,6 +47,7 @@ const out = await decoder
     { data, dims },
     {
       tile: values.tile === true,
+      ...(tileHeight && tileWidth ? { tileSize: { height: tileHeight, width: tileWidth } } : {}),
       signal: stop.signal,
       onBatch: (p) => {
         const now = performance.now();

@@ -4,8 +4,9 @@
 // weight bytes and activation peak per batch graph beside it. diffusers on torch side by side when
 // `python3 -c "import torch, diffusers"` works (not on the project's machine).
 // VAE_BENCH_CONFIG=released|small|<config.json>, VAE_BENCH_LATENTS=<frames>x<height>x<width> (13x30x44),
-// VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode), VAE_BENCH_BATCHES=N (stop after N batches: the
-// projected decode is the first batch plus the later batches' median for each batch left).
+// VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode; VAE_BENCH_TILE_SIZE=HxW pixels, else the config's),
+// VAE_BENCH_BATCHES=N (stop after N batches: the projected decode is the batches run plus the last one's
+// time for each batch left).
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ const LATENTS = process.env.VAE_BENCH_LATENTS ?? '13x30x44';
 const THREADS = Number(process.env.VAE_BENCH_THREADS ?? 2);
 const TILE = process.env.VAE_BENCH_TILE === '1';
 const BATCHES = process.env.VAE_BENCH_BATCHES;
+const TILE_SIZE = process.env.VAE_BENCH_TILE_SIZE;
 
 /** the generated VAE folder, written once per config */
 async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; weightBytes: number }> {
@@ -49,7 +51,11 @@ export default async function bench(): Promise<Figure[]> {
   const [frames, height, width] = LATENTS.split('x').map(Number) as [number, number, number];
   const dims = [1, frames, config.latent_channels, height, width];
   const { dir } = await vaeFolder(raw);
-  const plan = planVaeDecode(config, dims, { tile: TILE });
+  const [th, tw] = (TILE_SIZE ?? '').split('x').map(Number);
+  const plan = planVaeDecode(config, dims, {
+    tile: TILE,
+    ...(th && tw ? { tileSize: { height: th, width: tw } } : {}),
+  });
   const { stdout } = await run(
     process.execPath,
     [
@@ -64,14 +70,15 @@ export default async function bench(): Promise<Figure[]> {
       String(THREADS),
       ...(TILE ? ['--tile'] : []),
       ...(BATCHES ? ['--batches', BATCHES] : []),
+      ...(TILE && TILE_SIZE ? ['--tile-size', TILE_SIZE] : []),
     ],
     { cwd: root, maxBuffer: 2 ** 24 },
   );
   const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as VaeChildReport;
   const b = 'vae';
-  const what = `${label}, latents ${dims.join('x')}${TILE ? ', tiled' : ''}, ${THREADS} threads`;
-  const later = r.batches.length > 1 ? median(r.batches.slice(1)) : NaN;
+  const what = `${label}, latents ${dims.join('x')}${TILE ? `, tiled${TILE_SIZE ? ` ${TILE_SIZE}` : ''}` : ''}, ${THREADS} threads`;
   const whole = r.outputDims !== null;
+  const projected = r.batches.reduce((s, x) => s + x, 0) + (r.total - r.batches.length) * r.batches.at(-1)!;
   const out: Figure[] = [
     figure(
       b,
@@ -80,13 +87,14 @@ export default async function bench(): Promise<Figure[]> {
       'sample',
     ),
     figure(b, 'load (config + headers)', r.load, 's'),
-    figure(b, whole ? 'decode' : 'decode (projected)', whole ? r.decode : r.batches[0]! + (r.total - 1) * later, 's'),
+    figure(b, whole ? 'decode' : 'decode (projected)', whole ? r.decode : projected, 's'),
     figure(b, 'first batch (with its graph and session)', r.batches[0]!, 's'),
     figure(b, 'second batch (with its graph and session)', r.batches[1] ?? NaN, 's'),
     figure(b, 'later batch (median)', r.batches.length > 2 ? median(r.batches.slice(2)) : NaN, 's'),
     figure(b, 'peak RSS (decode process)', r.peakRss / 2 ** 30, 'GiB'),
     figure(b, 'plan: weight bytes (float32 held)', plan.weightBytes / 2 ** 20, 'MiB'),
     figure(b, 'plan: decode FLOPs (Conv)', plan.flops / 1e12, 'TFLOP'),
+    figure(b, 'plan: tiles', plan.tiles, ''),
   ];
   for (const p of plan.batches)
     out.push(
