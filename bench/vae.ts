@@ -29,7 +29,7 @@ const BATCHES = process.env.VAE_BENCH_BATCHES;
 const TILE_SIZE = process.env.VAE_BENCH_TILE_SIZE;
 
 /** the generated VAE folder, written once per config */
-async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; weightBytes: number }> {
+export async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; weightBytes: number }> {
   const stamp = createHash('sha1').update(JSON.stringify(raw)).digest('hex').slice(0, 12);
   const dir = path.join(os.tmpdir(), `hub-console-bench-vae-${stamp}`);
   const marker = path.join(dir, '.generated');
