@@ -5,7 +5,7 @@
 // page's JS + WASM after them (measureUserAgentSpecificMemory; WASM memory never shrinks, so this
 // holds its peak), against the page's 1.5 GB target.
 // VAE_PAGE_CONFIG=released|small|<config.json>, VAE_PAGE_LATENTS=<frames>x<height>x<width> (13x30x44),
-// VAE_PAGE_DEVICES (wasm,webgpu), VAE_PAGE_BATCHES (1).
+// VAE_PAGE_DEVICES (wasm,webgpu), VAE_PAGE_BATCHES (1), VAE_PAGE_PORT (5199: the page server).
 import { chromium } from '@playwright/test';
 import { webgpuLaunch } from '../playwright.config.ts';
 import { decodeWithPage, startVaePageServer } from '../e2e/vae-page-support.ts';
@@ -20,7 +20,7 @@ const CONFIG = process.env.VAE_PAGE_CONFIG ?? 'released';
 const LATENTS = process.env.VAE_PAGE_LATENTS ?? '13x30x44';
 const DEVICES = (process.env.VAE_PAGE_DEVICES ?? 'wasm,webgpu').split(',') as ('wasm' | 'webgpu')[];
 const BATCHES = Number(process.env.VAE_PAGE_BATCHES ?? 1);
-const PORT = 5199;
+const PORT = Number(process.env.VAE_PAGE_PORT ?? 5199);
 /** the page's JS + WASM target */
 const PAGE_TARGET_MB = 1500;
 
