@@ -48,6 +48,7 @@ export default async function bench(): Promise<Figure[]> {
           tile: plan.decode.tile,
           ...(plan.decode.tileSize ? { tileSize: plan.decode.tileSize } : {}),
           batches: BATCHES,
+          maxSessions: plan.maxSessions,
         });
         const ran = r.batchSeconds.reduce((s, x) => s + x, 0);
         const figures = [

@@ -17,6 +17,8 @@ export interface PageDecodeRequest {
   batches?: number;
   /** hand back the sample (small decodes only) */
   sample?: boolean;
+  /** sessions the decoder holds at once (the plan's) */
+  maxSessions?: number;
 }
 
 export interface PageDecodeResult {
@@ -57,6 +59,7 @@ export async function decodeInPage(ort: typeof Ort, req: PageDecodeRequest): Pro
     backend: ortWebBackend(ort),
     device: req.device,
     threads: 1,
+    ...(req.maxSessions ? { maxSessions: req.maxSessions } : {}),
   });
   const stop = new AbortController();
   const batchSeconds: number[] = [];

@@ -144,24 +144,43 @@ export function planVaeDecode(
 export interface VaeBudget {
   device: 'wasm' | 'webgpu';
   /**
-   * bytes one batch may hold: on WASM the heap's weights, activations and convolution scratch; on
-   * WebGPU the weights and activations in GPU buffers
+   * bytes one batch may take: on WASM the page's JS + WASM as the plan predicts it (wasmPageBytes);
+   * on WebGPU the weights and activations in GPU buffers
    */
   bytes: number;
 }
 
-/** what the preview page gives a decode: the WASM heap leaves the page's JS + WASM under its 1.5 GB target */
+/**
+ * A WASM page's memory per planned byte, as measured in Chromium (docs/vae.md): the heap holds the
+ * weights as read and as the session folds them, and the activations' arena grows past their peak
+ * (a WASM heap never shrinks).
+ */
+const WASM_PAGE_PER_BYTE = { weights: 2, activations: 3 };
+
+/** what a WASM page holds for weights and one batch's activations (with the convolution scratch) */
+export const wasmPageBytes = (weightBytes: number, activationBytes: number): number =>
+  WASM_PAGE_PER_BYTE.weights * weightBytes + WASM_PAGE_PER_BYTE.activations * activationBytes;
+
+/**
+ * What the preview page gives a decode: on WASM its 1.5 GB JS + WASM target less what the page's
+ * own JS keeps (latents, decoded tiles, the clip); on WebGPU GPU buffers.
+ */
 export const VAE_PAGE_BUDGET: Record<VaeBudget['device'], VaeBudget> = {
-  wasm: { device: 'wasm', bytes: 2 ** 30 },
+  wasm: { device: 'wasm', bytes: 1.4e9 },
   webgpu: { device: 'webgpu', bytes: 2 * 2 ** 30 },
 };
 
 export interface VaeTilingChoice extends VaeDecodePlan {
   budget: VaeBudget;
-  /** bytes a batch needs on the budget's device (the largest batch graph) */
+  /** bytes a batch needs on the budget's device (the largest batch graph), as VaeBudget counts them */
   needBytes: number;
   /** why the plan misses the budget or the adapter's limits: empty when it fits */
   misses: string[];
+  /**
+   * sessions the decoder may hold at once (VaeDecoderOptions.maxSessions): each holds the weights and
+   * the need counts them once, so a tiled decode makes its first-batch and later-batch sessions in turn
+   */
+  maxSessions: number;
 }
 
 interface Need {
@@ -170,9 +189,12 @@ interface Need {
 }
 
 function needOf(plan: VaeDecodePlan, budget: VaeBudget): Need {
-  const peak = budget.device === 'wasm' ? plan.activationPeakBytes.cpu : plan.activationPeakBytes.webgpu;
+  const bytes =
+    budget.device === 'wasm'
+      ? wasmPageBytes(plan.weightBytes, plan.activationPeakBytes.cpu)
+      : plan.weightBytes + plan.activationPeakBytes.webgpu;
   const largestBuffer = Math.max(...plan.batches.flatMap((b) => b.webgpu.buffers.map((x) => x.bytes)));
-  return { bytes: plan.weightBytes + peak, largestBuffer };
+  return { bytes, largestBuffer };
 }
 
 function misses(plan: VaeDecodePlan, budget: VaeBudget, limits: WebGpuLimits): string[] {
@@ -224,6 +246,7 @@ export function chooseVaeTiling(
     budget,
     needBytes: needOf(plan, budget).bytes,
     misses: misses(plan, budget, limits),
+    maxSessions: 1,
   });
   const whole = choice(planVaeDecode(config, dims, { weights, limits }));
   if (whole.misses.length === 0) return whole;
