@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, TARGETS } from './bench-args.ts';
 
 describe('npm run bench arguments', () => {
-  it('runs every target but gpu, page-memory and vae when none is named, else the named ones in their usual order', () => {
-    expect(parseBenchArgs([])).toEqual(TARGETS.filter((t) => t !== 'gpu' && t !== 'page-memory' && t !== 'vae'));
+  it('runs every target but gpu, page-memory, vae and vae-page when none is named, else the named ones in their usual order', () => {
+    expect(parseBenchArgs([])).toEqual(
+      TARGETS.filter((t) => t !== 'gpu' && t !== 'page-memory' && t !== 'vae' && t !== 'vae-page'),
+    );
+    expect(parseBenchArgs(['vae-page'])).toEqual(['vae-page']);
     expect(parseBenchArgs(['vae'])).toEqual(['vae']);
     expect(parseBenchArgs(['gpu'])).toEqual(['gpu']);
     expect(parseBenchArgs(['page-memory'])).toEqual(['page-memory']);

@@ -11,17 +11,19 @@ export const TARGETS = [
   'gpu',
   'page-memory',
   'vae',
+  'vae-page',
 ] as const;
 export type Target = (typeof TARGETS)[number];
 /**
  * Run only when named: on SwiftShader in Node the native EP's first forward has not finished in 420 s
  * (docs/model-webgpu.md), so a bench of the whole project would wait on it; on a GPU it is `npm run bench -- gpu`.
  * page-memory generates a checkpoint of gigabytes and loads it in Chromium (minutes; the 42 layers most of an hour).
- * vae decodes the preview's 13 latent frames with the released decoder (76 TFLOP: minutes on 2 cores).
+ * vae decodes the preview's 13 latent frames with the released decoder (76 TFLOP: minutes on 2 cores);
+ * vae-page its first batches in Chromium.
  */
-const ONLY_WHEN_NAMED: readonly Target[] = ['gpu', 'page-memory', 'vae'];
+const ONLY_WHEN_NAMED: readonly Target[] = ['gpu', 'page-memory', 'vae', 'vae-page'];
 
-export const BENCH_USAGE = `usage: npm run bench [-- ${TARGETS.join('|')} ...]   (every target but gpu, page-memory and vae when none is named)
+export const BENCH_USAGE = `usage: npm run bench [-- ${TARGETS.join('|')} ...]   (every target but gpu, page-memory, vae and vae-page when none is named)
   BENCH_TARGET_TIMEOUT_S=<s> bounds each target (default 900)`;
 
 export function parseBenchArgs(argv: readonly string[]): Target[] {

@@ -4,9 +4,10 @@
 // weight bytes and activation peak per batch graph beside it. diffusers on torch side by side
 // (bench/vae-torch.ts) where a python with torch and diffusers is found.
 // VAE_BENCH_CONFIG=released|small|<config.json>, VAE_BENCH_LATENTS=<frames>x<height>x<width> (13x30x44),
-// VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode), VAE_BENCH_TORCH_LATENTS (5x8x12; 0 skips torch),
-// VAE_BENCH_TORCH_ROUNDS (3).
-import { execFile } from 'node:child_process';
+// VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode; VAE_BENCH_TILE_SIZE=HxW pixels, else the config's),
+// VAE_BENCH_BATCHES=N (stop after N batches: the projected decode is the batches run plus the last one's
+// time for each batch left), VAE_BENCH_TORCH_LATENTS (5x8x12; 0 skips torch), VAE_BENCH_TORCH_ROUNDS (3).
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,9 +29,11 @@ const TILE = process.env.VAE_BENCH_TILE === '1';
 /** the side-by-side decode with diffusers on torch (bench/vae-torch.ts): latent size (0: skip) and runs */
 const TORCH_LATENTS = process.env.VAE_BENCH_TORCH_LATENTS ?? '5x8x12';
 const TORCH_ROUNDS = Number(process.env.VAE_BENCH_TORCH_ROUNDS ?? 3);
+const BATCHES = process.env.VAE_BENCH_BATCHES;
+const TILE_SIZE = process.env.VAE_BENCH_TILE_SIZE;
 
 /** the generated VAE folder, written once per config */
-async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; weightBytes: number }> {
+export async function vaeFolder(raw: Record<string, unknown>): Promise<{ dir: string; weightBytes: number }> {
   const stamp = createHash('sha1').update(JSON.stringify(raw)).digest('hex').slice(0, 12);
   const dir = path.join(os.tmpdir(), `hub-console-bench-vae-${stamp}`);
   const marker = path.join(dir, '.generated');
@@ -47,7 +50,11 @@ export default async function bench(): Promise<Figure[]> {
   const [frames, height, width] = LATENTS.split('x').map(Number) as [number, number, number];
   const dims = [1, frames, config.latent_channels, height, width];
   const { dir } = await vaeFolder(raw);
-  const plan = planVaeDecode(config, dims, { tile: TILE });
+  const [th, tw] = (TILE_SIZE ?? '').split('x').map(Number);
+  const plan = planVaeDecode(config, dims, {
+    tile: TILE,
+    ...(th && tw ? { tileSize: { height: th, width: tw } } : {}),
+  });
   const { stdout } = await run(
     process.execPath,
     [
@@ -61,22 +68,32 @@ export default async function bench(): Promise<Figure[]> {
       '--threads',
       String(THREADS),
       ...(TILE ? ['--tile'] : []),
+      ...(BATCHES ? ['--batches', BATCHES] : []),
+      ...(TILE && TILE_SIZE ? ['--tile-size', TILE_SIZE] : []),
     ],
     { cwd: root, maxBuffer: 2 ** 24 },
   );
   const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as VaeChildReport;
   const b = 'vae';
-  const what = `${label}, latents ${dims.join('x')}${TILE ? ', tiled' : ''}, ${THREADS} threads`;
+  const what = `${label}, latents ${dims.join('x')}${TILE ? `, tiled${TILE_SIZE ? ` ${TILE_SIZE}` : ''}` : ''}, ${THREADS} threads`;
+  const whole = r.outputDims !== null;
+  const projected = r.batches.reduce((s, x) => s + x, 0) + (r.total - r.batches.length) * r.batches.at(-1)!;
   const out: Figure[] = [
-    figure(b, `decoder (${what})`, r.outputDims.join('x'), 'sample'),
+    figure(
+      b,
+      `decoder (${what})`,
+      r.outputDims?.join('x') ?? `first ${r.batches.length} of ${r.total} batches`,
+      'sample',
+    ),
     figure(b, 'load (config + headers)', r.load, 's'),
-    figure(b, 'decode', r.decode, 's'),
+    figure(b, whole ? 'decode' : 'decode (projected)', whole ? r.decode : projected, 's'),
     figure(b, 'first batch (with its graph and session)', r.batches[0]!, 's'),
     figure(b, 'second batch (with its graph and session)', r.batches[1] ?? NaN, 's'),
     figure(b, 'later batch (median)', r.batches.length > 2 ? median(r.batches.slice(2)) : NaN, 's'),
     figure(b, 'peak RSS (decode process)', r.peakRss / 2 ** 30, 'GiB'),
     figure(b, 'plan: weight bytes (float32 held)', plan.weightBytes / 2 ** 20, 'MiB'),
     figure(b, 'plan: decode FLOPs (Conv)', plan.flops / 1e12, 'TFLOP'),
+    figure(b, 'plan: tiles', plan.tiles, ''),
   ];
   for (const p of plan.batches)
     out.push(

@@ -148,12 +148,17 @@ export const convertedQuery = (info: CheckpointInfo | null, spec: InputSpec | nu
   });
 
 /** the decode of a run's latents (1, F, C, h, w) with the checkpoint's vae/: weights, activation peak per batch, tiles */
-export const vaeFitQuery = (info: CheckpointInfo | null, spec: InputSpec | null, adapter: AdapterReport | null) => {
+export const vaeFitQuery = (
+  info: CheckpointInfo | null,
+  spec: InputSpec | null,
+  device: Device | null,
+  adapter: AdapterReport | null,
+) => {
   const vae = info && !('error' in info.vae) ? info.vae.rawConfig : null;
   const dims = spec && info && [1, spec.frames, info.config.out_channels, spec.height, spec.width];
   return queryOptions({
-    queryKey: ['preview', 'vae-fit', vae, dims, adapter?.limits ?? null] as const,
-    queryFn: vae && dims ? () => planWorker().call('vaeFit', { vae, dims, adapter }) : skipToken,
+    queryKey: ['preview', 'vae-fit', vae, dims, device, adapter?.limits ?? null] as const,
+    queryFn: vae && dims && device ? () => planWorker().call('vaeFit', { vae, dims, device, adapter }) : skipToken,
     staleTime: Infinity,
     retry: false,
   });

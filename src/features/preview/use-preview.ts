@@ -79,7 +79,7 @@ export function usePreview() {
   const fits = fit.data?.fits ?? null;
   const weights = state.precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
   const chosenFit = fits?.find((f) => f.weights === weights);
-  const vaeFit = useQuery(vaeFitQuery(info, spec, probe && adapterCaps(probe)));
+  const vaeFit = useQuery(vaeFitQuery(info, spec, device, probe && adapterCaps(probe)));
   const runOptions: RunOptions | null = device && {
     device,
     fallback: state.choice === 'auto',

@@ -69,9 +69,11 @@ describe('decodePreview', () => {
 
   it('plans untiled where one batch fits; a config it cannot read names the key', () => {
     const raw = { _class_name: 'AutoencoderKLCogVideoX', block_out_channels: [8, 16], latent_channels: 4 };
-    const plan = planPreviewDecode({ ...raw, norm_num_groups: 4, layers_per_block: 1 }, [1, 3, 4, 6, 8]);
+    const plan = planPreviewDecode({ ...raw, norm_num_groups: 4, layers_per_block: 1 }, [1, 3, 4, 6, 8], 'wasm');
     expect(plan.tiled).toBe(false);
     expect(plan.weightBytes).toBeGreaterThan(0);
-    expect(() => planPreviewDecode({ ...raw, norm_num_groups: 3 }, [1, 3, 4, 6, 8])).toThrow(/block_out_channels/);
+    expect(() => planPreviewDecode({ ...raw, norm_num_groups: 3 }, [1, 3, 4, 6, 8], 'wasm')).toThrow(
+      /block_out_channels/,
+    );
   });
 });

@@ -5,11 +5,12 @@ import type { FileSource } from '../io/file-source.ts';
 import { withDefaultLimits, type WebGpuLimits } from '../plan/plan.ts';
 import type { ModelEnvironment } from '../runtime/environment.ts';
 import type { Device } from '../runtime/types.ts';
-import { parseVaeConfig } from '../models/vae/config.ts';
+import { parseVaeConfig, type VaeConfig } from '../models/vae/config.ts';
 import { vaeFromPretrained } from '../models/vae/from-pretrained.ts';
-import { chooseVaeTiling, type VaeDecodePlan } from '../models/vae/plan.ts';
+import { chooseVaeTiling, VAE_PAGE_BUDGET, type VaeTilingChoice } from '../models/vae/plan.ts';
 
-export type { VaeDecodePlan };
+/** a decode's plan: weights, activation peaks, the tiles chosen for the device's budget, what it misses */
+export type VaeDecodePlan = VaeTilingChoice;
 import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 
 /** decoded frames as RGBA bytes, row by row, each `width` x `height` */
@@ -42,8 +43,18 @@ export function clipOf(sample: Tensor5): DecodedClip {
 export const planPreviewDecode = (
   rawConfig: unknown,
   dims: readonly number[],
+  device: Device,
   limits?: Partial<WebGpuLimits>,
-): VaeDecodePlan => chooseVaeTiling(parseVaeConfig(rawConfig, 'vae/config.json'), dims, withDefaultLimits(limits ?? {}));
+): VaeDecodePlan => tilingFor(parseVaeConfig(rawConfig, 'vae/config.json'), dims, device, limits);
+
+/** the tiles whose batches fit the page's budget on the device (WASM: JS + WASM; WebGPU: buffers and bindings) */
+const tilingFor = (config: VaeConfig, dims: readonly number[], device: Device, limits?: Partial<WebGpuLimits>) =>
+  chooseVaeTiling(
+    config,
+    dims,
+    withDefaultLimits(limits ?? {}),
+    VAE_PAGE_BUDGET[device === 'webgpu' ? 'webgpu' : 'wasm'],
+  );
 
 export interface PreviewDecodeOptions {
   /** the VAE folder's files (config.json and weights, float32 as stored) */
@@ -68,13 +79,15 @@ export async function decodePreview(
     source,
     environment,
     device,
+    // one session at a time: each holds its own copy of the weights (docs/vae.md)
+    maxSessions: 1,
     ...(threads ? { threads } : {}),
     ...(signal ? { signal } : {}),
   });
   try {
-    const plan = chooseVaeTiling(vae.config, latents.dims, withDefaultLimits(opts.limits ?? {}));
+    const plan = tilingFor(vae.config, latents.dims, device, opts.limits);
     const sample = await vae.decode(latents, {
-      tile: plan.tiled,
+      ...plan.decode,
       onBatch: (p) => opts.onBatch?.({ done: p.done + 1, total: p.total }),
       ...(signal ? { signal } : {}),
     });

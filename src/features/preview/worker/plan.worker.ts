@@ -25,8 +25,8 @@ serveRpc<PlanApi>(self, {
   inspect: ({ ref, adapter }, ctx) => inspectCheckpoint(ref, ctx.signal, (config) => planner.refusal(config, adapter)),
   fit: async (req) => planner.fit(req),
   // the decode with the checkpoint's vae/: untiled where one batch fits the adapter and the heap, else tiled
-  vaeFit: async ({ vae, dims, adapter }) => {
-    const { weightBytes, activationPeakBytes, tiles, fit } = planPreviewDecode(vae, dims, adapter?.limits);
+  vaeFit: async ({ vae, dims, device, adapter }) => {
+    const { weightBytes, activationPeakBytes, tiles, fit } = planPreviewDecode(vae, dims, device, adapter?.limits);
     return { weightBytes, activationPeakBytes, tiles, fit };
   },
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)

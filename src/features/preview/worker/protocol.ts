@@ -155,7 +155,7 @@ export type PlanApi = {
   /** config.json, the shard index and the headers; refused (no header read) when no precision fits a device this browser has */
   inspect: Call<{ ref: CheckpointRef; adapter: AdapterReport | null }, CheckpointInfo>;
   fit: Call<FitRequest, FitAnswer>;
-  vaeFit: Call<{ vae: Record<string, unknown>; dims: number[]; adapter: AdapterReport | null }, VaeFit>;
+  vaeFit: Call<{ vae: Record<string, unknown>; dims: number[]; device: Device; adapter: AdapterReport | null }, VaeFit>;
   /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
   converted: Call<
     { info: Pick<CheckpointInfo, 'config' | 'weights'>; spec: InputSpec; device: Device },

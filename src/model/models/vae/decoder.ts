@@ -7,7 +7,7 @@ import type { BackendSession, DeviceTensor, Feed, InferenceBackend, Device } fro
 import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, cacheIn, cacheOut, type BatchShape } from './decoder-graph.ts';
 import type { VaeCheckpoint } from './load.ts';
-import { tiledDecode } from './tiling.ts';
+import { tiledDecode, type TileSize } from './tiling.ts';
 import { as5, cropLatents, joinAlong, type Tensor5 } from './video-tensor.ts';
 
 export class LatentsError extends Error {
@@ -25,6 +25,11 @@ export interface DecodeProgress {
 export interface DecodeOptions {
   /** decode in tiles as diffusers' tiled_decode: true always, 'auto' when the latents exceed a tile, false never (default) */
   tile?: boolean | 'auto';
+  /**
+   * the tile size in output pixels, diffusers' enable_tiling(tile_sample_min_height,
+   * tile_sample_min_width) (default half the config's sample size; chooseVaeTiling picks one that fits)
+   */
+  tileSize?: TileSize;
   onBatch?: (p: DecodeProgress) => void;
   signal?: AbortSignal;
 }
@@ -90,9 +95,9 @@ export class VaeDecoder {
   }
 
   /** the batch shapes a decode of latents of these dims runs, in order */
-  batchShapes(dims: readonly number[], tile: boolean | 'auto' = false): BatchShape[] {
+  batchShapes(dims: readonly number[], tile: boolean | 'auto' = false, tileSize?: TileSize): BatchShape[] {
     const [b, f] = checkLatents(this.config, dims);
-    return tiledDecode(this.config, dims, tile).boxes.flatMap((row) =>
+    return tiledDecode(this.config, dims, tile, tileSize).boxes.flatMap((row) =>
       row.flatMap((box) =>
         frameBatches(f).map(([start, end], k) => ({
           batch: b,
@@ -106,8 +111,8 @@ export class VaeDecoder {
   }
 
   /** builds the graphs and creates the sessions a decode of latents of these dims runs (as decode would on its way) */
-  async prepare(dims: readonly number[], tile: boolean | 'auto' = false): Promise<void> {
-    for (const shape of this.batchShapes(dims, tile)) await this.session(shape);
+  async prepare(dims: readonly number[], tile: boolean | 'auto' = false, tileSize?: TileSize): Promise<void> {
+    for (const shape of this.batchShapes(dims, tile, tileSize)) await this.session(shape);
   }
 
   /** one run of a shape done: its session goes when the decode needs it no more (unless kept) */
@@ -161,12 +166,12 @@ export class VaeDecoder {
   async decode(latents: { data: Float32Array; dims: readonly number[] }, opts: DecodeOptions = {}): Promise<Tensor5> {
     const dims = checkLatents(this.config, latents.dims);
     const z: Tensor5 = { data: latents.data, dims };
-    const tiles = tiledDecode(this.config, dims, opts.tile ?? false);
+    const tiles = tiledDecode(this.config, dims, opts.tile ?? false, opts.tileSize);
     const perTile = frameBatches(dims[1]).length;
     const progress = (tile: number) => (done: number) =>
       opts.onBatch?.({ done: tile * perTile + done, total: tiles.count * perTile, tile, tiles: tiles.count });
     this.remaining = new Map();
-    for (const shape of this.batchShapes(dims, opts.tile ?? false)) {
+    for (const shape of this.batchShapes(dims, opts.tile ?? false, opts.tileSize)) {
       const key = batchSignature(shape);
       this.remaining.set(key, (this.remaining.get(key) ?? 0) + 1);
     }

@@ -18,6 +18,8 @@ export interface VaeFromPretrainedOptions extends ReadOptions {
   threads?: number;
   /** files from elsewhere (a cache, memory): taken as the VAE folder itself */
   source?: FileSource;
+  /** sessions the decoder keeps at once (VaeDecoderOptions.maxSessions) */
+  maxSessions?: number;
 }
 
 export async function vaeFromPretrained(repoIdOrPath: string, opts: VaeFromPretrainedOptions): Promise<VaeDecoder> {
@@ -41,5 +43,6 @@ export async function vaeFromPretrained(repoIdOrPath: string, opts: VaeFromPretr
     backend: await env.backend(),
     device: opts.device ?? env.defaultDevice,
     ...(opts.threads ? { threads: opts.threads } : {}),
+    ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
   });
 }

@@ -1,10 +1,13 @@
 // What a VAE decode needs, read off the graphs it runs: the weight bytes a session holds, and per
 // batch graph (first batch, later batches; per tile size when tiling) the activation peak, the
 // largest buffer and the FLOPs; then whether a browser holds it, untiled or tiled. Weights are laid
-// out as a checkpoint would hold them and never read, so any size plans in seconds.
+// out as a checkpoint would hold them and never read, so any size plans in seconds. A page's tile
+// size is chosen from its device's limits and a memory budget (chooseVaeTiling).
+import { formatBytes } from '../../plan/format-bytes.ts';
 import { graphCost, valueShapes, type GraphCost } from '../../onnx/graph-cost.ts';
 import type { GraphDef } from '../../onnx/onnx-proto.ts';
 import {
+  bindingReason,
   browserFit,
   costOptionsFor,
   WEBGPU_DEFAULT_LIMITS,
@@ -16,7 +19,7 @@ import type { WeightEntry, WeightSet } from '../../io/safetensors/weight-set.ts'
 import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, type BatchShape } from './decoder-graph.ts';
 import { decoderParameters } from './decoder-layout.ts';
-import { tiledDecode } from './tiling.ts';
+import { lineUpSize, tileBoxes, tileGeometry, tiledDecode, type TileSize } from './tiling.ts';
 
 /** the decoder's parameters laid out in one (never read) safetensors file */
 export function plannedVaeWeights(config: VaeConfig, dtype: SafetensorsDtype = 'F32'): WeightSet {
@@ -63,6 +66,8 @@ export interface BatchPlan {
 export interface VaeDecodePlan {
   tiled: boolean;
   tiles: number;
+  /** what decode takes to run this plan */
+  decode: { tile: boolean; tileSize?: TileSize };
   weightBytes: number;
   flops: number;
   /** the largest activation peak of any batch graph (cpu: with the im2col scratch / webgpu accounting) */
@@ -72,9 +77,14 @@ export interface VaeDecodePlan {
 }
 
 /** the batch graphs a decode of latents (B, F, C, h, w) runs, with how often each runs */
-function batchShapes(config: VaeConfig, dims: readonly number[], tile: boolean): { shape: BatchShape; runs: number }[] {
+function batchShapes(
+  config: VaeConfig,
+  dims: readonly number[],
+  tile: boolean,
+  tileSize?: TileSize,
+): { shape: BatchShape; runs: number }[] {
   const [b, f] = [dims[0]!, dims[1]!];
-  const plan = tiledDecode(config, dims, tile);
+  const plan = tiledDecode(config, dims, tile, tileSize);
   const shapes = new Map<string, { shape: BatchShape; runs: number }>();
   for (const box of plan.boxes.flat())
     for (const [k, [s, e]] of frameBatches(f).entries()) {
@@ -96,11 +106,11 @@ function batchShapes(config: VaeConfig, dims: readonly number[], tile: boolean):
 export function planVaeDecode(
   config: VaeConfig,
   dims: readonly number[],
-  opts: { tile?: boolean; weights?: WeightSet; limits?: WebGpuLimits } = {},
+  opts: { tile?: boolean; tileSize?: TileSize; weights?: WeightSet; limits?: WebGpuLimits } = {},
 ): VaeDecodePlan {
   const weights = opts.weights ?? plannedVaeWeights(config);
   const tile = opts.tile ?? false;
-  const batches = batchShapes(config, dims, tile).map(({ shape, runs }): BatchPlan => {
+  const batches = batchShapes(config, dims, tile, opts.tileSize).map(({ shape, runs }): BatchPlan => {
     const graph = buildDecoderGraph(config, weights, shape).model.graph;
     return {
       signature: batchSignature(shape),
@@ -120,7 +130,8 @@ export function planVaeDecode(
   const webgpu = worst((b) => b.webgpu).webgpu;
   return {
     tiled: tile,
-    tiles: tiledDecode(config, dims, tile).count,
+    tiles: tiledDecode(config, dims, tile, opts.tileSize).count,
+    decode: tile && opts.tileSize ? { tile, tileSize: opts.tileSize } : { tile },
     weightBytes: batches[0]!.cpu.weightBytes,
     flops: batches.reduce((s, b) => s + b.runs * b.flops, 0),
     activationPeakBytes: { cpu: cpu.activationPeakBytes, webgpu: webgpu.activationPeakBytes },
@@ -129,8 +140,134 @@ export function planVaeDecode(
   };
 }
 
-/** untiled when a browser holds it, else diffusers' tiles (which match the reference's tiled decode) */
-export function chooseVaeTiling(config: VaeConfig, dims: readonly number[], limits?: WebGpuLimits): VaeDecodePlan {
-  const whole = planVaeDecode(config, dims, { tile: false, limits });
-  return whole.fit.webgpu && whole.fit.wasm ? whole : planVaeDecode(config, dims, { tile: true, limits });
+/** the memory a page gives a decode on its device */
+export interface VaeBudget {
+  device: 'wasm' | 'webgpu';
+  /**
+   * bytes one batch may take: on WASM the page's JS + WASM as the plan predicts it (wasmPageBytes);
+   * on WebGPU the weights and activations in GPU buffers
+   */
+  bytes: number;
+}
+
+/**
+ * A WASM page's memory per planned byte, as measured in Chromium (docs/vae.md): the heap holds the
+ * weights as read and as the session folds them, and the activations' arena grows past their peak
+ * (a WASM heap never shrinks).
+ */
+const WASM_PAGE_PER_BYTE = { weights: 2, activations: 3 };
+
+/** what a WASM page holds for weights and one batch's activations (with the convolution scratch) */
+export const wasmPageBytes = (weightBytes: number, activationBytes: number): number =>
+  WASM_PAGE_PER_BYTE.weights * weightBytes + WASM_PAGE_PER_BYTE.activations * activationBytes;
+
+/**
+ * What the preview page gives a decode: on WASM its 1.5 GB JS + WASM target less what the page's
+ * own JS keeps (latents, decoded tiles, the clip); on WebGPU GPU buffers.
+ */
+export const VAE_PAGE_BUDGET: Record<VaeBudget['device'], VaeBudget> = {
+  wasm: { device: 'wasm', bytes: 1.4e9 },
+  webgpu: { device: 'webgpu', bytes: 2 * 2 ** 30 },
+};
+
+export interface VaeTilingChoice extends VaeDecodePlan {
+  budget: VaeBudget;
+  /** bytes a batch needs on the budget's device (the largest batch graph), as VaeBudget counts them */
+  needBytes: number;
+  /** why the plan misses the budget or the adapter's limits: empty when it fits */
+  misses: string[];
+  /**
+   * sessions the decoder may hold at once (VaeDecoderOptions.maxSessions): each holds the weights and
+   * the need counts them once, so a tiled decode makes its first-batch and later-batch sessions in turn
+   */
+  maxSessions: number;
+}
+
+interface Need {
+  bytes: number;
+  largestBuffer: number;
+}
+
+function needOf(plan: VaeDecodePlan, budget: VaeBudget): Need {
+  const bytes =
+    budget.device === 'wasm'
+      ? wasmPageBytes(plan.weightBytes, plan.activationPeakBytes.cpu)
+      : plan.weightBytes + plan.activationPeakBytes.webgpu;
+  const largestBuffer = Math.max(...plan.batches.flatMap((b) => b.webgpu.buffers.map((x) => x.bytes)));
+  return { bytes, largestBuffer };
+}
+
+function misses(plan: VaeDecodePlan, budget: VaeBudget, limits: WebGpuLimits): string[] {
+  const need = needOf(plan, budget);
+  const out: string[] = [];
+  if (need.bytes > budget.bytes)
+    out.push(
+      `${budget.device}: weights and one batch ${formatBytes(need.bytes)} exceed the budget's ${formatBytes(budget.bytes)}`,
+    );
+  if (budget.device === 'webgpu') {
+    const binding = bindingReason(
+      plan.batches.flatMap((b) => b.webgpu.buffers),
+      limits,
+    );
+    if (binding) out.push(binding);
+  }
+  return out;
+}
+
+/** the tile sizes that line up, as (tile latents, decoded latents over all tiles), least work first */
+function candidates(config: VaeConfig, dims: readonly number[]): { size: TileSize; tile: [number, number] }[] {
+  const [h, w] = [dims[3]!, dims[4]!];
+  const out: { size: TileSize; tile: [number, number]; work: number; count: number }[] = [];
+  for (let a = 1; a <= Math.ceil(h / 5) + 1; a++)
+    for (let b = 1; b <= Math.ceil(w / 4) + 1; b++) {
+      if (6 * a >= h && 5 * b >= w) continue; // a tile holds the latents: no tiling
+      const size = lineUpSize(config, a, b);
+      const boxes = tileBoxes(tileGeometry(config, size), h, w).flat();
+      const work = boxes.reduce((s, x) => s + (x.rows[1] - x.rows[0]) * (x.cols[1] - x.cols[0]), 0);
+      out.push({ size, tile: [Math.min(6 * a, h), Math.min(5 * b, w)], work, count: boxes.length });
+    }
+  return out.sort((x, y) => x.work - y.work || x.count - y.count);
+}
+
+/**
+ * Untiled when one batch of the whole latents fits the budget (and, on WebGPU, every buffer one
+ * binding); else the tile size that lines up and decodes the fewest latents (overlaps counted) whose
+ * largest tile fits. A tile's need grows with its latents: a line through two small tiles' needs
+ * skips sizes far over the budget, and each size tried is planned from its graphs. When no tile
+ * fits, the smallest, with its misses.
+ */
+export function chooseVaeTiling(
+  config: VaeConfig,
+  dims: readonly number[],
+  limits: WebGpuLimits = WEBGPU_DEFAULT_LIMITS,
+  budget: VaeBudget = VAE_PAGE_BUDGET.wasm,
+): VaeTilingChoice {
+  const weights = plannedVaeWeights(config);
+  const choice = (plan: VaeDecodePlan): VaeTilingChoice => ({
+    ...plan,
+    budget,
+    needBytes: needOf(plan, budget).bytes,
+    misses: misses(plan, budget, limits),
+    maxSessions: 1,
+  });
+  const whole = choice(planVaeDecode(config, dims, { weights, limits }));
+  if (whole.misses.length === 0) return whole;
+  const [b, f, c, h, w] = dims as [number, number, number, number, number];
+  const tilePlans = new Map<string, VaeTilingChoice>();
+  const tileOf = ([th, tw]: [number, number]) => {
+    const key = `${th}x${tw}`;
+    if (!tilePlans.has(key)) tilePlans.set(key, choice(planVaeDecode(config, [b, f, c, th, tw], { weights, limits })));
+    return tilePlans.get(key)!;
+  };
+  const small = [tileOf([Math.min(6, h), Math.min(5, w)]), tileOf([Math.min(12, h), Math.min(10, w)])];
+  const areas = [Math.min(6, h) * Math.min(5, w), Math.min(12, h) * Math.min(10, w)];
+  const slope = areas[1] === areas[0] ? 0 : (small[1]!.needBytes - small[0]!.needBytes) / (areas[1]! - areas[0]!);
+  const estimate = (th: number, tw: number) => small[0]!.needBytes + slope * (th * tw - areas[0]!);
+  const all = candidates(config, dims);
+  for (const { size, tile } of all) {
+    if (estimate(...tile) > 1.05 * budget.bytes || tileOf(tile).misses.length) continue;
+    return choice(planVaeDecode(config, dims, { tile: true, tileSize: size, weights, limits }));
+  }
+  const least = all.find((x) => x.tile[0] <= 6 && x.tile[1] <= 5) ?? all.at(-1);
+  return least ? choice(planVaeDecode(config, dims, { tile: true, tileSize: least.size, weights, limits })) : whole;
 }

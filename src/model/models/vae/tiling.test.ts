@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { localSource } from '../../io/local-source.ts';
+import { memorySource } from '../../io/memory-source.ts';
 import type { FileSource } from '../../io/file-source.ts';
 import { nodeBackend } from '../../runtime/node.ts';
 import { relativeError } from '../../io/tensor.ts';
@@ -9,7 +11,16 @@ import { parseVaeConfig } from './config.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';
 import { loadVaeCase, vaeCaseDir } from './test-fixtures.ts';
-import { tileBoxes, tileGeometry } from './tiling.ts';
+import { randomVaeFiles, SMALL_VAE_CONFIG } from './random-vae.ts';
+import {
+  lineUpSize,
+  tileBoxes,
+  tiledDecode,
+  tileGeometry,
+  tilesLineUp,
+  TileSizeError,
+  type TileSize,
+} from './tiling.ts';
 import { cropLatents, type Tensor5 } from './video-tensor.ts';
 
 const opened: VaeDecoder[] = [];
@@ -57,29 +68,99 @@ describe("tiles as diffusers' tiled_decode", () => {
     const seen: number[] = [];
     const tiled = await d.decode(latents, { tile: true, onBatch: (p) => seen.push(p.done) });
     expect(seen).toEqual([...Array(12).keys()]); // 6 tiles x 2 frame batches
-    const reference = await referenceTiledDecode(d, latents);
+    const reference = await referenceTiledDecode(d, latents, { height: 48, width: 40 });
     expect(tiled.dims).toEqual([1, 3, 17, 48, 80]);
     expect(relativeError(tiled.data, reference.data)).toBeLessThan(1e-7);
     // an untiled decode differs (each tile sees only its own latents)
     expect(relativeError((await d.decode(latents)).data, tiled.data)).toBeGreaterThan(1e-3);
   });
+
+  it("a decode with a tile size given is the reference's tiled decode with that size (enable_tiling's)", async () => {
+    const files = randomVaeFiles({ ...SMALL_VAE_CONFIG, latent_channels: 4 }, { seed: 13 });
+    const d = new VaeDecoder(await loadVae(memorySource(files)), { backend: nodeBackend(), device: 'cpu', threads: 1 });
+    opened.push(d);
+    const z = randomLatents([1, 3, 4, 10, 13], 21);
+    const size = { height: 12, width: 20 }; // tiles of 6 x 10 latents every 5 x 8
+    const tiled = await d.decode(z, { tile: 'auto', tileSize: size });
+    const reference = await referenceTiledDecode(d, z, size);
+    expect(tiled.dims).toEqual([1, 3, 5, 20, 26]);
+    expect(relativeError(tiled.data, reference.data)).toBeLessThan(1e-7);
+    // the config's own tiles (120 x 180 pixels) hold these latents whole: 'auto' does not tile
+    expect(relativeError((await d.decode(z, { tile: 'auto' })).data, tiled.data)).toBeGreaterThan(1e-3);
+  });
+
+  it('a tile size whose tiles do not line up is refused before any batch, naming the sizes that do', async () => {
+    const c = parseVaeConfig({});
+    expect(() => tileGeometry(c, { height: 128, width: 120 })).toThrow(
+      /tile size 128 x 120: .*do not line up.*multiple of 48 .*multiple of 40/,
+    );
+    expect(() => tileGeometry(c, { height: 48, width: 0 })).toThrow(TileSizeError);
+    const files = randomVaeFiles({ ...SMALL_VAE_CONFIG, latent_channels: 4 }, { seed: 13 });
+    let batches = 0;
+    const d = new VaeDecoder(await loadVae(memorySource(files)), { backend: nodeBackend(), device: 'cpu', threads: 1 });
+    opened.push(d);
+    await expect(
+      d.decode(randomLatents([1, 3, 4, 10, 13], 1), {
+        tile: true,
+        tileSize: { height: 13, width: 20 },
+        onBatch: () => batches++,
+      }),
+    ).rejects.toThrow(TileSizeError);
+    expect(batches).toBe(0);
+  });
+
+  it('tiles that line up give back, blended, the image whose parts they decode: every pixel once, blends of the same place', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (blocks, h, w, rows, cols) => {
+          const c = parseVaeConfig({ block_out_channels: Array(blocks).fill(32) });
+          const size = lineUpSize(c, rows, cols);
+          expect(tilesLineUp(c, tileGeometry(c, size))).toBe(true);
+          const s = 2 ** (blocks - 1);
+          const image = randomLatents([1, 1, 1, h * s, w * s], h * 41 + w);
+          const plan = tiledDecode(c, [1, 1, 16, h, w], true, size);
+          const out = await plan.run(async (_, box) =>
+            cropLatents(image, [0, 1], [box.rows[0] * s, box.rows[1] * s], [box.cols[0] * s, box.cols[1] * s]),
+          );
+          expect(out.dims).toEqual(image.dims);
+          expect(out.data).toEqual(image.data);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });
 
+function randomLatents(dims: Tensor5['dims'], seed: number): Tensor5 {
+  const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
+  let s = seed;
+  for (let i = 0; i < data.length; i++) {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    data[i] = (s / 2 ** 31) * 2 - 1;
+  }
+  return { data, dims };
+}
+
 /**
- * diffusers' tiled_decode written out loop by loop as the Python does (tile sizes from the
- * config, tiles decoded untiled, blend_v / blend_h in place in raster order, then the kept
- * corners concatenated), over 5-D index arithmetic of its own.
+ * diffusers' tiled_decode written out loop by loop as the Python does after
+ * enable_tiling(tile_sample_min_height, tile_sample_min_width) (tiles decoded untiled, blend_v /
+ * blend_h in place in raster order, then the kept corners concatenated), over 5-D index arithmetic
+ * of its own.
  */
-async function referenceTiledDecode(d: VaeDecoder, z: Tensor5): Promise<Tensor5> {
-  const c = d.config;
-  const sampleH = Math.floor(c.sample_height / 2);
-  const sampleW = Math.floor(c.sample_width / 2);
-  const latH = Math.trunc(sampleH / 8);
-  const latW = Math.trunc(sampleW / 8);
+async function referenceTiledDecode(d: VaeDecoder, z: Tensor5, tile: TileSize): Promise<Tensor5> {
+  const sampleH = tile.height;
+  const sampleW = tile.width;
+  const latH = Math.trunc(sampleH / 2 ** (d.config.block_out_channels.length - 1));
+  const latW = Math.trunc(sampleW / 2 ** (d.config.block_out_channels.length - 1));
   const overlapH = Math.trunc(latH * (1 - 1 / 6));
   const overlapW = Math.trunc(latW * (1 - 1 / 5));
-  const extentH = Math.trunc(sampleH / 6);
-  const extentW = Math.trunc(sampleW / 5);
+  const extentH = Math.trunc(sampleH * (1 / 6));
+  const extentW = Math.trunc(sampleW * (1 / 5));
   const [limitH, limitW] = [sampleH - extentH, sampleW - extentW];
   const [, f, , h, w] = z.dims;
   const rows: Tensor5[][] = [];

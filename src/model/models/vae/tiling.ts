@@ -1,11 +1,18 @@
-// diffusers' AutoencoderKLCogVideoX.tiled_decode: tiles of half the config's sample size (in
-// latents: sample_height / 2 / 8 by sample_width / 2 / 8), started every 5/6 of a tile down and
-// 4/5 across, each decoded on its own (frame batches and caches per tile), then blended in raster
-// order, in place: a tile takes the (already blended) tile above over its first sample_height / 12
-// rows and the one to its left over its first sample_width / 10 columns, linearly; each tile then
-// gives its top-left (tile - blend) rows and columns.
+// diffusers' AutoencoderKLCogVideoX.tiled_decode with the tile size of
+// enable_tiling(tile_sample_min_height, tile_sample_min_width) (default half the config's sample
+// size): tiles of size / 2^(blocks - 1) latents, started every 5/6 of a tile down and 4/5 across,
+// each decoded on its own (frame batches and caches per tile), then blended in raster order, in
+// place: a tile takes the (already blended) tile above over its first height / 6 rows and the one to
+// its left over its first width / 5 columns, linearly; each tile then gives its top-left
+// (size - blend) rows and columns.
 import { spatialScale, type VaeConfig } from './config.ts';
 import { joinAlong, type Tensor5 } from './video-tensor.ts';
+
+/** a tile's size in output pixels: diffusers' tile_sample_min_height / tile_sample_min_width */
+export interface TileSize {
+  height: number;
+  width: number;
+}
 
 export interface TileGeometry {
   /** a tile's size in latents */
@@ -18,19 +25,72 @@ export interface TileGeometry {
   keep: [number, number];
 }
 
-export function tileGeometry(c: VaeConfig): TileGeometry {
-  const sampleH = Math.floor(c.sample_height / 2);
-  const sampleW = Math.floor(c.sample_width / 2);
+export class TileSizeError extends Error {
+  override name = 'TileSizeError';
+}
+
+/** diffusers' overlap factors (tile_overlap_factor_height / _width) */
+const OVERLAP: [number, number] = [1 / 6, 1 / 5];
+
+/** the tile size diffusers uses unless enable_tiling is given one */
+export const defaultTileSize = (c: VaeConfig): TileSize => ({
+  height: Math.floor(c.sample_height / 2),
+  width: Math.floor(c.sample_width / 2),
+});
+
+/** latents of a tile, its stride, blend and kept pixels, as tiled_decode computes them */
+function geometryOf(c: VaeConfig, size: TileSize): TileGeometry {
   const s = spatialScale(c);
-  const latent: [number, number] = [Math.trunc(sampleH / s), Math.trunc(sampleW / s)];
-  const [fh, fw] = [1 / 6, 1 / 5];
-  const blend: [number, number] = [Math.trunc(sampleH * fh), Math.trunc(sampleW * fw)];
-  const stride: [number, number] = [Math.trunc(latent[0] * (1 - fh)), Math.trunc(latent[1] * (1 - fw))];
-  if (stride[0] < 1 || stride[1] < 1)
-    throw new Error(
-      `sample_height / sample_width ${c.sample_height} x ${c.sample_width} give tiles too small to step through`,
+  const sample: [number, number] = [size.height, size.width];
+  const latent = sample.map((v) => Math.trunc(v / s)) as [number, number];
+  const blend = sample.map((v, i) => Math.trunc(v * OVERLAP[i]!)) as [number, number];
+  const stride = latent.map((v, i) => Math.trunc(v * (1 - OVERLAP[i]!))) as [number, number];
+  return { latent, stride, blend, keep: [sample[0] - blend[0], sample[1] - blend[1]] };
+}
+
+/**
+ * Whether neighbouring tiles line up: a tile decodes to exactly its size, the rows a tile blends
+ * are the pixels its neighbour's last rows show, and the kept parts abut. Otherwise tiled_decode
+ * blends pixels of different places and its output is not 8h x 8w.
+ */
+export function tilesLineUp(c: VaeConfig, g: TileGeometry): boolean {
+  const s = spatialScale(c);
+  return [0, 1].every(
+    (i) =>
+      g.keep[i]! + g.blend[i]! === g.latent[i]! * s &&
+      g.blend[i] === (g.latent[i]! - g.stride[i]!) * s &&
+      g.keep[i] === g.stride[i]! * s,
+  );
+}
+
+/** tile sizes that line up for every config: latents a multiple of 6 high and of 5 wide */
+export const lineUpSize = (c: VaeConfig, rows: number, cols: number): TileSize => ({
+  height: 6 * rows * spatialScale(c),
+  width: 5 * cols * spatialScale(c),
+});
+
+/**
+ * The geometry of a tile size; without one, the config's default (diffusers' own, taken as it is).
+ * A size given must be whole pixels whose tiles line up (tilesLineUp).
+ */
+export function tileGeometry(c: VaeConfig, size?: TileSize): TileGeometry {
+  const g = geometryOf(c, size ?? defaultTileSize(c));
+  if (size) {
+    for (const k of ['height', 'width'] as const)
+      if (!Number.isInteger(size[k]) || size[k] < 1)
+        throw new TileSizeError(`tile size: ${k} must be a positive whole number of pixels, got ${size[k]}`);
+    if (!tilesLineUp(c, g)) {
+      const m = lineUpSize(c, 1, 1);
+      throw new TileSizeError(
+        `tile size ${size.height} x ${size.width}: neighbouring tiles do not line up (tiles of ${g.latent.join(' x ')} latents every ${g.stride.join(' x ')}, blended over ${g.blend.join(' x ')} pixels); take a height that is a multiple of ${m.height} and a width that is a multiple of ${m.width}`,
+      );
+    }
+  }
+  if (g.stride[0] < 1 || g.stride[1] < 1)
+    throw new TileSizeError(
+      `tile size ${size ? `${size.height} x ${size.width}` : `(sample_height / sample_width ${c.sample_height} x ${c.sample_width})`}: tiles too small to step through`,
     );
-  return { latent, stride, blend, keep: [sampleH - blend[0], sampleW - blend[1]] };
+  return g;
 }
 
 export interface TileBox {
@@ -107,10 +167,13 @@ export interface TilePlan {
   run(decode: (index: number, box: TileBox) => Promise<Tensor5>): Promise<Tensor5>;
 }
 
-/** mode 'auto' tiles where diffusers' decode tiles with tiling enabled: latents wider or taller than a tile */
-export function tiledDecode(c: VaeConfig, dims: readonly number[], mode: boolean | 'auto'): TilePlan {
+/**
+ * mode 'auto' tiles where diffusers' decode tiles with tiling enabled: latents wider or taller than
+ * a tile; `size` is the tile size given to enable_tiling
+ */
+export function tiledDecode(c: VaeConfig, dims: readonly number[], mode: boolean | 'auto', size?: TileSize): TilePlan {
   const [h, w] = [dims[3]!, dims[4]!];
-  const geometry = tileGeometry(c);
+  const geometry = tileGeometry(c, size);
   const exceeds = w > geometry.latent[1] || h > geometry.latent[0];
   const tiled = mode === true || (mode === 'auto' && exceeds);
   const boxes = tiled ? tileBoxes(geometry, h, w) : [[{ rows: [0, h], cols: [0, w] } as TileBox]];
