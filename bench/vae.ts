@@ -7,7 +7,7 @@
 // VAE_BENCH_THREADS (2), VAE_BENCH_TILE=1 (tiled decode; VAE_BENCH_TILE_SIZE=HxW pixels, else the config's),
 // VAE_BENCH_BATCHES=N (stop after N batches: the projected decode is the batches run plus the last one's
 // time for each batch left), VAE_BENCH_TORCH_LATENTS (5x8x12; 0 skips torch), VAE_BENCH_TORCH_ROUNDS (3).
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
