@@ -80,6 +80,8 @@ export type { CheckpointInfo } from './pipeline/checkpoint-info.ts';
 export type { CheckpointProgress } from './pipeline/checkpoint-info.ts';
 
 // --- the VAE ---
+/** the checkpoint's VAE decoder (its vae/ folder) from a hub repository or a source: decode(latents) as the pipeline does */
+export { vaeFromPretrained } from './models/vae/from-pretrained.ts';
 /** decodes a run's latents with the checkpoint's own vae/ into RGBA frames, batch by batch, cancellable */
 export { decodePreview } from './pipeline/decode-preview.ts';
 /** a decoded clip: its size and RGBA frames */
