@@ -32,7 +32,6 @@ export class ChunkedHubFile {
   readonly url: string;
   readonly chunks: number;
   private readonly version: FileVersion;
-  private readonly ref: ChunkedFileRef;
   private readonly prefetch: ChunkPrefetch<Chunk>;
   /** bytes read so far of each chunk held in memory */
   private readonly consumed = new Map<number, number>();
@@ -41,7 +40,7 @@ export class ChunkedHubFile {
 
   /** `cache` is shared by the files of one load (a refusal sends them all uncached); by default this file's own */
   constructor(
-    repo: HubRepo,
+    private readonly repo: HubRepo,
     readonly name: string,
     readonly size: number,
     readonly etag: string | null,
@@ -52,7 +51,6 @@ export class ChunkedHubFile {
     const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
     this.chunks = chunkCount(size, chunkBytes);
     this.version = { url: this.url, etag, size, chunkBytes };
-    this.ref = { repo, name, etag, signal: opts.signal };
     this.prefetch = new ChunkPrefetch(this.chunks, (i) => this.load(i));
   }
 
@@ -117,7 +115,7 @@ export class ChunkedHubFile {
       this.opts.onStored?.(end - start);
       return this.storedChunk(store, i);
     }
-    const res = await requestChunk(this.ref, start, end, this.chunks === 1);
+    const res = await this.request(start, end);
     if (store && this.cache.current) return this.fetchedIntoCache(store, i, res);
     const blob = await res.blob();
     this.opts.onFetched?.(end - start);
@@ -163,35 +161,31 @@ export class ChunkedHubFile {
     };
     return chunk;
   }
-}
 
-interface ChunkedFileRef {
-  repo: HubRepo;
-  name: string;
-  /** the ETag the file was inspected with; a chunk of another version is refused */
-  etag: string | null;
-  signal?: AbortSignal;
-}
-
-/** the hub's answer for bytes [start, end) of the file; `whole` asks without a Range */
-async function requestChunk(f: ChunkedFileRef, start: number, end: number, whole: boolean): Promise<Response> {
-  // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
-  // only put the same gigabytes on disk twice
-  const res = await hubFetchRequired(f.repo, f.name, {
-    ...(whole ? {} : { range: { start, end: end - 1 } }),
-    signal: f.signal,
-    cache: 'no-store',
-  });
-  const fail = async (detail: string) => {
-    await res.body?.cancel();
-    return new HubFileError(f.name, hubFileUrl(f.repo, f.name), res.status, detail);
-  };
-  if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
-  const etag = res.headers.get('etag');
-  if (f.etag && etag && etag !== f.etag)
-    throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
-  const length = res.headers.get('content-length');
-  if (length !== null && Number(length) !== end - start)
-    throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
-  return res;
+  /**
+   * The hub's answer for bytes [start, end) of the file (a file of one chunk is asked without a
+   * Range); a chunk of another version than the one inspected (its ETag) is refused.
+   */
+  private async request(start: number, end: number): Promise<Response> {
+    const whole = this.chunks === 1;
+    // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
+    // only put the same gigabytes on disk twice
+    const res = await hubFetchRequired(this.repo, this.name, {
+      ...(whole ? {} : { range: { start, end: end - 1 } }),
+      signal: this.opts.signal,
+      cache: 'no-store',
+    });
+    const fail = async (detail: string) => {
+      await res.body?.cancel();
+      return new HubFileError(this.name, this.url, res.status, detail);
+    };
+    if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
+    const etag = res.headers.get('etag');
+    if (this.etag && etag && etag !== this.etag)
+      throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
+    const length = res.headers.get('content-length');
+    if (length !== null && Number(length) !== end - start)
+      throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
+    return res;
+  }
 }

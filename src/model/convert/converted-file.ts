@@ -2,12 +2,7 @@
 // in their converted parts (tensor-conversion.ts), in the order of the source file, and in its
 // metadata the precision and each tensor's conversion. Its size and header follow from the plan,
 // so the header is written first and the parts after it as the tensors arrive.
-import {
-  parseSafetensorsHeader,
-  readHeaderLength,
-  SafetensorsError,
-  type SafetensorsHeader,
-} from '../io/safetensors/read.ts';
+import { SafetensorsError, type SafetensorsHeader } from '../io/safetensors/read.ts';
 import { safetensorsHeader } from '../io/safetensors/write.ts';
 import { DTYPE_BYTES } from '../io/safetensors/dtype.ts';
 import { numel } from '../io/tensor.ts';
@@ -50,13 +45,6 @@ export function storedConversions(header: SafetensorsHeader): Map<string, Tensor
   if (header.metadata.format !== CONVERSION_FORMAT || !header.metadata.conversions)
     throw new SafetensorsError(`${header.file}: not a converted checkpoint file of format ${CONVERSION_FORMAT}`);
   return new Map(Object.entries(JSON.parse(header.metadata.conversions) as Record<string, TensorConversion>));
-}
-
-/** a converted file's header from its first bytes (the head is all of them, when there are enough) */
-export function parseConvertedHead(bytes: Uint8Array, size: number, file: string): SafetensorsHeader {
-  const n = readHeaderLength(bytes, file);
-  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: the converted file's header is cut short`);
-  return parseSafetensorsHeader(bytes.subarray(8, 8 + n), size, file);
 }
 
 /**
