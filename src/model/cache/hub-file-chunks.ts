@@ -1,24 +1,69 @@
 // A hub file read in chunks: each chunk from the weight cache when it holds it, else from the hub
 // (a Range request per chunk; one plain GET for a file of one chunk), stored into the cache as it
-// arrives under the load's cache policy (cache-policy.ts); the next ones fetched while one is read
-// (chunk-prefetch.ts). `blob()` hands the file to onnxruntime-web as external data, read slice by
-// slice while the download runs ahead; chunks held in memory (no cache) are dropped once read. A
-// stored chunk that cannot be read back (another tab, cut short, a failed checksum) comes again.
-import { SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
+// arrives. When the cache refuses (quota, private mode), chunks come from the hub and are held in
+// memory only, and every file of the load goes uncached from then on. The next chunks are fetched
+// while one is read (chunk-prefetch.ts). `blob()` hands the file to onnxruntime-web as external
+// data, read slice by slice while the download runs ahead; chunks held in memory (no cache) are
+// dropped once read. A stored chunk that cannot be read back (another tab, cut short, a failed
+// checksum) comes again.
 import { ChunkPrefetch } from './chunk-prefetch.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, type HubRepo } from '../io/hub-files.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import {
+  BrowserCacheError,
   CHUNK_BYTES,
+  ChunkSumError,
   chunkBounds,
   chunkCount,
-  type BrowserCacheError,
+  storageOp,
   type FileVersion,
   type StoredFile,
   type WeightCache,
 } from './weight-cache.ts';
 
-export interface ChunkOptions extends ChunkEvents {
+/** a chunk of a file, ready to read */
+interface Chunk {
+  /** bytes [from, to) of the chunk */
+  read(from: number, to: number): Promise<Uint8Array>;
+  /** in the weight cache; otherwise in memory, to be dropped once read */
+  cached: boolean;
+}
+
+/** the cache of one load, shared by its files: the first refusal (said once) sends them all uncached */
+export class SharedCache {
+  constructor(
+    private cache: WeightCache | null,
+    private readonly onCacheError?: (e: BrowserCacheError) => void,
+  ) {}
+
+  /** the cache while it has not refused; null without one */
+  get current(): WeightCache | null {
+    return this.cache;
+  }
+
+  /**
+   * A cache operation; when the storage fails, the cache is refused (said once) and `instead`
+   * answers. A chunk that failed its checksum is gone from a storage that works: only `instead`.
+   */
+  async attempt<T, U>(op: () => Promise<T>, instead: () => U | Promise<U>, signal?: AbortSignal): Promise<T | U> {
+    try {
+      return await storageOp(op, signal);
+    } catch (e) {
+      if (e instanceof ChunkSumError) return instead();
+      if (!(e instanceof BrowserCacheError)) throw e;
+      const had = this.cache;
+      this.cache = null;
+      if (had) this.onCacheError?.(e);
+      return instead();
+    }
+  }
+}
+
+export interface ChunkOptions {
+  /** bytes that arrived from the hub (a chunk at a time) */
+  onFetched?(bytes: number): void;
+  /** bytes of a chunk found stored already (an earlier download stopped part way) */
+  onStored?(bytes: number): void;
   /** where chunks are stored; null keeps them in memory until read */
   cache: WeightCache | null;
   signal?: AbortSignal;

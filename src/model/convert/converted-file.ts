@@ -53,11 +53,16 @@ export function storedConversions(header: SafetensorsHeader): Map<string, Tensor
  * source ETag and conversion format (a new one replaces the older).
  */
 export const convertedVersion = (
-  source: { url: string; etag: string | null },
+  source: { describe: string; etag?: string | null },
   precision: string,
   size: number,
   chunkBytes: number,
-): FileVersion => ({ url: convertedUrl(source.url, precision), etag: convertedEtag(source.etag), size, chunkBytes });
+): FileVersion => ({
+  url: convertedUrl(source.describe, precision),
+  etag: convertedEtag(source.etag ?? null),
+  size,
+  chunkBytes,
+});
 
 export const convertedUrl = (url: string, precision: string) => `${url}#converted-${precision}`;
 export const convertedEtag = (etag: string | null) => `${etag ?? '(none)'} ${CONVERSION_FORMAT}`;

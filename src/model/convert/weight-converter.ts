@@ -79,12 +79,7 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
     const layout = convertedFileLayout(tensors, precision);
     const file = await openWeightFile(source, name, {});
     if (!file) throw new Error(`${source.describe(name)} not found`);
-    const version = convertedVersion(
-      { url: file.describe, etag: file.etag ?? null },
-      precision,
-      layout.size,
-      chunkBytes,
-    );
+    const version = convertedVersion(file, precision, layout.size, chunkBytes);
     const found = into && (await storageOp(() => into.match(version)));
     if (found) opened.push(found);
     const whole = found?.complete && (await storedWhole(found, version));
