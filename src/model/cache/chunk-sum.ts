@@ -79,9 +79,6 @@ export class ChunkSum {
   }
 }
 
-/** the sum of `bytes` */
-export const chunkSum = (bytes: Uint8Array): string => new ChunkSum().update(bytes).digest();
-
 /** `body` passed through, each piece added to `sum` as it goes */
 export const summed = (body: ReadableStream<Uint8Array>, sum: ChunkSum): ReadableStream<Uint8Array> =>
   body.pipeThrough(

@@ -3,9 +3,8 @@
 // external data); other files (config, shard index) read whole from the hub.
 import type { FileSource } from '../io/file-source.ts';
 import { blobFile } from '../io/checkpoint-file.ts';
-import { ChunkedHubFile, type ChunkOptions } from './hub-file-chunks.ts';
 import { hubSource, type HubRepo } from '../io/hub-files.ts';
-import { SharedCache } from './cache-policy.ts';
+import { ChunkedHubFile, SharedCache, type ChunkOptions } from './hub-file-chunks.ts';
 
 export interface HubFileEntry {
   name: string;

@@ -1,24 +1,69 @@
 // A hub file read in chunks: each chunk from the weight cache when it holds it, else from the hub
 // (a Range request per chunk; one plain GET for a file of one chunk), stored into the cache as it
-// arrives under the load's cache policy (cache-policy.ts); the next ones fetched while one is read
-// (chunk-prefetch.ts). `blob()` hands the file to onnxruntime-web as external data, read slice by
-// slice while the download runs ahead; chunks held in memory (no cache) are dropped once read. A
-// stored chunk that cannot be read back (another tab, cut short, a failed checksum) comes again.
-import { SharedCache, type Chunk, type ChunkEvents } from './cache-policy.ts';
+// arrives. When the cache refuses (quota, private mode), chunks come from the hub and are held in
+// memory only, and every file of the load goes uncached from then on. The next chunks are fetched
+// while one is read (chunk-prefetch.ts). `blob()` hands the file to onnxruntime-web as external
+// data, read slice by slice while the download runs ahead; chunks held in memory (no cache) are
+// dropped once read. A stored chunk that cannot be read back (another tab, cut short, a failed
+// checksum) comes again.
 import { ChunkPrefetch } from './chunk-prefetch.ts';
 import { HubFileError, hubFetchRequired, hubFileUrl, type HubRepo } from '../io/hub-files.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
 import {
+  BrowserCacheError,
   CHUNK_BYTES,
+  ChunkSumError,
   chunkBounds,
   chunkCount,
-  type BrowserCacheError,
+  storageOp,
   type FileVersion,
   type StoredFile,
   type WeightCache,
 } from './weight-cache.ts';
 
-export interface ChunkOptions extends ChunkEvents {
+/** a chunk of a file, ready to read */
+interface Chunk {
+  /** bytes [from, to) of the chunk */
+  read(from: number, to: number): Promise<Uint8Array>;
+  /** in the weight cache; otherwise in memory, to be dropped once read */
+  cached: boolean;
+}
+
+/** the cache of one load, shared by its files: the first refusal (said once) sends them all uncached */
+export class SharedCache {
+  constructor(
+    private cache: WeightCache | null,
+    private readonly onCacheError?: (e: BrowserCacheError) => void,
+  ) {}
+
+  /** the cache while it has not refused; null without one */
+  get current(): WeightCache | null {
+    return this.cache;
+  }
+
+  /**
+   * A cache operation; when the storage fails, the cache is refused (said once) and `instead`
+   * answers. A chunk that failed its checksum is gone from a storage that works: only `instead`.
+   */
+  async attempt<T, U>(op: () => Promise<T>, instead: () => U | Promise<U>, signal?: AbortSignal): Promise<T | U> {
+    try {
+      return await storageOp(op, signal);
+    } catch (e) {
+      if (e instanceof ChunkSumError) return instead();
+      if (!(e instanceof BrowserCacheError)) throw e;
+      const had = this.cache;
+      this.cache = null;
+      if (had) this.onCacheError?.(e);
+      return instead();
+    }
+  }
+}
+
+export interface ChunkOptions {
+  /** bytes that arrived from the hub (a chunk at a time) */
+  onFetched?(bytes: number): void;
+  /** bytes of a chunk found stored already (an earlier download stopped part way) */
+  onStored?(bytes: number): void;
   /** where chunks are stored; null keeps them in memory until read */
   cache: WeightCache | null;
   signal?: AbortSignal;
@@ -32,7 +77,6 @@ export class ChunkedHubFile {
   readonly url: string;
   readonly chunks: number;
   private readonly version: FileVersion;
-  private readonly ref: ChunkedFileRef;
   private readonly prefetch: ChunkPrefetch<Chunk>;
   /** bytes read so far of each chunk held in memory */
   private readonly consumed = new Map<number, number>();
@@ -41,7 +85,7 @@ export class ChunkedHubFile {
 
   /** `cache` is shared by the files of one load (a refusal sends them all uncached); by default this file's own */
   constructor(
-    repo: HubRepo,
+    private readonly repo: HubRepo,
     readonly name: string,
     readonly size: number,
     readonly etag: string | null,
@@ -52,7 +96,6 @@ export class ChunkedHubFile {
     const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
     this.chunks = chunkCount(size, chunkBytes);
     this.version = { url: this.url, etag, size, chunkBytes };
-    this.ref = { repo, name, etag, signal: opts.signal };
     this.prefetch = new ChunkPrefetch(this.chunks, (i) => this.load(i));
   }
 
@@ -117,7 +160,7 @@ export class ChunkedHubFile {
       this.opts.onStored?.(end - start);
       return this.storedChunk(store, i);
     }
-    const res = await requestChunk(this.ref, start, end, this.chunks === 1);
+    const res = await this.request(start, end);
     if (store && this.cache.current) return this.fetchedIntoCache(store, i, res);
     const blob = await res.blob();
     this.opts.onFetched?.(end - start);
@@ -163,35 +206,31 @@ export class ChunkedHubFile {
     };
     return chunk;
   }
-}
 
-interface ChunkedFileRef {
-  repo: HubRepo;
-  name: string;
-  /** the ETag the file was inspected with; a chunk of another version is refused */
-  etag: string | null;
-  signal?: AbortSignal;
-}
-
-/** the hub's answer for bytes [start, end) of the file; `whole` asks without a Range */
-async function requestChunk(f: ChunkedFileRef, start: number, end: number, whole: boolean): Promise<Response> {
-  // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
-  // only put the same gigabytes on disk twice
-  const res = await hubFetchRequired(f.repo, f.name, {
-    ...(whole ? {} : { range: { start, end: end - 1 } }),
-    signal: f.signal,
-    cache: 'no-store',
-  });
-  const fail = async (detail: string) => {
-    await res.body?.cancel();
-    return new HubFileError(f.name, hubFileUrl(f.repo, f.name), res.status, detail);
-  };
-  if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
-  const etag = res.headers.get('etag');
-  if (f.etag && etag && etag !== f.etag)
-    throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
-  const length = res.headers.get('content-length');
-  if (length !== null && Number(length) !== end - start)
-    throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
-  return res;
+  /**
+   * The hub's answer for bytes [start, end) of the file (a file of one chunk is asked without a
+   * Range); a chunk of another version than the one inspected (its ETag) is refused.
+   */
+  private async request(start: number, end: number): Promise<Response> {
+    const whole = this.chunks === 1;
+    // chunks go to the weight cache (or are read once): a copy in the browser's HTTP cache would
+    // only put the same gigabytes on disk twice
+    const res = await hubFetchRequired(this.repo, this.name, {
+      ...(whole ? {} : { range: { start, end: end - 1 } }),
+      signal: this.opts.signal,
+      cache: 'no-store',
+    });
+    const fail = async (detail: string) => {
+      await res.body?.cancel();
+      return new HubFileError(this.name, this.url, res.status, detail);
+    };
+    if (!whole && res.status !== 206) throw await fail('the hub ignored the Range request for a chunk of the file');
+    const etag = res.headers.get('etag');
+    if (this.etag && etag && etag !== this.etag)
+      throw await fail('the file changed on the hub while it was read; inspect the checkpoint again');
+    const length = res.headers.get('content-length');
+    if (length !== null && Number(length) !== end - start)
+      throw await fail(`expected ${end - start} bytes, the hub announced ${length}`);
+    return res;
+  }
 }

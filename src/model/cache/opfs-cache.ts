@@ -25,20 +25,23 @@ import {
   type WeightCache,
 } from './weight-cache.ts';
 
-/** the folder of a URL's entries, and of one version of them; null where there is none */
+/** the folder of a URL's entries; null where there is none */
 const urlDirOf = async (root: FileSystemDirectoryHandle, url: string) =>
   root.getDirectoryHandle(await urlFolderName(url)).catch(() => null);
-const versionDirOf = async (root: FileSystemDirectoryHandle, v: { url: string; etag: string | null }) =>
-  (await urlDirOf(root, v.url))?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
+
+/** the entry of version `v`, where its stored meta describes it (its size: the meta's, when `v.size` is null) */
+async function entryOf(root: FileSystemDirectoryHandle, v: VersionQuery) {
+  const urlDir = await urlDirOf(root, v.url);
+  const dir = await urlDir?.getDirectoryHandle(await versionFolderName(v.etag)).catch(() => null);
+  const meta = dir ? await readMeta(dir) : null;
+  return dir && sameVersion(meta, { ...v, size: v.size ?? meta?.size ?? -1 })
+    ? { file: new OpfsStoredFile(dir, meta), meta }
+    : null;
+}
 
 function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
   return {
-    match: (v) =>
-      storageOp(async () => {
-        const dir = await versionDirOf(root, v);
-        const meta = dir ? await readMeta(dir) : null;
-        return dir && sameVersion(meta, v) ? new OpfsStoredFile(dir, meta) : null;
-      }),
+    match: (v) => storageOp(async () => (await entryOf(root, v))?.file ?? null),
     put: (v) =>
       storageOp(async () => {
         const urlDir = await root.getDirectoryHandle(await urlFolderName(v.url), { create: true });
@@ -68,13 +71,11 @@ export async function openCache(): Promise<WeightCache> {
 }
 
 /** why the browser stores no files for this page (no OPFS, private mode), or null when it does */
-export async function fileStorageRefusal(): Promise<string | null> {
-  if (!hasOpfs()) return 'this browser offers no file storage (OPFS) here';
-  return navigator.storage.getDirectory().then(
+export const fileStorageRefusal = (): Promise<string | null> =>
+  rootDir().then(
     () => null,
-    (e: unknown) => (e as Error).message || String(e),
+    (e: Error) => e.message,
   );
-}
 
 /** the versions of the file whose chunks are all stored (none when there is no store), each as one Blob over its chunks */
 export async function cachedVersions(url: string): Promise<(FileVersion & { blob(): Promise<Blob> })[]> {
@@ -107,12 +108,11 @@ export async function storedAmounts(versions: readonly VersionQuery[]): Promise<
   return Promise.all(versions.map((v) => (root ? storedOf(root, v).catch(() => NOTHING) : NOTHING)));
 }
 
-/** the entry of version `v` (its size: the stored meta's, when `v.size` is null) */
+/** what the cache holds of version `v` */
 async function storedOf(root: FileSystemDirectoryHandle, v: VersionQuery): Promise<StoredAmount> {
-  const dir = await versionDirOf(root, v);
-  const meta = dir ? await readMeta(dir) : null;
-  if (!dir || !sameVersion(meta, { ...v, size: v.size ?? meta?.size ?? -1 })) return NOTHING;
-  const file = new OpfsStoredFile(dir, meta);
+  const entry = await entryOf(root, v);
+  if (!entry) return NOTHING;
+  const { file, meta } = entry;
   let bytes = 0;
   for (let i = 0; i < chunkCount(meta.size, meta.chunkBytes); i++) if (await file.has(i)) bytes += chunkLength(meta, i);
   return { bytes, complete: meta.complete };

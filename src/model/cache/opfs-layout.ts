@@ -7,7 +7,6 @@ import { BrowserCacheError, storageOp, type FileVersion } from './weight-cache.t
 import type { StoredMeta } from './stored-chunks.ts';
 
 export const ROOT = 'hub-console-preview-weights-v4';
-export type Meta = StoredMeta;
 
 export const hasOpfs = () => typeof navigator !== 'undefined' && typeof navigator.storage?.getDirectory === 'function';
 
@@ -38,19 +37,19 @@ export const folders = async (dir: FileSystemDirectoryHandle) =>
 /** the version folders in a file URL's folder, with their meta */
 export async function versionsIn(
   urlDir: FileSystemDirectoryHandle,
-): Promise<{ dir: FileSystemDirectoryHandle; meta: Meta | null }[]> {
+): Promise<{ dir: FileSystemDirectoryHandle; meta: StoredMeta | null }[]> {
   return Promise.all((await folders(urlDir)).map(async (dir) => ({ dir, meta: await readMeta(dir) })));
 }
 
-export async function readMeta(dir: FileSystemDirectoryHandle): Promise<Meta | null> {
+export async function readMeta(dir: FileSystemDirectoryHandle): Promise<StoredMeta | null> {
   try {
-    return JSON.parse(await (await (await dir.getFileHandle('meta.json')).getFile()).text()) as Meta;
+    return JSON.parse(await (await (await dir.getFileHandle('meta.json')).getFile()).text()) as StoredMeta;
   } catch {
     return null;
   }
 }
 
-export const writeMeta = (dir: FileSystemDirectoryHandle, meta: Meta) =>
+export const writeMeta = (dir: FileSystemDirectoryHandle, meta: StoredMeta) =>
   writeText(dir, 'meta.json', JSON.stringify(meta));
 
 /** a small file written whole (atomic on close) */
@@ -61,5 +60,5 @@ export async function writeText(dir: FileSystemDirectoryHandle, name: string, te
 }
 
 /** the stored meta describes this version in these chunks */
-export const sameVersion = (meta: Meta | null, v: FileVersion): meta is Meta =>
+export const sameVersion = (meta: StoredMeta | null, v: FileVersion): meta is StoredMeta =>
   !!meta && meta.url === v.url && meta.etag === v.etag && meta.size === v.size && meta.chunkBytes === v.chunkBytes;

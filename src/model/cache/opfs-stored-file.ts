@@ -4,8 +4,8 @@
 // only the workers read and write the cache. An open sync handle of any mode keeps a file from being removed, moved or written by anyone else,
 // a read-write one also from other sync handles; getFile() is never refused.
 import { memoizePromise } from '../io/memoize-promise.ts';
-import { writeMeta, writeText, type Meta } from './opfs-layout.ts';
-import { StoredChunks } from './stored-chunks.ts';
+import { writeMeta, writeText } from './opfs-layout.ts';
+import { StoredChunks, type StoredMeta } from './stored-chunks.ts';
 import { chunkCount } from './weight-cache.ts';
 
 /** the parts of FileSystemSyncAccessHandle used here (workers only) */
@@ -31,7 +31,7 @@ export class OpfsStoredFile extends StoredChunks {
 
   constructor(
     private readonly dir: FileSystemDirectoryHandle,
-    meta: Meta,
+    meta: StoredMeta,
   ) {
     super(meta);
   }
@@ -88,7 +88,7 @@ export class OpfsStoredFile extends StoredChunks {
     await this.dir.removeEntry(sumName(i)).catch(() => undefined);
   }
 
-  protected async saveMeta(meta: Meta) {
+  protected async saveMeta(meta: StoredMeta) {
     await writeMeta(this.dir, meta);
   }
 

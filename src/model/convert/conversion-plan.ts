@@ -74,16 +74,6 @@ export function planFor(
   return conversionPlan(model, weights, precision);
 }
 
-/** the bytes of the converted files of `plan` over the checkpoint's files: what the converter writes */
-export function convertedSize(plan: ConversionPlan, weights: WeightSet, precision: WeightPrecision): number {
-  let bytes = 0;
-  for (const file of new Set([...weights.values()].map((e) => e.fileName))) {
-    const tensors = planForFile(plan, weights, file);
-    if (tensors.length) bytes += convertedFileLayout(tensors, precision).size;
-  }
-  return bytes;
-}
-
 /** per precision but float32 (which converts nothing), the bytes the converter writes for this checkpoint */
 export function convertedSizes(
   config: ConsisIDConfig,
@@ -92,9 +82,15 @@ export function convertedSizes(
   device: Device,
   precisions: readonly WeightPrecision[],
 ): Partial<Record<WeightPrecision, number>> {
-  return Object.fromEntries(
-    precisions
-      .filter((p) => p !== 'float32')
-      .map((p) => [p, convertedSize(planFor(config, weights, shape, device, p), weights, p)]),
-  );
+  const files = new Set([...weights.values()].map((e) => e.fileName));
+  const sizeOf = (precision: WeightPrecision) => {
+    const plan = planFor(config, weights, shape, device, precision);
+    let bytes = 0;
+    for (const file of files) {
+      const tensors = planForFile(plan, weights, file);
+      if (tensors.length) bytes += convertedFileLayout(tensors, precision).size;
+    }
+    return bytes;
+  };
+  return Object.fromEntries(precisions.filter((p) => p !== 'float32').map((p) => [p, sizeOf(p)]));
 }

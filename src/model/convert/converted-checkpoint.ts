@@ -2,7 +2,7 @@
 // session take it: the weight set points the graph's float tensors into the converted files, and
 // the quantized products take their outputs from the stored quantized tensors (row ranges of them
 // stacked as the graph stacks them) instead of computing them when the session is made.
-import type { CheckpointFile, CheckpointFiles } from '../io/checkpoint-file.ts';
+import type { CheckpointFile, CheckpointFiles, CheckpointWeights } from '../io/checkpoint-file.ts';
 import type { ComputedGroup } from '../onnx/onnx-proto.ts';
 import type { SafetensorsHeader } from '../io/safetensors/read.ts';
 import type { WeightEntry, WeightSet } from '../io/safetensors/weight-set.ts';
@@ -21,13 +21,8 @@ export class ConvertedCheckpoint {
   /** each converted part where it lies */
   private readonly parts = new Map<string, WeightEntry>();
 
-  constructor(
-    original: {
-      weights: WeightSet;
-      files: CheckpointFiles;
-    } /** each converted file, readable in parts and whole, with its header */,
-    converted: readonly { file: CheckpointFile; header: SafetensorsHeader }[],
-  ) {
+  /** `converted`: each converted file, readable in parts and whole, with its header */
+  constructor(original: CheckpointWeights, converted: readonly { file: CheckpointFile; header: SafetensorsHeader }[]) {
     const files = new Map(original.files);
     for (const { file, header } of converted) {
       files.set(file.name, file);

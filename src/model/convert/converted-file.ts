@@ -2,12 +2,7 @@
 // in their converted parts (tensor-conversion.ts), in the order of the source file, and in its
 // metadata the precision and each tensor's conversion. Its size and header follow from the plan,
 // so the header is written first and the parts after it as the tensors arrive.
-import {
-  parseSafetensorsHeader,
-  readHeaderLength,
-  SafetensorsError,
-  type SafetensorsHeader,
-} from '../io/safetensors/read.ts';
+import { SafetensorsError, type SafetensorsHeader } from '../io/safetensors/read.ts';
 import { safetensorsHeader } from '../io/safetensors/write.ts';
 import { DTYPE_BYTES } from '../io/safetensors/dtype.ts';
 import { numel } from '../io/tensor.ts';
@@ -52,24 +47,22 @@ export function storedConversions(header: SafetensorsHeader): Map<string, Tensor
   return new Map(Object.entries(JSON.parse(header.metadata.conversions) as Record<string, TensorConversion>));
 }
 
-/** a converted file's header from its first bytes (the head is all of them, when there are enough) */
-export function parseConvertedHead(bytes: Uint8Array, size: number, file: string): SafetensorsHeader {
-  const n = readHeaderLength(bytes, file);
-  if (8 + n > bytes.length) throw new SafetensorsError(`${file}: the converted file's header is cut short`);
-  return parseSafetensorsHeader(bytes.subarray(8, 8 + n), size, file);
-}
-
 /**
  * The cache entry of a checkpoint file converted for a precision: a URL of its own per precision
  * (so each precision keeps its own converted bytes beside the file's chunks) and a version per
  * source ETag and conversion format (a new one replaces the older).
  */
 export const convertedVersion = (
-  source: { url: string; etag: string | null },
+  source: { describe: string; etag?: string | null },
   precision: string,
   size: number,
   chunkBytes: number,
-): FileVersion => ({ url: convertedUrl(source.url, precision), etag: convertedEtag(source.etag), size, chunkBytes });
+): FileVersion => ({
+  url: convertedUrl(source.describe, precision),
+  etag: convertedEtag(source.etag ?? null),
+  size,
+  chunkBytes,
+});
 
 export const convertedUrl = (url: string, precision: string) => `${url}#converted-${precision}`;
 export const convertedEtag = (etag: string | null) => `${etag ?? '(none)'} ${CONVERSION_FORMAT}`;

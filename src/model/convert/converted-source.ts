@@ -3,9 +3,8 @@
 // the config and the headers through it as through the source itself; the graph it builds for the
 // precision says which tensors it takes in which form (conversion-plan.ts), and `convertedWeights`
 // makes them so, the graph then built again over the converted files.
-import type { CheckpointFiles } from '../io/checkpoint-file.ts';
+import type { CheckpointWeights } from '../io/checkpoint-file.ts';
 import type { FileSource, ReadOptions } from '../io/file-source.ts';
-import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { HeldSource } from '../cache/chunked-hub-source.ts';
 import type { ModelDef } from '../onnx/onnx-proto.ts';
@@ -48,7 +47,7 @@ export const asConverted = (source: FileSource): ConvertedSource | null =>
 /** the checkpoint's tensors converted for `precision` in the forms `model` (built over the checkpoint) takes them */
 export async function convertedWeights(
   model: ModelDef,
-  checkpoint: { weights: WeightSet; files: CheckpointFiles },
+  checkpoint: CheckpointWeights,
   precision: WeightPrecision,
   converter: WeightConverter,
 ): Promise<ConvertedCheckpoint> {

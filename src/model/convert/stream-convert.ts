@@ -30,7 +30,6 @@ export interface StreamConvertOptions {
   size: number;
   /** how each tensor converts; null: skipped */
   conversionFor(t: SafetensorsTensorInfo): TensorConversion | null;
-  onHeader?(header: SafetensorsHeader): void;
   memory?: ConverterMemory;
 }
 
@@ -130,7 +129,6 @@ const truncated = (opts: StreamConvertOptions, pos: number) =>
   new SafetensorsError(`${opts.file}: the stream ended after ${pos} of the file's ${opts.size} bytes`);
 
 function planned(header: SafetensorsHeader, opts: StreamConvertOptions): Pending[] {
-  opts.onHeader?.(header);
   const out: Pending[] = [];
   for (const info of header.tensors.values()) {
     const conversion = opts.conversionFor(info);

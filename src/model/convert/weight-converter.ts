@@ -22,25 +22,25 @@ import {
   fileFromBytes,
   openWeightFile,
   type CheckpointFile,
-  type CheckpointFiles,
+  type CheckpointWeights,
 } from '../io/checkpoint-file.ts';
 import type { FileSource } from '../io/file-source.ts';
 import { RangeBlob, chunkedStream } from '../io/range-blob.ts';
-import type { WeightSet } from '../io/safetensors/weight-set.ts';
+import { parseSafetensorsHeader } from '../io/safetensors/read.ts';
 import type { WeightPrecision } from '../plan/precision.ts';
 import { planForFile, type ConversionPlan, type PlannedTensor } from './conversion-plan.ts';
-import { convertedFileLayout, convertedVersion, parseConvertedHead } from './converted-file.ts';
+import { convertedFileLayout, convertedVersion } from './converted-file.ts';
 import { ConvertedCheckpoint } from './converted-checkpoint.ts';
 import { SEGMENT_HEAP_BUDGET } from '../plan/segment-plan.ts';
 import { formatBytes } from '../plan/format-bytes.ts';
-import { convertSafetensorsStream, streamChunks, type ConverterMemory } from './stream-convert.ts';
+import { convertSafetensorsStream, streamChunks } from './stream-convert.ts';
 
 export interface WeightConverter {
   /** the checkpoint's tensors in the plan's forms, from the cache or converted into it */
   convert(
     precision: WeightPrecision,
     plan: ConversionPlan,
-    checkpoint: { weights: WeightSet; files: CheckpointFiles },
+    checkpoint: CheckpointWeights,
   ): Promise<ConvertedCheckpoint>;
   /** lets go of the cache's files (a worker's open sync handles keep them from being removed); they reopen on the next read */
   release(): Promise<void>;
@@ -52,8 +52,6 @@ export interface WeightConverterOptions {
   onCacheError?(e: BrowserCacheError): void;
   /** CHUNK_BYTES unless a test wants small chunks */
   chunkBytes?: number;
-  /** what the stream converter holds (for tests) */
-  memory?: ConverterMemory;
   /** the most converted bytes held in memory when the cache cannot store them (default SEGMENT_HEAP_BUDGET) */
   memoryBudget?: number;
 }
@@ -81,12 +79,7 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
     const layout = convertedFileLayout(tensors, precision);
     const file = await openWeightFile(source, name, {});
     if (!file) throw new Error(`${source.describe(name)} not found`);
-    const version = convertedVersion(
-      { url: file.describe, etag: file.etag ?? null },
-      precision,
-      layout.size,
-      chunkBytes,
-    );
+    const version = convertedVersion(file, precision, layout.size, chunkBytes);
     const found = into && (await storageOp(() => into.match(version)));
     if (found) opened.push(found);
     const whole = found?.complete && (await storedWhole(found, version));
@@ -100,7 +93,7 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
   async function convertFile(into: WeightCache | null, job: FileJob, plan: ConversionPlan, precision: WeightPrecision) {
     const { name, source: file, layout, version, describe, found } = job;
     const fileName = `${precision}/${name}`;
-    const header = parseConvertedHead(layout.head, layout.size, describe);
+    const header = parseSafetensorsHeader(layout.head.subarray(8), layout.size, describe);
     // an unreadable entry is let go of (its open handles would keep it) and removed; the read fails saying so
     const stored = (entry: StoredFile) =>
       storedFile(entry, version, fileName, describe, async () => {
@@ -132,7 +125,6 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
       file: file.describe,
       size: file.size,
       conversionFor: (t) => plan.get(t.name) ?? null,
-      memory: opts.memory,
     });
     for await (const t of converted) {
       for (const p of t.parts) {
@@ -147,11 +139,7 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
     return { file: stored(entry), header };
   }
 
-  async function convertAll(
-    precision: WeightPrecision,
-    plan: ConversionPlan,
-    checkpoint: { weights: WeightSet; files: CheckpointFiles },
-  ): Promise<ConvertedCheckpoint> {
+  async function convertAll(precision: WeightPrecision, plan: ConversionPlan, checkpoint: CheckpointWeights) {
     // once the cache refused, the run goes to memory, and must fit the budget before a byte is downloaded
     const into = refusal === null ? opts.cache : null;
     const jobs: FileJob[] = [];

@@ -79,6 +79,9 @@ export async function readSafetensorsHead(
   return { header: parseSafetensorsHeader(json, f.size, describe), head };
 }
 
+/** a checkpoint's weights and the files they lie in */
+export type CheckpointWeights = Pick<FolderWeights, 'weights' | 'files'>;
+
 /** the weight files of a diffusers model folder (one file, or shards named by an index) and their headers */
 export interface FolderWeights {
   weights: WeightSet;

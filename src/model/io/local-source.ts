@@ -4,32 +4,29 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileSource, RandomAccessFile } from './file-source.ts';
 
-const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException).code === 'ENOENT';
+/** the operation's result; null when the file does not exist */
+const unlessMissing = <T>(op: Promise<T>): Promise<T | null> =>
+  op.catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  });
 
 export function localSource(dir: string): FileSource {
   return {
     describe: (file) => path.join(dir, file),
     async read(file, opts) {
       opts?.signal?.throwIfAborted();
-      try {
-        const b = await readFile(path.join(dir, file));
-        opts?.onProgress?.({ file, loaded: b.length, total: b.length });
-        return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-      } catch (e) {
-        if (isMissing(e)) return null;
-        throw e;
-      }
+      const b = await unlessMissing(readFile(path.join(dir, file)));
+      if (!b) return null;
+      opts?.onProgress?.({ file, loaded: b.length, total: b.length });
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
     async open(file, opts): Promise<RandomAccessFile | null> {
       opts?.signal?.throwIfAborted();
       const full = path.resolve(dir, file);
-      let size: number;
-      try {
-        size = (await stat(full)).size;
-      } catch (e) {
-        if (isMissing(e)) return null;
-        throw e;
-      }
+      const stats = await unlessMissing(stat(full));
+      if (!stats) return null;
+      const { size } = stats;
       return {
         size,
         path: full,
