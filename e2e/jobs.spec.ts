@@ -97,7 +97,8 @@ test.describe('jobs', () => {
     await page.getByLabel('Namespace').selectOption('acme');
     await expect(page).toHaveURL(/\/orgs\/acme\/jobs$/);
     await expect(page.getByRole('heading', { name: 'Jobs · acme' })).toBeVisible();
-    expect(await rowIds(page)).toEqual(acme.map((j) => j.id));
+    // the heading shows before the list's query answers: wait for the rows, not the first read of them
+    await expect.poll(() => rowIds(page)).toEqual(acme.map((j) => j.id));
     // `/jobs/<namespace>` alone is that namespace's list.
     await page.goto('/jobs/alice');
     await expect(page).toHaveURL(/\/jobs$/);
