@@ -56,11 +56,6 @@ export interface WeightConverterOptions {
   memoryBudget?: number;
 }
 
-/** converted weights that neither the browser cache can store nor the memory budget can hold */
-export class ConvertedMemoryError extends Error {
-  override name = 'ConvertedMemoryError';
-}
-
 export function weightConverter(source: FileSource, opts: WeightConverterOptions): WeightConverter {
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
   const budget = opts.memoryBudget ?? SEGMENT_HEAP_BUDGET;
@@ -148,8 +143,9 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
       if (tensors.length) jobs.push(await prepare(into, name, tensors, precision));
     }
     const need = jobs.reduce((n, j) => n + j.layout.size, 0);
+    // converted weights that neither the browser cache can store nor the memory budget can hold
     if (refusal !== null && need > budget)
-      throw new ConvertedMemoryError(
+      throw new Error(
         `The ${precision} weights cannot be kept: the browser cache cannot store them (${refusal}), and the ${formatBytes(need)} of them it does not hold would pass the ${formatBytes(budget)} this page may hold in memory. Nothing more is downloaded. Free browser storage, or choose a smaller precision.`,
       );
     const files = [];
