@@ -32,10 +32,8 @@ export const chunkBounds = (size: number, chunkBytes: number, i: number): [numbe
   Math.min(size, (i + 1) * chunkBytes),
 ];
 
-export const chunkLength = (v: FileVersion, i: number) => {
-  const [start, end] = chunkBounds(v.size, v.chunkBytes, i);
-  return end - start;
-};
+/** bytes of the file that chunk `i` holds */
+export const chunkLength = (v: FileVersion, i: number) => Math.min(v.size, (i + 1) * v.chunkBytes) - i * v.chunkBytes;
 
 /** one version of a hub file in the cache, chunk by chunk */
 export interface StoredFile {
