@@ -47,8 +47,6 @@ export interface StoredFile {
   write(i: number, body: ReadableStream<Uint8Array>): Promise<number>;
   /** bytes [from, to) of stored chunk `i`; its first read checks it whole against its checksum (ChunkSumError) */
   read(i: number, from: number, to: number): Promise<Uint8Array>;
-  /** the whole file as one Blob over the stored chunks */
-  blob(): Promise<Blob>;
   markComplete(): Promise<void>;
   /** lets go of what keeps the chunks from being removed (open file handles) */
   release(): Promise<void>;
