@@ -31,9 +31,8 @@ describe('the weight cache on disk', () => {
     const again = (await diskCache(dir).match(v))!;
     expect(again.complete).toBe(true);
     expect(await again.read(1, 8, 10)).toEqual(new Uint8Array([2, 2]));
-    expect(new Uint8Array(await (await again.blob()).arrayBuffer())).toEqual(
-      Uint8Array.from({ length: 25 }, (_, i) => (i < 10 ? 1 : i < 20 ? 2 : 3)),
-    );
+    const stored = await Promise.all([0, 1, 2].map((i) => again.read(i, 0, i < 2 ? 10 : 5)));
+    expect(stored).toEqual([new Uint8Array(10).fill(1), new Uint8Array(10).fill(2), new Uint8Array(5).fill(3)]);
     expect(await diskCache(dir).match({ ...v, etag: '"f"' })).toBeNull();
     expect(await diskCache(dir).match({ ...v, chunkBytes: 5 })).toBeNull();
   });

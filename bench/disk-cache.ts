@@ -2,11 +2,10 @@
 // folder per file version, a file per chunk), so that a benchmark of the page's loader keeps the
 // converted weights where the page keeps them, out of JavaScript memory. Not used by the page.
 import { createHash } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { newMeta, StoredChunks, type StoredMeta } from '../src/model/cache/stored-chunks.ts';
-import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from '../src/model/cache/weight-cache.ts';
+import { BrowserCacheError, type FileVersion, type WeightCache } from '../src/model/cache/weight-cache.ts';
 
 const folderName = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 const META = 'meta.json';
@@ -76,12 +75,6 @@ class DiskStoredFile extends StoredChunks {
 
   protected async saveMeta(meta: StoredMeta) {
     await writeFile(this.file(META), JSON.stringify(meta));
-  }
-
-  /** one Blob over the chunk files, read from disk only as it is read */
-  async blob(): Promise<Blob> {
-    const n = chunkCount(this.meta.size, this.meta.chunkBytes);
-    return new Blob(await Promise.all(Array.from({ length: n }, (_, i) => openAsBlob(this.file(i)))));
   }
 
   async release(): Promise<void> {}

@@ -32,14 +32,10 @@ interface Chunk {
 /** the cache of one load, shared by its files: the first refusal (said once) sends them all uncached */
 export class SharedCache {
   constructor(
-    private cache: WeightCache | null,
+    /** the cache while it has not refused; null without one */
+    public current: WeightCache | null,
     private readonly onCacheError?: (e: BrowserCacheError) => void,
   ) {}
-
-  /** the cache while it has not refused; null without one */
-  get current(): WeightCache | null {
-    return this.cache;
-  }
 
   /**
    * A cache operation; when the storage fails, the cache is refused (said once) and `instead`
@@ -51,8 +47,8 @@ export class SharedCache {
     } catch (e) {
       if (e instanceof ChunkSumError) return instead();
       if (!(e instanceof BrowserCacheError)) throw e;
-      const had = this.cache;
-      this.cache = null;
+      const had = this.current;
+      this.current = null;
       if (had) this.onCacheError?.(e);
       return instead();
     }

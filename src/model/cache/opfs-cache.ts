@@ -39,7 +39,9 @@ async function entryOf(root: FileSystemDirectoryHandle, v: VersionQuery) {
     : null;
 }
 
-function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
+/** the cache; throws BrowserCacheError where there is no OPFS */
+export async function openCache(): Promise<WeightCache> {
+  const root = await rootDir();
   return {
     match: (v) => storageOp(async () => (await entryOf(root, v))?.file ?? null),
     put: (v) =>
@@ -65,17 +67,11 @@ function opfsCache(root: FileSystemDirectoryHandle): WeightCache {
   };
 }
 
-/** the cache; throws BrowserCacheError where there is no OPFS */
-export async function openCache(): Promise<WeightCache> {
-  return opfsCache(await rootDir());
-}
-
 /** why the browser stores no files for this page (no OPFS, private mode), or null when it does */
 export const fileStorageRefusal = (): Promise<string | null> =>
-  rootDir().then(
-    () => null,
-    (e: Error) => e.message,
-  );
+  rootDir()
+    .then(() => null)
+    .catch((e: Error) => e.message);
 
 /** the versions of the file whose chunks are all stored (none when there is no store), each as one Blob over its chunks */
 export async function cachedVersions(url: string): Promise<(FileVersion & { blob(): Promise<Blob> })[]> {
@@ -83,12 +79,19 @@ export async function cachedVersions(url: string): Promise<(FileVersion & { blob
     const urlDir = await urlDirOf(await rootDir(), url);
     return (urlDir ? await versionsIn(urlDir) : []).flatMap(({ dir, meta }) => {
       if (!meta?.complete || meta.url !== url) return [];
-      const file = new OpfsStoredFile(dir, meta);
-      return [{ ...meta, url, blob: () => storageOp(() => file.blob()) }];
+      return [{ ...meta, url, blob: () => storageOp(() => chunkFiles(dir, meta)) }];
     });
   } catch {
     return [];
   }
+}
+
+/** a version's chunk files as one Blob (a page reading a header has no sync handles) */
+async function chunkFiles(dir: FileSystemDirectoryHandle, v: FileVersion): Promise<Blob> {
+  const files = Array.from({ length: chunkCount(v.size, v.chunkBytes) }, async (_, i) =>
+    (await dir.getFileHandle(String(i))).getFile(),
+  );
+  return new Blob(await Promise.all(files));
 }
 
 /** what the cache holds of one entry: the bytes of its chunks stored whole, and whether it is marked complete */

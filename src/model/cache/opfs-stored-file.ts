@@ -6,7 +6,6 @@
 import { memoizePromise } from '../io/memoize-promise.ts';
 import { writeMeta, writeText } from './opfs-layout.ts';
 import { StoredChunks, type StoredMeta } from './stored-chunks.ts';
-import { chunkCount } from './weight-cache.ts';
 
 /** the parts of FileSystemSyncAccessHandle used here (workers only) */
 interface SyncHandle {
@@ -100,17 +99,6 @@ export class OpfsStoredFile extends StoredChunks {
   private async readOnlyHandle(i: number): Promise<SyncHandle> {
     const f = (await this.dir.getFileHandle(String(i))) as FileHandle;
     return await f.createSyncAccessHandle({ mode: 'read-only' });
-  }
-
-  /** the whole file as one Blob over its chunk files (for a page reading a header) */
-  async blob(): Promise<Blob> {
-    const parts = await Promise.all(
-      Array.from({ length: chunkCount(this.meta.size, this.meta.chunkBytes) }, async (_, i) => {
-        const f = await this.dir.getFileHandle(String(i));
-        return await f.getFile();
-      }),
-    );
-    return new Blob(parts);
   }
 
   /** closes the sync handles (each keeps its chunk file from being removed, so from a cleared cache) */

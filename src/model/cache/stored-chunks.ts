@@ -22,14 +22,7 @@ export interface StoredMeta extends FileVersion {
 }
 
 /** the meta of a new, empty entry */
-export const newMeta = (v: FileVersion): StoredMeta => ({
-  url: v.url,
-  etag: v.etag,
-  size: v.size,
-  chunkBytes: v.chunkBytes,
-  complete: false,
-  checksum: CHUNK_SUM,
-});
+export const newMeta = (v: FileVersion): StoredMeta => ({ ...v, complete: false, checksum: CHUNK_SUM });
 
 /** bytes read at a time when a chunk is checked against its sum */
 const CHECK_PIECE = 4 * 2 ** 20;
@@ -108,7 +101,6 @@ export abstract class StoredChunks implements StoredFile {
     this.meta = meta;
   }
 
-  abstract blob(): Promise<Blob>;
   abstract release(): Promise<void>;
   /** the stored length of chunk `i`; null when it is not stored */
   protected abstract storedLength(i: number): Promise<number | null>;

@@ -32,10 +32,8 @@ export const chunkBounds = (size: number, chunkBytes: number, i: number): [numbe
   Math.min(size, (i + 1) * chunkBytes),
 ];
 
-export const chunkLength = (v: FileVersion, i: number) => {
-  const [start, end] = chunkBounds(v.size, v.chunkBytes, i);
-  return end - start;
-};
+/** bytes of the file that chunk `i` holds */
+export const chunkLength = (v: FileVersion, i: number) => Math.min(v.size, (i + 1) * v.chunkBytes) - i * v.chunkBytes;
 
 /** one version of a hub file in the cache, chunk by chunk */
 export interface StoredFile {
@@ -49,8 +47,6 @@ export interface StoredFile {
   write(i: number, body: ReadableStream<Uint8Array>): Promise<number>;
   /** bytes [from, to) of stored chunk `i`; its first read checks it whole against its checksum (ChunkSumError) */
   read(i: number, from: number, to: number): Promise<Uint8Array>;
-  /** the whole file as one Blob over the stored chunks */
-  blob(): Promise<Blob>;
   markComplete(): Promise<void>;
   /** lets go of what keeps the chunks from being removed (open file handles) */
   release(): Promise<void>;

@@ -47,18 +47,15 @@ export async function cachedFiles(
   );
 }
 
-/** removes the files from the cache: every version of their chunks and of each precision they were converted to */
-export const removeCachedFiles = (urls: readonly string[]): Promise<void> =>
-  removeCachedUrls(urls.flatMap((url) => [url, ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))]));
-
 /** the browser cache of weights, in the origin private file system */
 export const browserCache = {
   /** the cache for a model's weights; throws BrowserCacheError where the browser stores no files */
   open: openCache,
   /** what it holds of each file version (nothing, never an error, without a store) */
   holds: cachedFiles,
-  /** removes a checkpoint's files, converted forms included */
-  remove: removeCachedFiles,
+  /** removes the files from the cache: every version of their chunks and of each precision they were converted to */
+  remove: (urls: readonly string[]): Promise<void> =>
+    removeCachedUrls(urls.flatMap((url) => [url, ...WEIGHT_PRECISIONS.map((p) => convertedUrl(url, p))])),
   /** removes every stored file; returns how many complete files there were */
   clear: deleteCachedFiles,
   /** why the browser stores no files for this page, or null when it does */

@@ -58,22 +58,6 @@ export function planForFile(plan: ConversionPlan, weights: WeightSet, fileName: 
     .map((source) => ({ source, conversion: plan.get(source.name)! }));
 }
 
-/** the plan of the graph the model builds for `shape` on `device` at `precision` (consisid-model.ts buildOptions) */
-export function planFor(
-  config: ConsisIDConfig,
-  weights: WeightSet,
-  shape: GraphShape,
-  device: Device,
-  precision: WeightPrecision,
-): ConversionPlan {
-  const { model } = buildConsisIDGraph(config, weights, shape, {
-    dtype: computeDtypeFor(precision, undefined),
-    quantization: quantizationFor(precision, device),
-    widenBfloat16: device === 'webgpu',
-  });
-  return conversionPlan(model, weights, precision);
-}
-
 /** per precision but float32 (which converts nothing), the bytes the converter writes for this checkpoint */
 export function convertedSizes(
   config: ConsisIDConfig,
@@ -84,7 +68,13 @@ export function convertedSizes(
 ): Partial<Record<WeightPrecision, number>> {
   const files = new Set([...weights.values()].map((e) => e.fileName));
   const sizeOf = (precision: WeightPrecision) => {
-    const plan = planFor(config, weights, shape, device, precision);
+    // the graph the model builds for `shape` on `device` at `precision` (consisid-graphs.ts buildOptions)
+    const { model } = buildConsisIDGraph(config, weights, shape, {
+      dtype: computeDtypeFor(precision, undefined),
+      quantization: quantizationFor(precision, device),
+      widenBfloat16: device === 'webgpu',
+    });
+    const plan = conversionPlan(model, weights, precision);
     let bytes = 0;
     for (const file of files) {
       const tensors = planForFile(plan, weights, file);

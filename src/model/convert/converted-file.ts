@@ -33,12 +33,9 @@ export function convertedFileLayout(
     precision,
     conversions: JSON.stringify(conversions),
   });
-  return { head, size: head.length + partsBytes(parts), parts };
+  // the file: the head, then the bytes of every converted part
+  return { head, size: parts.reduce((s, p) => s + numel(p.shape) * DTYPE_BYTES[p.dtype], head.length), parts };
 }
-
-/** the bytes converted parts take in the file */
-export const partsBytes = (parts: readonly PartLayout[]): number =>
-  parts.reduce((s, p) => s + numel(p.shape) * DTYPE_BYTES[p.dtype], 0);
 
 /** each tensor's conversion, from a converted file's header; an error when the file is not one of this format */
 export function storedConversions(header: SafetensorsHeader): Map<string, TensorConversion> {

@@ -1,16 +1,12 @@
 // A source decorator: the checkpoint of `source`, with its weights converted for one precision as
 // they download and kept in the weight cache per precision (weight-converter.ts). The model reads
 // the config and the headers through it as through the source itself; the graph it builds for the
-// precision says which tensors it takes in which form (conversion-plan.ts), and `convertedWeights`
-// makes them so, the graph then built again over the converted files.
-import type { CheckpointWeights } from '../io/checkpoint-file.ts';
+// precision says which tensors it takes in which form (conversion-plan.ts), and the converter makes
+// them so, the graph then built again over the converted files.
 import type { FileSource, ReadOptions } from '../io/file-source.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { HeldSource } from '../cache/chunked-hub-source.ts';
-import type { ModelDef } from '../onnx/onnx-proto.ts';
-import type { ConvertedCheckpoint } from './converted-checkpoint.ts';
 import type { WeightPrecision } from '../plan/precision.ts';
-import { conversionPlan } from './conversion-plan.ts';
 import { weightConverter, type WeightConverter, type WeightConverterOptions } from './weight-converter.ts';
 
 export interface ConvertedSource extends HeldSource {
@@ -43,14 +39,3 @@ export function convertedSource(
 /** the converted source behind `source`, when it is one */
 export const asConverted = (source: FileSource): ConvertedSource | null =>
   'converter' in source && 'precision' in source ? (source as ConvertedSource) : null;
-
-/** the checkpoint's tensors converted for `precision` in the forms `model` (built over the checkpoint) takes them */
-export async function convertedWeights(
-  model: ModelDef,
-  checkpoint: CheckpointWeights,
-  precision: WeightPrecision,
-  converter: WeightConverter,
-): Promise<ConvertedCheckpoint> {
-  const plan = conversionPlan(model, checkpoint.weights, precision);
-  return converter.convert(precision, plan, checkpoint);
-}

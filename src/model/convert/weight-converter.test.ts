@@ -5,7 +5,7 @@ import { localSource } from '../io/local-source.ts';
 import { memorySource } from '../io/memory-source.ts';
 import { memoryCache } from '../test-support/memory-cache.ts';
 import { cachedVersions, openCache } from '../cache/opfs-cache.ts';
-import { cachedFiles, removeCachedFiles } from './cached-checkpoint.ts';
+import { browserCache, cachedFiles } from './cached-checkpoint.ts';
 import { entriesOf, ROOT } from '../cache/opfs-layout.ts';
 import { installMemoryOpfs } from '../test-support/memory-opfs.ts';
 import { chunkedHubSource } from '../cache/chunked-hub-source.ts';
@@ -276,7 +276,7 @@ describe('what the browser cache holds of a checkpoint, and removing it', () => 
       expect(await cachedFiles([{ ...file, etag: '"f"' }], 4096)).toEqual([
         { url, bytes: 0, complete: false, converted: [] },
       ]);
-      await removeCachedFiles([url]);
+      await browserCache.remove([url]);
       expect(await cachedFiles([file], 4096)).toEqual([{ url, bytes: 0, complete: false, converted: [] }]);
       // no orphaned bytes: the cache's folder is empty
       const top = await navigator.storage.getDirectory();

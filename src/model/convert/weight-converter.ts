@@ -56,11 +56,6 @@ export interface WeightConverterOptions {
   memoryBudget?: number;
 }
 
-/** converted weights that neither the browser cache can store nor the memory budget can hold */
-export class ConvertedMemoryError extends Error {
-  override name = 'ConvertedMemoryError';
-}
-
 export function weightConverter(source: FileSource, opts: WeightConverterOptions): WeightConverter {
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
   const budget = opts.memoryBudget ?? SEGMENT_HEAP_BUDGET;
@@ -110,15 +105,14 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
     if (entry) opened.push(entry);
     // without a cache the file is one chunk in memory
     let bytes = new Uint8Array(0);
-    const out = entry
-      ? new ChunkWriter(version, async (i, chunk) => {
-          const written = await storageOp(() => entry.write(i, new Blob([chunk]).stream()));
-          if (written !== chunk.length) throw new BrowserCacheError(`${version.url}: chunk ${i + 1} was stored short`);
-        })
-      : new ChunkWriter(
-          { ...version, chunkBytes: Math.max(1, version.size) },
-          async (_, chunk) => void (bytes = chunk),
-        );
+    const out = new ChunkWriter(
+      entry ? version : { ...version, chunkBytes: Math.max(1, version.size) },
+      async (i, chunk) => {
+        if (!entry) return void (bytes = chunk);
+        const written = await storageOp(() => entry.write(i, new Blob([chunk]).stream()));
+        if (written !== chunk.length) throw new BrowserCacheError(`${version.url}: chunk ${i + 1} was stored short`);
+      },
+    );
     await out.put(layout.head);
     let part = 0;
     const converted = convertSafetensorsStream(streamChunks(streamOf(file)), {
@@ -148,8 +142,9 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
       if (tensors.length) jobs.push(await prepare(into, name, tensors, precision));
     }
     const need = jobs.reduce((n, j) => n + j.layout.size, 0);
+    // converted weights that neither the browser cache can store nor the memory budget can hold
     if (refusal !== null && need > budget)
-      throw new ConvertedMemoryError(
+      throw new Error(
         `The ${precision} weights cannot be kept: the browser cache cannot store them (${refusal}), and the ${formatBytes(need)} of them it does not hold would pass the ${formatBytes(budget)} this page may hold in memory. Nothing more is downloaded. Free browser storage, or choose a smaller precision.`,
       );
     const files = [];
@@ -182,14 +177,9 @@ export function weightConverter(source: FileSource, opts: WeightConverterOptions
   };
 }
 
-/** bytes a file without a Blob is streamed by */
-const PIECE = 8 * 2 ** 20;
-
-/** the file's bytes from its first: its Blob's stream, else reads of PIECE bytes */
+/** the file's bytes from its first: its Blob's stream, else reads of a piece at a time (chunkedStream's) */
 const streamOf = (f: CheckpointFile): ReadableStream<Uint8Array> =>
-  f.blob
-    ? f.blob().stream()
-    : chunkedStream(f.size, PIECE, 0, f.size, (i, from, to) => f.read(i * PIECE + from, to - from));
+  f.blob ? f.blob().stream() : chunkedStream(f.size, f.size, 0, f.size, (_, from, to) => f.read(from, to - from));
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 

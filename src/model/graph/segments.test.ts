@@ -11,7 +11,7 @@ import { FIXTURE_CASES, fixtureDir, loadFixture, relativeError } from '../test-s
 import { parseConfig, type ConsisIDConfig } from './config.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';
 import { prepareRotaryEmbeddings } from '../models/consisid/rope.ts';
-import { tensorF32 } from '../io/tensor.ts';
+import { tensorF32 } from '../test-support/tensors.ts';
 import { quantizationFor } from '../plan/precision.ts';
 import { createSegmentedSession } from '../runtime/segmented-session.ts';
 import type { FloatTensor } from '../runtime/types.ts';

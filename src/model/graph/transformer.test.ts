@@ -11,7 +11,7 @@ import { parseConfig } from './config.ts';
 import { CONSISID_PREVIEW_S_CONFIG } from '../models/consisid/demo-checkpoints.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';
 import { prepareRotaryEmbeddings } from '../models/consisid/rope.ts';
-import { tensorF32 } from '../io/tensor.ts';
+import { tensorF32 } from '../test-support/tensors.ts';
 
 describe('buildConsisIDGraph', () => {
   it('folded and multi-head-attention paths of the identity module agree with the reference', async () => {

@@ -13,7 +13,8 @@ import {
 import { prepareForward, type ForwardInputs } from '../models/consisid/forward-inputs.ts';
 import { randomWeights } from '../models/consisid/random-weights.ts';
 import { relativeError } from '../test-support/fixtures.ts';
-import { tensorF32, type HostTensor } from '../io/tensor.ts';
+import type { HostTensor } from '../io/tensor.ts';
+import { tensorF32 } from '../test-support/tensors.ts';
 import { buildConsisIDGraph } from './transformer.ts';
 
 const BASE: ConsisIDConfigInput = {

@@ -57,12 +57,6 @@ export function hubFileUrl(repo: HubRepo, file: string): string {
   return `${base}/${path.map(encodeURIComponent).join('/')}`;
 }
 
-export function hubHeaders(repo: HubRepo, extra: Record<string, string> = {}): Headers {
-  const h = new Headers(extra);
-  if (repo.token) h.set('authorization', `Bearer ${repo.token}`);
-  return h;
-}
-
 function statusDetail(status: number): string {
   if (status === 401) return 'HTTP 401 (check the token): the hub wants a valid token';
   if (status === 403) return 'HTTP 403 (check the token): this token may not read the repository';
@@ -83,7 +77,8 @@ export interface HubFetchOptions {
 /** The response for a hub file; null when the hub says 404. Network and HTTP errors throw HubFileError; an abort throws the AbortError. */
 export async function hubFetch(repo: HubRepo, file: string, opts: HubFetchOptions = {}): Promise<Response | null> {
   const url = hubFileUrl(repo, file);
-  const headers = hubHeaders(repo, opts.range ? { range: `bytes=${opts.range.start}-${opts.range.end ?? ''}` } : {});
+  const headers = new Headers(opts.range ? { range: `bytes=${opts.range.start}-${opts.range.end ?? ''}` } : {});
+  if (repo.token) headers.set('authorization', `Bearer ${repo.token}`);
   let res: Response;
   try {
     res = await (repo.fetch ?? globalThis.fetch)(url, {

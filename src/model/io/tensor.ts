@@ -11,13 +11,6 @@ export interface HostTensor {
 
 export const numel = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
-export function tensorF32(data: Float32Array | number[], shape: number[]): HostTensor {
-  const d = data instanceof Float32Array ? data : Float32Array.from(data);
-  if (d.length !== numel(shape))
-    throw new Error(`tensor data has ${d.length} values, shape [${shape.join(', ')}] needs ${numel(shape)}`);
-  return { dtype: 'float32', shape, data: d };
-}
-
 export const formatShape = (shape: readonly number[]): string => `(${shape.join(', ')})`;
 
 /** max|a - e| / max|e| (max|a - e| where e is all zeros): the fidelity measure of the fixtures, the precision tests, `forward --compare` and the preview */

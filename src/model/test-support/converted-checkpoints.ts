@@ -13,7 +13,7 @@ import type { SessionModel } from '../runtime/types.ts';
 import type { WeightCache } from '../cache/weight-cache.ts';
 import type { WeightSet } from '../io/safetensors/weight-set.ts';
 import { fixtureDir, loadFixture } from './fixtures.ts';
-import { convertedWeights } from '../convert/converted-source.ts';
+import { conversionPlan } from '../convert/conversion-plan.ts';
 import { weightConverter, type WeightConverter } from '../convert/weight-converter.ts';
 import type { FileSource } from '../io/file-source.ts';
 
@@ -76,12 +76,8 @@ export async function convertedSession(
   precision: WeightPrecision,
   converter: WeightConverter,
 ): Promise<SessionModel> {
-  const { weights, files, precomputed } = await convertedWeights(
-    build(checkpoint.weights).model,
-    checkpoint,
-    precision,
-    converter,
-  );
+  const plan = conversionPlan(build(checkpoint.weights).model, checkpoint.weights, precision);
+  const { weights, files, precomputed } = await converter.convert(precision, plan, checkpoint);
   return sessionModel(build(weights).model, files, { precomputed });
 }
 

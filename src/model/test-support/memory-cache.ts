@@ -1,7 +1,7 @@
 // The weight cache in memory, for tests of what reads through a cache: the same entries as the
 // browser's file storage. Chunks are kept until their entry is replaced or deleted.
 import { newMeta, StoredChunks, type StoredMeta } from '../cache/stored-chunks.ts';
-import { BrowserCacheError, chunkCount, type FileVersion, type WeightCache } from '../cache/weight-cache.ts';
+import { BrowserCacheError, type FileVersion, type WeightCache } from '../cache/weight-cache.ts';
 
 const versionKey = (v: FileVersion) => JSON.stringify([v.url, v.etag]);
 
@@ -60,11 +60,6 @@ class MemoryStoredFile extends StoredChunks {
 
   protected async saveMeta(meta: StoredMeta) {
     this.entry.meta = meta;
-  }
-
-  async blob(): Promise<Blob> {
-    const n = chunkCount(this.meta.size, this.meta.chunkBytes);
-    return new Blob(Array.from({ length: n }, (_, i) => this.chunks.get(i) ?? new Uint8Array(0)));
   }
 
   async release(): Promise<void> {}

@@ -16,7 +16,6 @@ export function wrappedCache(cache: WeightCache, over: (v: FileVersion, f: Store
     has: (i) => f.has(i),
     write: (i, body) => f.write(i, body),
     read: (i, from, to) => f.read(i, from, to),
-    blob: () => f.blob(),
     markComplete: () => f.markComplete(),
     release: () => f.release(),
     ...over(v, f),

@@ -20,7 +20,7 @@ import type { BackendSession, Device, SessionOptions } from '../../runtime/types
 import { planSegments } from '../../plan/segment-plan.ts';
 import { withDefaultLimits } from '../../plan/plan.ts';
 import { quantizationFor, type WeightPrecision } from '../../plan/precision.ts';
-import { convertedWeights } from '../../convert/converted-source.ts';
+import { conversionPlan } from '../../convert/conversion-plan.ts';
 import type { CheckpointFiles } from '../../io/checkpoint-file.ts';
 import type { Precomputed } from '../../onnx/computed-weights.ts';
 
@@ -85,7 +85,8 @@ export class ConsisIDGraphs {
     const { converter } = this.runtime;
     if (!converter || this.precision === 'float32')
       return { weights: this.checkpoint.weights, files: this.checkpoint.files };
-    return convertedWeights(this.build(shape, device).model, this.checkpoint, this.precision, converter);
+    const plan = conversionPlan(this.build(shape, device).model, this.checkpoint.weights, this.precision);
+    return converter.convert(this.precision, plan, this.checkpoint);
   }
 
   /**
