@@ -73,7 +73,7 @@ describe("tiles as diffusers' tiled_decode", () => {
     expect(relativeError(tiled.data, reference.data)).toBeLessThan(1e-7);
     // an untiled decode differs (each tile sees only its own latents)
     expect(relativeError((await d.decode(latents)).data, tiled.data)).toBeGreaterThan(1e-3);
-  });
+  }, 180_000); // three decodes of the real-shape case: minutes on a loaded 2-core machine
 
   it("a decode with a tile size given is the reference's tiled decode with that size (enable_tiling's)", async () => {
     const files = randomVaeFiles({ ...SMALL_VAE_CONFIG, latent_channels: 4 }, { seed: 13 });
