@@ -8,7 +8,7 @@ import { frameBatches, framesOfBatch, parseVaeConfig } from './config.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';
 import { randomVaeFiles, SMALL_VAE_CONFIG } from './random-vae.ts';
-import { loadVaeCase, VAE_CASES, VAE_EXTRA_CASES, vaeCaseDir } from './test-fixtures.ts';
+import { loadVaeCase, VAE_CASES, VAE_EXTRA_CASES, randomLatents, vaeCaseDir } from './test-fixtures.ts';
 import { cropLatents, type Tensor5 } from './video-tensor.ts';
 import { entryToFloat32, parseSafetensors } from '../../io/safetensors/read.ts';
 import { writeSafetensors } from '../../io/safetensors/write.ts';
@@ -24,16 +24,6 @@ async function decoderFor(dir: string, device: 'cpu' | 'wasm' = 'cpu'): Promise<
   const d = new VaeDecoder(await loadVae(localSource(dir)), { backend: nodeBackend(), device, threads: 1 });
   opened.push(d);
   return d;
-}
-
-function randomLatents(dims: Tensor5['dims'], seed: number): Tensor5 {
-  const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
-  let s = seed;
-  for (let i = 0; i < data.length; i++) {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    data[i] = (s / 2 ** 31) * 2 - 1;
-  }
-  return { data, dims };
 }
 
 describe('the decoder reproduces diffusers AutoencoderKLCogVideoX.decode (float64 reference)', () => {

@@ -53,3 +53,14 @@ export function loadVaeCase(name: string): VaeCase {
     tiled: meta.tiling != null,
   };
 }
+
+/** latents in [-1, 1) from a seeded linear congruential generator */
+export function randomLatents(dims: Tensor5['dims'], seed: number): Tensor5 {
+  const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
+  let s = seed;
+  for (let i = 0; i < data.length; i++) {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    data[i] = (s / 2 ** 31) * 2 - 1;
+  }
+  return { data, dims };
+}

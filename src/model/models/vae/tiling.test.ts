@@ -10,7 +10,7 @@ import { relativeError } from '../../io/tensor.ts';
 import { parseVaeConfig } from './config.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';
-import { loadVaeCase, vaeCaseDir } from './test-fixtures.ts';
+import { loadVaeCase, randomLatents, vaeCaseDir } from './test-fixtures.ts';
 import { randomVaeFiles, SMALL_VAE_CONFIG } from './random-vae.ts';
 import {
   lineUpSize,
@@ -135,16 +135,6 @@ describe("tiles as diffusers' tiled_decode", () => {
     );
   });
 });
-
-function randomLatents(dims: Tensor5['dims'], seed: number): Tensor5 {
-  const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
-  let s = seed;
-  for (let i = 0; i < data.length; i++) {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    data[i] = (s / 2 ** 31) * 2 - 1;
-  }
-  return { data, dims };
-}
 
 /**
  * diffusers' tiled_decode written out loop by loop as the Python does after
