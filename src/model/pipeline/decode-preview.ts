@@ -39,7 +39,7 @@ export function clipOf(sample: Tensor5): DecodedClip {
   };
 }
 
-/** what a decode of latents of these dims needs with this VAE config: untiled where a browser holds one batch, else tiled */
+/** what a decode of latents of these dims needs with this VAE config on `device`: untiled where one batch fits its budget, else the largest tiles that do */
 export const planPreviewDecode = (
   rawConfig: unknown,
   dims: readonly number[],
