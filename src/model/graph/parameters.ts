@@ -103,22 +103,37 @@ export class WeightsError extends Error {
   override name = 'WeightsError';
 }
 
+/**
+ * What differs between the parameters a config expects and a checkpoint's: missing, unexpected
+ * (among those `own` says are the model's) and misshapen, each a line naming up to `shown` of them;
+ * empty when they match.
+ */
+export function parameterMismatches(
+  expected: ReadonlyMap<string, readonly number[]>,
+  actual: ReadonlyMap<string, readonly number[]>,
+  { own = () => true, shown = Infinity }: { own?: (name: string) => boolean; shown?: number } = {},
+): string[] {
+  const missing = [...expected.keys()].filter((k) => !actual.has(k));
+  const unexpected = [...actual.keys()].filter((k) => own(k) && !expected.has(k));
+  const misshapen = [...expected.entries()]
+    .filter(([k, s]) => actual.has(k) && actual.get(k)!.join(',') !== s.join(','))
+    .map(([k, s]) => `${k}: expected [${s.join(', ')}], found [${actual.get(k)!.join(', ')}]`);
+  const line = (what: string, names: string[], sep: string) =>
+    names.length ? [`${what} ${names.length} parameter(s): ${names.slice(0, shown).join(sep)}`] : [];
+  return [
+    ...line('missing', missing, ', '),
+    ...line('unexpected', unexpected, ', '),
+    ...line('wrong shape for', misshapen, '; '),
+  ];
+}
+
 /** one error listing every missing, unexpected and misshapen parameter */
 export function checkParameters(
   c: ConsisIDConfig,
   actual: ReadonlyMap<string, readonly number[]>,
   source: string,
 ): void {
-  const expected = expectedParameters(c);
-  const missing = [...expected.keys()].filter((k) => !actual.has(k));
-  const unexpected = [...actual.keys()].filter((k) => !expected.has(k));
-  const misshapen = [...expected.entries()]
-    .filter(([k, s]) => actual.has(k) && actual.get(k)!.join(',') !== s.join(','))
-    .map(([k, s]) => `${k}: expected [${s.join(', ')}], found [${actual.get(k)!.join(', ')}]`);
-  if (!missing.length && !unexpected.length && !misshapen.length) return;
-  const parts: string[] = [];
-  if (missing.length) parts.push(`missing ${missing.length} parameter(s): ${missing.join(', ')}`);
-  if (unexpected.length) parts.push(`unexpected ${unexpected.length} parameter(s): ${unexpected.join(', ')}`);
-  if (misshapen.length) parts.push(`wrong shape for ${misshapen.length} parameter(s): ${misshapen.join('; ')}`);
-  throw new WeightsError(`weights in ${source} do not match the config:\n  - ${parts.join('\n  - ')}`);
+  const parts = parameterMismatches(expectedParameters(c), actual);
+  if (parts.length)
+    throw new WeightsError(`weights in ${source} do not match the config:\n  - ${parts.join('\n  - ')}`);
 }

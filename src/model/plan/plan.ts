@@ -14,10 +14,14 @@ import { computeDtypeFor, quantizationFor, WEIGHT_PRECISIONS, type WeightPrecisi
 import type { Device } from '../runtime/types.ts';
 
 /** the parameters of a config laid out in one (never read) safetensors file */
-export function plannedWeights(config: ConsisIDConfig, dtype: SafetensorsDtype = 'F32'): WeightSet {
+export const plannedWeights = (config: ConsisIDConfig, dtype: SafetensorsDtype = 'F32'): WeightSet =>
+  plannedWeightSet(expectedParameters(config), dtype);
+
+/** parameters (name -> shape) laid out one after another in one (never read) safetensors file */
+export function plannedWeightSet(parameters: ReadonlyMap<string, number[]>, dtype: SafetensorsDtype): WeightSet {
   const out = new Map<string, WeightEntry>();
   let offset = 0;
-  for (const [name, shape] of expectedParameters(config)) {
+  for (const [name, shape] of parameters) {
     const length = shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[dtype];
     out.set(name, { name, dtype, shape, offset, length, file: 'planned', fileName: 'planned.safetensors' });
     offset += length;

@@ -1,5 +1,6 @@
 // The decoder's modules as diffusers' CogVideoXDecoder3D builds them from the config, and the
 // parameter names and shapes they imply. The graph builder and the weight check read this one list.
+import { parameterMismatches } from '../../graph/parameters.ts';
 import { temporalLevels, type VaeConfig } from './config.ts';
 
 export interface ResnetLayout {
@@ -109,17 +110,7 @@ export function checkDecoderParameters(
   actual: ReadonlyMap<string, readonly number[]>,
   source: string,
 ): void {
-  const expected = decoderParameters(c);
-  const missing = [...expected.keys()].filter((k) => !actual.has(k));
-  const unexpected = [...actual.keys()].filter((k) => k.startsWith('decoder.') && !expected.has(k));
-  const misshapen = [...expected]
-    .filter(([k, s]) => actual.has(k) && actual.get(k)!.join(',') !== s.join(','))
-    .map(([k, s]) => `${k}: expected [${s.join(', ')}], found [${actual.get(k)!.join(', ')}]`);
-  const parts = [
-    missing.length ? `missing ${missing.length} parameter(s): ${missing.slice(0, 20).join(', ')}` : '',
-    unexpected.length ? `unexpected ${unexpected.length} parameter(s): ${unexpected.slice(0, 20).join(', ')}` : '',
-    misshapen.length ? `wrong shape for ${misshapen.length} parameter(s): ${misshapen.slice(0, 20).join('; ')}` : '',
-  ].filter(Boolean);
+  const parts = parameterMismatches(decoderParameters(c), actual, { own: (k) => k.startsWith('decoder.'), shown: 20 });
   if (parts.length)
     throw new VaeWeightsError(`decoder weights in ${source} do not match the config:\n  - ${parts.join('\n  - ')}`);
 }

@@ -10,28 +10,21 @@ import {
   bindingReason,
   browserFit,
   costOptionsFor,
+  plannedWeightSet,
   WEBGPU_DEFAULT_LIMITS,
   type BrowserFit,
   type WebGpuLimits,
 } from '../../plan/plan.ts';
-import { DTYPE_BYTES, type SafetensorsDtype } from '../../io/safetensors/dtype.ts';
-import type { WeightEntry, WeightSet } from '../../io/safetensors/weight-set.ts';
+import type { SafetensorsDtype } from '../../io/safetensors/dtype.ts';
+import type { WeightSet } from '../../io/safetensors/weight-set.ts';
 import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, type BatchShape } from './decoder-graph.ts';
 import { decoderParameters } from './decoder-layout.ts';
 import { lineUpSize, tileBoxes, tileGeometry, tiledDecode, type TileSize } from './tiling.ts';
 
 /** the decoder's parameters laid out in one (never read) safetensors file */
-export function plannedVaeWeights(config: VaeConfig, dtype: SafetensorsDtype = 'F32'): WeightSet {
-  const out = new Map<string, WeightEntry>();
-  let offset = 0;
-  for (const [name, shape] of decoderParameters(config)) {
-    const length = shape.reduce((a, b) => a * b, 1) * DTYPE_BYTES[dtype];
-    out.set(name, { name, dtype, shape, offset, length, file: 'planned', fileName: 'planned.safetensors' });
-    offset += length;
-  }
-  return out;
-}
+export const plannedVaeWeights = (config: VaeConfig, dtype: SafetensorsDtype = 'F32'): WeightSet =>
+  plannedWeightSet(decoderParameters(config), dtype);
 
 /**
  * The Conv nodes' FLOPs (graph-cost counts products only), and the largest im2col buffer
