@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { storageLine } from './panels/fit-panel.tsx';
+import { besideLine, storageLine } from './panels/fit-panel.tsx';
+import { formatBytes } from '../../components/ui/format.ts';
+import { planPreviewDecode } from '../../model/pipeline/decode-preview.ts';
 import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
 import { validateSpec } from './spec-errors.ts';
 import { parseConfig } from '../../model/graph/config.ts';
@@ -8,7 +10,7 @@ import { defaultSpec, inputLimits, specShape as fitShape } from '../../model/gra
 import { planFit } from '../../model/plan/fit.ts';
 import { WEBGPU_DEFAULT_LIMITS, withDefaultLimits } from '../../model/plan/plan.ts';
 import { WEIGHT_PRECISIONS } from '../../model/plan/precision.ts';
-import { CONSISID_PREVIEW_S_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
+import { CONSISID_PREVIEW_S_CONFIG, DEMO_VAE_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 import { CONSISID_CONFIG } from '../../model/models/consisid/named-configs.ts';
 import type { ConsisIDConfigInput } from '../../model/graph/config.ts';
 
@@ -102,5 +104,28 @@ describe('the fit panel line on browser storage', () => {
     expect(storageLine(room, 1000, { float16: 2000, int8: 1100, int4: 650 })).toBe(
       "Browser storage: 10.0 KB free for this site. Converted weights (float16 2.0 KB, int8 1.1 KB, int4 650 B, from the checkpoint's headers) are kept there; where they do not fit, they are held in memory instead, with the largest segment's weights, within 1.0 KB.",
     );
+  });
+});
+
+describe("the fit panel's VAE line beside the transformer", () => {
+  it("says the decode runs beside the chosen precision's sessions, or releases them first, as the plan places it", () => {
+    const config = parseConfig(CONSISID_PREVIEW_S_CONFIG);
+    const spec = defaultSpec(config);
+    const dims = [1, spec.frames, config.out_channels, spec.height, spec.width];
+    const transformer = planFit(config, fitShape(config, spec), 'wasm', null).find((f) => f.weights === 'float32')!;
+    const alone = planPreviewDecode(DEMO_VAE_CONFIG, dims, 'wasm');
+    const line = (budgetBytes: number) =>
+      besideLine(planPreviewDecode(DEMO_VAE_CONFIG, dims, 'wasm', { transformer, budgetBytes }));
+    expect(line(1.4e9)).toMatch(
+      /^ It decodes beside the transformer: its sessions hold 3\.3 MB, the decode needs [\d.]+ MB of the [\d.]+ GB left\.$/,
+    );
+    // the smallest tile's need fits the budget alone but not beside the 3.3 MB the transformer holds
+    const smallest = planPreviewDecode(DEMO_VAE_CONFIG, dims, 'wasm', { budgetBytes: 1 }).needBytes;
+    expect(alone.needBytes).toBeGreaterThan(smallest);
+    expect(line(smallest + 1e6)).toBe(
+      ` It releases the transformer's sessions first: they hold 3.3 MB, and the decode needs ${formatBytes(smallest)} of the ${formatBytes(smallest + 1e6)} budget; the next run makes them again.`,
+    );
+    // nothing held, nothing said
+    expect(besideLine(planPreviewDecode(DEMO_VAE_CONFIG, dims, 'wasm'))).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 // What a link or a reload starts the preview page with (?repo=, ?subfolder=, ?revision=,
-// ?provider=, ?weights=, ?threads=, ?segmentHeap=); an unknown value leaves the default.
+// ?provider=, ?weights=, ?threads=, ?segmentHeap=, ?decodeBudget=); an unknown value leaves the default.
 import { PRECISIONS, type ProviderChoice } from './provider.ts';
 import type { WeightPrecision } from '../../model/index.ts';
 
@@ -19,6 +19,8 @@ export interface PageOptions {
   threads: number;
   /** the weight bytes one WebGPU segment may pass through the heap (default SEGMENT_HEAP_BUDGET) */
   heapBudget: number | undefined;
+  /** the bytes the page gives a decode on its device (default VAE_PAGE_BUDGET's), the transformer's held sessions counted in */
+  decodeBudget: number | null;
 }
 
 /** WASM threads need cross-origin isolation (SharedArrayBuffer); ?threads=N overrides the default */
@@ -36,6 +38,7 @@ export function pageOptions(
   const provider = params.get('provider');
   const heap = params.get('segmentHeap');
   const heapBytes = Number(heap);
+  const decodeBytes = Number(params.get('decodeBudget'));
   return {
     repo: {
       repoId: params.get('repo') ?? DEMO_REPOS[0]!,
@@ -46,5 +49,6 @@ export function pageOptions(
     weights: PRECISIONS.find((w) => w === params.get('weights')) ?? null,
     threads: threadCount(params.get('threads'), isolated, cores),
     heapBudget: heap && Number.isSafeInteger(heapBytes) && heapBytes > 0 ? heapBytes : undefined,
+    decodeBudget: Number.isSafeInteger(decodeBytes) && decodeBytes > 0 ? decodeBytes : null,
   };
 }

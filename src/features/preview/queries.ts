@@ -6,7 +6,14 @@ import { queryOptions, skipToken } from '@tanstack/react-query';
 import { fileVersions, type CheckpointInfo, type CheckpointRef } from './checkpoint.ts';
 import { adapterCaps, probeWebGPU, type ProviderProbe } from './provider.ts';
 import { planWorker } from './worker/plan-client.ts';
-import type { AdapterReport, BrowserStorage, Device, FitAnswer, StorageRoom } from './worker/protocol.ts';
+import type {
+  AdapterReport,
+  BrowserStorage,
+  DecodeRequest,
+  Device,
+  FitAnswer,
+  StorageRoom,
+} from './worker/protocol.ts';
 import type { InputSpec } from '../../model/index.ts';
 
 /** the checkpoint without the token (keys are not secret; signing out clears every query anyway) */
@@ -147,18 +154,27 @@ export const convertedQuery = (info: CheckpointInfo | null, spec: InputSpec | nu
     retry: false,
   });
 
-/** the decode of a run's latents (1, F, C, h, w) with the checkpoint's vae/: weights, activation peak per batch, tiles */
+/**
+ * the decode of a run's latents (1, F, C, h, w) with the checkpoint's vae/: weights, activation peak
+ * per batch, tiles, and whether it runs beside the sessions of `transformer` (the chosen precision's fit)
+ */
 export const vaeFitQuery = (
   info: CheckpointInfo | null,
   spec: InputSpec | null,
   device: Device | null,
   adapter: AdapterReport | null,
+  beside: Pick<DecodeRequest, 'transformer' | 'budgetBytes'>,
 ) => {
   const vae = info && !('error' in info.vae) ? info.vae.rawConfig : null;
   const dims = spec && info && [1, spec.frames, info.config.out_channels, spec.height, spec.width];
+  const { transformer, budgetBytes } = beside;
+  const held = transformer && [transformer.device, transformer.weights, transformer.gpuBytes, transformer.heapBytes];
   return queryOptions({
-    queryKey: ['preview', 'vae-fit', vae, dims, device, adapter?.limits ?? null] as const,
-    queryFn: vae && dims && device ? () => planWorker().call('vaeFit', { vae, dims, device, adapter }) : skipToken,
+    queryKey: ['preview', 'vae-fit', vae, dims, device, adapter?.limits ?? null, held, budgetBytes] as const,
+    queryFn:
+      vae && dims && device
+        ? () => planWorker().call('vaeFit', { vae, dims, device, adapter, transformer, budgetBytes })
+        : skipToken,
     staleTime: Infinity,
     retry: false,
   });

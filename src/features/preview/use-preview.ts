@@ -79,7 +79,12 @@ export function usePreview() {
   const fits = fit.data?.fits ?? null;
   const weights = state.precision ?? (device && probe ? defaultPrecision(device, probe, fits ?? []) : 'float32');
   const chosenFit = fits?.find((f) => f.weights === weights);
-  const vaeFit = useQuery(vaeFitQuery(info, spec, device, probe && adapterCaps(probe)));
+  // the decode beside the chosen precision's sessions: what they hold is what its fit says
+  const transformer = chosenFit
+    ? { device: chosenFit.device, weights, gpuBytes: chosenFit.gpuBytes, heapBytes: chosenFit.heapBytes }
+    : null;
+  const beside = { transformer, budgetBytes: options.decodeBudget };
+  const vaeFit = useQuery(vaeFitQuery(info, spec, device, probe && adapterCaps(probe), beside));
   const runOptions: RunOptions | null = device && {
     device,
     fallback: state.choice === 'auto',
@@ -164,7 +169,7 @@ export function usePreview() {
     const w = worker.current?.stopped === false ? worker.current : (worker.current = ModelWorker.start(opts));
     const ac = (decoding.current = new AbortController());
     dispatch({ type: 'decode', batch: null });
-    const req = { vae, latents: { data: sample, dims: shape }, limits: probe?.limits ?? null };
+    const req = { vae, latents: { data: sample, dims: shape }, limits: probe?.limits ?? null, ...beside };
     const onEvent = (e: ModelApi['decode']['event']) =>
       e.type === 'batch'
         ? dispatch({ type: 'decode', batch: e.batch })

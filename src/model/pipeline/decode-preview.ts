@@ -7,10 +7,21 @@ import type { ModelEnvironment } from '../runtime/environment.ts';
 import type { Device } from '../runtime/types.ts';
 import { parseVaeConfig, type VaeConfig } from '../models/vae/config.ts';
 import { vaeFromPretrained } from '../models/vae/from-pretrained.ts';
-import { chooseVaeTiling, VAE_PAGE_BUDGET, type VaeTilingChoice } from '../models/vae/plan.ts';
+import { chooseVaeTiling, VAE_PAGE_BUDGET, type VaeBudget, type VaeTilingChoice } from '../models/vae/plan.ts';
+import {
+  heldBeside,
+  placeDecode,
+  transformerHeldBytes,
+  type HeldTransformer,
+  type TransformerFit,
+} from './decode-beside.ts';
 
-/** a decode's plan: weights, activation peaks, the tiles chosen for the device's budget, what it misses */
-export type VaeDecodePlan = VaeTilingChoice;
+/**
+ * a decode's plan: weights, activation peaks, the tiles chosen for the budget left beside the
+ * transformer, what it misses; `beside`: whether the transformer's sessions stay (else they are
+ * released first), and the bytes they hold while kept
+ */
+export type VaeDecodePlan = VaeTilingChoice & { beside: boolean; heldBytes: number };
 import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 
 /** decoded frames as RGBA bytes, row by row, each `width` x `height` */
@@ -39,22 +50,50 @@ export function clipOf(sample: Tensor5): DecodedClip {
   };
 }
 
-/** what a decode of latents of these dims needs with this VAE config on `device`: untiled where one batch fits its budget, else the largest tiles that do */
+/** where a decode stands beside the transformer: the page's budget on its device (or `budgetBytes`) and the transformer's fit */
+export interface DecodeBudgetOptions {
+  /** the adapter's limits the tiling is chosen for (WebGPU's defaults for those it leaves out) */
+  limits?: Partial<WebGpuLimits>;
+  /** the bytes the page gives a decode on its device (default VAE_PAGE_BUDGET's) */
+  budgetBytes?: number | null;
+  /** the fit of the transformer whose sessions are held while the decode runs; none: nothing is held */
+  transformer?: TransformerFit | null;
+}
+
+/**
+ * What a decode of latents of these dims needs with this VAE config on `device`: untiled where one
+ * batch fits the budget left beside the transformer, else the largest tiles that do; where none
+ * does, the transformer's sessions released and the tiles for the whole budget (placeDecode).
+ */
 export const planPreviewDecode = (
   rawConfig: unknown,
   dims: readonly number[],
   device: Device,
-  limits?: Partial<WebGpuLimits>,
-): VaeDecodePlan => tilingFor(parseVaeConfig(rawConfig, 'vae/config.json'), dims, device, limits);
+  opts: DecodeBudgetOptions = {},
+): VaeDecodePlan => {
+  const held = opts.transformer ? transformerHeldBytes(opts.transformer) : 0;
+  return placedPlan(parseVaeConfig(rawConfig, 'vae/config.json'), dims, device, opts, held);
+};
 
-/** the tiles whose batches fit the page's budget on the device (WASM: JS + WASM; WebGPU: buffers and bindings) */
-const tilingFor = (config: VaeConfig, dims: readonly number[], device: Device, limits?: Partial<WebGpuLimits>) =>
-  chooseVaeTiling(
-    config,
-    dims,
-    withDefaultLimits(limits ?? {}),
-    VAE_PAGE_BUDGET[device === 'webgpu' ? 'webgpu' : 'wasm'],
-  );
+/** the page's budget for a decode on the device (WASM: JS + WASM; WebGPU: buffers and bindings), `bytes` where given */
+const budgetFor = (device: Device, bytes?: number | null): VaeBudget => {
+  const budget = VAE_PAGE_BUDGET[device === 'webgpu' ? 'webgpu' : 'wasm'];
+  return bytes ? { ...budget, bytes } : budget;
+};
+
+/** the plan placed beside `held` bytes of the transformer (placeDecode's rule) */
+function placedPlan(
+  config: VaeConfig,
+  dims: readonly number[],
+  device: Device,
+  opts: Omit<DecodeBudgetOptions, 'transformer'>,
+  held: number,
+): VaeDecodePlan {
+  const limits = withDefaultLimits(opts.limits ?? {});
+  const tiling = (budget: VaeBudget) => chooseVaeTiling(config, dims, limits, budget);
+  const { plan, beside, heldBytes } = placeDecode(tiling, budgetFor(device, opts.budgetBytes), held);
+  return { ...plan, beside, heldBytes };
+}
 
 export interface PreviewDecodeOptions {
   /** the VAE folder's files (config.json and weights, float32 as stored) */
@@ -64,12 +103,19 @@ export interface PreviewDecodeOptions {
   threads?: number;
   /** the adapter's limits the tiling is chosen for (WebGPU's defaults for those it leaves out) */
   limits?: Partial<WebGpuLimits>;
+  /** the bytes the page gives a decode on its device (default VAE_PAGE_BUDGET's) */
+  budgetBytes?: number | null;
+  /**
+   * the loaded transformer and its fit: the decode runs beside its sessions where the budget left
+   * holds it, else releases them first and calls `onRelease` (placeDecode)
+   */
+  transformer?: { loaded: HeldTransformer; fit: TransformerFit | null; onRelease?: () => void };
   /** after each batch of latent frames: how many ran of how many (over all tiles) */
   onBatch?: (p: { done: number; total: number }) => void;
   signal?: AbortSignal;
 }
 
-/** loads the VAE, decodes the latents batch by batch and releases its sessions, whatever happens */
+/** loads the VAE, releases the transformer's sessions where the plan says, decodes the latents batch by batch and releases its own sessions, whatever happens */
 export async function decodePreview(
   latents: { data: Float32Array; dims: readonly number[] },
   opts: PreviewDecodeOptions,
@@ -85,7 +131,13 @@ export async function decodePreview(
     ...(signal ? { signal } : {}),
   });
   try {
-    const plan = tilingFor(vae.config, latents.dims, device, opts.limits);
+    const { loaded, fit, onRelease } = opts.transformer ?? { loaded: null, fit: null };
+    const budget = { limits: opts.limits, budgetBytes: opts.budgetBytes };
+    const plan = placedPlan(vae.config, latents.dims, device, budget, heldBeside(fit, loaded, device));
+    if (loaded && !plan.beside) {
+      await loaded.release();
+      onRelease?.();
+    }
     const sample = await vae.decode(latents, {
       ...plan.decode,
       onBatch: (p) => opts.onBatch?.({ done: p.done + 1, total: p.total }),

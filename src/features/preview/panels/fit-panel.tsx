@@ -6,7 +6,7 @@
 import { formatBytes } from '../../../components/ui/format.ts';
 import type { CheckpointInfo } from '../checkpoint.ts';
 import type { Preview } from '../use-preview.ts';
-import type { AdapterCaps, BrowserStorage, Device, PrecisionFit, StorageRoom } from '../worker/protocol.ts';
+import type { AdapterCaps, BrowserStorage, Device, PrecisionFit, StorageRoom, VaeFit } from '../worker/protocol.ts';
 import { Section, TableHead } from './section.tsx';
 
 const HEADS = ['Precision', 'Weights', 'Activation peak', 'GPU memory needed', 'WASM heap at once', 'Segments', 'Fits'];
@@ -61,7 +61,17 @@ function vaeLine(vae: CheckpointInfo['vae'], plan: Preview['fit']['vae'], device
   const { weightBytes, activationPeakBytes: peak, tiles, fit } = plan.data;
   const gpu = device === 'webgpu';
   const fits = (gpu ? fit.webgpu : fit.wasm) ? 'yes' : `no: ${fit.reasons.join('; ')}`;
-  return `${name}: weights ${formatBytes(weightBytes)}, activation peak ${formatBytes(gpu ? peak.webgpu : peak.cpu)} per batch${tiles > 1 ? ` in each of ${tiles} tiles` : ''}; fits: ${fits}.`;
+  return `${name}: weights ${formatBytes(weightBytes)}, activation peak ${formatBytes(gpu ? peak.webgpu : peak.cpu)} per batch${tiles > 1 ? ` in each of ${tiles} tiles` : ''}; fits: ${fits}.${besideLine(plan.data)}`;
+}
+
+/** whether the decode runs beside the chosen precision's sessions or releases them first (none held: nothing said) */
+export function besideLine(p: Pick<VaeFit, 'beside' | 'heldBytes' | 'needBytes' | 'budget'>): string {
+  if (p.heldBytes <= 0) return '';
+  const held = Number.isFinite(p.heldBytes) ? formatBytes(p.heldBytes) : 'an unknown amount';
+  const need = `the decode needs ${formatBytes(p.needBytes)}`;
+  return p.beside
+    ? ` It decodes beside the transformer: its sessions hold ${held}, ${need} of the ${formatBytes(p.budget.bytes)} left.`
+    : ` It releases the transformer's sessions first: they hold ${held}, and ${need} of the ${formatBytes(p.budget.bytes)} budget; the next run makes them again.`;
 }
 
 export function FitPanel({ preview, info }: { preview: Preview; info: CheckpointInfo }) {

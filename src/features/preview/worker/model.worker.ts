@@ -171,15 +171,29 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   return { ...shown, ...how, ...(compared ? { compared } : {}) };
 }
 
-/** the VAE's float32 weights through the cache, on the loaded model's device (after any fallback) */
-async function decode({ vae, latents, threads, limits, ...req }: Decode['args'], ctx: RpcContext<Decode['event']>) {
+/** the text a decode that released the transformer's sessions shows */
+const RELEASED_NOTICE =
+  "The transformer's sessions were released to make room for the decode; the next run makes them again.";
+
+/**
+ * The VAE's float32 weights through the cache, on the loaded model's device (after any fallback),
+ * beside the loaded transformer's sessions where the budget left holds the decode, else after
+ * releasing them (decodePreview's rule); the model stays loaded.
+ */
+async function decode(
+  { vae, latents, threads, limits, transformer: fit, budgetBytes, ...req }: Decode['args'],
+  ctx: RpcContext<Decode['event']>,
+) {
   notify = (e) => ctx.emit(e);
   const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, 'float32', (e) => ctx.emit(e));
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
   const environment = bundledWebEnvironment;
+  const onRelease = () => notify({ type: 'notice', text: RELEASED_NOTICE });
+  const transformer = loaded ? { loaded: loaded.model, fit, onRelease } : undefined;
   const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: limits ?? {} };
-  const clip = await decodePreview(latents, opts).finally(() => source.release());
+  const beside = { budgetBytes, ...(transformer ? { transformer } : {}) };
+  const clip = await decodePreview(latents, { ...opts, ...beside }).finally(() => source.release());
   ctx.transfer(...clip.frames.map((f) => f.buffer));
   return clip;
 }

@@ -24,10 +24,12 @@ const planner = new CheckpointPlanner();
 serveRpc<PlanApi>(self, {
   inspect: ({ ref, adapter }, ctx) => inspectCheckpoint(ref, ctx.signal, (config) => planner.refusal(config, adapter)),
   fit: async (req) => planner.fit(req),
-  // the decode with the checkpoint's vae/: untiled where one batch fits the adapter and the heap, else tiled
-  vaeFit: async ({ vae, dims, device, adapter }) => {
-    const { weightBytes, activationPeakBytes, tiles, fit } = planPreviewDecode(vae, dims, device, adapter?.limits);
-    return { weightBytes, activationPeakBytes, tiles, fit };
+  // the decode with the checkpoint's vae/: untiled where one batch fits the budget left beside the
+  // transformer, else tiled; where nothing fits beside it, after releasing its sessions
+  vaeFit: async ({ vae, dims, device, adapter, transformer, budgetBytes }) => {
+    const plan = planPreviewDecode(vae, dims, device, { limits: adapter?.limits, transformer, budgetBytes });
+    const { weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget } = plan;
+    return { weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget };
   },
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
   converted: async ({ info, spec, device }) =>

@@ -114,18 +114,30 @@ export type RunEvent =
   | { type: 'notice'; text: string }
   | ({ type: 'step' } & StepFrame);
 
-/** a run's latents through the checkpoint's inspected vae/ (float32, on the worker's device), tiled for `limits` where needed */
+/**
+ * a run's latents through the checkpoint's inspected vae/ (float32, on the worker's device), tiled
+ * for `limits` where needed, beside the loaded transformer where the budget left holds it
+ */
 export interface DecodeRequest extends Pick<RunOptions, 'device' | 'threads'> {
   vae: { ref: CheckpointRef; files: InspectedFile[] };
   latents: { data: Float32Array; dims: number[] };
   limits: AdapterReport['limits'] | null;
+  /** the fit of the transformer the worker holds (the chosen precision's): what its sessions hold */
+  transformer: TransformerFit | null;
+  /** the bytes the page gives a decode (?decodeBudget=); null: the device's default */
+  budgetBytes: number | null;
 }
+/** what a transformer's fit says its sessions hold on the device (a decode's budget is what is left) */
+export type TransformerFit = Pick<PrecisionFit, 'device' | 'weights' | 'gpuBytes' | 'heapBytes'>;
 type DecodeEvent = Extract<LoadEvent, { type: 'notice' | 'fetched' }> | { type: 'batch'; batch: DecodeBatch };
 /** after each batch of latent frames: how many ran of how many (over all tiles) */
 export type DecodeBatch = { done: number; total: number };
 
-/** what a decode of the run's latents needs (planPreviewDecode), beside the transformer's fit */
-type VaeFit = Pick<VaeDecodePlan, 'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit'>;
+/** what a decode of the run's latents needs (planPreviewDecode), and whether it runs beside the transformer's sessions */
+export type VaeFit = Pick<
+  VaeDecodePlan,
+  'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit' | 'beside' | 'heldBytes' | 'needBytes' | 'budget'
+>;
 
 /** a worker method that reports no events on the way */
 type Call<Args, Result> = { args: Args; result: Result; event: never };
@@ -155,7 +167,15 @@ export type PlanApi = {
   /** config.json, the shard index and the headers; refused (no header read) when no precision fits a device this browser has */
   inspect: Call<{ ref: CheckpointRef; adapter: AdapterReport | null }, CheckpointInfo>;
   fit: Call<FitRequest, FitAnswer>;
-  vaeFit: Call<{ vae: Record<string, unknown>; dims: number[]; device: Device; adapter: AdapterReport | null }, VaeFit>;
+  vaeFit: Call<
+    Pick<DecodeRequest, 'transformer' | 'budgetBytes'> & {
+      vae: Record<string, unknown>;
+      dims: number[];
+      device: Device;
+      adapter: AdapterReport | null;
+    },
+    VaeFit
+  >;
   /** per precision but float32, the bytes the converter writes for the checkpoint (convertedSizes) */
   converted: Call<
     { info: Pick<CheckpointInfo, 'config' | 'weights'>; spec: InputSpec; device: Device },
