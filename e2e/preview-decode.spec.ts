@@ -3,6 +3,11 @@
 // batch, the clip's frames, and a Cancel after which the page is usable and a second Decode succeeds.
 import { expect, test, type Page } from '@playwright/test';
 import { openPreview } from './preview-support.ts';
+import { parseConfig } from '../src/model/graph/config.ts';
+import { defaultSpec, specShape } from '../src/model/graph/input-spec.ts';
+import { planFit } from '../src/model/plan/fit.ts';
+import { planPreviewDecode } from '../src/model/pipeline/decode-preview.ts';
+import { CONSISID_TINY_CONFIG, DEMO_VAE_CONFIG } from '../src/model/models/consisid/demo-checkpoints.ts';
 
 const TINY = 'consisid-community/consisid-tiny';
 
@@ -64,6 +69,7 @@ test('WASM: Decode shows its batches and the clip; Cancel stops it, and a second
   await expect(page.getByTestId('decode-status')).toHaveText(
     /^Decode the latents into frames with vae\/ \([\d.]+ KB\)\.$/,
   );
+  await expect(page.getByTestId('fit-vae')).toContainText('It decodes beside the transformer: its sessions hold');
 
   // cancel: the page is usable at once, the latents stay
   await decodeButton(page).click();
@@ -82,6 +88,55 @@ test('WASM: Decode shows its batches and the clip; Cancel stops it, and a second
     await page.getByTestId('clip-player').scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'docs/images/preview-decode.png' });
   }
+});
+
+/** latents one decode batch holds whole: the smallest tile (6 x 5 latents) */
+const SMALL = { height: 6, width: 4 };
+
+/**
+ * A decode budget (?decodeBudget=) the demo VAE's decode of SMALL latents fits alone but not beside
+ * the tiny transformer's float32 session, as the plan counts them (WASM)
+ */
+function budgetReleasing(): number {
+  const config = parseConfig(CONSISID_TINY_CONFIG);
+  const spec = { ...defaultSpec(config), ...SMALL };
+  const held = planFit(config, specShape(config, spec), 'wasm', null).find((f) => f.weights === 'float32')!.heapBytes;
+  const decode = planPreviewDecode(
+    DEMO_VAE_CONFIG,
+    [1, spec.frames, config.out_channels, SMALL.height, SMALL.width],
+    'wasm',
+  );
+  expect(decode.tiles).toBe(1);
+  return Math.round(decode.needBytes + held / 2);
+}
+
+test('WASM: a decode that does not fit beside the transformer releases its sessions; the next run makes them again, same output', async ({
+  page,
+}) => {
+  await openPreview(page, TINY, 'wasm', `&decodeBudget=${budgetReleasing()}&weights=float32`);
+  await page.getByRole('button', { name: 'Inspect' }).click();
+  await page.getByLabel('Latent height').fill(String(SMALL.height));
+  await page.getByLabel('Latent width').fill(String(SMALL.width));
+  await expect(page.getByTestId('fit-vae')).toContainText("It releases the transformer's sessions first: they hold");
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  await expect(page.getByTestId('provider-used')).toHaveText('wasm', { timeout: 120_000 });
+  const stats = page.getByTestId('channel-stats');
+  const ran = await stats.textContent();
+  await decodeButton(page).click();
+  await expect(page.getByTestId('decode-status')).toHaveText('Decoded 8 frames of 32 x 48 with vae/.', {
+    timeout: 120_000,
+  });
+  await expect(page.getByTestId('preview-notice')).toHaveText(
+    "The transformer's sessions were released to make room for the decode; the next run makes them again.",
+  );
+  await page.getByRole('button', { name: 'Run forward pass' }).click();
+  // the run clears the clip, then ends: Decode is offered again
+  await expect(page.getByTestId('decode-status')).toHaveText(/^Decode the latents/);
+  await expect(decodeButton(page)).toBeEnabled({ timeout: 120_000 });
+  // the session was made again (the timing table says "reused" for a kept one), and the output is the same
+  await expect(page.getByTestId('timings').getByRole('row', { name: /session creation/ })).not.toContainText('reused');
+  expect(await stats.textContent()).toBe(ran);
+  await expect(page.getByTestId('preview-error')).toHaveCount(0);
 });
 
 test('WebGPU (SwiftShader): Decode plays the clip the vae/ makes', async ({ page }) => {
