@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, TARGETS } from './bench-args.ts';
 
 describe('npm run bench arguments', () => {
-  it('runs every target but gpu, page-memory, vae and vae-page when none is named, else the named ones in their usual order', () => {
-    expect(parseBenchArgs([])).toEqual(
-      TARGETS.filter((t) => t !== 'gpu' && t !== 'page-memory' && t !== 'vae' && t !== 'vae-page'),
-    );
+  it('runs every target but gpu, page-memory, vae, vae-page and vae-beside when none is named, else the named ones in their usual order', () => {
+    const named = ['gpu', 'page-memory', 'vae', 'vae-page', 'vae-beside'];
+    expect(parseBenchArgs([])).toEqual(TARGETS.filter((t) => !named.includes(t)));
+    expect(parseBenchArgs(['vae-beside'])).toEqual(['vae-beside']);
     expect(parseBenchArgs(['vae-page'])).toEqual(['vae-page']);
     expect(parseBenchArgs(['vae'])).toEqual(['vae']);
     expect(parseBenchArgs(['gpu'])).toEqual(['gpu']);
