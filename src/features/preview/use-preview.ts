@@ -81,7 +81,12 @@ export function usePreview() {
   const chosenFit = fits?.find((f) => f.weights === weights);
   // the decode beside the chosen precision's sessions: what they hold is what its fit says
   const transformer = chosenFit
-    ? { device: chosenFit.device, weights, gpuBytes: chosenFit.gpuBytes, heapBytes: chosenFit.heapBytes }
+    ? {
+        device: chosenFit.device,
+        weights: chosenFit.weights,
+        gpuBytes: chosenFit.gpuBytes,
+        heapBytes: chosenFit.heapBytes,
+      }
     : null;
   const beside = { transformer, budgetBytes: options.decodeBudget };
   const vaeFit = useQuery(vaeFitQuery(info, spec, device, probe && adapterCaps(probe), beside));
