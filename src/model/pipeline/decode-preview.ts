@@ -5,6 +5,9 @@ import type { FileSource } from '../io/file-source.ts';
 import { withDefaultLimits, type WebGpuLimits } from '../plan/plan.ts';
 import type { ModelEnvironment } from '../runtime/environment.ts';
 import type { Device } from '../runtime/types.ts';
+import { webgpuHasShaderF16 } from '../runtime/webgpu-features.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
+import type { VaePrecision } from '../models/vae/precision.ts';
 import { parseVaeConfig, type VaeConfig } from '../models/vae/config.ts';
 import { vaeFromPretrained } from '../models/vae/from-pretrained.ts';
 import { chooseVaeTiling, VAE_PAGE_BUDGET, type VaeTilingChoice } from '../models/vae/plan.ts';
@@ -45,20 +48,47 @@ export const planPreviewDecode = (
   dims: readonly number[],
   device: Device,
   limits?: Partial<WebGpuLimits>,
-): VaeDecodePlan => tilingFor(parseVaeConfig(rawConfig, 'vae/config.json'), dims, device, limits);
+  weights: VaePrecision = 'float32',
+): VaeDecodePlan => tilingFor(parseVaeConfig(rawConfig, 'vae/config.json'), dims, device, limits, weights);
 
 /** the tiles whose batches fit the page's budget on the device (WASM: JS + WASM; WebGPU: buffers and bindings) */
-const tilingFor = (config: VaeConfig, dims: readonly number[], device: Device, limits?: Partial<WebGpuLimits>) =>
+const tilingFor = (
+  config: VaeConfig,
+  dims: readonly number[],
+  device: Device,
+  limits: Partial<WebGpuLimits> | undefined,
+  weights: VaePrecision,
+) =>
   chooseVaeTiling(
     config,
     dims,
     withDefaultLimits(limits ?? {}),
     VAE_PAGE_BUDGET[device === 'webgpu' ? 'webgpu' : 'wasm'],
+    weights,
   );
 
+/**
+ * The precision the preview decodes in: float16 where the device computes it and it saves memory,
+ * once the run's transformer weights are not float32 (a user who chose float32 wants float32's
+ * answer); else float32. WebGPU computes float16 only with the adapter's shader-f16 (asked through
+ * `hasShaderF16`); WASM runs float16 nodes as float32 kernels between Casts, so there it holds half
+ * the weight bytes at float32's activations, no slower (docs/vae.md, "float16").
+ */
+export async function previewVaePrecision(
+  device: Device,
+  transformerWeights: WeightPrecision,
+  hasShaderF16: () => Promise<boolean> = webgpuHasShaderF16,
+): Promise<VaePrecision> {
+  if (transformerWeights === 'float32') return 'float32';
+  if (device === 'webgpu') return (await hasShaderF16()) ? 'float16' : 'float32';
+  return 'float16';
+}
+
 export interface PreviewDecodeOptions {
-  /** the VAE folder's files (config.json and weights, float32 as stored) */
+  /** the VAE folder's files (config.json and weights as stored, or a convertedSource converting them to `weights`) */
   source: FileSource;
+  /** the weights' and compute precision (default float32; previewVaePrecision says which the page takes) */
+  weights?: VaePrecision;
   environment: ModelEnvironment;
   device: Device;
   threads?: number;
@@ -79,13 +109,14 @@ export async function decodePreview(
     source,
     environment,
     device,
+    weights: opts.weights ?? 'float32',
     // one session at a time: each holds its own copy of the weights (docs/vae.md)
     maxSessions: 1,
     ...(threads ? { threads } : {}),
     ...(signal ? { signal } : {}),
   });
   try {
-    const plan = tilingFor(vae.config, latents.dims, device, opts.limits);
+    const plan = tilingFor(vae.config, latents.dims, device, opts.limits, vae.precision);
     const sample = await vae.decode(latents, {
       ...plan.decode,
       onBatch: (p) => opts.onBatch?.({ done: p.done + 1, total: p.total }),

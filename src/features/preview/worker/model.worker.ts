@@ -27,6 +27,7 @@ import {
   decodePreview,
   downloadCheckpoint,
   previewArgs,
+  previewVaePrecision,
   relativeError,
   runShownPreview,
   type FileSource,
@@ -171,14 +172,19 @@ async function runModel(l: Loaded, req: RunRequest, ctx: RpcContext<RunEvent>) {
   return { ...shown, ...how, ...(compared ? { compared } : {}) };
 }
 
-/** the VAE's float32 weights through the cache, on the loaded model's device (after any fallback) */
+/**
+ * The VAE on the loaded model's device (after any fallback), in the precision previewVaePrecision
+ * picks for it and the transformer's weights: float32 through the cache's chunks, float16 converted
+ * as it streams in and kept converted.
+ */
 async function decode({ vae, latents, threads, limits, ...req }: Decode['args'], ctx: RpcContext<Decode['event']>) {
   notify = (e) => ctx.emit(e);
-  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, 'float32', (e) => ctx.emit(e));
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
+  const weights = await previewVaePrecision(device, loaded?.model.weightPrecision ?? 'float32');
+  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, weights, (e) => ctx.emit(e));
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
   const environment = bundledWebEnvironment;
-  const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: limits ?? {} };
+  const opts = { source, environment, device, weights, threads, signal: ctx.signal, onBatch, limits: limits ?? {} };
   const clip = await decodePreview(latents, opts).finally(() => source.release());
   ctx.transfer(...clip.frames.map((f) => f.buffer));
   return clip;
