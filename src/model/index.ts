@@ -84,7 +84,7 @@ export type { CheckpointProgress } from './pipeline/checkpoint-info.ts';
 export { vaeFromPretrained } from './models/vae/from-pretrained.ts';
 /** decodes a run's latents with the checkpoint's own vae/ into RGBA frames, batch by batch, cancellable */
 export { decodePreview } from './pipeline/decode-preview.ts';
-/** the precision the preview decodes in: float16 where the device computes it and the transformer's weights are not float32 */
+/** the precision the preview decodes in: float16 on WebGPU with shader-f16 when the transformer is not float32, else float32 */
 export { previewVaePrecision } from './pipeline/decode-preview.ts';
 /** a decoded clip: its size and RGBA frames */
 export type { DecodedClip } from './pipeline/decode-preview.ts';

@@ -69,19 +69,18 @@ const tilingFor = (
 
 /**
  * The precision the preview decodes in: float16 where the device computes it and it saves memory,
- * once the run's transformer weights are not float32 (a user who chose float32 wants float32's
- * answer); else float32. WebGPU computes float16 only with the adapter's shader-f16 (asked through
- * `hasShaderF16`); WASM runs float16 nodes as float32 kernels between Casts, so there it holds half
- * the weight bytes at float32's activations, no slower (docs/vae.md, "float16").
+ * which is WebGPU with the adapter's shader-f16 (asked through `hasShaderF16`), once the run's
+ * transformer weights are not float32 (a user who chose float32 wants float32's answer); else
+ * float32. WASM runs float16 nodes as float32 kernels between Casts: half the weight bytes, but
+ * slower per batch, where float32's tiles fit the page already (docs/vae.md, "float16").
  */
 export async function previewVaePrecision(
   device: Device,
   transformerWeights: WeightPrecision,
   hasShaderF16: () => Promise<boolean> = webgpuHasShaderF16,
 ): Promise<VaePrecision> {
-  if (transformerWeights === 'float32') return 'float32';
-  if (device === 'webgpu') return (await hasShaderF16()) ? 'float16' : 'float32';
-  return 'float16';
+  if (device !== 'webgpu' || transformerWeights === 'float32') return 'float32';
+  return (await hasShaderF16()) ? 'float16' : 'float32';
 }
 
 export interface PreviewDecodeOptions {
