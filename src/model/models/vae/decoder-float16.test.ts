@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { localSource } from '../../io/local-source.ts';
 import { memorySource } from '../../io/memory-source.ts';
 import { nodeBackend } from '../../runtime/node.ts';
+import { webBackend } from '../../runtime/web.ts';
 import { nodeEnvironment } from '../../node.ts';
 import { relativeError } from '../../io/tensor.ts';
 import { convertedSource } from '../../convert/converted-source.ts';
@@ -49,6 +50,18 @@ describe('weights option', () => {
       await expect(
         vaeFromPretrained('x', { environment: nodeEnvironment, source: none, weights: weights as 'float16' }),
       ).rejects.toThrow(why);
+  });
+
+  it("WebGPU without shader-f16: the transformer's refusal, naming weights float16 (Node has no adapter)", async () => {
+    const d = new VaeDecoder(await loadVae(localSource(vaeCaseDir('vae-tiny'))), {
+      backend: webBackend(),
+      device: 'webgpu',
+      weights: 'float16',
+    });
+    opened.push(d);
+    await expect(d.decode(loadVaeCase('vae-tiny').latents)).rejects.toThrow(
+      /weights float16 need the WebGPU adapter's shader-f16, which this one lacks: use device "wasm"/,
+    );
   });
 
   it('a convertedSource: the plan comes off the float16 graph, the decoder reads float16 files, the same output', async () => {
