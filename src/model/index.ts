@@ -84,6 +84,8 @@ export type { CheckpointProgress } from './pipeline/checkpoint-info.ts';
 export { vaeFromPretrained } from './models/vae/from-pretrained.ts';
 /** decodes a run's latents with the checkpoint's own vae/ into RGBA frames, batch by batch, cancellable */
 export { decodePreview } from './pipeline/decode-preview.ts';
+/** the precision the preview decodes in: float16 on WebGPU with shader-f16 when the transformer is not float32, else float32 */
+export { previewVaePrecision } from './pipeline/decode-preview.ts';
 /** a decoded clip: its size and RGBA frames */
 export type { DecodedClip } from './pipeline/decode-preview.ts';
 /** what a decode needs (weights, activation peak per batch, tiles) and whether a browser holds it */

@@ -10,6 +10,7 @@ import { relativeError } from '../io/tensor.ts';
 import { crc32 } from '../models/vae/png.ts';
 import { toByte } from '../models/vae/video-tensor.ts';
 import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
+import { VAE_FLOAT16_ERROR } from '../models/vae/precision.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'consisid-decode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +69,27 @@ describe('consisid decode', () => {
       [11, 15],
     ] as const)
       for (const ch of [0, 1, 2]) expect(png.rgb[(y * 16 + x) * 3 + ch]).toBe(toByte(px(ch, y, x)));
+  });
+
+  it('--weights float16 decodes in float16 (within VAE_FLOAT16_ERROR); another value is a usage error naming the flag', async () => {
+    const out = path.join(dir, 'sample-f16.safetensors');
+    let r = await cli('decode', '--vae', tiny, '--latents', latents, '--out', out, '--weights', 'float16');
+    expect(r.code, r.log).toBe(0);
+    const sample = parseSafetensors(new Uint8Array(readFileSync(out)), out).tensors.get('sample')!;
+    const error = relativeError(entryToFloat32(sample, out), loadVaeCase('vae-tiny').expected.data);
+    expect(error).toBeLessThanOrEqual(VAE_FLOAT16_ERROR);
+    expect(error).toBeGreaterThan(1e-5);
+    for (const [value, why] of [
+      ['int8', /--weights must be one of float32, float16 for the VAE: int8 and int4 are the transformer's/],
+      ['f16', /--weights must be one of float32, float16 for the VAE; got "f16"/],
+    ] as const) {
+      const never = path.join(dir, `never-${value}.safetensors`);
+      r = await cli('decode', '--vae', tiny, '--latents', latents, '--out', never, '--weights', value);
+      expect(r.code).toBe(2);
+      expect(r.log).toMatch(why);
+      expect(r.log).toMatch(/--weights float32\|float16/);
+      expect(existsSync(never)).toBe(false);
+    }
   });
 
   it('maps -1 to 0, 1 to 255, clamps beyond, and rounds half to even', () => {

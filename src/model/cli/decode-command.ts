@@ -16,6 +16,7 @@ import { writeSafetensors } from '../io/safetensors/write.ts';
 import { VaeDecoder, checkLatents } from '../models/vae/decoder.ts';
 import { loadVae, VaeLoadError } from '../models/vae/load.ts';
 import { encodePng, frameRgb } from '../models/vae/png.ts';
+import { VAE_PRECISIONS, checkVaePrecision } from '../models/vae/precision.ts';
 import type { Tensor5 } from '../models/vae/video-tensor.ts';
 
 const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
@@ -72,6 +73,10 @@ export const decodeCommand: Command = {
     },
     frames: { value: '<dir>', help: 'also write every frame as a PNG into this new or empty folder' },
     tile: { help: "decode in tiles as diffusers' tiled_decode (the same tiles and blending)" },
+    weights: {
+      value: VAE_PRECISIONS.join('|'),
+      help: 'the weights and compute precision (default float32; float16 halves the weights, within VAE_FLOAT16_ERROR)',
+    },
     device: { value: 'cpu|wasm', help: 'the onnxruntime provider (default cpu)' },
     threads: { value: 'n', help: "onnxruntime's intra-op threads (default: its own choice)" },
     revision: { value: '<rev>', help: 'the repository revision (default main)' },
@@ -82,10 +87,20 @@ export const decodeCommand: Command = {
   run: decode,
 };
 
+/** --weights, or a usage error naming the flag and the VAE's precisions */
+function vaeWeights(value: string) {
+  try {
+    return checkVaePrecision(value);
+  } catch (e) {
+    throw new UsageError(`--${(e as Error).message}`);
+  }
+}
+
 async function decode(flags: Flags, log: (line: string) => void): Promise<void> {
   const device = flags.get('device') ?? 'cpu';
   if (device !== 'cpu' && device !== 'wasm') throw new UsageError(`--device must be cpu or wasm, got ${device}`);
   const threads = positiveInt(flags, 'threads');
+  const weights = vaeWeights(flags.get('weights') ?? 'float32');
   const out = flags.need('out');
   const framesDir = flags.get('frames');
   checkOutputFile('out', out);
@@ -94,7 +109,12 @@ async function decode(flags: Flags, log: (line: string) => void): Promise<void> 
   const source = vaeSource(flags.need('vae'), flags);
   const checkpoint = await loadVae(source);
   checkLatents(checkpoint.config, latents.dims);
-  const decoder = new VaeDecoder(checkpoint, { backend: nodeBackend(), device, ...(threads ? { threads } : {}) });
+  const decoder = new VaeDecoder(checkpoint, {
+    backend: nodeBackend(),
+    device,
+    weights,
+    ...(threads ? { threads } : {}),
+  });
   const t0 = performance.now();
   try {
     const sample = await decoder.decode(latents, {

@@ -62,9 +62,12 @@ export interface BuildContext {
   widenBfloat16?: boolean;
 }
 
+/** what taking checkpoint tensors into a graph needs (any model's build context) */
+export type ParamContext = Pick<BuildContext, 'g' | 'weights' | 'dtype' | 'widenBfloat16'>;
+
 const ELEM: Partial<Record<SafetensorsDtype, ElemType>> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' };
 
-export function entry(ctx: BuildContext, name: string): WeightEntry {
+export function entry(ctx: ParamContext, name: string): WeightEntry {
   const e = ctx.weights.get(name);
   if (!e) throw new Error(`weight "${name}" is missing`);
   return e;
@@ -86,7 +89,7 @@ export interface ParamOptions {
 
 /** where rows [r0, r1) of a checkpoint tensor lie in its file */
 export function weightLocation(
-  ctx: BuildContext,
+  ctx: ParamContext,
   name: string,
   rows?: [number, number],
 ): { entry: WeightEntry; location: ExternalLocation; rows: number } {
@@ -104,7 +107,7 @@ export function weightLocation(
 }
 
 /** a checkpoint tensor (or some of its leading rows) where it lies, in its stored dtype */
-export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
+export function storedParam(ctx: ParamContext, name: string, opts: ParamOptions = {}): Value {
   const { entry: e, location } = weightLocation(ctx, name, opts.rows);
   const dims = opts.dims ?? (opts.rows ? [opts.rows[1] - opts.rows[0], ...e.shape.slice(1)] : e.shape);
   if (dims.reduce((a, b) => a * b, 1) * DTYPE_BYTES[e.dtype] !== location.length) {
@@ -117,13 +120,13 @@ export function storedParam(ctx: BuildContext, name: string, opts: ParamOptions 
 }
 
 /** a checkpoint tensor in the compute dtype (a Cast that onnxruntime folds when the dtypes differ) */
-export function param(ctx: BuildContext, name: string, opts: ParamOptions = {}): Value {
+export function param(ctx: ParamContext, name: string, opts: ParamOptions = {}): Value {
   if (ctx.widenBfloat16 && entry(ctx, name).dtype === 'BF16') return widenedParam(ctx, name, opts);
   return cast(ctx.g, storedParam(ctx, name, opts), ctx.dtype);
 }
 
 /** a bfloat16 checkpoint tensor (or rows of it) made in the compute dtype when the session is made (exact) */
-function widenedParam(ctx: BuildContext, name: string, opts: ParamOptions): Value {
+function widenedParam(ctx: ParamContext, name: string, opts: ParamOptions): Value {
   const { entry: e, location, rows } = weightLocation(ctx, name, opts.rows);
   const dims = opts.dims ?? (opts.rows ? [rows, ...e.shape.slice(1)] : e.shape);
   const half = ctx.dtype === 'float16';
@@ -142,7 +145,7 @@ function widenedParam(ctx: BuildContext, name: string, opts: ParamOptions): Valu
 }
 
 /** a small constant in the compute dtype */
-export function constT(ctx: BuildContext, values: ArrayLike<number>, dims: readonly number[], hint = 'const'): Value {
+export function constT(ctx: ParamContext, values: ArrayLike<number>, dims: readonly number[], hint = 'const'): Value {
   if (ctx.dtype === 'float16') {
     const h = f32ToF16(Float32Array.from(values));
     return ctx.g.constant('float16', dims, new Uint8Array(h.buffer), hint);

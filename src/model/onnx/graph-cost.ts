@@ -116,10 +116,17 @@ export interface CostOptions {
   flashAttention?: boolean;
   /** the run-time tensors are buffers of onnxruntime's WebGPU EP, its cache in this mode */
   bufferCache?: BufferCacheMode;
+  /**
+   * the provider runs float16 nodes in float32 kernels between Casts (onnxruntime's CPU EP on x86,
+   * and WASM): run-time float16 tensors count at float32's bytes (measured: docs/vae.md, "float16")
+   */
+  float16AsFloat32?: boolean;
 }
 
 export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   const shape = shapeOf(valueShapes(g));
+  const runBytes = (v: ValueShape) =>
+    opts.float16AsFloat32 && v.type === 'float16' ? numel(v.dims) * ELEM_TYPE_BYTES.float32 : bytesOf(v);
   const constant = new Set(g.initializers.map((t) => t.name));
   const initBytes = new Map(g.initializers.map((t) => [t.name, tensorBytes(t)]));
   // values a run-time node reads: the constants among them are what the session holds
@@ -159,7 +166,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
   const end = g.nodes.length;
   let current = 0;
   for (const v of g.inputs) {
-    const b = bytesOf(shape(v.name));
+    const b = runBytes(shape(v.name));
     current += b;
     dieAt(Math.max(lastUse.get(v.name) ?? -1, firstRun), b);
     // and its upload's staging buffer (onnxruntime's BufferManager::Upload)
@@ -171,7 +178,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     let added = 0;
     for (const o of n.outputs) {
       if (root.has(o)) continue;
-      const b = bytesOf(shape(o));
+      const b = runBytes(shape(o));
       const last = Math.max(lastUse.get(o) ?? -1, i);
       dieAt(last, b);
       lives.push({ bytes: b, from: i, to: last });
@@ -189,7 +196,7 @@ export function graphCost(g: GraphDef, opts: CostOptions = {}): GraphCost {
     for (const b of dying.get(i) ?? []) current -= b;
   });
   // each output's read-back staging buffer (BufferManager::Download)
-  for (const o of g.outputs) lives.push({ bytes: bytesOf(shape(o.name)), from: end - 1, to: end });
+  for (const o of g.outputs) lives.push({ bytes: runBytes(shape(o.name)), from: end - 1, to: end });
   const dispatching = g.nodes.map((n, i) => runs[i]! && !VIEWS.has(n.opType));
   const demand = opts.bufferCache ? bufferDemand(lives, dispatching, opts.bufferCache) : null;
   buffers.sort((a, b) => b.bytes - a.bytes);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { nodeEnvironment } from '../node.ts';
 import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
-import { clipOf, decodePreview, planPreviewDecode } from './decode-preview.ts';
+import { clipOf, decodePreview, planPreviewDecode, previewVaePrecision } from './decode-preview.ts';
+import { WEIGHT_PRECISIONS } from '../plan/precision.ts';
+import { convertedSource } from '../convert/converted-source.ts';
 
 const folder = async (name: string) => (await nodeEnvironment.localSource(vaeCaseDir(name)))!;
 
@@ -34,7 +36,45 @@ describe('clipOf', () => {
   });
 });
 
+describe('previewVaePrecision', () => {
+  it('float16 on WebGPU with shader-f16 when the transformer is not float32, else float32 (WASM: slower, no need)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('cpu', 'wasm', 'webgpu' as const),
+        fc.constantFrom(...WEIGHT_PRECISIONS),
+        fc.boolean(),
+        async (device, weights, shaderF16) => {
+          let asked = 0;
+          const probe = async () => (asked++, shaderF16);
+          const got = await previewVaePrecision(device, weights, probe);
+          const f16 = weights !== 'float32' && device === 'webgpu' && shaderF16;
+          expect(got).toBe(f16 ? 'float16' : 'float32');
+          // the adapter is asked only where its answer decides
+          expect(asked).toBe(device === 'webgpu' && weights !== 'float32' ? 1 : 0);
+        },
+      ),
+    );
+  });
+});
+
 describe('decodePreview', () => {
+  it('weights float16 through a convertedSource: the frames within a byte of the reference, planned in float16', async () => {
+    const c = loadVaeCase('vae-tiny');
+    const clip = await decodePreview(c.latents, {
+      // a float32 decoder would refuse this source
+      source: convertedSource(await folder('vae-tiny'), null, 'float16'),
+      environment: nodeEnvironment,
+      device: 'wasm',
+      weights: 'float16',
+      threads: 1,
+    });
+    const expected = clipOf(c.expected);
+    const off = clip.frames.map((f, t) => f.reduce((m, v, i) => Math.max(m, Math.abs(v - expected.frames[t]![i]!)), 0));
+    expect(Math.max(...off)).toBeLessThanOrEqual(1);
+    const plan = planPreviewDecode({}, [1, 13, 16, 30, 44], 'webgpu', { weights: 'float16' });
+    expect(plan.precision).toBe('float16');
+  });
+
   it("decodes a VAE folder's latents into the golden case's frames, reporting each batch", async () => {
     const c = loadVaeCase('vae-tiny');
     const batches: { done: number; total: number }[] = [];

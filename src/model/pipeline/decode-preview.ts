@@ -5,6 +5,9 @@ import type { FileSource } from '../io/file-source.ts';
 import { withDefaultLimits, type WebGpuLimits } from '../plan/plan.ts';
 import type { ModelEnvironment } from '../runtime/environment.ts';
 import type { Device } from '../runtime/types.ts';
+import { webgpuHasShaderF16 } from '../runtime/webgpu-features.ts';
+import type { WeightPrecision } from '../plan/precision.ts';
+import type { VaePrecision } from '../models/vae/precision.ts';
 import { parseVaeConfig, type VaeConfig } from '../models/vae/config.ts';
 import { vaeFromPretrained } from '../models/vae/from-pretrained.ts';
 import { chooseVaeTiling, VAE_PAGE_BUDGET, type VaeBudget, type VaeTilingChoice } from '../models/vae/plan.ts';
@@ -58,6 +61,8 @@ export interface DecodeBudgetOptions {
   budgetBytes?: number | null;
   /** the fit of the transformer whose sessions are held while the decode runs; none: nothing is held */
   transformer?: TransformerFit | null;
+  /** the VAE's weights and compute precision (default float32) */
+  weights?: VaePrecision;
 }
 
 /**
@@ -90,14 +95,32 @@ function placedPlan(
   held: number,
 ): VaeDecodePlan {
   const limits = withDefaultLimits(opts.limits ?? {});
-  const tiling = (budget: VaeBudget) => chooseVaeTiling(config, dims, limits, budget);
+  const tiling = (budget: VaeBudget) => chooseVaeTiling(config, dims, limits, budget, opts.weights ?? 'float32');
   const { plan, beside, heldBytes } = placeDecode(tiling, budgetFor(device, opts.budgetBytes), held);
   return { ...plan, beside, heldBytes };
 }
 
+/**
+ * The precision the preview decodes in: float16 where the device computes it and it saves memory,
+ * which is WebGPU with the adapter's shader-f16 (asked through `hasShaderF16`), once the run's
+ * transformer weights are not float32 (a user who chose float32 wants float32's answer); else
+ * float32. WASM runs float16 nodes as float32 kernels between Casts: half the weight bytes, but
+ * slower per batch, where float32's tiles fit the page already (docs/vae.md, "float16").
+ */
+export async function previewVaePrecision(
+  device: Device,
+  transformerWeights: WeightPrecision,
+  hasShaderF16: () => Promise<boolean> = webgpuHasShaderF16,
+): Promise<VaePrecision> {
+  if (device !== 'webgpu' || transformerWeights === 'float32') return 'float32';
+  return (await hasShaderF16()) ? 'float16' : 'float32';
+}
+
 export interface PreviewDecodeOptions {
-  /** the VAE folder's files (config.json and weights, float32 as stored) */
+  /** the VAE folder's files (config.json and weights as stored, or a convertedSource converting them to `weights`) */
   source: FileSource;
+  /** the weights' and compute precision (default float32; previewVaePrecision says which the page takes) */
+  weights?: VaePrecision;
   environment: ModelEnvironment;
   device: Device;
   threads?: number;
@@ -125,6 +148,7 @@ export async function decodePreview(
     source,
     environment,
     device,
+    weights: opts.weights ?? 'float32',
     // one session at a time: each holds its own copy of the weights (docs/vae.md)
     maxSessions: 1,
     ...(threads ? { threads } : {}),
@@ -132,7 +156,7 @@ export async function decodePreview(
   });
   try {
     const { loaded, fit, onRelease } = opts.transformer ?? { loaded: null, fit: null };
-    const budget = { limits: opts.limits, budgetBytes: opts.budgetBytes };
+    const budget = { limits: opts.limits, budgetBytes: opts.budgetBytes, weights: vae.precision };
     const plan = placedPlan(vae.config, latents.dims, device, budget, heldBeside(fit, loaded, device));
     if (loaded && !plan.beside) {
       await loaded.release();

@@ -53,10 +53,10 @@ export function storageLine(
 export const heapCell = (f: PrecisionFit): string =>
   f.device === 'webgpu' && f.segments === null ? '—' : formatBytes(f.heapBytes);
 
-/** what decoding the latents with the vae/ needs on the device (float32, per batch of latent frames), and whether it fits */
+/** what decoding the latents with the vae/ needs on the device (in its precision, per batch of latent frames), and whether it fits */
 function vaeLine(vae: CheckpointInfo['vae'], plan: Preview['fit']['vae'], device: Device | null): string {
   if ('error' in vae) return `VAE: none to decode with (${vae.error}).`;
-  const name = `VAE decoder (${vae.ref.subfolder}/, float32)`;
+  const name = `VAE decoder (${vae.ref.subfolder}/, ${plan.data?.precision ?? 'float32'})`;
   if (!plan.data) return plan.error ? `${name}: the plan failed: ${plan.error.message}` : `${name}: planning…`;
   const { weightBytes, activationPeakBytes: peak, tiles, fit } = plan.data;
   const gpu = device === 'webgpu';

@@ -27,6 +27,7 @@ import {
   decodePreview,
   downloadCheckpoint,
   previewArgs,
+  previewVaePrecision,
   relativeError,
   runShownPreview,
   type FileSource,
@@ -176,22 +177,24 @@ const RELEASED_NOTICE =
   "The transformer's sessions were released to make room for the decode; the next run makes them again.";
 
 /**
- * The VAE's float32 weights through the cache, on the loaded model's device (after any fallback),
- * beside the loaded transformer's sessions where the budget left holds the decode, else after
- * releasing them (decodePreview's rule); the model stays loaded.
+ * The VAE on the loaded model's device (after any fallback), in the precision previewVaePrecision
+ * picks for it and the transformer's weights (float32 through the cache's chunks, float16 converted
+ * as it streams in and kept converted), beside the loaded transformer's sessions where the budget
+ * left holds the decode, else after releasing them (decodePreview's rule); the model stays loaded.
  */
 async function decode(
   { vae, latents, threads, limits, transformer: fit, budgetBytes, ...req }: Decode['args'],
   ctx: RpcContext<Decode['event']>,
 ) {
   notify = (e) => ctx.emit(e);
-  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, 'float32', (e) => ctx.emit(e));
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
+  const weights = await previewVaePrecision(device, loaded?.model.weightPrecision ?? 'float32');
+  const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, weights, (e) => ctx.emit(e));
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
   const environment = bundledWebEnvironment;
   const onRelease = () => notify({ type: 'notice', text: RELEASED_NOTICE });
   const transformer = loaded ? { loaded: loaded.model, fit, onRelease } : undefined;
-  const opts = { source, environment, device, threads, signal: ctx.signal, onBatch, limits: limits ?? {} };
+  const opts = { source, environment, device, weights, threads, signal: ctx.signal, onBatch, limits: limits ?? {} };
   const beside = { budgetBytes, ...(transformer ? { transformer } : {}) };
   const clip = await decodePreview(latents, { ...opts, ...beside }).finally(() => source.release());
   ctx.transfer(...clip.frames.map((f) => f.buffer));

@@ -13,6 +13,7 @@ import {
   outputSafetensors,
   parseUpload,
   planPreviewDecode,
+  previewVaePrecision,
   specShape,
   WEIGHT_PRECISIONS,
 } from '../../../model/index.ts';
@@ -25,11 +26,14 @@ serveRpc<PlanApi>(self, {
   inspect: ({ ref, adapter }, ctx) => inspectCheckpoint(ref, ctx.signal, (config) => planner.refusal(config, adapter)),
   fit: async (req) => planner.fit(req),
   // the decode with the checkpoint's vae/: untiled where one batch fits the budget left beside the
-  // transformer, else tiled; where nothing fits beside it, after releasing its sessions
+  // transformer, else tiled; where nothing fits beside it, after releasing its sessions; in the
+  // precision the model worker's decode takes for the chosen transformer weights on this adapter
   vaeFit: async ({ vae, dims, device, adapter, transformer, budgetBytes }) => {
-    const plan = planPreviewDecode(vae, dims, device, { limits: adapter?.limits, transformer, budgetBytes });
-    const { weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget } = plan;
-    return { weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget };
+    const shaderF16 = async () => adapter?.shaderF16 ?? false;
+    const weights = await previewVaePrecision(device, transformer?.weights ?? 'float32', shaderF16);
+    const plan = planPreviewDecode(vae, dims, device, { limits: adapter?.limits, transformer, budgetBytes, weights });
+    const { precision, weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget } = plan;
+    return { precision, weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget };
   },
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
   converted: async ({ info, spec, device }) =>

@@ -136,7 +136,15 @@ export type DecodeBatch = { done: number; total: number };
 /** what a decode of the run's latents needs (planPreviewDecode), and whether it runs beside the transformer's sessions */
 export type VaeFit = Pick<
   VaeDecodePlan,
-  'weightBytes' | 'activationPeakBytes' | 'tiles' | 'fit' | 'beside' | 'heldBytes' | 'needBytes' | 'budget'
+  | 'precision'
+  | 'weightBytes'
+  | 'activationPeakBytes'
+  | 'tiles'
+  | 'fit'
+  | 'beside'
+  | 'heldBytes'
+  | 'needBytes'
+  | 'budget'
 >;
 
 /** a worker method that reports no events on the way */

@@ -20,7 +20,7 @@ import type { BackendSession, Device, SessionOptions } from '../../runtime/types
 import { planSegments } from '../../plan/segment-plan.ts';
 import { withDefaultLimits } from '../../plan/plan.ts';
 import { quantizationFor, type WeightPrecision } from '../../plan/precision.ts';
-import { conversionPlan } from '../../convert/conversion-plan.ts';
+import { graphWeights } from '../../convert/converted-source.ts';
 import type { CheckpointFiles } from '../../io/checkpoint-file.ts';
 import type { Precomputed } from '../../onnx/computed-weights.ts';
 
@@ -82,11 +82,7 @@ export class ConsisIDGraphs {
     shape: GraphShape,
     device: Device,
   ): Promise<{ weights: WeightSet; files: CheckpointFiles; precomputed?: Precomputed }> {
-    const { converter } = this.runtime;
-    if (!converter || this.precision === 'float32')
-      return { weights: this.checkpoint.weights, files: this.checkpoint.files };
-    const plan = conversionPlan(this.build(shape, device).model, this.checkpoint.weights, this.precision);
-    return converter.convert(this.precision, plan, this.checkpoint);
+    return graphWeights(this.checkpoint, this.runtime.converter, this.precision, () => this.build(shape, device).model);
   }
 
   /**

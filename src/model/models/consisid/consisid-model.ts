@@ -6,7 +6,6 @@ import { loadCheckpoint, type Checkpoint } from './load-checkpoint.ts';
 import { ConsisIDGraphs } from './consisid-graphs.ts';
 import {
   checkSegmentChoice,
-  conversionOf,
   passedRuntimeOptions,
   resolveSource,
   sessionOptions,
@@ -17,6 +16,7 @@ import {
 } from './model-options.ts';
 import { prepareForward, type ForwardArgs, type ForwardInputs } from './forward-inputs.ts';
 import type { FileSource } from '../../io/file-source.ts';
+import { conversionOf } from '../../convert/converted-source.ts';
 import type { HostTensor } from '../../io/tensor.ts';
 import type { ConsisIDConfig } from '../../graph/config.ts';
 import type { ComputeDtype } from '../../graph/context.ts';

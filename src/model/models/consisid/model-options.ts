@@ -15,7 +15,6 @@ import type { SegmentChoice } from '../../plan/segment-plan.ts';
 import type { WebGpuLimits } from '../../plan/plan.ts';
 import type { WeightPrecision } from '../../plan/precision.ts';
 import type { WeightConverter } from '../../convert/weight-converter.ts';
-import { asConverted } from '../../convert/converted-source.ts';
 
 /** the transformer as several sessions of consecutive blocks (docs/model-segments.md) */
 export interface SegmentOptions {
@@ -122,15 +121,6 @@ export async function resolveSource(
   }
   const { hubUrl, revision, subfolder, token } = opts;
   return hubSource({ repoId: repoIdOrPath, hubUrl, revision, subfolder, token });
-}
-
-/** the conversion a convertedSource brings, for the model's precision; a source converted to another precision is refused */
-export function conversionOf(source: FileSource, weights: WeightPrecision): { converter?: WeightConverter } {
-  const converted = asConverted(source);
-  if (!converted) return {};
-  if (converted.precision !== weights)
-    throw new Error(`the source converts the weights to ${converted.precision}, the model asks for ${weights}`);
-  return { converter: converted.converter };
 }
 
 /** what every session of the model is made with, but its device */

@@ -7,6 +7,9 @@ import type { BackendSession, DeviceTensor, Feed, InferenceBackend, Device } fro
 import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, cacheIn, cacheOut, type BatchShape } from './decoder-graph.ts';
 import type { VaeCheckpoint } from './load.ts';
+import type { WeightConverter } from '../../convert/weight-converter.ts';
+import { graphWeights } from '../../convert/converted-source.ts';
+import { checkVaePrecision, type VaePrecision } from './precision.ts';
 import { tiledDecode, type TileSize } from './tiling.ts';
 import { as5, cropLatents, joinAlong, type Tensor5 } from './video-tensor.ts';
 
@@ -37,6 +40,10 @@ export interface DecodeOptions {
 export interface VaeDecoderOptions {
   backend: InferenceBackend;
   device: Device;
+  /** float32 (default) or float16: the graphs compute in it (WebGPU needs the adapter's shader-f16) */
+  weights?: VaePrecision;
+  /** converts the weights to `weights` as they download (a convertedSource's; absent: the stored tensors, cast in the graph) */
+  converter?: WeightConverter;
   threads?: number;
   /** sessions kept, one per batch shape (first batch, later batches, edge tiles) */
   maxSessions?: number;
@@ -64,10 +71,15 @@ export class VaeDecoder {
   /** runs left per batch shape in the decode under way */
   private remaining: Map<string, number> | null = null;
 
+  /** the weights' precision, which the graphs compute in */
+  readonly precision: VaePrecision;
+
   constructor(
     readonly checkpoint: VaeCheckpoint,
     private readonly opts: VaeDecoderOptions,
-  ) {}
+  ) {
+    this.precision = checkVaePrecision(opts.weights ?? 'float32');
+  }
 
   get config(): VaeConfig {
     return this.checkpoint.config;
@@ -84,9 +96,15 @@ export class VaeDecoder {
         void p.then((x) => x.release()).catch(() => undefined);
       }
       s = (async () => {
-        const graph = buildDecoderGraph(this.config, this.checkpoint.weights, shape);
-        const model = await sessionModel(graph.model, this.checkpoint.files);
-        return this.opts.backend.createSession(model, { device: this.opts.device, threads: this.opts.threads });
+        const build = (weights = this.checkpoint.weights) =>
+          buildDecoderGraph(this.config, weights, shape, this.precision).model;
+        const { weights, files } = await graphWeights(this.checkpoint, this.opts.converter, this.precision, build);
+        const model = await sessionModel(build(weights), files);
+        return this.opts.backend.createSession(model, {
+          device: this.opts.device,
+          threads: this.opts.threads,
+          float16: this.precision === 'float16',
+        });
       })();
       s.catch(() => this.sessions.delete(key));
       this.sessions.set(key, s);

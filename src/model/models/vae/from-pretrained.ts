@@ -6,6 +6,8 @@ import { hubSource } from '../../io/hub-files.ts';
 import type { Device } from '../../runtime/types.ts';
 import { VaeDecoder } from './decoder.ts';
 import { loadVae } from './load.ts';
+import { checkVaePrecision, type VaePrecision } from './precision.ts';
+import { conversionOf } from '../../convert/converted-source.ts';
 
 export interface VaeFromPretrainedOptions extends ReadOptions {
   environment: ModelEnvironment;
@@ -16,13 +18,17 @@ export interface VaeFromPretrainedOptions extends ReadOptions {
   token?: string;
   device?: Device;
   threads?: number;
-  /** files from elsewhere (a cache, memory): taken as the VAE folder itself */
+  /** float32 (default) or float16 weights and compute (WebGPU: the adapter's shader-f16); int8/int4 are the transformer's only */
+  weights?: VaePrecision;
+  /** files from elsewhere (a cache, memory, a convertedSource converting them to `weights`): taken as the VAE folder itself */
   source?: FileSource;
   /** sessions the decoder keeps at once (VaeDecoderOptions.maxSessions) */
   maxSessions?: number;
 }
 
 export async function vaeFromPretrained(repoIdOrPath: string, opts: VaeFromPretrainedOptions): Promise<VaeDecoder> {
+  // before anything is read: a bad option fails without a download
+  const weights = checkVaePrecision(opts.weights ?? 'float32');
   const env = opts.environment;
   const subfolder = opts.subfolder ?? 'vae';
   let source = opts.source ?? null;
@@ -35,6 +41,7 @@ export async function vaeFromPretrained(repoIdOrPath: string, opts: VaeFromPretr
     ...(opts.revision ? { revision: opts.revision } : {}),
     ...(opts.token ? { token: opts.token } : {}),
   });
+  const conversion = conversionOf(source, weights);
   const checkpoint = await loadVae(source, {
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
@@ -42,6 +49,8 @@ export async function vaeFromPretrained(repoIdOrPath: string, opts: VaeFromPretr
   return new VaeDecoder(checkpoint, {
     backend: await env.backend(),
     device: opts.device ?? env.defaultDevice,
+    weights,
+    ...conversion,
     ...(opts.threads ? { threads: opts.threads } : {}),
     ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
   });

@@ -6,6 +6,7 @@
 import { attr, type Value } from '../../onnx/graph-builder.ts';
 import {
   add,
+  cast,
   concat,
   constI64,
   div,
@@ -22,7 +23,8 @@ import { timeTap, vaeParam, type VaeGraphContext } from './weights.ts';
 
 /** where causal convolutions get their cache (null: the first batch, which repeats its first frame) and leave the next */
 export interface ConvCaches {
-  take(dims: readonly number[]): Value | null;
+  /** the cache in `type` (the graph's inputs are float32) */
+  take(dims: readonly number[], type: Value['type']): Value | null;
   leave(cache: Value): void;
 }
 
@@ -60,7 +62,7 @@ export function causalConv(ctx: VaeGraphContext, x: Value, prefix: string, cache
   const bias = vaeParam(ctx, `${prefix}.bias`);
   const kt = weight.dims[2]!;
   if (kt === 1) return frameConv(ctx, x, timeTap(ctx, weight, 0), bias);
-  const cached = caches.take([bs, kt - 1, c, h, wd]);
+  const cached = caches.take([bs, kt - 1, c, h, wd], x.type);
   const first = slice(g, x, 1, 0, 1);
   const padded = concat(g, cached ? [cached, x] : [...Array<Value>(kt - 1).fill(first), x], 1);
   caches.leave(slice(g, padded, 1, t, t + kt - 1));
@@ -92,19 +94,24 @@ function pickFrames(ctx: VaeGraphContext, x: Value, idx: readonly number[]): Val
   return gather(ctx.g, x, constI64(ctx.g, [...idx], [idx.length], 'frames'), 1);
 }
 
-/** GroupNorm (no affine) of (B, T, C, H, W): statistics per batch and group over its channels, all frames, all pixels */
+/**
+ * GroupNorm (no affine) of (B, T, C, H, W): statistics per batch and group over its channels, all
+ * frames, all pixels. Computed in float32 whatever the compute dtype (a float16 graph casts in and
+ * out): its sums run over up to millions of values, and a square of a value past 256 is past
+ * float16's range (docs/vae.md, "float16").
+ */
 function groupNorm(ctx: VaeGraphContext, x: Value, groups: number, eps: number): Value {
   const { g } = ctx;
   const [bs, t, c, h, wd] = dims5(x);
-  const xr = reshape(g, x, [bs, t, groups, c / groups, h * wd]);
+  const xr = reshape(g, cast(g, x, 'float32'), [bs, t, groups, c / groups, h * wd]);
   // the mean of each frame's pixels first, then of those: shorter float32 sums than one mean over everything
   const mean = (v: Value, axes: number[], dims: number[]) =>
     g.node('ReduceMean', [v], [{ type: v.type, dims }], { axes: attr.ints(axes), keepdims: attr.int(1) })[0]!;
   const reduce = (v: Value) => mean(mean(v, [4], [bs, t, groups, c / groups, 1]), [1, 3], [bs, 1, groups, 1, 1]);
   const centered = sub(g, xr, reduce(xr));
   const variance = reduce(mul(g, centered, centered));
-  const std = g.node('Sqrt', [add(g, variance, scalarF32(g, eps))], [{ type: x.type, dims: variance.dims }])[0]!;
-  return reshape(g, div(g, centered, std), [bs, t, c, h, wd]);
+  const std = g.node('Sqrt', [add(g, variance, scalarF32(g, eps))], [{ type: 'float32', dims: variance.dims }])[0]!;
+  return cast(g, reshape(g, div(g, centered, std), [bs, t, c, h, wd]), x.type);
 }
 
 /**

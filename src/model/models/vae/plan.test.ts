@@ -52,6 +52,29 @@ describe('VAE decode plan', () => {
   });
 });
 
+describe('float16', () => {
+  it('holds half the weight bytes; halves activations on WebGPU only (CPU and WASM run float16 as float32 kernels)', () => {
+    const dims = [1, 3, 16, 4, 6];
+    const f32 = planVaeDecode(released, dims, { precision: 'float32' });
+    const f16 = planVaeDecode(released, dims, { precision: 'float16' });
+    expect(f16.precision).toBe('float16');
+    expect(f16.weightBytes / f32.weightBytes).toBeCloseTo(0.5, 2);
+    // the group norms' float32 statistics keep WebGPU's peak above half float32's
+    expect(f16.activationPeakBytes.webgpu / f32.activationPeakBytes.webgpu).toBeGreaterThan(0.5);
+    expect(f16.activationPeakBytes.webgpu / f32.activationPeakBytes.webgpu).toBeLessThan(0.8);
+    expect(f16.activationPeakBytes.cpu).toBeGreaterThanOrEqual(f32.activationPeakBytes.cpu);
+    expect(f16.flops).toBe(f32.flops);
+  });
+
+  it("WebGPU's tiles grow with float16 (the preview's latents): fewer of them, each within the budget", () => {
+    const dims = [1, 13, 16, 30, 44];
+    const f32 = chooseVaeTiling(released, dims, undefined, VAE_PAGE_BUDGET.webgpu, 'float32');
+    const f16 = chooseVaeTiling(released, dims, undefined, VAE_PAGE_BUDGET.webgpu, 'float16');
+    expect(f16.misses).toEqual([]);
+    expect(f16.tiles).toBeLessThan(f32.tiles);
+  });
+});
+
 describe('chooseVaeTiling', () => {
   const small = parseVaeConfig({ ...SMALL_VAE_CONFIG, latent_channels: 4 });
 

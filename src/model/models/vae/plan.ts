@@ -21,10 +21,15 @@ import { frameBatches, type VaeConfig } from './config.ts';
 import { batchSignature, buildDecoderGraph, type BatchShape } from './decoder-graph.ts';
 import { decoderParameters } from './decoder-layout.ts';
 import { lineUpSize, tileBoxes, tileGeometry, tiledDecode, type TileSize } from './tiling.ts';
+import type { VaePrecision } from './precision.ts';
 
 /** the decoder's parameters laid out in one (never read) safetensors file */
 export const plannedVaeWeights = (config: VaeConfig, dtype: SafetensorsDtype = 'F32'): WeightSet =>
   plannedWeightSet(decoderParameters(config), dtype);
+
+/** the weights a decoder of this precision holds, as a checkpoint converted for it would store them */
+const weightsFor = (config: VaeConfig, precision: VaePrecision) =>
+  plannedVaeWeights(config, precision === 'float16' ? 'F16' : 'F32');
 
 /**
  * The Conv nodes' FLOPs (graph-cost counts products only), and the largest im2col buffer
@@ -57,6 +62,7 @@ export interface BatchPlan {
 }
 
 export interface VaeDecodePlan {
+  precision: VaePrecision;
   tiled: boolean;
   tiles: number;
   /** what decode takes to run this plan */
@@ -67,6 +73,21 @@ export interface VaeDecodePlan {
   activationPeakBytes: { cpu: number; webgpu: number };
   batches: BatchPlan[];
   fit: BrowserFit;
+}
+
+/**
+ * Planned at the precision: float16 weights at 2 bytes; float16 activations at 2 bytes on WebGPU,
+ * which computes in float16, and at 4 on CPU and WASM, whose float16 nodes run as float32 kernels
+ * between Casts (measured: the activations' memory of a float16 decode is float32's there).
+ */
+export interface VaePlanOptions {
+  tile?: boolean;
+  tileSize?: TileSize;
+  /** default float32 */
+  precision?: VaePrecision;
+  /** the checkpoint's weights (default: planned at the precision) */
+  weights?: WeightSet;
+  limits?: WebGpuLimits;
 }
 
 /** the batch graphs a decode of latents (B, F, C, h, w) runs, with how often each runs */
@@ -96,20 +117,17 @@ function batchShapes(
   return [...shapes.values()];
 }
 
-export function planVaeDecode(
-  config: VaeConfig,
-  dims: readonly number[],
-  opts: { tile?: boolean; tileSize?: TileSize; weights?: WeightSet; limits?: WebGpuLimits } = {},
-): VaeDecodePlan {
-  const weights = opts.weights ?? plannedVaeWeights(config);
+export function planVaeDecode(config: VaeConfig, dims: readonly number[], opts: VaePlanOptions = {}): VaeDecodePlan {
+  const precision = opts.precision ?? 'float32';
+  const weights = opts.weights ?? weightsFor(config, precision);
   const tile = opts.tile ?? false;
   const batches = batchShapes(config, dims, tile, opts.tileSize).map(({ shape, runs }): BatchPlan => {
-    const graph = buildDecoderGraph(config, weights, shape).model.graph;
+    const graph = buildDecoderGraph(config, weights, shape, precision).model.graph;
     return {
       signature: batchSignature(shape),
       ...convCost(graph),
       runs,
-      cpu: graphCost(graph),
+      cpu: graphCost(graph, { float16AsFloat32: true }),
       webgpu: graphCost(graph, costOptionsFor('webgpu')),
     };
   });
@@ -122,6 +140,7 @@ export function planVaeDecode(
   const cpu = withScratch.reduce((a, b) => (b.activationPeakBytes > a.activationPeakBytes ? b : a));
   const webgpu = worst((b) => b.webgpu).webgpu;
   return {
+    precision,
     tiled: tile,
     tiles: tiledDecode(config, dims, tile, opts.tileSize).count,
     decode: tile && opts.tileSize ? { tile, tileSize: opts.tileSize } : { tile },
@@ -234,8 +253,9 @@ export function chooseVaeTiling(
   dims: readonly number[],
   limits: WebGpuLimits = WEBGPU_DEFAULT_LIMITS,
   budget: VaeBudget = VAE_PAGE_BUDGET.wasm,
+  precision: VaePrecision = 'float32',
 ): VaeTilingChoice {
-  const weights = plannedVaeWeights(config);
+  const weights = weightsFor(config, precision);
   const choice = (plan: VaeDecodePlan): VaeTilingChoice => ({
     ...plan,
     budget,
@@ -243,13 +263,14 @@ export function chooseVaeTiling(
     misses: misses(plan, budget, limits),
     maxSessions: 1,
   });
-  const whole = choice(planVaeDecode(config, dims, { weights, limits }));
+  const whole = choice(planVaeDecode(config, dims, { weights, limits, precision }));
   if (whole.misses.length === 0) return whole;
   const [b, f, c, h, w] = dims as [number, number, number, number, number];
   const tilePlans = new Map<string, VaeTilingChoice>();
   const tileOf = ([th, tw]: [number, number]) => {
     const key = `${th}x${tw}`;
-    if (!tilePlans.has(key)) tilePlans.set(key, choice(planVaeDecode(config, [b, f, c, th, tw], { weights, limits })));
+    if (!tilePlans.has(key))
+      tilePlans.set(key, choice(planVaeDecode(config, [b, f, c, th, tw], { weights, limits, precision })));
     return tilePlans.get(key)!;
   };
   const small = [tileOf([Math.min(6, h), Math.min(5, w)]), tileOf([Math.min(12, h), Math.min(10, w)])];
@@ -259,8 +280,10 @@ export function chooseVaeTiling(
   const all = candidates(config, dims);
   for (const { size, tile } of all) {
     if (estimate(...tile) > 1.05 * budget.bytes || tileOf(tile).misses.length) continue;
-    return choice(planVaeDecode(config, dims, { tile: true, tileSize: size, weights, limits }));
+    return choice(planVaeDecode(config, dims, { tile: true, tileSize: size, weights, limits, precision }));
   }
   const least = all.find((x) => x.tile[0] <= 6 && x.tile[1] <= 5) ?? all.at(-1);
-  return least ? choice(planVaeDecode(config, dims, { tile: true, tileSize: least.size, weights, limits })) : whole;
+  return least
+    ? choice(planVaeDecode(config, dims, { tile: true, tileSize: least.size, weights, limits, precision }))
+    : whole;
 }
