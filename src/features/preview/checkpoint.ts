@@ -4,8 +4,17 @@ import type { CheckpointInfo } from '../../model/index.ts';
 export type { CheckpointInfo, CheckpointProgress } from '../../model/index.ts';
 export type { CheckpointRef, InspectedFile } from './worker/protocol.ts';
 
-/** each file's URL, ETag and size: the version the cache keeps it under */
-export const fileVersions = (info: CheckpointInfo) => info.files.map(({ url, etag, size }) => ({ url, etag, size }));
+type Versioned = Pick<CheckpointInfo['files'][number], 'url' | 'etag' | 'size'>;
+const versionsOf = (files: readonly Versioned[]) => files.map(({ url, etag, size }) => ({ url, etag, size }));
+
+/** each transformer file's URL, ETag and size: the version the cache keeps it under */
+export const fileVersions = (info: CheckpointInfo) => versionsOf(info.files);
+
+/** the transformer's files and its vae/'s (a decode caches those too): what removing the checkpoint empties */
+export const checkpointFileVersions = (info: CheckpointInfo) => [
+  ...versionsOf(info.files),
+  ...('error' in info.vae ? [] : versionsOf(info.vae.files)),
+];
 
 /** the inspection with the stored bytes of its files as the cache's listing (in their order) counts them */
 export function withStored(info: CheckpointInfo, listed: readonly { bytes: number }[]): CheckpointInfo {

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../../components/session/session-context.tsx';
 import { downloadOffer, fitStorage, convertedTotals } from './cache-contents.ts';
-import { fileVersions, withStored, type CheckpointInfo, type CheckpointProgress } from './checkpoint.ts';
+import { checkpointFileVersions, withStored, type CheckpointInfo, type CheckpointProgress } from './checkpoint.ts';
 import { pageOptions, type RepoChoice } from './page-options.ts';
 import { initialPreviewState, isBusy, previewReducer, type Phase } from './preview-state.ts';
 import { adapterCaps, chooseDevice, defaultPrecision } from './provider.ts';
@@ -247,8 +247,8 @@ export function usePreview() {
     decode: () => void (state.result && ready && !('error' in info.vae) && decode(info.vae, state.result, runOptions)),
     cancel,
     clearCache: () => void emptyCache(() => planWorker().call('clear', null)),
-    /** the inspected checkpoint's files out of the cache: their chunks and every precision they were converted to */
-    removeCached: () => void (info && emptyCache(() => planWorker().call('remove', fileVersions(info)))),
+    /** the inspected checkpoint's files (its vae/'s too) out of the cache: their chunks and every conversion */
+    removeCached: () => void (info && emptyCache(() => planWorker().call('remove', checkpointFileVersions(info)))),
     /** an uploaded .safetensors read in the plan worker, checked against the config */
     readUpload: async (file: File, kind: 'text' | 'identity') =>
       planWorker().call('upload', {
