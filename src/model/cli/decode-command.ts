@@ -14,6 +14,7 @@ import { nodeBackend } from '../runtime/node.ts';
 import { entryToFloat32, parseSafetensors } from '../io/safetensors/read.ts';
 import { writeSafetensors } from '../io/safetensors/write.ts';
 import { VaeDecoder, checkLatents } from '../models/vae/decoder.ts';
+import { memoryBudget, planDecodeRun } from './decode-plan.ts';
 import { loadVae, VaeLoadError } from '../models/vae/load.ts';
 import { encodePng, frameRgb } from '../models/vae/png.ts';
 import type { Tensor5 } from '../models/vae/video-tensor.ts';
@@ -71,14 +72,23 @@ export const decodeCommand: Command = {
       help: 'where `sample` (batch, 3, frames, pixel height, pixel width) float32 goes',
     },
     frames: { value: '<dir>', help: 'also write every frame as a PNG into this new or empty folder' },
-    tile: { help: "decode in tiles as diffusers' tiled_decode (the same tiles and blending)" },
+    tile: {
+      help: "decode in diffusers' tiles (its default tile size); without it, in tiles only when --memory needs them",
+    },
+    memory: {
+      value: '<GB>',
+      help: 'the memory the decode may take, in GB (default: the free memory); the plan tiles the decode to fit it',
+    },
     device: { value: 'cpu|wasm', help: 'the onnxruntime provider (default cpu)' },
     threads: { value: 'n', help: "onnxruntime's intra-op threads (default: its own choice)" },
     revision: { value: '<rev>', help: 'the repository revision (default main)' },
     'hub-url': { value: '<URL>', help: `the hub to read the repository from (default ${DEFAULT_HUB_URL})` },
     token: { value: '<T>', help: 'a hub token for private repositories (default $HUB_TOKEN)' },
   },
-  notes: ['Frames: 1 + 4 (F - 1) of an odd F (49 of 13), in latent batches of 2 (the remainder in the first).'],
+  notes: [
+    'Frames: 1 + 4 (F - 1) of an odd F (49 of 13), in latent batches of 2 (the remainder in the first).',
+    "Tiles: the plan counts the process's peak memory per batch as measured on onnxruntime-node CPU, and picks diffusers' tiled decode with the largest tile that fits.",
+  ],
   run: decode,
 };
 
@@ -86,6 +96,7 @@ async function decode(flags: Flags, log: (line: string) => void): Promise<void> 
   const device = flags.get('device') ?? 'cpu';
   if (device !== 'cpu' && device !== 'wasm') throw new UsageError(`--device must be cpu or wasm, got ${device}`);
   const threads = positiveInt(flags, 'threads');
+  const memory = memoryBudget(flags);
   const out = flags.need('out');
   const framesDir = flags.get('frames');
   checkOutputFile('out', out);
@@ -94,11 +105,18 @@ async function decode(flags: Flags, log: (line: string) => void): Promise<void> 
   const source = vaeSource(flags.need('vae'), flags);
   const checkpoint = await loadVae(source);
   checkLatents(checkpoint.config, latents.dims);
-  const decoder = new VaeDecoder(checkpoint, { backend: nodeBackend(), device, ...(threads ? { threads } : {}) });
+  const run = planDecodeRun(checkpoint.config, latents.dims, device, memory, flags.has('tile'));
+  log(run.line);
+  const decoder = new VaeDecoder(checkpoint, {
+    backend: nodeBackend(),
+    device,
+    maxSessions: run.maxSessions,
+    ...(threads ? { threads } : {}),
+  });
   const t0 = performance.now();
   try {
     const sample = await decoder.decode(latents, {
-      tile: flags.has('tile'),
+      ...run.decode,
       onBatch: (p) =>
         log(
           `  batch ${p.done + 1}/${p.total}${p.tiles > 1 ? ` (tile ${p.tile + 1}/${p.tiles})` : ''}: ${((performance.now() - t0) / 1000).toFixed(1)} s`,
