@@ -6,13 +6,14 @@
 // The factors are fitted on peak RSS measured per batch size with a margin (docs/vae.md, "CPU memory").
 
 /** the process's bytes per planned byte, and its own bytes before any session */
-export const CPU_PROCESS_PER_BYTE = { weights: 3.6, activations: 2.7, baseBytes: 0.25e9 };
+export const CPU_PROCESS_PER_BYTE = { weights: 3.6, activations: 3, baseBytes: 0.25e9 };
 
 /**
- * the peak RSS of a decode process holding `sessions` sessions (each with the weights) while the
- * largest batch runs: `planVaeDecode`'s weightBytes and activationPeakBytes.cpu
+ * the peak RSS of a decode process holding one session (a decoder with maxSessions 1, or an untiled
+ * decode, which releases the first batch's session before the next is made) while its largest batch
+ * runs, from `planVaeDecode`'s weightBytes and activationPeakBytes.cpu
  */
-export const cpuProcessBytes = (weightBytes: number, activationBytes: number, sessions = 1): number =>
+export const cpuProcessBytes = (weightBytes: number, activationBytes: number): number =>
   CPU_PROCESS_PER_BYTE.baseBytes +
-  sessions * CPU_PROCESS_PER_BYTE.weights * weightBytes +
+  CPU_PROCESS_PER_BYTE.weights * weightBytes +
   CPU_PROCESS_PER_BYTE.activations * activationBytes;
