@@ -18,6 +18,8 @@ export interface VaeMemoryChildReport {
   peakRss: number;
   /** seconds of the decode's batch runs (sessions made before) */
   run: number;
+  /** CPU seconds (user + system) of the decode: on a shared machine steadier than its wall time */
+  cpu: number;
 }
 
 const { values } = parseCommandLine(process.argv.slice(2), {
@@ -71,8 +73,10 @@ const sessionsRss = peak();
 const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
 for (let i = 0; i < data.length; i++) data[i] = Math.sin(i * 0.7311) * 0.8;
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 await decoder.decode({ data, dims });
 const run = (performance.now() - t0) / 1000;
-const report: VaeMemoryChildReport = { sessionsRss, peakRss: peak(), run };
+const c1 = process.cpuUsage(c0);
+const report: VaeMemoryChildReport = { sessionsRss, peakRss: peak(), run, cpu: (c1.user + c1.system) / 1e6 };
 await decoder.release();
 console.log(JSON.stringify(report));

@@ -55,6 +55,7 @@ export default async function bench(): Promise<Figure[]> {
         figure('vae-memory', `peak RSS, most of ${rs.length} (${name})`, peak / GB, 'GB'),
         figure('vae-memory', `RSS with the session made (${name})`, median(rs.map((x) => x.sessionsRss)) / GB, 'GB'),
         figure('vae-memory', `decode run, median (${name})`, median(rs.map((x) => x.run)), 's'),
+        figure('vae-memory', `decode CPU time, median (${name})`, median(rs.map((x) => x.cpu)), 's'),
         figure('vae-memory', `plan / peak RSS (${name})`, plan.cpuProcessBytes / peak, '', { op: '>=', value: 1 }),
       );
     }
