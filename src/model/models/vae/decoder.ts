@@ -86,7 +86,12 @@ export class VaeDecoder {
       s = (async () => {
         const graph = buildDecoderGraph(this.config, this.checkpoint.weights, shape);
         const model = await sessionModel(graph.model, this.checkpoint.files);
-        return this.opts.backend.createSession(model, { device: this.opts.device, threads: this.opts.threads });
+        // no CPU memory arena: a lower peak RSS for about the same time (docs/vae.md, "CPU memory")
+        return this.opts.backend.createSession(model, {
+          device: this.opts.device,
+          threads: this.opts.threads,
+          memArena: false,
+        });
       })();
       s.catch(() => this.sessions.delete(key));
       this.sessions.set(key, s);
