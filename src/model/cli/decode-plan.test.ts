@@ -39,8 +39,12 @@ describe('consisid decode: the plan within the memory', () => {
     const run = planDecodeRun(released, preview, 'cpu', memory, false);
     expect(run.decode.tile).toBe(true);
     expect(run.maxSessions).toBe(1);
-    expect(run.line).toMatch(/^plan: \d+ tiles of \d+ x \d+ latents, process peak RSS about [\d.]+ GB of 12\.00 GB/);
+    expect(run.line).toMatch(
+      /^plan: \d+ tiles of up to \d+ x \d+ latents, process peak RSS about [\d.]+ GB of 12\.00 GB/,
+    );
     expect(run.line).not.toContain('does not fit');
+    const [th, tw] = /up to (\d+) x (\d+) latents/.exec(run.line)!.slice(1).map(Number);
+    expect(th! <= 30 && tw! <= 44, run.line).toBe(true);
     const tile = planVaeDecode(released, preview, { tile: true, tileSize: run.decode.tileSize });
     expect(tile.cpuProcessBytes).toBeLessThanOrEqual(memory.bytes);
   });

@@ -53,9 +53,9 @@ export function planDecodeRun(
     };
   }
   const c = chooseVaeTiling(config, dims, undefined, budget);
-  const layout = c.tiled
-    ? `${c.tiles} tiles of ${tileGeometry(config, c.decode.tileSize).latent.join(' x ')} latents`
-    : 'untiled';
+  // a tile's latents, at most the latents' own (diffusers' tile runs past the last row and column)
+  const tile = c.tiled && tileGeometry(config, c.decode.tileSize).latent.map((v, i) => Math.min(v, dims[3 + i]!));
+  const layout = tile ? `${c.tiles} tiles of up to ${tile.join(' x ')} latents` : 'untiled';
   const miss = c.misses.length ? `; does not fit: ${c.misses.join('; ')}` : '';
   return {
     decode: c.decode,
