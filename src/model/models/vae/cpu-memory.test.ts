@@ -6,15 +6,18 @@ import { RELEASED_VAE_CONFIG } from './random-vae.ts';
 const released = parseVaeConfig(RELEASED_VAE_CONFIG);
 
 /**
- * Peak RSS of one decode process (bench/vae-memory-child.ts: onnxruntime-node CPU, nodeBackend's
- * options, 2 threads, generated float32 weights of the released decoder, one session at a time),
- * the most of the runs at each size (docs/vae.md, "CPU memory").
+ * Peak RSS of one decode process (bench/vae-memory-child.ts: onnxruntime-node CPU, the decoder's
+ * session options, 2 threads, generated float32 weights of the released decoder, one session at a
+ * time), the most of the runs at each size (docs/vae.md, "CPU memory").
  */
 const MEASURED: { latents: [number, number, number]; peakRss: number }[] = [
-  { latents: [3, 6, 5], peakRss: 1_694_990_336 },
-  { latents: [3, 12, 10], peakRss: 2_768_592_896 },
-  { latents: [3, 18, 15], peakRss: 3_962_314_752 },
-  { latents: [5, 12, 10], peakRss: 2_893_766_656 },
+  { latents: [3, 6, 5], peakRss: 1_715_888_128 },
+  { latents: [3, 12, 10], peakRss: 2_489_327_616 },
+  { latents: [3, 18, 15], peakRss: 3_823_099_904 },
+  { latents: [5, 12, 10], peakRss: 2_817_441_792 },
+  { latents: [3, 30, 5], peakRss: 2_758_627_328 },
+  { latents: [3, 6, 44], peakRss: 3_521_642_496 },
+  { latents: [5, 18, 15], peakRss: 4_501_389_312 },
 ];
 
 const planned = ([f, h, w]: readonly number[]) => planVaeDecode(released, [1, f!, 16, h!, w!]).cpuProcessBytes;
