@@ -87,7 +87,7 @@ export const decodeCommand: Command = {
   },
   notes: [
     'Frames: 1 + 4 (F - 1) of an odd F (49 of 13), in latent batches of 2 (the remainder in the first).',
-    "Tiles: the plan counts the process's peak memory per batch as measured on onnxruntime-node CPU, and picks diffusers' tiled decode with the largest tile that fits.",
+    "Without --tile: untiled when the plan's process peak fits --memory, else the lined-up tiles that do.",
   ],
   run: decode,
 };
