@@ -11,6 +11,10 @@ import { crc32 } from '../models/vae/png.ts';
 import { toByte } from '../models/vae/video-tensor.ts';
 import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
 import { VAE_FLOAT16_ERROR } from '../models/vae/precision.ts';
+import { parseVaeConfig } from '../models/vae/config.ts';
+import { planVaeDecode } from '../models/vae/plan.ts';
+import { SMALL_VAE_CONFIG } from '../models/vae/random-vae.ts';
+import { writeVaeFolder } from '../models/vae/vae-folder.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'consisid-decode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -146,5 +150,40 @@ describe('consisid decode', () => {
     expect(parseSafetensors(new Uint8Array(readFileSync(out)), out).tensors.get('sample')!.shape).toEqual([
       1, 3, 1, 4, 6,
     ]);
+  });
+
+  it('plans within --memory: tiles when the whole batch does not fit, and prints the figure; a bad --memory names the flag', async () => {
+    const vae = path.join(dir, 'small-vae');
+    await writeVaeFolder(vae, SMALL_VAE_CONFIG, { seed: 2 });
+    const dims = [1, 3, 16, 12, 10];
+    const z = path.join(dir, 'z-tiles.safetensors');
+    const n = dims.reduce((a, b) => a * b, 1);
+    const data = Float32Array.from({ length: n }, (_, i) => Math.sin(i));
+    writeFileSync(z, writeSafetensors({ latents: { dtype: 'float32', shape: dims, data } }));
+    const whole = planVaeDecode(parseVaeConfig(SMALL_VAE_CONFIG), dims).cpuProcessBytes;
+    const out = path.join(dir, 'tiles.safetensors');
+    let r = await cli('decode', '--vae', vae, '--latents', z, '--out', out, '--memory', String((whole - 1000) / 1e9));
+    expect(r.code, r.log).toBe(0);
+    expect(r.log).toMatch(
+      /plan: \d+ tiles of up to \d+ x \d+ latents, process peak RSS about [\d.]+ GB of [\d.]+ GB \(--memory\)/,
+    );
+    expect(r.log).toMatch(/batch \d+\/\d+ \(tile 2\/\d+\)/);
+    r = await cli('decode', '--vae', vae, '--latents', z, '--out', out, '--memory', String(whole / 1e9));
+    expect(r.code, r.log).toBe(0);
+    expect(r.log).toMatch(/plan: untiled, process peak RSS about/);
+    r = await cli(
+      'decode',
+      '--vae',
+      vae,
+      '--latents',
+      z,
+      '--out',
+      path.join(dir, 'never.safetensors'),
+      '--memory',
+      '0',
+    );
+    expect(r.code).toBe(2); // a usage error
+    expect(r.log).toMatch(/--memory must be a positive number of gigabytes/);
+    expect(existsSync(path.join(dir, 'never.safetensors'))).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import { nodeBackend } from '../runtime/node.ts';
 import { entryToFloat32, parseSafetensors } from '../io/safetensors/read.ts';
 import { writeSafetensors } from '../io/safetensors/write.ts';
 import { VaeDecoder, checkLatents } from '../models/vae/decoder.ts';
+import { memoryBudget, planDecodeRun } from './decode-plan.ts';
 import { loadVae, VaeLoadError } from '../models/vae/load.ts';
 import { encodePng, frameRgb } from '../models/vae/png.ts';
 import { VAE_PRECISIONS, checkVaePrecision } from '../models/vae/precision.ts';
@@ -72,10 +73,16 @@ export const decodeCommand: Command = {
       help: 'where `sample` (batch, 3, frames, pixel height, pixel width) float32 goes',
     },
     frames: { value: '<dir>', help: 'also write every frame as a PNG into this new or empty folder' },
-    tile: { help: "decode in tiles as diffusers' tiled_decode (the same tiles and blending)" },
+    tile: {
+      help: "decode in diffusers' tiles (its default tile size); without it, in tiles only when --memory needs them",
+    },
     weights: {
       value: VAE_PRECISIONS.join('|'),
-      help: 'the weights and compute precision (default float32; float16 halves the weights, within VAE_FLOAT16_ERROR)',
+      help: 'the weights and compute precision (default float32; float16 halves the weights, its error in docs/vae.md)',
+    },
+    memory: {
+      value: '<GB>',
+      help: 'the memory the decode may take, in GB (default: the free memory); the plan tiles the decode to fit it',
     },
     device: { value: 'cpu|wasm', help: 'the onnxruntime provider (default cpu)' },
     threads: { value: 'n', help: "onnxruntime's intra-op threads (default: its own choice)" },
@@ -83,7 +90,10 @@ export const decodeCommand: Command = {
     'hub-url': { value: '<URL>', help: `the hub to read the repository from (default ${DEFAULT_HUB_URL})` },
     token: { value: '<T>', help: 'a hub token for private repositories (default $HUB_TOKEN)' },
   },
-  notes: ['Frames: 1 + 4 (F - 1) of an odd F (49 of 13), in latent batches of 2 (the remainder in the first).'],
+  notes: [
+    'Frames: 1 + 4 (F - 1) of an odd F (49 of 13), in latent batches of 2 (the remainder in the first).',
+    "Without --tile: untiled when the plan's process peak fits --memory, else the lined-up tiles that do.",
+  ],
   run: decode,
 };
 
@@ -101,6 +111,7 @@ async function decode(flags: Flags, log: (line: string) => void): Promise<void> 
   if (device !== 'cpu' && device !== 'wasm') throw new UsageError(`--device must be cpu or wasm, got ${device}`);
   const threads = positiveInt(flags, 'threads');
   const weights = vaeWeights(flags.get('weights') ?? 'float32');
+  const memory = memoryBudget(flags);
   const out = flags.need('out');
   const framesDir = flags.get('frames');
   checkOutputFile('out', out);
@@ -109,16 +120,19 @@ async function decode(flags: Flags, log: (line: string) => void): Promise<void> 
   const source = vaeSource(flags.need('vae'), flags);
   const checkpoint = await loadVae(source);
   checkLatents(checkpoint.config, latents.dims);
+  const run = planDecodeRun(checkpoint.config, latents.dims, device, memory, flags.has('tile'), weights);
+  log(run.line);
   const decoder = new VaeDecoder(checkpoint, {
     backend: nodeBackend(),
     device,
     weights,
+    maxSessions: run.maxSessions,
     ...(threads ? { threads } : {}),
   });
   const t0 = performance.now();
   try {
     const sample = await decoder.decode(latents, {
-      tile: flags.has('tile'),
+      ...run.decode,
       onBatch: (p) =>
         log(
           `  batch ${p.done + 1}/${p.total}${p.tiles > 1 ? ` (tile ${p.tile + 1}/${p.tiles})` : ''}: ${((performance.now() - t0) / 1000).toFixed(1)} s`,

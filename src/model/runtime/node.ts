@@ -112,6 +112,7 @@ export function nodeBackend(): InferenceBackend {
         graphOptimizationLevel: 'all',
         // a memory pattern sized on the first run grew peak RSS by ~90 MB on preview-s for no speed
         enableMemPattern: false,
+        ...(opts.memArena === false ? { enableCpuMemArena: false } : {}),
         ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
         ...(input.externalData?.length ? { externalData: input.externalData } : {}),
         extra: {

@@ -50,6 +50,12 @@ export interface SessionOptions {
    */
   prepack?: boolean;
   /**
+   * cpu: onnxruntime's CPU memory arena (default true). Off, freed run-time tensors go back to the
+   * allocator between nodes and runs: the VAE's decode takes it off for a lower peak RSS at about the
+   * same CPU time (docs/vae.md, "CPU memory"); ignored on wasm and WebGPU.
+   */
+  memArena?: boolean;
+  /**
    * outputs that `runOnDevice` leaves on the device (WebGPU: onnxruntime-web's `preferredOutputLocation:
    * 'gpu-buffer'`); `run` still reads them back. Ignored on CPU and WASM, where outputs are host data.
    */

@@ -105,16 +105,18 @@ function cropFrames(x: Tensor5, from: number, to: number): Tensor5 {
 }
 
 describe('sessions', () => {
-  it("go once the decode runs their shape no more (the first batch's before the later batches run), unless kept", async () => {
+  it("go once the decode runs their shape no more (the first batch's before the later batches run), unless kept; no CPU arena", async () => {
     const files = randomVaeFiles({ ...SMALL_VAE_CONFIG, latent_channels: 4 }, { seed: 9 });
     const checkpoint = await loadVae(memorySource(files));
     const z = randomLatents([1, 7, 4, 2, 3], 5);
     for (const keepSessions of [false, true]) {
       const log: string[] = [];
+      const arenas: (boolean | undefined)[] = [];
       const node = nodeBackend();
       const backend = {
         ...node,
         async createSession(...args: Parameters<typeof node.createSession>) {
+          arenas.push(args[1].memArena);
           const s = await node.createSession(...args);
           const n = log.filter((l) => l.startsWith('create')).length;
           log.push(`create ${n}`);
@@ -123,6 +125,7 @@ describe('sessions', () => {
       };
       const d = new VaeDecoder(checkpoint, { backend, device: 'cpu', threads: 1, keepSessions });
       await d.decode(z, { onBatch: (p) => log.push(`batch ${p.done}`) });
+      expect(arenas).toEqual([false, false]);
       expect(log).toEqual(
         keepSessions
           ? ['create 0', 'batch 0', 'create 1', 'batch 1', 'batch 2']

@@ -18,6 +18,7 @@ import {
 import type { SafetensorsDtype } from '../../io/safetensors/dtype.ts';
 import type { WeightSet } from '../../io/safetensors/weight-set.ts';
 import { frameBatches, type VaeConfig } from './config.ts';
+import { cpuProcessBytes } from './cpu-memory.ts';
 import { batchSignature, buildDecoderGraph, type BatchShape } from './decoder-graph.ts';
 import { decoderParameters } from './decoder-layout.ts';
 import { lineUpSize, tileBoxes, tileGeometry, tiledDecode, type TileSize } from './tiling.ts';
@@ -71,6 +72,8 @@ export interface VaeDecodePlan {
   flops: number;
   /** the largest activation peak of any batch graph (cpu: with the im2col scratch / webgpu accounting) */
   activationPeakBytes: { cpu: number; webgpu: number };
+  /** the peak RSS of a decode process on onnxruntime-node CPU holding one session (cpu-memory.ts) */
+  cpuProcessBytes: number;
   batches: BatchPlan[];
   fit: BrowserFit;
 }
@@ -147,17 +150,19 @@ export function planVaeDecode(config: VaeConfig, dims: readonly number[], opts: 
     weightBytes: batches[0]!.cpu.weightBytes,
     flops: batches.reduce((s, b) => s + b.runs * b.flops, 0),
     activationPeakBytes: { cpu: cpu.activationPeakBytes, webgpu: webgpu.activationPeakBytes },
+    cpuProcessBytes: cpuProcessBytes(batches[0]!.cpu.weightBytes, cpu.activationPeakBytes),
     batches,
     fit: browserFit(webgpu, cpu, opts.limits ?? WEBGPU_DEFAULT_LIMITS),
   };
 }
 
-/** the memory a page gives a decode on its device */
+/** the memory a page (or a process: cpu) gives a decode on its device */
 export interface VaeBudget {
-  device: 'wasm' | 'webgpu';
+  device: 'wasm' | 'webgpu' | 'cpu';
   /**
    * bytes one batch may take: on WASM the page's JS + WASM as the plan predicts it (wasmPageBytes);
-   * on WebGPU the weights and activations in GPU buffers
+   * on WebGPU the weights and activations in GPU buffers; on cpu the process's peak RSS on
+   * onnxruntime-node (cpuProcessBytes)
    */
   bytes: number;
 }
@@ -177,7 +182,7 @@ export const wasmPageBytes = (weightBytes: number, activationBytes: number): num
  * What the preview page gives a decode: on WASM its 1.5 GB JS + WASM target less what the page's
  * own JS keeps (latents, decoded tiles, the clip); on WebGPU GPU buffers.
  */
-export const VAE_PAGE_BUDGET: Record<VaeBudget['device'], VaeBudget> = {
+export const VAE_PAGE_BUDGET: Record<'wasm' | 'webgpu', VaeBudget> = {
   wasm: { device: 'wasm', bytes: 1.4e9 },
   webgpu: { device: 'webgpu', bytes: 2 * 2 ** 30 },
 };
@@ -204,7 +209,9 @@ function needOf(plan: VaeDecodePlan, budget: VaeBudget): Need {
   const bytes =
     budget.device === 'wasm'
       ? wasmPageBytes(plan.weightBytes, plan.activationPeakBytes.cpu)
-      : plan.weightBytes + plan.activationPeakBytes.webgpu;
+      : budget.device === 'cpu'
+        ? plan.cpuProcessBytes
+        : plan.weightBytes + plan.activationPeakBytes.webgpu;
   const largestBuffer = Math.max(...plan.batches.flatMap((b) => b.webgpu.buffers.map((x) => x.bytes)));
   return { bytes, largestBuffer };
 }
