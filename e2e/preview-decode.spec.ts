@@ -84,6 +84,9 @@ test('WASM: Decode shows its batches and the clip; Cancel stops it, and a second
   await expectClip(page);
   expect(await statusSeen(page)).toContain('Decoding with vae/: batch 1 of 1…');
   await expect(page.getByTestId('preview-error')).toHaveCount(0);
+  // removing the checkpoint from the cache takes the vae/'s file the decode stored with the transformer's
+  await page.getByRole('button', { name: 'Remove this checkpoint from the browser cache' }).click();
+  await expect(page.getByTestId('preview-notice')).toHaveText('Removed 2 cached files from the browser cache.');
   if (process.env.SCREENSHOTS === '1') {
     await page.getByTestId('clip-player').scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'docs/images/preview-decode.png' });
