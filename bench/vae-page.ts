@@ -11,14 +11,16 @@
 // VAE_PAGE_CONFIG=released|small|<config.json>, VAE_PAGE_LATENTS=<frames>x<height>x<width> (13x30x44),
 // VAE_PAGE_DEVICES (wasm,webgpu), VAE_PAGE_BATCHES (1), VAE_PAGE_THREADS (WASM thread counts, 1),
 // VAE_PAGE_ROUNDS (1), VAE_PAGE_PORT (5199: the page server).
-import { chromium } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { loadavg } from 'node:os';
 import { webgpuLaunch } from '../playwright.config.ts';
 import { decodeWithPage, startVaePageServer, type VaePageServer } from '../e2e/vae-page-support.ts';
+import type { PageProgress } from '../e2e/vae-page-entry.ts';
 import { parseVaeConfig, type VaeConfig } from '../src/model/models/vae/config.ts';
 import { chooseVaeTiling, VAE_PAGE_BUDGET, type VaeTilingChoice } from '../src/model/models/vae/plan.ts';
 import { tileGeometry } from '../src/model/models/vae/tiling.ts';
 import { readVaeConfigArg } from '../src/model/models/vae/vae-folder.ts';
-import { rssByKind, watchRss } from './chromium-rss.ts';
+import { rssByKind, watchRss, type RssByKind } from './chromium-rss.ts';
 import { figure, median, type Figure } from './figure.ts';
 import { vaeFolder } from './vae.ts';
 
@@ -53,6 +55,8 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
     await page.goto(server.url);
     const before = await rssByKind(browser);
     const watch = watchRss(browser);
+    const started = Date.now();
+    const progress = setInterval(() => void showProgress(browser, page, at, started), 60_000);
     const r = await decodeWithPage(page, server, {
       device,
       threads,
@@ -61,7 +65,7 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
       ...(plan.decode.tileSize ? { tileSize: plan.decode.tileSize } : {}),
       batches: BATCHES,
       maxSessions: plan.maxSessions,
-    });
+    }).finally(() => clearInterval(progress));
     const peak = await watch.stop();
     const after = await rssByKind(browser);
     if (threads > 1 && !r.isolated) throw new Error('the page is not cross-origin isolated: no WASM threads');
@@ -101,6 +105,23 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
   } finally {
     await browser.close();
   }
+}
+
+/** a line on stderr each minute of a decode: what the page has done, and the GPU process's RSS */
+async function showProgress(browser: Browser, page: Page, at: string, started: number): Promise<void> {
+  const [p, rss] = await Promise.all([
+    page
+      .evaluate(() => (globalThis as { vaePageProgress?: () => PageProgress }).vaePageProgress?.())
+      .catch(() => undefined),
+    rssByKind(browser).catch(() => ({}) as RssByKind),
+  ]);
+  const mib = (x: number | null | undefined) => (x == null ? '-' : MiB(x).toFixed(1));
+  console.error(
+    `# ${at} at ${((Date.now() - started) / 1000).toFixed(0)} s: batches ${JSON.stringify(p?.batchSeconds ?? [])},` +
+      ` GPU buffers live ${mib(p?.gpuLive)} MiB (storage peak ${mib(p?.gpuStoragePeak)}, ${p?.gpuMade ?? '-'} made),` +
+      ` RSS gpu-process ${MB(rss['gpu-process'] ?? 0).toFixed(0)} MB, renderer ${MB(rss.renderer ?? 0).toFixed(0)} MB,` +
+      ` load ${loadavg()[0]!.toFixed(1)}`,
+  );
 }
 
 function planFigures(config: VaeConfig, device: 'wasm' | 'webgpu', dims: number[], label: string) {

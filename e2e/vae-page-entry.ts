@@ -24,6 +24,15 @@ export interface PageDecodeRequest {
   threads?: number;
 }
 
+/** what the decode has done so far (globalThis.vaePageProgress()) */
+export interface PageProgress {
+  batchSeconds: number[];
+  /** WebGPU: bytes of GPU buffers live now, the storage peak since the last batch, buffers made */
+  gpuLive: number | null;
+  gpuStoragePeak: number | null;
+  gpuMade: number | null;
+}
+
 /** the GPU buffers onnxruntime made (bytes), counted at createBuffer/destroy */
 export interface PageGpuBuffers {
   /** per batch (the first with its session's weights): the most bytes of storage buffers live at once */
@@ -77,6 +86,14 @@ export async function decodeInPage(ort: typeof Ort, req: PageDecodeRequest): Pro
   const buffers = req.device === 'webgpu' ? countGpuBuffers(g.GPUDevice?.prototype, g.GPUBuffer?.prototype) : null;
   const batchStoragePeak: number[] = [];
   const batchPeak: number[] = [];
+  const batchSeconds: number[] = [];
+  // readable while the decode runs (a long one may be stopped before it returns)
+  (globalThis as { vaePageProgress?: () => PageProgress }).vaePageProgress = () => ({
+    batchSeconds,
+    gpuLive: buffers?.live ?? null,
+    gpuStoragePeak: buffers?.storagePeak ?? null,
+    gpuMade: buffers?.made ?? null,
+  });
   const decoder = new VaeDecoder(await loadVae(folder), {
     backend: ortWebBackend(ort),
     device: req.device,
@@ -84,7 +101,6 @@ export async function decodeInPage(ort: typeof Ort, req: PageDecodeRequest): Pro
     ...(req.maxSessions ? { maxSessions: req.maxSessions } : {}),
   });
   const stop = new AbortController();
-  const batchSeconds: number[] = [];
   let total = 0;
   let last = performance.now();
   try {
