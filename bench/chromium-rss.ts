@@ -6,7 +6,7 @@ import { usage } from './browser-processes.ts';
 
 export type RssByKind = Record<string, number>;
 
-/** the RSS of each kind of the browser's processes, summed over its processes (bytes) */
+/** the RSS of each kind of the browser's processes (CDP's type, lower case: 'gpu', 'renderer', ...), summed over its processes (bytes) */
 export async function rssByKind(browser: Browser): Promise<RssByKind> {
   const cdp = await browser.newBrowserCDPSession();
   try {
@@ -15,7 +15,10 @@ export async function rssByKind(browser: Browser): Promise<RssByKind> {
     };
     const read = await usage(processInfo.map((p) => p.id));
     const out: RssByKind = {};
-    for (const p of processInfo) out[p.type] = (out[p.type] ?? 0) + (read.get(p.id)?.rss ?? 0);
+    for (const p of processInfo) {
+      const kind = p.type.toLowerCase();
+      out[kind] = (out[kind] ?? 0) + (read.get(p.id)?.rss ?? 0);
+    }
     return out;
   } finally {
     await cdp.detach();

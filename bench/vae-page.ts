@@ -74,7 +74,7 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
       ...r.batchSeconds.map((s, i) => figure(B, `${at}: batch ${i + 1} of ${r.total}`, s, 's')),
       figure(B, `${at}: decode (projected)`, ran + (r.total - r.batchSeconds.length) * r.batchSeconds.at(-1)!, 's'),
       figure(B, `${at}: page JS + WASM`, MB(r.pageBytes), 'MB', { op: '<', value: PAGE_TARGET_MB }),
-      ...(['gpu-process', 'renderer'] as const).map((kind) =>
+      ...(['gpu', 'renderer'] as const).map((kind) =>
         figure(
           B,
           `${at}: ${kind} RSS before / peak / after`,
@@ -119,7 +119,7 @@ async function showProgress(browser: Browser, page: Page, at: string, started: n
   console.error(
     `# ${at} at ${((Date.now() - started) / 1000).toFixed(0)} s: batches ${JSON.stringify(p?.batchSeconds ?? [])},` +
       ` GPU buffers live ${mib(p?.gpuLive)} MiB (storage peak ${mib(p?.gpuStoragePeak)}, ${p?.gpuMade ?? '-'} made),` +
-      ` RSS gpu-process ${MB(rss['gpu-process'] ?? 0).toFixed(0)} MB, renderer ${MB(rss.renderer ?? 0).toFixed(0)} MB,` +
+      ` RSS gpu ${MB(rss.gpu ?? 0).toFixed(0)} MB, renderer ${MB(rss.renderer ?? 0).toFixed(0)} MB,` +
       ` load ${loadavg()[0]!.toFixed(1)}`,
   );
 }
