@@ -10,7 +10,7 @@
 // count's median and spread of batch 1.
 // VAE_PAGE_CONFIG=released|small|<config.json>, VAE_PAGE_LATENTS=<frames>x<height>x<width> (13x30x44),
 // VAE_PAGE_DEVICES (wasm,webgpu), VAE_PAGE_BATCHES (1), VAE_PAGE_THREADS (WASM thread counts, 1),
-// VAE_PAGE_ROUNDS (1), VAE_PAGE_PORT (5199: the page server).
+// VAE_PAGE_ROUNDS (1), VAE_PAGE_RUN_TIMEOUT_S (3600: one decode's limit), VAE_PAGE_PORT (5199: the page server).
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { loadavg } from 'node:os';
 import { webgpuLaunch } from '../playwright.config.ts';
@@ -31,11 +31,19 @@ const BATCHES = Number(process.env.VAE_PAGE_BATCHES ?? 1);
 const THREADS = (process.env.VAE_PAGE_THREADS ?? '1').split(',').map(Number);
 const ROUNDS = Number(process.env.VAE_PAGE_ROUNDS ?? 1);
 const PORT = Number(process.env.VAE_PAGE_PORT ?? 5199);
+/** one decode's limit: past it the run is stopped and counted as such, and the next one runs */
+const RUN_LIMIT_S = Number(process.env.VAE_PAGE_RUN_TIMEOUT_S ?? 3600);
 /** the page's JS + WASM target */
 const PAGE_TARGET_MB = 1500;
 const B = 'vae-page';
 const MB = (bytes: number) => bytes / 1e6;
 const MiB = (bytes: number) => bytes / 2 ** 20;
+
+class RunStopped extends Error {
+  constructor(readonly seconds: number) {
+    super(`stopped after ${seconds} s`);
+  }
+}
 
 interface Run {
   device: 'wasm' | 'webgpu';
@@ -52,12 +60,20 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
   const browser = await chromium.launch(webgpuLaunch);
   try {
     const page = await browser.newPage();
+    page.on('pageerror', (e) => console.error(`# ${at}: page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') console.error(`# ${at}: page ${m.type()}: ${m.text()}`);
+    });
     await page.goto(server.url);
     const before = await rssByKind(browser);
     const watch = watchRss(browser);
     const started = Date.now();
     const progress = setInterval(() => void showProgress(browser, page, at, started), 60_000);
-    const r = await decodeWithPage(page, server, {
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RunStopped(RUN_LIMIT_S)), RUN_LIMIT_S * 1000);
+    });
+    const decoded = decodeWithPage(page, server, {
       device,
       threads,
       latents: { data: run.data, dims: run.dims },
@@ -65,7 +81,11 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
       ...(plan.decode.tileSize ? { tileSize: plan.decode.tileSize } : {}),
       batches: BATCHES,
       maxSessions: plan.maxSessions,
-    }).finally(() => clearInterval(progress));
+    });
+    const r = await Promise.race([decoded, stopped]).finally(() => {
+      clearInterval(progress);
+      clearTimeout(timer);
+    });
     const peak = await watch.stop();
     const after = await rssByKind(browser);
     if (threads > 1 && !r.isolated) throw new Error('the page is not cross-origin isolated: no WASM threads');
@@ -73,6 +93,7 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
     const figures = [
       ...r.batchSeconds.map((s, i) => figure(B, `${at}: batch ${i + 1} of ${r.total}`, s, 's')),
       figure(B, `${at}: decode (projected)`, ran + (r.total - r.batchSeconds.length) * r.batchSeconds.at(-1)!, 's'),
+      figure(B, `${at}: load average (1 min) after the decode`, loadavg()[0]!, ''),
       figure(B, `${at}: page JS + WASM`, MB(r.pageBytes), 'MB', { op: '<', value: PAGE_TARGET_MB }),
       ...(['gpu', 'renderer'] as const).map((kind) =>
         figure(
@@ -158,12 +179,17 @@ export default async function bench(): Promise<Figure[]> {
       const firsts = new Map<number, number[]>(counts.map((t) => [t, []]));
       for (let round = 0; round < ROUNDS; round++)
         for (const threads of counts) {
-          const r = await decodeOnce(server, { device, threads, plan, data, dims });
+          const at = `${device} ${threads} thread(s), round ${round + 1}`;
+          const r = await decodeOnce(server, { device, threads, plan, data, dims }).catch((e: unknown) => {
+            if (!(e instanceof RunStopped)) throw e;
+            console.error(`# ${at}: ${e.message}`);
+            return { figures: [figure(B, `${at}: decode`, e.message, '')], first: NaN };
+          });
           out.push(...r.figures);
-          firsts.get(threads)!.push(r.first);
+          if (!Number.isNaN(r.first)) firsts.get(threads)!.push(r.first);
         }
       if (ROUNDS > 1)
-        for (const [threads, xs] of firsts)
+        for (const [threads, xs] of [...firsts].filter(([, x]) => x.length))
           out.push(
             figure(
               B,
