@@ -44,6 +44,7 @@ describe('countGpuBuffers', () => {
     device.createBuffer({ size: 30, usage: STORAGE });
     b.destroy();
     expect([count.live, count.peak, count.storagePeak]).toEqual([30, 80, 80]);
+    expect([count.made, count.madeBytes]).toEqual([3, 180]);
   });
 
   it('keeps mappable (staging) buffers out of the storage peak', () => {

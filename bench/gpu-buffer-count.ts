@@ -8,6 +8,8 @@ export interface GpuBufferCount {
   live: number;
   peak: number;
   made: number;
+  /** bytes of every buffer made, destroyed or not */
+  madeBytes: number;
   /** of `live`: mappable (staging) buffers */
   mappableLive: number;
   /** the most `live` less `mappableLive` since the last mark: the storage buffers (weights, activations) */
@@ -27,6 +29,7 @@ export function countGpuBuffers(device: Proto | undefined, buffer: Proto | undef
     live: 0,
     peak: 0,
     made: 0,
+    madeBytes: 0,
     mappableLive: 0,
     storagePeak: 0,
     mark() {
@@ -43,6 +46,7 @@ export function countGpuBuffers(device: Proto | undefined, buffer: Proto | undef
     const mappable = (usage & MAPPABLE) !== 0;
     live.set(b, mappable);
     count.made++;
+    count.madeBytes += b.size;
     count.live += b.size;
     if (mappable) count.mappableLive += b.size;
     count.peak = Math.max(count.peak, count.live);

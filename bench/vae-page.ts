@@ -118,7 +118,10 @@ async function decodeOnce(server: VaePageServer, run: Run): Promise<{ figures: F
           ),
         ),
       );
-      figures.push(figure(B, `${at}: GPU buffers live after the batches`, MiB(r.gpuBuffers.liveAfter), 'MiB'));
+      figures.push(
+        figure(B, `${at}: GPU buffers live after the batches`, MiB(r.gpuBuffers.liveAfter), 'MiB'),
+        figure(B, `${at}: GPU buffers made (${r.gpuBuffers.made}), bytes`, MiB(r.gpuBuffers.madeBytes), 'MiB'),
+      );
     }
     // each run's figures as they come: a later run may pass the bench's limit
     for (const f of figures) console.error(`# ${JSON.stringify(f)}`);
@@ -139,7 +142,7 @@ async function showProgress(browser: Browser, page: Page, at: string, started: n
   const mib = (x: number | null | undefined) => (x == null ? '-' : MiB(x).toFixed(1));
   console.error(
     `# ${at} at ${((Date.now() - started) / 1000).toFixed(0)} s: batches ${JSON.stringify(p?.batchSeconds ?? [])},` +
-      ` GPU buffers live ${mib(p?.gpuLive)} MiB (storage peak ${mib(p?.gpuStoragePeak)}, ${p?.gpuMade ?? '-'} made),` +
+      ` GPU buffers live ${mib(p?.gpuLive)} MiB (storage peak ${mib(p?.gpuStoragePeak)}, ${p?.gpuMade ?? '-'} made, ${mib(p?.gpuMadeBytes)} MiB),` +
       ` RSS gpu ${MB(rss.gpu ?? 0).toFixed(0)} MB, renderer ${MB(rss.renderer ?? 0).toFixed(0)} MB,` +
       ` load ${loadavg()[0]!.toFixed(1)}`,
   );

@@ -31,6 +31,7 @@ export interface PageProgress {
   gpuLive: number | null;
   gpuStoragePeak: number | null;
   gpuMade: number | null;
+  gpuMadeBytes: number | null;
 }
 
 /** the GPU buffers onnxruntime made (bytes), counted at createBuffer/destroy */
@@ -42,6 +43,8 @@ export interface PageGpuBuffers {
   /** live after the batches, before the sessions go */
   liveAfter: number;
   made: number;
+  /** bytes of every buffer made (on SwiftShader a destroyed buffer's memory stays until the work queued before it ends) */
+  madeBytes: number;
 }
 
 export interface PageDecodeResult {
@@ -93,6 +96,7 @@ export async function decodeInPage(ort: typeof Ort, req: PageDecodeRequest): Pro
     gpuLive: buffers?.live ?? null,
     gpuStoragePeak: buffers?.storagePeak ?? null,
     gpuMade: buffers?.made ?? null,
+    gpuMadeBytes: buffers?.madeBytes ?? null,
   });
   const decoder = new VaeDecoder(await loadVae(folder), {
     backend: ortWebBackend(ort),
@@ -136,7 +140,13 @@ export async function decodeInPage(ort: typeof Ort, req: PageDecodeRequest): Pro
       total,
       pageBytes: await pageBytes(),
       isolated: crossOriginIsolated,
-      gpuBuffers: buffers && { batchStoragePeak, batchPeak, liveAfter: buffers.live, made: buffers.made },
+      gpuBuffers: buffers && {
+        batchStoragePeak,
+        batchPeak,
+        liveAfter: buffers.live,
+        made: buffers.made,
+        madeBytes: buffers.madeBytes,
+      },
     };
   } finally {
     await decoder.release();
