@@ -3,6 +3,8 @@
 // system has no Vulkan loader, LD_LIBRARY_PATH pointing at Chromium's (`GPU_BENCH_SWIFTSHADER=1` sets both).
 // GPU_BENCH_DAWN_FLAGS: Dawn's own flags, space-separated (e.g. `enable-dawn-features=vulkan_enable_f16_on_nvidia`).
 
+import { countGpuBuffers, type GpuBufferCount } from './gpu-buffer-count.ts';
+
 export interface AdapterFacts {
   vendor: string;
   architecture: string;
@@ -47,33 +49,11 @@ function acceptSharedSources(globals: Globals): void {
   };
 }
 
-/** bytes of the GPU buffers made and not yet destroyed, and the most seen, by whoever made them */
-export const gpuBuffers = { live: 0, peak: 0, made: 0 };
-
 /**
- * Counts what GPU memory the page's code asks for: every buffer made (its size) until destroyed.
- * The adapter's own overheads (on SwiftShader, host memory) are not in it.
+ * Every GPU buffer made (its size) until destroyed, from installDawn on: what GPU memory the code asks
+ * for. The adapter's own overheads (on SwiftShader, host memory) are not in it.
  */
-function countBuffers(globals: Globals): void {
-  const device = globals.GPUDevice?.prototype;
-  const buffer = globals.GPUBuffer?.prototype;
-  if (!device || !buffer) return;
-  const live = new WeakSet<object>();
-  const create = device.createBuffer as (...a: unknown[]) => { size: number };
-  device.createBuffer = function (this: unknown, ...a: unknown[]) {
-    const b = create.apply(this, a);
-    live.add(b);
-    gpuBuffers.made++;
-    gpuBuffers.live += b.size;
-    gpuBuffers.peak = Math.max(gpuBuffers.peak, gpuBuffers.live);
-    return b;
-  };
-  const destroy = buffer.destroy as (...a: unknown[]) => unknown;
-  buffer.destroy = function (this: { size: number }, ...a: unknown[]) {
-    if (live.delete(this)) gpuBuffers.live -= this.size;
-    return destroy.apply(this, a);
-  };
-}
+export let gpuBuffers: GpuBufferCount = countGpuBuffers(undefined, undefined);
 
 /** sets globalThis.navigator.gpu; null when Dawn finds no adapter */
 export async function installDawn(): Promise<AdapterFacts | null> {
@@ -83,7 +63,7 @@ export async function installDawn(): Promise<AdapterFacts | null> {
   };
   Object.assign(globalThis, globals);
   acceptSharedSources(globals);
-  countBuffers(globals);
+  gpuBuffers = countGpuBuffers(globals.GPUDevice?.prototype, globals.GPUBuffer?.prototype);
   const dawnFlags = (process.env.GPU_BENCH_DAWN_FLAGS ?? '').split(' ').filter(Boolean);
   const gpu = create(dawnFlags);
   const a = await gpu.requestAdapter();
