@@ -18,6 +18,7 @@ import {
   type HeldTransformer,
   type TransformerFit,
 } from './decode-beside.ts';
+import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 
 /**
  * a decode's plan: weights, activation peaks, the tiles chosen for the budget left beside the
@@ -25,7 +26,6 @@ import {
  * released first), and the bytes they hold while kept
  */
 export type VaeDecodePlan = VaeTilingChoice & { beside: boolean; heldBytes: number };
-import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 
 /** decoded frames as RGBA bytes, row by row, each `width` x `height` */
 export interface DecodedClip {
