@@ -123,10 +123,11 @@ describe('decodePreview', () => {
     const dims = [1, 3, 4, 6, 8];
     const need = (device: 'wasm' | 'webgpu', threads?: number) =>
       planPreviewDecode(raw, dims, device, threads ? { threads } : {}).needBytes;
-    expect(need('wasm', 4) - need('wasm')).toBe(3 * WASM_PAGE_PER_BYTE.perThreadBytes);
+    expect(need('wasm', 4) - need('wasm')).toBe(WASM_PAGE_PER_BYTE.threadedBytes);
     expect(need('webgpu', 4)).toBe(need('webgpu'));
-    // past the budget at 16 threads, the plan says so, naming them
-    const plan = planPreviewDecode(raw, dims, 'wasm', { threads: 16, budgetBytes: 1e9 });
+    // within a budget at 1 thread, past it at 16, and the plan says so, naming them
+    expect(planPreviewDecode(raw, dims, 'wasm', { threads: 1, budgetBytes: 1e8 }).misses).toEqual([]);
+    const plan = planPreviewDecode(raw, dims, 'wasm', { threads: 16, budgetBytes: 1e8 });
     expect(plan.misses.join()).toMatch(/wasm at 16 threads: .* exceed the budget's/);
   });
 });

@@ -63,7 +63,7 @@ export interface DecodeBudgetOptions {
   transformer?: TransformerFit | null;
   /** the VAE's weights and compute precision (default float32) */
   weights?: VaePrecision;
-  /** the WASM threads the decode runs (default 1): each past the first takes page memory (wasmPageBytes) */
+  /** the WASM threads the decode runs (default 1): more than one takes page memory (wasmPageBytes) */
   threads?: number;
 }
 

@@ -166,7 +166,7 @@ export interface VaeBudget {
    * onnxruntime-node (cpuProcessBytes)
    */
   bytes: number;
-  /** on WASM, the threads onnxruntime-web runs (default 1): each past the first adds to the page */
+  /** on WASM, the threads onnxruntime-web runs (default 1): more than one adds to the page (wasmPageBytes) */
   threads?: number;
 }
 

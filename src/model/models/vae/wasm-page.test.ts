@@ -30,10 +30,9 @@ describe('wasmPageBytes: the page a WASM decode takes', () => {
     },
   );
 
-  it('adds the same bytes for each thread past the first', () => {
-    const step = planned(2) - planned(1);
-    expect(step).toBeGreaterThan(0);
-    for (let t = 2; t <= 16; t++) expect(planned(t) - planned(t - 1)).toBe(step);
+  it('adds the same bytes at any thread count past one (measured flat from 2 to 4)', () => {
+    expect(planned(2)).toBeGreaterThan(planned(1));
+    for (let t = 3; t <= 16; t++) expect(planned(t)).toBe(planned(2));
   });
 
   it('refuses a thread count that is not a positive integer, naming it', () => {
@@ -46,8 +45,9 @@ describe("chooseVaeTiling on WASM counts the page's threads", () => {
   const area = (c: ReturnType<typeof chooseVaeTiling>) =>
     c.decode.tileSize ? tileGeometry(released, c.decode.tileSize).latent.reduce((a, b) => a * b, 1) : 30 * 44;
 
-  it('the tiles shrink as threads are added; each need counts its threads', () => {
-    const budget = { ...VAE_PAGE_BUDGET.wasm, bytes: 2.5e9 };
+  it('the tiles shrink where threads push the page past the budget; each need counts its threads', () => {
+    // 1 thread's tiles need 1.96 GB, the same tiles at more threads 2.12 GB
+    const budget = { ...VAE_PAGE_BUDGET.wasm, bytes: 2.0e9 };
     const one = chooseVaeTiling(released, dims, undefined, budget);
     const eight = chooseVaeTiling(released, dims, undefined, { ...budget, threads: 8 });
     expect(one.misses).toEqual([]);
