@@ -116,7 +116,8 @@ function budgetReleasing(): number {
 test('WASM: a decode that does not fit beside the transformer releases its sessions; the next run makes them again, same output', async ({
   page,
 }) => {
-  await openPreview(page, TINY, 'wasm', `&decodeBudget=${budgetReleasing()}&weights=float32`);
+  // 1 WASM thread, as budgetReleasing plans it (a threaded page's decode needs more: wasmPageBytes)
+  await openPreview(page, TINY, 'wasm', `&decodeBudget=${budgetReleasing()}&weights=float32&threads=1`);
   await page.getByRole('button', { name: 'Inspect' }).click();
   await page.getByLabel('Latent height').fill(String(SMALL.height));
   await page.getByLabel('Latent width').fill(String(SMALL.width));

@@ -163,17 +163,17 @@ export const vaeFitQuery = (
   spec: InputSpec | null,
   device: Device | null,
   adapter: AdapterReport | null,
-  beside: Pick<DecodeRequest, 'transformer' | 'budgetBytes'>,
+  beside: Pick<DecodeRequest, 'transformer' | 'budgetBytes' | 'threads'>,
 ) => {
   const vae = info && !('error' in info.vae) ? info.vae.rawConfig : null;
   const dims = spec && info && [1, spec.frames, info.config.out_channels, spec.height, spec.width];
-  const { transformer, budgetBytes } = beside;
+  const { transformer, budgetBytes, threads } = beside;
   const held = transformer && [transformer.device, transformer.weights, transformer.gpuBytes, transformer.heapBytes];
   return queryOptions({
-    queryKey: ['preview', 'vae-fit', vae, dims, device, adapter?.limits ?? null, held, budgetBytes] as const,
+    queryKey: ['preview', 'vae-fit', vae, dims, device, adapter?.limits ?? null, held, budgetBytes, threads] as const,
     queryFn:
       vae && dims && device
-        ? () => planWorker().call('vaeFit', { vae, dims, device, adapter, transformer, budgetBytes })
+        ? () => planWorker().call('vaeFit', { vae, dims, device, adapter, transformer, budgetBytes, threads })
         : skipToken,
     staleTime: Infinity,
     retry: false,

@@ -88,7 +88,7 @@ export function usePreview() {
         heapBytes: chosenFit.heapBytes,
       }
     : null;
-  const beside = { transformer, budgetBytes: options.decodeBudget };
+  const beside = { transformer, budgetBytes: options.decodeBudget, threads: options.threads };
   const vaeFit = useQuery(vaeFitQuery(info, spec, device, probe && adapterCaps(probe), beside));
   const runOptions: RunOptions | null = device && {
     device,

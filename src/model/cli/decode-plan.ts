@@ -6,7 +6,8 @@ import { UsageError, type Flags } from './flags.ts';
 import type { VaeConfig } from '../models/vae/config.ts';
 import type { DecodeOptions } from '../models/vae/decoder.ts';
 import type { VaePrecision } from '../models/vae/precision.ts';
-import { chooseVaeTiling, planVaeDecode, wasmPageBytes, type VaeBudget } from '../models/vae/plan.ts';
+import { chooseVaeTiling, planVaeDecode, type VaeBudget } from '../models/vae/plan.ts';
+import { wasmPageBytes } from '../models/vae/wasm-page.ts';
 import { tileGeometry } from '../models/vae/tiling.ts';
 
 const GB = 1e9;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEnvironment } from '../node.ts';
 import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
+import { WASM_PAGE_PER_BYTE } from '../models/vae/wasm-page.ts';
 import { clipOf, decodePreview, planPreviewDecode, previewVaePrecision } from './decode-preview.ts';
 import { WEIGHT_PRECISIONS } from '../plan/precision.ts';
 import { convertedSource } from '../convert/converted-source.ts';
@@ -115,5 +116,18 @@ describe('decodePreview', () => {
     expect(() => planPreviewDecode({ ...raw, norm_num_groups: 3 }, [1, 3, 4, 6, 8], 'wasm')).toThrow(
       /block_out_channels/,
     );
+  });
+
+  it("counts the page's WASM threads in a WASM decode's need, not in a WebGPU one's", () => {
+    const raw = { block_out_channels: [8, 16], latent_channels: 4, norm_num_groups: 4, layers_per_block: 1 };
+    const dims = [1, 3, 4, 6, 8];
+    const need = (device: 'wasm' | 'webgpu', threads?: number) =>
+      planPreviewDecode(raw, dims, device, threads ? { threads } : {}).needBytes;
+    expect(need('wasm', 4) - need('wasm')).toBe(WASM_PAGE_PER_BYTE.threadedBytes);
+    expect(need('webgpu', 4)).toBe(need('webgpu'));
+    // within a budget at 1 thread, past it at 16, and the plan says so, naming them
+    expect(planPreviewDecode(raw, dims, 'wasm', { threads: 1, budgetBytes: 1e8 }).misses).toEqual([]);
+    const plan = planPreviewDecode(raw, dims, 'wasm', { threads: 16, budgetBytes: 1e8 });
+    expect(plan.misses.join()).toMatch(/wasm at 16 threads: .* exceed the budget's/);
   });
 });

@@ -63,6 +63,8 @@ export interface DecodeBudgetOptions {
   transformer?: TransformerFit | null;
   /** the VAE's weights and compute precision (default float32) */
   weights?: VaePrecision;
+  /** the WASM threads the decode runs (default 1): more than one takes page memory (wasmPageBytes) */
+  threads?: number;
 }
 
 /**
@@ -80,10 +82,13 @@ export const planPreviewDecode = (
   return placedPlan(parseVaeConfig(rawConfig, 'vae/config.json'), dims, device, opts, held);
 };
 
-/** the page's budget for a decode on the device (WASM: JS + WASM; WebGPU: buffers and bindings), `bytes` where given */
-const budgetFor = (device: Device, bytes?: number | null): VaeBudget => {
+/**
+ * the page's budget for a decode on the device (WASM: JS + WASM at its thread count; WebGPU: buffers
+ * and bindings), `bytes` where given
+ */
+const budgetFor = (device: Device, bytes?: number | null, threads?: number): VaeBudget => {
   const budget = VAE_PAGE_BUDGET[device === 'webgpu' ? 'webgpu' : 'wasm'];
-  return bytes ? { ...budget, bytes } : budget;
+  return { ...budget, ...(bytes ? { bytes } : {}), ...(threads && device !== 'webgpu' ? { threads } : {}) };
 };
 
 /** the plan placed beside `held` bytes of the transformer (placeDecode's rule) */
@@ -96,7 +101,7 @@ function placedPlan(
 ): VaeDecodePlan {
   const limits = withDefaultLimits(opts.limits ?? {});
   const tiling = (budget: VaeBudget) => chooseVaeTiling(config, dims, limits, budget, opts.weights ?? 'float32');
-  const { plan, beside, heldBytes } = placeDecode(tiling, budgetFor(device, opts.budgetBytes), held);
+  const { plan, beside, heldBytes } = placeDecode(tiling, budgetFor(device, opts.budgetBytes, opts.threads), held);
   return { ...plan, beside, heldBytes };
 }
 
@@ -156,7 +161,7 @@ export async function decodePreview(
   });
   try {
     const { loaded, fit, onRelease } = opts.transformer ?? { loaded: null, fit: null };
-    const budget = { limits: opts.limits, budgetBytes: opts.budgetBytes, weights: vae.precision };
+    const budget = { limits: opts.limits, budgetBytes: opts.budgetBytes, weights: vae.precision, threads };
     const plan = placedPlan(vae.config, latents.dims, device, budget, heldBeside(fit, loaded, device));
     if (loaded && !plan.beside) {
       await loaded.release();

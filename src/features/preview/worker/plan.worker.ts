@@ -28,10 +28,11 @@ serveRpc<PlanApi>(self, {
   // the decode with the checkpoint's vae/: untiled where one batch fits the budget left beside the
   // transformer, else tiled; where nothing fits beside it, after releasing its sessions; in the
   // precision the model worker's decode takes for the chosen transformer weights on this adapter
-  vaeFit: async ({ vae, dims, device, adapter, transformer, budgetBytes }) => {
+  vaeFit: async ({ vae, dims, device, adapter, transformer, budgetBytes, threads }) => {
     const shaderF16 = async () => adapter?.shaderF16 ?? false;
     const weights = await previewVaePrecision(device, transformer?.weights ?? 'float32', shaderF16);
-    const plan = planPreviewDecode(vae, dims, device, { limits: adapter?.limits, transformer, budgetBytes, weights });
+    const opts = { limits: adapter?.limits, transformer, budgetBytes, weights, threads };
+    const plan = planPreviewDecode(vae, dims, device, opts);
     const { precision, weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget } = plan;
     return { precision, weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget };
   },

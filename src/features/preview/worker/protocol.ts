@@ -176,7 +176,7 @@ export type PlanApi = {
   inspect: Call<{ ref: CheckpointRef; adapter: AdapterReport | null }, CheckpointInfo>;
   fit: Call<FitRequest, FitAnswer>;
   vaeFit: Call<
-    Pick<DecodeRequest, 'transformer' | 'budgetBytes'> & {
+    Pick<DecodeRequest, 'transformer' | 'budgetBytes' | 'threads'> & {
       vae: Record<string, unknown>;
       dims: number[];
       device: Device;

@@ -19,6 +19,7 @@ import type { SafetensorsDtype } from '../../io/safetensors/dtype.ts';
 import type { WeightSet } from '../../io/safetensors/weight-set.ts';
 import { frameBatches, type VaeConfig } from './config.ts';
 import { cpuProcessBytes } from './cpu-memory.ts';
+import { wasmPageBytes } from './wasm-page.ts';
 import { batchSignature, buildDecoderGraph, type BatchShape } from './decoder-graph.ts';
 import { decoderParameters } from './decoder-layout.ts';
 import { lineUpSize, tileBoxes, tileGeometry, tiledDecode, type TileSize } from './tiling.ts';
@@ -165,18 +166,9 @@ export interface VaeBudget {
    * onnxruntime-node (cpuProcessBytes)
    */
   bytes: number;
+  /** on WASM, the threads onnxruntime-web runs (default 1): more than one adds to the page (wasmPageBytes) */
+  threads?: number;
 }
-
-/**
- * A WASM page's memory per planned byte, as measured in Chromium (docs/vae.md): the heap holds the
- * weights as read and as the session folds them, and the activations' arena grows past their peak
- * (a WASM heap never shrinks).
- */
-const WASM_PAGE_PER_BYTE = { weights: 2, activations: 3 };
-
-/** what a WASM page holds for weights and one batch's activations (with the convolution scratch) */
-export const wasmPageBytes = (weightBytes: number, activationBytes: number): number =>
-  WASM_PAGE_PER_BYTE.weights * weightBytes + WASM_PAGE_PER_BYTE.activations * activationBytes;
 
 /**
  * What the preview page gives a decode: on WASM its 1.5 GB JS + WASM target less what the page's
@@ -208,7 +200,7 @@ interface Need {
 function needOf(plan: VaeDecodePlan, budget: VaeBudget): Need {
   const bytes =
     budget.device === 'wasm'
-      ? wasmPageBytes(plan.weightBytes, plan.activationPeakBytes.cpu)
+      ? wasmPageBytes(plan.weightBytes, plan.activationPeakBytes.cpu, budget.threads)
       : budget.device === 'cpu'
         ? plan.cpuProcessBytes
         : plan.weightBytes + plan.activationPeakBytes.webgpu;
@@ -221,7 +213,7 @@ function misses(plan: VaeDecodePlan, budget: VaeBudget, limits: WebGpuLimits): s
   const out: string[] = [];
   if (need.bytes > budget.bytes)
     out.push(
-      `${budget.device}: weights and one batch ${formatBytes(need.bytes)} exceed the budget's ${formatBytes(budget.bytes)}`,
+      `${budget.device}${(budget.threads ?? 1) > 1 ? ` at ${budget.threads} threads` : ''}: weights and one batch ${formatBytes(need.bytes)} exceed the budget's ${formatBytes(budget.bytes)}`,
     );
   if (budget.device === 'webgpu') {
     const binding = bindingReason(
