@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { besideLine, storageLine } from './panels/fit-panel.tsx';
+import { besideLine, storageLine, vaeFits } from './panels/fit-panel.tsx';
 import { formatBytes } from '../../components/ui/format.ts';
 import { planPreviewDecode } from '../../model/pipeline/decode-preview.ts';
 import { adapterCaps, defaultPrecision, probeWebGPU, type ProviderProbe } from './provider.ts';
@@ -13,6 +13,7 @@ import { WEIGHT_PRECISIONS } from '../../model/plan/precision.ts';
 import { CONSISID_PREVIEW_S_CONFIG, DEMO_VAE_CONFIG } from '../../model/models/consisid/demo-checkpoints.ts';
 import { CONSISID_CONFIG } from '../../model/models/consisid/named-configs.ts';
 import type { ConsisIDConfigInput } from '../../model/graph/config.ts';
+import { RELEASED_VAE_CONFIG } from '../../model/models/vae/random-vae.ts';
 
 /** the released ConsisID's config at 2 of its 42 layers (the shape rules are the same) */
 const RELEASED: ConsisIDConfigInput = { ...CONSISID_CONFIG, num_layers: 2 };
@@ -127,5 +128,24 @@ describe("the fit panel's VAE line beside the transformer", () => {
     );
     // nothing held, nothing said
     expect(besideLine(planPreviewDecode(DEMO_VAE_CONFIG, dims, 'wasm'))).toBe('');
+  });
+});
+
+describe("the fit panel's VAE line: whether the decode fits", () => {
+  // the preview's latents (13 x 30 x 44) with the released decoder, on a WASM page
+  const dims = [1, 13, 16, 30, 44];
+  it('fits at 1 thread; at 4 threads even the smallest tiles pass the page budget, which the line says', () => {
+    expect(vaeFits(planPreviewDecode(RELEASED_VAE_CONFIG, dims, 'wasm', { threads: 1 }), false)).toBe('yes');
+    const threaded = planPreviewDecode(RELEASED_VAE_CONFIG, dims, 'wasm', { threads: 4 });
+    expect(threaded.misses).not.toEqual([]);
+    expect(vaeFits(threaded, false)).toMatch(
+      /^over the page's budget \(wasm at 4 threads: weights and one batch [\d.]+ GiB exceed the budget's [\d.]+ GiB\); it decodes in the smallest tiles$/,
+    );
+  });
+
+  it("says no, with the browser's reasons, where the browser cannot hold a batch at all", () => {
+    const fit = { webgpu: false, wasm: true, reasons: ['a buffer exceeds the binding limit'] };
+    expect(vaeFits({ fit, misses: [] }, true)).toBe('no: a buffer exceeds the binding limit');
+    expect(vaeFits({ fit, misses: [] }, false)).toBe('yes');
   });
 });

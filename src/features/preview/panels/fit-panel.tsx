@@ -58,10 +58,19 @@ function vaeLine(vae: CheckpointInfo['vae'], plan: Preview['fit']['vae'], device
   if ('error' in vae) return `VAE: none to decode with (${vae.error}).`;
   const name = `VAE decoder (${vae.ref.subfolder}/, ${plan.data?.precision ?? 'float32'})`;
   if (!plan.data) return plan.error ? `${name}: the plan failed: ${plan.error.message}` : `${name}: planning…`;
-  const { weightBytes, activationPeakBytes: peak, tiles, fit } = plan.data;
+  const { weightBytes, activationPeakBytes: peak, tiles } = plan.data;
   const gpu = device === 'webgpu';
-  const fits = (gpu ? fit.webgpu : fit.wasm) ? 'yes' : `no: ${fit.reasons.join('; ')}`;
+  const fits = vaeFits(plan.data, gpu);
   return `${name}: weights ${formatBytes(weightBytes)}, activation peak ${formatBytes(gpu ? peak.webgpu : peak.cpu)} per batch${tiles > 1 ? ` in each of ${tiles} tiles` : ''}; fits: ${fits}.${besideLine(plan.data)}`;
+}
+
+/**
+ * whether a decode fits: no where the browser cannot hold it at all (binding, heap); over the page's
+ * budget where even its smallest tiles need more than the budget (it still decodes in those tiles)
+ */
+export function vaeFits(p: Pick<VaeFit, 'fit' | 'misses'>, gpu: boolean): string {
+  if (!(gpu ? p.fit.webgpu : p.fit.wasm)) return `no: ${p.fit.reasons.join('; ')}`;
+  return p.misses.length ? `over the page's budget (${p.misses.join('; ')}); it decodes in the smallest tiles` : 'yes';
 }
 
 /** whether the decode runs beside the chosen precision's sessions or releases them first (none held: nothing said) */

@@ -33,8 +33,9 @@ serveRpc<PlanApi>(self, {
     const weights = await previewVaePrecision(device, transformer?.weights ?? 'float32', shaderF16);
     const opts = { limits: adapter?.limits, transformer, budgetBytes, weights, threads };
     const plan = planPreviewDecode(vae, dims, device, opts);
-    const { precision, weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget } = plan;
-    return { precision, weightBytes, activationPeakBytes, tiles, fit, beside, heldBytes, needBytes, budget };
+    const { precision, weightBytes, activationPeakBytes, tiles, fit, misses, beside, heldBytes, needBytes, budget } =
+      plan;
+    return { precision, weightBytes, activationPeakBytes, tiles, fit, misses, beside, heldBytes, needBytes, budget };
   },
   // each precision's graph built once more, over the checkpoint's own tensors (the query keeps the answer)
   converted: async ({ info, spec, device }) =>

@@ -141,6 +141,7 @@ export type VaeFit = Pick<
   | 'activationPeakBytes'
   | 'tiles'
   | 'fit'
+  | 'misses'
   | 'beside'
   | 'heldBytes'
   | 'needBytes'
