@@ -106,19 +106,22 @@ function placedPlan(
 }
 
 /**
- * The precision the preview decodes in: float16 where the device computes it and it saves memory,
- * which is WebGPU with the adapter's shader-f16 (asked through `hasShaderF16`), once the run's
- * transformer weights are not float32 (a user who chose float32 wants float32's answer); else
- * float32. WASM runs float16 nodes as float32 kernels between Casts: half the weight bytes, but
- * slower per batch, where float32's tiles fit the page already (docs/vae.md, "float16").
+ * The precision the preview decodes in, once the run's transformer weights are not float32 (a user
+ * who chose float32 wants float32's answer): float16 on WebGPU with the adapter's shader-f16 (asked
+ * through `hasShaderF16`), where it computes in float16 and holds half; on WASM only where float32's
+ * smallest tiles pass the page's budget (`float32Misses`: a threaded page with the released decoder),
+ * since there float16 runs as float32 kernels between Casts, slower per batch, and saves only the
+ * weights' half (docs/vae.md, "float16"); else float32.
  */
 export async function previewVaePrecision(
   device: Device,
   transformerWeights: WeightPrecision,
   hasShaderF16: () => Promise<boolean> = webgpuHasShaderF16,
+  float32Misses: () => boolean = () => false,
 ): Promise<VaePrecision> {
-  if (device !== 'webgpu' || transformerWeights === 'float32') return 'float32';
-  return (await hasShaderF16()) ? 'float16' : 'float32';
+  if (transformerWeights === 'float32') return 'float32';
+  if (device === 'webgpu') return (await hasShaderF16()) ? 'float16' : 'float32';
+  return float32Misses() ? 'float16' : 'float32';
 }
 
 export interface PreviewDecodeOptions {

@@ -27,6 +27,7 @@ import {
   decodePreview,
   downloadCheckpoint,
   previewArgs,
+  planPreviewDecode,
   previewVaePrecision,
   relativeError,
   runShownPreview,
@@ -188,7 +189,14 @@ async function decode(
 ) {
   notify = (e) => ctx.emit(e);
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
-  const weights = await previewVaePrecision(device, loaded?.model.weightPrecision ?? 'float32');
+  const alone = { limits: limits ?? {}, budgetBytes, threads };
+  const float32Misses = () => planPreviewDecode(vae.rawConfig, latents.dims, device, alone).misses.length > 0;
+  const weights = await previewVaePrecision(
+    device,
+    loaded?.model.weightPrecision ?? 'float32',
+    undefined,
+    float32Misses,
+  );
   const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, weights, (e) => ctx.emit(e));
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
   const environment = bundledWebEnvironment;

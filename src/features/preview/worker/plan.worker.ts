@@ -30,9 +30,10 @@ serveRpc<PlanApi>(self, {
   // precision the model worker's decode takes for the chosen transformer weights on this adapter
   vaeFit: async ({ vae, dims, device, adapter, transformer, budgetBytes, threads }) => {
     const shaderF16 = async () => adapter?.shaderF16 ?? false;
-    const weights = await previewVaePrecision(device, transformer?.weights ?? 'float32', shaderF16);
-    const opts = { limits: adapter?.limits, transformer, budgetBytes, weights, threads };
-    const plan = planPreviewDecode(vae, dims, device, opts);
+    const alone = { limits: adapter?.limits, budgetBytes, threads };
+    const float32Misses = () => planPreviewDecode(vae, dims, device, alone).misses.length > 0;
+    const weights = await previewVaePrecision(device, transformer?.weights ?? 'float32', shaderF16, float32Misses);
+    const plan = planPreviewDecode(vae, dims, device, { ...alone, transformer, weights });
     const { precision, weightBytes, activationPeakBytes, tiles, fit, misses, beside, heldBytes, needBytes, budget } =
       plan;
     return { precision, weightBytes, activationPeakBytes, tiles, fit, misses, beside, heldBytes, needBytes, budget };

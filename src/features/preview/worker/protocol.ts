@@ -119,7 +119,8 @@ export type RunEvent =
  * for `limits` where needed, beside the loaded transformer where the budget left holds it
  */
 export interface DecodeRequest extends Pick<RunOptions, 'device' | 'threads'> {
-  vae: { ref: CheckpointRef; files: InspectedFile[] };
+  /** the vae/ as inspected: its files, and its config (the decode's precision is planned before its weights are read) */
+  vae: { ref: CheckpointRef; files: InspectedFile[]; rawConfig: Record<string, unknown> };
   latents: { data: Float32Array; dims: number[] };
   limits: AdapterReport['limits'] | null;
   /** the fit of the transformer the worker holds (the chosen precision's): what its sessions hold */
