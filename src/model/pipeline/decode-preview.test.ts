@@ -5,6 +5,7 @@ import { toByte, type Tensor5 } from '../models/vae/video-tensor.ts';
 import { loadVaeCase, vaeCaseDir } from '../models/vae/test-fixtures.ts';
 import { WASM_PAGE_PER_BYTE } from '../models/vae/wasm-page.ts';
 import { RELEASED_VAE_CONFIG } from '../models/vae/random-vae.ts';
+import { DEMO_VAE_CONFIG } from '../models/consisid/demo-checkpoints.ts';
 import { clipOf, decodePreview, planPreviewDecode, previewVaePrecision } from './decode-preview.ts';
 import { WEIGHT_PRECISIONS } from '../plan/precision.ts';
 import { convertedSource } from '../convert/converted-source.ts';
@@ -39,6 +40,8 @@ describe('clipOf', () => {
 });
 
 describe('previewVaePrecision', () => {
+  // the demo VAE at the demo latents: its float32 decode fits the page's budget, and misses a 1-byte one
+  const dims = [1, 2, 4, 12, 16];
   it("float16 on WebGPU with shader-f16, and on WASM where float32's smallest tiles miss the budget, once the transformer is not float32", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -48,27 +51,27 @@ describe('previewVaePrecision', () => {
         fc.boolean(),
         async (device, weights, shaderF16, misses) => {
           let asked = 0;
-          const probe = async () => (asked++, shaderF16);
-          const got = await previewVaePrecision(device, weights, probe, () => misses);
+          const hasShaderF16 = async () => (asked++, shaderF16);
+          const budgetBytes = misses ? 1 : null;
+          const got = await previewVaePrecision(DEMO_VAE_CONFIG, dims, device, weights, { hasShaderF16, budgetBytes });
           const f16 = weights !== 'float32' && (device === 'webgpu' ? shaderF16 : misses);
           expect(got).toBe(f16 ? 'float16' : 'float32');
           // the adapter is asked only where its answer decides
           expect(asked).toBe(device === 'webgpu' && weights !== 'float32' ? 1 : 0);
         },
       ),
+      { numRuns: 40 },
     );
   });
 
   it("the released decoder on a 4-thread WASM page: float32's smallest tiles miss the budget, float16's fit", async () => {
-    const dims = [1, 13, 16, 30, 44];
-    const plan = (weights: 'float32' | 'float16') =>
-      planPreviewDecode(RELEASED_VAE_CONFIG, dims, 'wasm', { threads: 4, weights });
-    const misses = () => plan('float32').misses.length > 0;
-    expect(await previewVaePrecision('wasm', 'int8', undefined, misses)).toBe('float16');
-    expect(plan('float16').misses).toEqual([]);
+    const preview = [1, 13, 16, 30, 44];
+    expect(planPreviewDecode(RELEASED_VAE_CONFIG, preview, 'wasm', { threads: 4 }).misses).not.toEqual([]);
+    expect(await previewVaePrecision(RELEASED_VAE_CONFIG, preview, 'wasm', 'int8', { threads: 4 })).toBe('float16');
+    const float16 = planPreviewDecode(RELEASED_VAE_CONFIG, preview, 'wasm', { threads: 4, weights: 'float16' });
+    expect(float16.misses).toEqual([]);
     // at 1 thread float32 fits: float32
-    const oneThread = () => planPreviewDecode(RELEASED_VAE_CONFIG, dims, 'wasm', { threads: 1 }).misses.length > 0;
-    expect(await previewVaePrecision('wasm', 'int8', undefined, oneThread)).toBe('float32');
+    expect(await previewVaePrecision(RELEASED_VAE_CONFIG, preview, 'wasm', 'int8', { threads: 1 })).toBe('float32');
   });
 });
 

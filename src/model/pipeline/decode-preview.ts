@@ -105,23 +105,30 @@ function placedPlan(
   return { ...plan, beside, heldBytes };
 }
 
+/** what decides the preview's decode precision besides the device and the transformer's weights */
+export interface DecodePrecisionOptions extends Omit<DecodeBudgetOptions, 'transformer' | 'weights'> {
+  /** whether the WebGPU adapter has shader-f16 (default: ask the browser's) */
+  hasShaderF16?: () => Promise<boolean>;
+}
+
 /**
- * The precision the preview decodes in, once the run's transformer weights are not float32 (a user
- * who chose float32 wants float32's answer): float16 on WebGPU with the adapter's shader-f16 (asked
- * through `hasShaderF16`), where it computes in float16 and holds half; on WASM only where float32's
- * smallest tiles pass the page's budget (`float32Misses`: a threaded page with the released decoder),
- * since there float16 runs as float32 kernels between Casts, slower per batch, and saves only the
- * weights' half (docs/vae.md, "float16"); else float32.
+ * The precision the preview decodes latents of `dims` in, once the run's transformer weights are not
+ * float32 (a user who chose float32 wants float32's answer): float16 on WebGPU with the adapter's
+ * shader-f16, where it computes in float16 and holds half; on WASM only where float32's smallest
+ * tiles pass the page's budget (a threaded page with the released decoder), since there float16 runs
+ * as float32 kernels between Casts, slower per batch, and saves only the weights' half (docs/vae.md,
+ * "float16"); else float32.
  */
 export async function previewVaePrecision(
+  rawConfig: unknown,
+  dims: readonly number[],
   device: Device,
   transformerWeights: WeightPrecision,
-  hasShaderF16: () => Promise<boolean> = webgpuHasShaderF16,
-  float32Misses: () => boolean = () => false,
+  { hasShaderF16 = webgpuHasShaderF16, ...budget }: DecodePrecisionOptions = {},
 ): Promise<VaePrecision> {
   if (transformerWeights === 'float32') return 'float32';
   if (device === 'webgpu') return (await hasShaderF16()) ? 'float16' : 'float32';
-  return float32Misses() ? 'float16' : 'float32';
+  return planPreviewDecode(rawConfig, dims, device, budget).misses.length > 0 ? 'float16' : 'float32';
 }
 
 export interface PreviewDecodeOptions {

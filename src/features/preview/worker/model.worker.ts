@@ -27,7 +27,6 @@ import {
   decodePreview,
   downloadCheckpoint,
   previewArgs,
-  planPreviewDecode,
   previewVaePrecision,
   relativeError,
   runShownPreview,
@@ -189,14 +188,9 @@ async function decode(
 ) {
   notify = (e) => ctx.emit(e);
   const device = (loaded?.model.device as Device | undefined) ?? req.device;
-  const alone = { limits: limits ?? {}, budgetBytes, threads };
-  const float32Misses = () => planPreviewDecode(vae.rawConfig, latents.dims, device, alone).misses.length > 0;
-  const weights = await previewVaePrecision(
-    device,
-    loaded?.model.weightPrecision ?? 'float32',
-    undefined,
-    float32Misses,
-  );
+  const transformerWeights = loaded?.model.weightPrecision ?? 'float32';
+  const budget = { limits: limits ?? {}, budgetBytes, threads };
+  const weights = await previewVaePrecision(vae.rawConfig, latents.dims, device, transformerWeights, budget);
   const source = await weightSource({ ...vae, segmentLimits: null, memoryBudget: null }, weights, (e) => ctx.emit(e));
   const onBatch = (batch: DecodeBatch) => ctx.emit({ type: 'batch', batch });
   const environment = bundledWebEnvironment;

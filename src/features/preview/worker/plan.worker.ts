@@ -29,11 +29,11 @@ serveRpc<PlanApi>(self, {
   // transformer, else tiled; where nothing fits beside it, after releasing its sessions; in the
   // precision the model worker's decode takes for the chosen transformer weights on this adapter
   vaeFit: async ({ vae, dims, device, adapter, transformer, budgetBytes, threads }) => {
-    const shaderF16 = async () => adapter?.shaderF16 ?? false;
-    const alone = { limits: adapter?.limits, budgetBytes, threads };
-    const float32Misses = () => planPreviewDecode(vae, dims, device, alone).misses.length > 0;
-    const weights = await previewVaePrecision(device, transformer?.weights ?? 'float32', shaderF16, float32Misses);
-    const plan = planPreviewDecode(vae, dims, device, { ...alone, transformer, weights });
+    const page = { limits: adapter?.limits, budgetBytes, threads };
+    const hasShaderF16 = async () => adapter?.shaderF16 ?? false;
+    const transformerWeights = transformer?.weights ?? 'float32';
+    const weights = await previewVaePrecision(vae, dims, device, transformerWeights, { ...page, hasShaderF16 });
+    const plan = planPreviewDecode(vae, dims, device, { ...page, transformer, weights });
     const { precision, weightBytes, activationPeakBytes, tiles, fit, misses, beside, heldBytes, needBytes, budget } =
       plan;
     return { precision, weightBytes, activationPeakBytes, tiles, fit, misses, beside, heldBytes, needBytes, budget };
