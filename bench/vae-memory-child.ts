@@ -1,14 +1,12 @@
 // One VAE decode on onnxruntime-node CPU with chosen session options, in its own process (its peak
 // RSS is its own), for `npm run bench -- vae-memory`: prints one JSON line with the peak RSS after
 // the sessions are made (weights) and after the decode (weights + activations), and the run's time.
-// --vae <dir> --latents BxFxCxHxW --threads n --options '{"enableCpuMemArena":false,...}'
-import * as ort from 'onnxruntime-node';
+// --vae <dir> --latents BxFxCxHxW --threads n --options '{"enableCpuMemArena":true,...}'
 import { parseCommandLine } from '../src/cli/command-line.ts';
 import { localSource } from '../src/model/io/local-source.ts';
 import { VaeDecoder } from '../src/model/models/vae/decoder.ts';
 import { loadVae } from '../src/model/models/vae/load.ts';
-import { nodeBackend, nodeSessionInput } from '../src/model/runtime/node.ts';
-import { wrapSession } from '../src/model/runtime/ort-session.ts';
+import { nodeBackend } from '../src/model/runtime/node.ts';
 import type { InferenceBackend } from '../src/model/runtime/types.ts';
 
 export interface VaeMemoryChildReport {
@@ -32,33 +30,8 @@ const extra = JSON.parse(values.options ?? '{}') as Record<string, unknown>;
 const threads = Number(values.threads ?? 2);
 const peak = () => process.resourceUsage().maxRSS * 1024;
 
-/** nodeBackend's cpu session with `extra` over its options (the bench's variants), or nodeBackend itself */
-const backend: InferenceBackend =
-  Object.keys(extra).length === 0
-    ? nodeBackend()
-    : {
-        devices: ['cpu'],
-        async createSession(model) {
-          const input = await nodeSessionInput(model);
-          const session = await ort.InferenceSession.create(input.model, {
-            executionProviders: ['cpu'],
-            graphOptimizationLevel: 'all',
-            enableMemPattern: false,
-            intraOpNumThreads: threads,
-            interOpNumThreads: 1,
-            ...(input.externalData?.length ? { externalData: input.externalData } : {}),
-            extra: {
-              session: {
-                intra_op: { allow_spinning: '0' },
-                ...(input.folder ? { model_external_initializers_file_folder_path: input.folder } : {}),
-                ...((extra.session as Record<string, string>) ?? {}),
-              },
-            },
-            ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'session')),
-          });
-          return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
-        },
-      };
+/** nodeBackend's cpu sessions with `extra` over their options (the bench's variants) */
+const backend: InferenceBackend = nodeBackend(extra);
 
 const dims = values.latents!.split('x').map(Number);
 const decoder = new VaeDecoder(await loadVae(localSource(values.vae!)), {

@@ -2,8 +2,8 @@
 // plan says the process takes (cpuProcessBytes), per latent size and session-option variant, each
 // decode in its own process (bench/vae-memory-child.ts), the variants alternating round by round.
 // VAE_MEMORY_CONFIG=released|small|<config.json>, VAE_MEMORY_LATENTS=FxHxW,... (3x6x5,3x12x10,3x18x15),
-// VAE_MEMORY_OPTIONS='[{}, {"enableCpuMemArena": false}]' (onnxruntime session options over nodeBackend's;
-// {} is nodeBackend itself), VAE_MEMORY_ROUNDS (1), VAE_MEMORY_THREADS (2).
+// VAE_MEMORY_OPTIONS='[{}, {"enableCpuMemArena": true}]' (onnxruntime session options over nodeBackend's;
+// {}: the VAE's own sessions, without the arena), VAE_MEMORY_ROUNDS (1), VAE_MEMORY_THREADS (2).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';

@@ -96,7 +96,14 @@ export async function inMemory(m: SessionModel): Promise<SessionModel> {
   return { model: m.model, externalData };
 }
 
-export function nodeBackend(): InferenceBackend {
+/**
+ * onnxruntime-node session options over the backend's own (`session`: config entries merged into
+ * its `extra.session`): a bench compares variants of the project's sessions with them
+ */
+export type NodeSessionOverrides = Record<string, unknown> & { session?: Record<string, string> };
+
+export function nodeBackend(overrides: NodeSessionOverrides = {}): InferenceBackend {
+  const { session: sessionEntries, ...options } = overrides;
   const web = webBackend();
   return {
     devices: ['cpu', 'wasm'],
@@ -120,8 +127,10 @@ export function nodeBackend(): InferenceBackend {
             intra_op: { allow_spinning: opts.spin ? '1' : '0' },
             disable_prepacking: opts.prepack === false ? '1' : '0',
             ...(input.folder ? { model_external_initializers_file_folder_path: input.folder } : {}),
+            ...sessionEntries,
           },
         },
+        ...options,
       });
       return wrapSession(session, (t) => new ort.Tensor('float32', t.data, [...t.dims]));
     },

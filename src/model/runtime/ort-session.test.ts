@@ -51,3 +51,17 @@ describe('device tensors', () => {
     expect(t.location).toBe('cpu');
   });
 });
+
+describe('nodeBackend overrides', () => {
+  const model = {
+    model: buildSamplerStepGraph({ latents: dims, guidance: false, modelInputChannels: 2 }),
+    externalData: new Map(),
+  };
+  it("reach onnxruntime over the backend's own options: a bad one fails the session, the defaults make it", async () => {
+    const made = await nodeBackend().createSession(model, { device: 'cpu' });
+    await made.release();
+    await expect(
+      nodeBackend({ graphOptimizationLevel: 'no-such-level' }).createSession(model, { device: 'cpu' }),
+    ).rejects.toThrow(/no-such-level/);
+  });
+});
